@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { flagSchema, idSchema, limits, optionalText, requiredText } from './common';
+
+export const roomTypes = [
+  'Classroom',
+  'Computer Lab',
+  'Science Lab',
+  'Chemistry Lab',
+  'Physics Lab',
+  'Biology Lab',
+  'Conference Room',
+  'Lecture Hall',
+  'Study Room',
+  'Library',
+  'Office',
+  'Storage',
+  'Other',
+] as const;
+export const roomTypeSchema = z.enum(roomTypes, { message: `Type must be one of: ${roomTypes.join(', ')}` });
+export type RoomType = z.infer<typeof roomTypeSchema>;
+
+const capacity = z.coerce
+  .number({ message: 'Capacity must be a number' })
+  .int({ message: 'Capacity must be a whole number' })
+  .min(0, { message: 'Capacity must be 0 or more' })
+  .max(100_000, { message: 'Capacity must be at most 100000' });
+
+const roomFields = {
+  name: requiredText(limits.name, 'Room name'),
+  type: roomTypeSchema,
+  floor: requiredText(32, 'Floor'),
+  capacity,
+  roomSize: optionalText(limits.shortText, 'Room size'),
+  isAdaAccessible: flagSchema,
+  imageUrl: optionalText(limits.url, 'Image URL'),
+  wiringDiagramUrl: optionalText(limits.url, 'Wiring diagram URL'),
+  seatingLayoutUrl: optionalText(limits.url, 'Seating layout URL'),
+};
+
+export const roomCreateSchema = z.object({
+  ...roomFields,
+  capacity: capacity.default(0),
+  isAdaAccessible: flagSchema.default(1),
+});
+export type RoomCreate = z.infer<typeof roomCreateSchema>;
+
+/** The attachment fields a detail-page upload may send on its own. */
+export const roomAttachmentFields = ['imageUrl', 'wiringDiagramUrl', 'seatingLayoutUrl'] as const;
+
+/** An update carries the full form, or any subset of the attachment URLs; only what is sent changes. */
+export const roomUpdateSchema = z
+  .object(roomFields)
+  .partial()
+  .refine((v) => Object.keys(v).length > 0, { message: 'Send at least one field to change' });
+export type RoomUpdate = z.infer<typeof roomUpdateSchema>;
+
+export const roomSchema = z.object({
+  id: idSchema,
+  buildingId: idSchema,
+  name: z.string(),
+  type: z.string(),
+  floor: z.string(),
+  capacity: z.number().int(),
+  roomSize: z.string().nullable(),
+  isAdaAccessible: flagSchema,
+  imageUrl: z.string().nullable(),
+  wiringDiagramUrl: z.string().nullable(),
+  seatingLayoutUrl: z.string().nullable(),
+});
+export type Room = z.infer<typeof roomSchema>;
+
+export const roomListItemSchema = roomSchema.extend({ equipmentCount: z.number().int().nonnegative() });
+export type RoomListItem = z.infer<typeof roomListItemSchema>;

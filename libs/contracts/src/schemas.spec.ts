@@ -1,0 +1,73 @@
+import { buildingCreateSchema } from './buildings';
+import { presetProducts, productCategories } from './catalogue';
+import { equipmentCreateSchema, equipmentStatuses } from './equipment';
+import { describeZodError } from './errors';
+import { roomCreateSchema, roomTypes, roomUpdateSchema } from './rooms';
+import { loginSchema, userCreateSchema, userRoles, userUpdateSchema } from './users';
+
+function messagesOf(result: { success: boolean; error?: import('zod').ZodError }): string {
+  if (result.success || !result.error) throw new Error('expected a validation failure');
+  return describeZodError(result.error).message;
+}
+
+describe('contract schemas', () => {
+  it('has the spec lists: 13 room types, 4 statuses, 2 roles, 22 presets in 6 categories', () => {
+    expect(roomTypes).toHaveLength(13);
+    expect(equipmentStatuses).toEqual(['active', 'inactive', 'maintenance', 'partial']);
+    expect(userRoles).toEqual(['user', 'admin']);
+    expect(presetProducts).toHaveLength(22);
+    expect(new Set(presetProducts.map((p) => p.category))).toEqual(new Set(productCategories));
+    expect(new Set(presetProducts.map((p) => p.model)).size).toBe(22);
+  });
+
+  it('asks for a building name with the spec message', () => {
+    expect(messagesOf(buildingCreateSchema.safeParse({ name: '   ' }))).toBe('Building name is required');
+    expect(buildingCreateSchema.parse({ name: 'Science Hall', description: '' })).toEqual({
+      name: 'Science Hall',
+      description: null,
+      imageUrl: null,
+    });
+  });
+
+  it('names both missing sign-in fields', () => {
+    expect(messagesOf(loginSchema.safeParse({}))).toBe('Username is required. Password is required');
+  });
+
+  it('fills room defaults and turns numeric text into a capacity', () => {
+    const room = roomCreateSchema.parse({ name: '101', type: 'Classroom', floor: '1', capacity: '30' });
+    expect(room).toMatchObject({ capacity: 30, isAdaAccessible: 1, roomSize: null, imageUrl: null });
+    expect(messagesOf(roomCreateSchema.safeParse({ name: '101', type: 'Gym', floor: '1' }))).toContain(
+      'Type must be one of',
+    );
+    expect(messagesOf(roomCreateSchema.safeParse({ name: '101', type: 'Office', floor: '1', capacity: -1 }))).toBe(
+      'Capacity must be 0 or more',
+    );
+  });
+
+  it('lets a room update carry only an attachment, and nothing else changes', () => {
+    expect(roomUpdateSchema.parse({ wiringDiagramUrl: '/objects/uploads/x' })).toEqual({
+      wiringDiagramUrl: '/objects/uploads/x',
+    });
+    expect(messagesOf(roomUpdateSchema.safeParse({}))).toBe('Send at least one field to change');
+  });
+
+  it('validates equipment addresses and defaults the status to active', () => {
+    expect(equipmentCreateSchema.parse({ name: 'Projector', ipAddress: '' })).toMatchObject({
+      ipAddress: null,
+      status: 'active',
+    });
+    expect(equipmentCreateSchema.parse({ name: 'Mics', ipAddress: '10.1.1.70-73' }).ipAddress).toBe('10.1.1.70-73');
+    expect(messagesOf(equipmentCreateSchema.safeParse({ name: 'Mics', ipAddress: '10.1.1.80-73' }))).toContain(
+      'must not be below its start',
+    );
+    expect(messagesOf(equipmentCreateSchema.safeParse({ name: 'X', status: 'online' }))).toContain(
+      'Status must be one of',
+    );
+  });
+
+  it('requires a password on create but keeps the current one when blank on update', () => {
+    expect(messagesOf(userCreateSchema.safeParse({ username: 'ana' }))).toBe('Password is required');
+    expect(userCreateSchema.parse({ username: 'ana', password: 'pw' })).toMatchObject({ role: 'user', isActive: 1 });
+    expect(userUpdateSchema.parse({ username: 'ana', password: '' }).password).toBeUndefined();
+  });
+});

@@ -1,0 +1,81 @@
+import { describeZodError, ErrorCode, type ErrorBody, type FieldError } from '@cm/contracts';
+import { z } from 'zod';
+
+/** The one error type services raise: a stable code, a sentence for a person, field details. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly errors?: FieldError[],
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  static fromZod(error: z.ZodError): AppError {
+    const { message, errors } = describeZodError(error);
+    return new AppError(ErrorCode.VALIDATION_FAILED, message, errors);
+  }
+
+  toBody(): ErrorBody {
+    return this.errors?.length
+      ? { code: this.code, message: this.message, errors: this.errors }
+      : { code: this.code, message: this.message };
+  }
+}
+
+/** The single table from error codes to HTTP statuses, used only by the gateway. */
+export const httpStatusByCode: Record<ErrorCode, number> = {
+  [ErrorCode.VALIDATION_FAILED]: 400,
+  [ErrorCode.NOT_FOUND]: 404,
+  [ErrorCode.ROUTE_NOT_FOUND]: 404,
+  [ErrorCode.CONFLICT]: 409,
+  [ErrorCode.PAYLOAD_TOO_LARGE]: 413,
+  [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: 415,
+  [ErrorCode.SERVICE_UNAVAILABLE]: 503,
+  [ErrorCode.SERVICE_TIMEOUT]: 504,
+  [ErrorCode.INTERNAL]: 500,
+  [ErrorCode.UNAUTHENTICATED]: 401,
+  [ErrorCode.FORBIDDEN]: 403,
+  [ErrorCode.CROSS_SITE_REQUEST]: 403,
+  [ErrorCode.INVALID_CREDENTIALS]: 401,
+  [ErrorCode.TOO_MANY_ATTEMPTS]: 429,
+  [ErrorCode.USER_NOT_FOUND]: 404,
+  [ErrorCode.USERNAME_TAKEN]: 409,
+  [ErrorCode.EMAIL_TAKEN]: 409,
+  [ErrorCode.LAST_ADMIN]: 409,
+  [ErrorCode.SELF_CHANGE]: 409,
+  [ErrorCode.BUILDING_NOT_FOUND]: 404,
+  [ErrorCode.ROOM_NOT_FOUND]: 404,
+  [ErrorCode.EQUIPMENT_NOT_FOUND]: 404,
+  [ErrorCode.OBJECT_NOT_FOUND]: 404,
+  [ErrorCode.FOREIGN_OBJECT_URL]: 400,
+  [ErrorCode.NOT_AN_IMAGE]: 415,
+  [ErrorCode.FILE_TOO_LARGE]: 413,
+  [ErrorCode.NO_FILE]: 400,
+  [ErrorCode.CHECK_INCOMPLETE]: 504,
+};
+
+export function httpStatusFor(code: string): number {
+  return httpStatusByCode[code as ErrorCode] ?? 500;
+}
+
+const knownCodes = new Set<string>(Object.values(ErrorCode));
+
+export function isErrorBody(value: unknown): value is ErrorBody {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ErrorBody).code === 'string' &&
+    knownCodes.has((value as ErrorBody).code) &&
+    typeof (value as ErrorBody).message === 'string'
+  );
+}
+
+/** Any thrown value as an error body; what is not ours becomes INTERNAL without leaking details. */
+export function toErrorBody(error: unknown): ErrorBody {
+  if (error instanceof AppError) return error.toBody();
+  if (error instanceof z.ZodError) return AppError.fromZod(error).toBody();
+  if (isErrorBody(error)) return error;
+  return { code: ErrorCode.INTERNAL, message: 'Something went wrong on the server. Try again.' };
+}

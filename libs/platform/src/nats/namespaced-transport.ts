@@ -1,0 +1,69 @@
+import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { ClientNats, ServerNats, type NatsOptions } from '@nestjs/microservices';
+import { headers as natsHeaders, type Msg } from 'nats';
+import { extractTraceContext, injectTraceHeaders } from './trace-headers';
+
+type NatsTransportOptions = NonNullable<NatsOptions['options']>;
+
+const tracer = trace.getTracer('@cm/platform/nats');
+
+function withNamespace(ns: string, route: string): string {
+  const prefix = `${ns}.`;
+  return route.startsWith(prefix) ? route : prefix + route;
+}
+
+/**
+ * Nest's NATS server with two additions: every pattern is subscribed under the stack's
+ * namespace, and each message is handled inside a span that continues the caller's trace.
+ */
+export class NamespacedServerNats extends ServerNats {
+  constructor(
+    private readonly namespace: string,
+    options: NatsTransportOptions,
+  ) {
+    super(options);
+  }
+
+  override normalizePattern(pattern: Parameters<ServerNats['normalizePattern']>[0]): string {
+    return withNamespace(this.namespace, super.normalizePattern(pattern));
+  }
+
+  override handleMessage(channel: string, natsMsg: Msg): Promise<unknown> {
+    const parent = extractTraceContext(natsMsg.headers);
+    const name = channel.slice(this.namespace.length + 1);
+    return context.with(parent, () =>
+      tracer.startActiveSpan(
+        `nats process ${name}`,
+        { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': channel } },
+        async (span) => {
+          try {
+            return await super.handleMessage(channel, natsMsg as never);
+          } catch (error) {
+            span.setStatus({ code: SpanStatusCode.ERROR });
+            throw error;
+          } finally {
+            span.end();
+          }
+        },
+      ),
+    );
+  }
+}
+
+/** Nest's NATS client, publishing under the namespace and carrying the trace context in headers. */
+export class NamespacedClientNats extends ClientNats {
+  constructor(
+    private readonly namespace: string,
+    options: NatsTransportOptions,
+  ) {
+    super(options);
+  }
+
+  protected override normalizePattern(pattern: Parameters<ClientNats['normalizePattern']>[0]): string {
+    return withNamespace(this.namespace, super.normalizePattern(pattern));
+  }
+
+  protected override mergeHeaders<THeaders = unknown>(requestHeaders?: THeaders): unknown {
+    return injectTraceHeaders((super.mergeHeaders(requestHeaders) as ReturnType<typeof natsHeaders>) ?? natsHeaders());
+  }
+}

@@ -1,0 +1,82 @@
+import { ErrorCode } from '@cm/contracts';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { EmptyResponseException } from '@nestjs/microservices/errors/empty-response.exception';
+import { lastValueFrom, timeout, TimeoutError } from 'rxjs';
+import { AppError, isErrorBody } from '../errors';
+import { NamespacedClientNats } from './namespaced-transport';
+
+const tracer = trace.getTracer('@cm/platform/nats');
+
+export interface RpcClientOptions {
+  namespace: string;
+  servers: string;
+  /** Default time to wait for a reply. */
+  timeoutMs: number;
+  name: string;
+}
+
+/**
+ * Request/reply over NATS with a deadline on every call. What goes wrong comes back as an
+ * AppError: the service's own error, SERVICE_UNAVAILABLE when nobody listens (NATS answers
+ * "no responders" at once) or the connection is down, SERVICE_TIMEOUT when the reply is late.
+ */
+export class RpcClient implements OnApplicationShutdown {
+  private readonly logger = new Logger(RpcClient.name);
+  private readonly client: NamespacedClientNats;
+
+  constructor(private readonly options: RpcClientOptions) {
+    this.client = new NamespacedClientNats(options.namespace, {
+      servers: options.servers.split(','),
+      name: options.name,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 1000,
+      timeout: 5000,
+    });
+  }
+
+  async send<TResult>(pattern: string, data: unknown = {}, opts: { timeoutMs?: number } = {}): Promise<TResult> {
+    const ms = opts.timeoutMs ?? this.options.timeoutMs;
+    return tracer.startActiveSpan(
+      `nats request ${pattern}`,
+      { kind: SpanKind.CLIENT, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': pattern } },
+      async (span) => {
+        try {
+          return await lastValueFrom(this.client.send<TResult>(pattern, data).pipe(timeout(ms)));
+        } catch (error) {
+          const appError = this.translate(pattern, error, ms);
+          span.setStatus({ code: SpanStatusCode.ERROR, message: appError.code });
+          throw appError;
+        } finally {
+          span.end();
+        }
+      },
+    );
+  }
+
+  /** Fire-and-forget on core NATS: only for what may be dropped. */
+  emit(pattern: string, data: unknown): void {
+    this.client.emit(pattern, data).subscribe({ error: (e) => this.logger.warn(`emit ${pattern} failed: ${e}`) });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.client.close();
+  }
+
+  private translate(pattern: string, error: unknown, ms: number): AppError {
+    const service = pattern.split('.')[0];
+    if (isErrorBody(error)) return new AppError(error.code as ErrorCode, error.message, error.errors);
+    if (error instanceof TimeoutError) {
+      return new AppError(ErrorCode.SERVICE_TIMEOUT, `The ${service} service did not answer within ${ms} ms. Try again.`);
+    }
+    if (error instanceof EmptyResponseException) {
+      return new AppError(ErrorCode.SERVICE_UNAVAILABLE, `The ${service} service is unavailable. Try again shortly.`);
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    if (/CONNECTION|DISCONNECT|closed|ECONNREFUSED|no responders/i.test(message)) {
+      return new AppError(ErrorCode.SERVICE_UNAVAILABLE, `The ${service} service is unavailable. Try again shortly.`);
+    }
+    this.logger.error(`Unexpected reply for ${pattern}: ${message}`);
+    return new AppError(ErrorCode.INTERNAL, 'Something went wrong on the server. Try again.');
+  }
+}

@@ -1,0 +1,40 @@
+import { patterns, type ServiceName } from '@cm/contracts';
+import { type DynamicModule, type Provider } from '@nestjs/common';
+import { CONFIG, type CoreConfig } from './config';
+import { HealthHttpController, HealthService, healthMessageController } from './health';
+import { RpcClient } from './nats/rpc-client';
+
+export interface PlatformModuleOptions {
+  service: ServiceName;
+  config: CoreConfig;
+}
+
+/**
+ * What every service's root module imports: its configuration, health (NATS pattern and
+ * HTTP probes) and an RPC client for calling other services.
+ */
+export class PlatformModule {
+  static forService({ service, config }: PlatformModuleOptions): DynamicModule {
+    const providers: Provider[] = [
+      { provide: CONFIG, useValue: config },
+      HealthService,
+      {
+        provide: RpcClient,
+        useFactory: () =>
+          new RpcClient({
+            namespace: config.CM_NAMESPACE,
+            servers: config.NATS_URL,
+            timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
+            name: `${service}-client`,
+          }),
+      },
+    ];
+    return {
+      module: PlatformModule,
+      global: true,
+      controllers: [healthMessageController(patterns[service].health), HealthHttpController],
+      providers,
+      exports: [CONFIG, HealthService, RpcClient],
+    };
+  }
+}

@@ -1,0 +1,3 @@
+const { projects, reporters } = require('../../jest.preset');
+
+module.exports = { projects: projects(__dirname), reporters };

@@ -1,0 +1,20 @@
+import { DatabaseModule, PlatformModule } from '@cm/platform';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { type Config } from './config';
+import { migrations } from './migrations';
+import { UserEntity } from './users/user.entity';
+import { UsersModule } from './users/users.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: Config): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        PlatformModule.forService({ service: 'auth', config }),
+        DatabaseModule.forService({ service: 'auth', entities: [UserEntity], migrations }),
+        UsersModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,38 @@
+import { CONFIG, DatabaseModule, HealthService, RpcClient } from '@cm/platform';
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { type Config } from './config';
+import { DocsController } from './docs/docs.controller';
+import { HealthController } from './health/health.controller';
+import { ReadinessService } from './health/readiness.service';
+import { ContractInterceptor } from './http/contract.interceptor';
+import { migrations } from './migrations';
+
+@Global()
+@Module({})
+export class AppModule {
+  static forRoot(config: Config): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [DatabaseModule.forService({ service: 'gateway', entities: [], migrations })],
+      controllers: [HealthController, DocsController],
+      providers: [
+        { provide: CONFIG, useValue: config },
+        HealthService,
+        {
+          provide: RpcClient,
+          useFactory: () =>
+            new RpcClient({
+              namespace: config.CM_NAMESPACE,
+              servers: config.NATS_URL,
+              timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
+              name: 'gateway',
+            }),
+        },
+        ReadinessService,
+        { provide: APP_INTERCEPTOR, useClass: ContractInterceptor },
+      ],
+      exports: [CONFIG, HealthService, RpcClient],
+    };
+  }
+}

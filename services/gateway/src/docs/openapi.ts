@@ -1,0 +1,71 @@
+import { type ApiRouteDef, apiRoutes, errorBodySchema } from '@cm/contracts';
+import { z } from 'zod';
+
+type JsonSchema = Record<string, unknown>;
+
+function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+/** `/api/rooms/:id` → `/api/rooms/{id}` */
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+function operation(name: string, route: ApiRouteDef): JsonSchema {
+  const params = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map(([, param]) => ({
+    name: param,
+    in: 'path',
+    required: true,
+    schema: route.params ? schemaOf((route.params.shape as Record<string, z.ZodType>)[param], 'input') : { type: 'string' },
+  }));
+  const success = String(route.status ?? 200);
+  const responses: JsonSchema = {
+    [success]: route.response
+      ? { description: 'Success', content: { 'application/json': { schema: schemaOf(route.response, 'output') } } }
+      : { description: 'Success' },
+    default: {
+      description: 'Failure, with a stable error code and a message for a person',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    },
+  };
+  const op: JsonSchema = {
+    operationId: name,
+    summary: route.summary,
+    tags: [route.tag],
+    'x-access': route.access,
+    security: route.access === 'public' ? [] : [{ session: [] }],
+    responses,
+  };
+  if (params.length) op.parameters = params;
+  if (route.body) {
+    op.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(route.body, 'input') } } };
+  } else if (route.bodyContentType) {
+    op.requestBody = { required: true, content: { [route.bodyContentType]: { schema: { type: 'object' } } } };
+  }
+  return op;
+}
+
+/** The OpenAPI 3.1 document of the whole /api surface, generated from the contract registry. */
+export function buildOpenApiDocument(routes: Record<string, ApiRouteDef> = apiRoutes): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const [name, route] of Object.entries(routes)) {
+    const path = openApiPath(route.path);
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = operation(name, route);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Classroom Monitor API',
+      version: '1.0.0',
+      description: 'Buildings, rooms and equipment of a campus, their photos and diagrams, and ping-based status.',
+    },
+    paths,
+    components: {
+      schemas: { Error: schemaOf(errorBodySchema, 'output') },
+      securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'cm.sid' } },
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { JsonLogger } from '@cm/platform';
+import { NestFactory } from '@nestjs/core';
+import { type NestExpressApplication } from '@nestjs/platform-express';
+import express from 'express';
+import { AppModule } from './app.module';
+import { type Config } from './config';
+import { bodyErrorHandler } from './http/body-error.handler';
+import { HttpErrorFilter } from './http/http-error.filter';
+
+/** Builds the gateway application (not yet listening): the API, and the web app around it. */
+export async function createGateway(config: Config): Promise<NestExpressApplication> {
+  const logger = new JsonLogger('gateway', config.LOG_LEVEL);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    logger,
+    bodyParser: false,
+    abortOnError: false,
+  });
+  app.disable('x-powered-by');
+  app.use(express.json({ limit: '1mb' }));
+  app.use(bodyErrorHandler);
+
+  const webIndex = path.join(config.WEB_DIST_DIR, 'index.html');
+  const webBuilt = existsSync(webIndex);
+  if (webBuilt) {
+    // Hashed asset names never change content: cache them for a year; index.html never.
+    app.use('/assets', express.static(path.join(config.WEB_DIST_DIR, 'assets'), { immutable: true, maxAge: '365d' }));
+    app.use(express.static(config.WEB_DIST_DIR, { index: 'index.html', maxAge: 0 }));
+  } else {
+    logger.warn(`No web app at ${config.WEB_DIST_DIR}: run "npm run build" to serve it`);
+  }
+  app.useGlobalFilters(new HttpErrorFilter(webBuilt ? webIndex : null));
+  app.enableShutdownHooks();
+  return app;
+}

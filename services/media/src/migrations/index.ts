@@ -1,0 +1,2 @@
+/** Applied in order by the platform's DatabaseModule. */
+export const migrations = [];

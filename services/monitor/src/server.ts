@@ -1,0 +1,10 @@
+import { bootstrapService, parseEnv, runMain } from '@cm/platform';
+import { AppModule } from './app.module';
+import { configSchema } from './config';
+
+export function main(): void {
+  runMain('monitor', async () => {
+    const config = parseEnv(configSchema);
+    await bootstrapService({ service: 'monitor', module: AppModule.forRoot(config), config });
+  });
+}

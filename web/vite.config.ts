@@ -1,0 +1,15 @@
+import path from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    // The contracts are compiled into the bundle from source: one schema for form and server.
+    alias: { '@cm/contracts': path.resolve(__dirname, '../libs/contracts/src/index.ts') },
+  },
+  server: {
+    proxy: { '/api': 'http://127.0.0.1:8080', '/objects': 'http://127.0.0.1:8080' },
+  },
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+});
