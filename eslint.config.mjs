@@ -10,7 +10,9 @@ export default tseslint.config(
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      // Off: Nest reads constructor parameter types at run time, so a class used only in a
+      // constructor signature must stay a value import.
+      '@typescript-eslint/consistent-type-imports': 'off',
       'no-console': 'error',
     },
   },

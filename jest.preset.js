@@ -21,7 +21,7 @@ const moduleNameMapper = {
 };
 
 /** One jest project per tier: `unit` beside the code, `integration` under test/. */
-function projects(rootDir, { integrationTimeout = 60_000 } = {}) {
+function projects(rootDir) {
   const common = { rootDir, transform: { '^.+\\.tsx?$': swc }, moduleNameMapper, testEnvironment: 'node' };
   return [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
@@ -30,11 +30,15 @@ function projects(rootDir, { integrationTimeout = 60_000 } = {}) {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/**/*.int-spec.ts'],
       slowTestThreshold: 30,
-      testTimeout: integrationTimeout,
     },
   ];
 }
 
 const reporters = ['default', path.join(__dirname, 'scripts/jest-summary-reporter.js')];
 
-module.exports = { swc, moduleNameMapper, projects, reporters };
+/** A workspace's whole jest config: both tiers, the summary reporter, room for real I/O. */
+function workspaceConfig(rootDir) {
+  return { projects: projects(rootDir), reporters, testTimeout: 60_000 };
+}
+
+module.exports = { swc, moduleNameMapper, projects, reporters, workspaceConfig };

@@ -1,9 +1,3 @@
-const { swc, moduleNameMapper, reporters } = require('../../jest.preset');
+const { workspaceConfig } = require('../../jest.preset');
 
-module.exports = {
-  displayName: 'platform',
-  transform: { '^.+\\.tsx?$': swc },
-  moduleNameMapper,
-  reporters,
-  testMatch: ['<rootDir>/src/**/*.spec.ts'],
-};
+module.exports = workspaceConfig(__dirname);

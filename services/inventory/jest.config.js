@@ -1,3 +1,3 @@
-const { projects, reporters } = require('../../jest.preset');
+const { workspaceConfig } = require('../../jest.preset');
 
-module.exports = { projects: projects(__dirname), reporters };
+module.exports = workspaceConfig(__dirname);

@@ -12,32 +12,70 @@ export interface ServiceBootstrapOptions {
   service: ServiceName;
   module: Type | DynamicModule;
   config: CoreConfig & HttpPortConfig;
+  /** Close cleanly on SIGTERM/SIGINT and exit 0 (off in tests that host several apps). */
+  handleSignals?: boolean;
 }
 
 /**
  * Starts one NATS microservice: its message handlers join the service's queue group
  * (replicas share the work), and an HTTP port serves probes.
  */
-export async function bootstrapService({ service, module, config }: ServiceBootstrapOptions): Promise<INestApplication> {
+export async function bootstrapService({
+  service,
+  module,
+  config,
+  handleSignals = true,
+}: ServiceBootstrapOptions): Promise<INestApplication> {
   const logger = new JsonLogger(service, config.LOG_LEVEL);
   const app = await NestFactory.create(module, { logger, abortOnError: false });
-  const microservice = app.connectMicroservice<MicroserviceOptions>({
-    strategy: new NamespacedServerNats(config.CM_NAMESPACE, {
-      servers: config.NATS_URL.split(','),
-      queue: `${config.CM_NAMESPACE}.${service}`,
-      name: `${service}@${hostname()}:${process.pid}`,
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 1000,
-      gracefulShutdown: true,
-      gracePeriod: 1000,
-    }),
-  });
-  microservice.useGlobalFilters(new RpcErrorFilter());
-  app.enableShutdownHooks();
+  // One filter for both transports; the microservice inherits it (it is context-aware).
+  app.useGlobalFilters(new RpcErrorFilter());
+  app.connectMicroservice<MicroserviceOptions>(
+    {
+      strategy: new NamespacedServerNats(config.CM_NAMESPACE, {
+        servers: config.NATS_URL.split(','),
+        queue: `${config.CM_NAMESPACE}.${service}`,
+        name: `${service}@${hostname()}:${process.pid}`,
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 1000,
+        gracefulShutdown: true,
+        gracePeriod: 1000,
+      }),
+    },
+    { inheritAppConfig: true },
+  );
+  if (handleSignals) closeOnSignals(app, logger, config.SHUTDOWN_TIMEOUT_MS);
   await app.startAllMicroservices();
   await app.listen(config.HTTP_PORT, config.HTTP_HOST);
   logger.log({ msg: `${service} ready`, namespace: config.CM_NAMESPACE, httpPort: config.HTTP_PORT });
   return app;
+}
+
+/**
+ * On SIGTERM or SIGINT: stop taking work, let what is in flight finish (Nest's shutdown hooks
+ * close NATS subscriptions, then connections), and exit 0; exit 1 if that takes too long.
+ */
+export function closeOnSignals(app: INestApplication, logger: JsonLogger, timeoutMs: number): void {
+  let closing = false;
+  const close = (signal: NodeJS.Signals) => {
+    if (closing) return;
+    closing = true;
+    logger.log(`${signal} received: finishing work in flight`);
+    const timer = setTimeout(() => {
+      logger.error(`Shutdown took longer than ${timeoutMs} ms; exiting`);
+      process.exit(1);
+    }, timeoutMs);
+    timer.unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error(error instanceof Error ? error : String(error));
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', close);
+  process.once('SIGINT', close);
 }
 
 /** Runs a process entry point; a configuration problem exits 1 with every bad variable listed. */

@@ -31,6 +31,5 @@ export async function createGateway(config: Config): Promise<NestExpressApplicat
     logger.warn(`No web app at ${config.WEB_DIST_DIR}: run "npm run build" to serve it`);
   }
   app.useGlobalFilters(new HttpErrorFilter(webBuilt ? webIndex : null));
-  app.enableShutdownHooks();
   return app;
 }

@@ -1,5 +1,14 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type ServiceName } from '@cm/contracts';
+import { type DynamicModule, type INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
+import { type z } from 'zod';
+import { bootstrapService } from '../bootstrap';
+import { type CoreConfig, type HttpPortConfig, parseEnv } from '../config';
+import { RpcClient } from '../nats/rpc-client';
 
 /** A namespace of its own for one test file: subjects, streams and schemas never cross. */
 export function testNamespace(label = 't'): string {
@@ -35,4 +44,64 @@ export async function dropNamespaceSchemas(namespace: string, url = testDatabase
   } finally {
     await client.end();
   }
+}
+
+export interface TestService<C> {
+  app: INestApplication;
+  config: C;
+  namespace: string;
+  /** A client in the same namespace, as another service would call it. */
+  rpc: RpcClient;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots one service in this process against the real PostgreSQL and NATS, in a namespace of
+ * its own, and tears it down with its schemas.
+ */
+export async function startTestService<C extends CoreConfig & HttpPortConfig>(options: {
+  service: ServiceName;
+  schema: z.ZodType<C>;
+  module: (config: C) => DynamicModule;
+  env?: Record<string, string>;
+  namespace?: string;
+}): Promise<TestService<C>> {
+  const namespace = options.namespace ?? testNamespace(options.service);
+  const config = parseEnv(options.schema, testEnv(namespace, options.env));
+  const app = await bootstrapService({
+    service: options.service,
+    module: options.module(config),
+    config,
+    handleSignals: false,
+  });
+  const rpc = new RpcClient({ namespace, servers: config.NATS_URL, timeoutMs: 10_000, name: 'test' });
+  return {
+    app,
+    config,
+    namespace,
+    rpc,
+    close: async () => {
+      await rpc.onApplicationShutdown();
+      await app.close();
+      if (!options.namespace) await dropNamespaceSchemas(namespace);
+    },
+  };
+}
+
+const repoRoot = path.resolve(__dirname, '../../../..');
+
+/** The same local S3-API server that the start command runs, on a free port. */
+export async function startLocalS3(): Promise<{ endpoint: string; close(): Promise<void> }> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const stack = require(path.join(repoRoot, 'scripts/stack.cjs')) as {
+    startLocalS3(o: { directory: string; port: number }): Promise<{ endpoint: string; close(): Promise<void> }>;
+  };
+  const directory = mkdtempSync(path.join(tmpdir(), 'cm-s3-'));
+  const server = await stack.startLocalS3({ directory, port: 0 });
+  let closed: Promise<void> | undefined;
+  return {
+    endpoint: server.endpoint,
+    close: () =>
+      (closed ??= server.close().then(() => rmSync(directory, { recursive: true, force: true }))),
+  };
 }

@@ -29,7 +29,21 @@ export class ObjectStore implements OnModuleInit, OnApplicationShutdown {
     });
   }
 
-  async onModuleInit(): Promise<void> {
+  /** The store may start after us (compose, a cluster): wait for it a while rather than die at once. */
+  async onModuleInit(attempts = 15): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.ensureBucket();
+        return;
+      } catch (error) {
+        if (attempt >= attempts) throw error;
+        this.logger.warn(`Object store not ready (${(error as Error).message}); retrying in 2 s`);
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+      }
+    }
+  }
+
+  private async ensureBucket(): Promise<void> {
     try {
       await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
     } catch (error) {

@@ -1,0 +1,47 @@
+import { ErrorCode } from '@cm/contracts';
+import { Controller, type DynamicModule, Module } from '@nestjs/common';
+import { MessagePattern } from '@nestjs/microservices';
+import { z } from 'zod';
+import { AppError, coreEnv, type CoreConfig, httpPortEnv, type HttpPortConfig, PlatformModule } from '../src';
+import { startTestService } from '../src/testing';
+
+@Controller()
+class FailingController {
+  @MessagePattern('monitor.status')
+  status(): never {
+    throw new AppError(ErrorCode.CHECK_INCOMPLETE, 'The check did not finish in time');
+  }
+}
+
+@Module({})
+class ProbeAppModule {
+  static forRoot(config: CoreConfig): DynamicModule {
+    return {
+      module: ProbeAppModule,
+      imports: [PlatformModule.forService({ service: 'monitor', config })],
+      controllers: [FailingController],
+    };
+  }
+}
+
+describe('bootstrapService', () => {
+  it('runs a hybrid app whose message handlers answer errors with their stable code', async () => {
+    const sut = await startTestService<CoreConfig & HttpPortConfig>({
+      service: 'monitor',
+      schema: z.object({ ...coreEnv, ...httpPortEnv(0) }),
+      module: ProbeAppModule.forRoot,
+    });
+    try {
+      await expect(sut.rpc.send('monitor.status')).rejects.toMatchObject({
+        code: ErrorCode.CHECK_INCOMPLETE,
+        message: 'The check did not finish in time',
+      });
+      await expect(sut.rpc.send('monitor.health')).resolves.toMatchObject({ status: 'up' });
+      const probe = await fetch(`${await sut.app.getUrl()}/no-such-probe`);
+      expect(probe.status).toBe(404);
+      expect(await probe.json()).toMatchObject({ code: ErrorCode.NOT_FOUND });
+    } finally {
+      await sut.close();
+    }
+  });
+});

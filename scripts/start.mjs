@@ -1,0 +1,87 @@
+// `npm start`: installs what is missing, builds, and runs the whole system on this machine.
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { startStack } = createRequire(import.meta.url)('./stack.cjs');
+
+function fail(message) {
+  console.error(`\n${message}\n`);
+  process.exit(1);
+}
+
+function run(command, args, extraEnv = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...extraEnv } });
+  if (result.status !== 0) fail(`"${command} ${args.join(' ')}" failed (exit ${result.status ?? result.signal}).`);
+}
+
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 20 || (major === 20 && minor < 19)) fail(`Node.js 20.19 or newer is needed; this is ${process.version}.`);
+
+const lock = path.join(root, 'package-lock.json');
+const installed = path.join(root, 'node_modules', '.package-lock.json');
+if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(lock).mtimeMs) {
+  console.log('Installing dependencies (npm ci)...');
+  run('npm', ['ci', '--no-audit', '--no-fund']);
+}
+
+// Local services are started or installed only where the URLs point at this machine.
+const databaseUrl = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/classroom_monitor');
+const natsUrl = new URL((process.env.NATS_URL ?? 'nats://127.0.0.1:4222').split(',')[0]);
+const isLocal = (host) => ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host);
+if (isLocal(databaseUrl.hostname) || isLocal(natsUrl.hostname)) {
+  run('bash', ['scripts/ensure-services.sh'], {
+    PG_HOST: databaseUrl.hostname === 'localhost' ? '127.0.0.1' : databaseUrl.hostname,
+    PG_PORT: databaseUrl.port || '5432',
+    NATS_HOST: natsUrl.hostname === 'localhost' ? '127.0.0.1' : natsUrl.hostname,
+    NATS_PORT: natsUrl.port || '4222',
+  });
+}
+
+console.log('Building (cached when nothing changed)...');
+run('npx', ['nx', 'run-many', '-t', 'build', '--output-style=static'], { NX_DAEMON: 'false' });
+
+const colours = { auth: 35, inventory: 32, media: 36, monitor: 33, gateway: 34 };
+function printLine(service, line) {
+  const tag = `\x1b[${colours[service] ?? 37}m${service.padEnd(9)}\x1b[0m`;
+  try {
+    const { time, level, msg, context, ...rest } = JSON.parse(line);
+    if (context === 'RouterExplorer' || context === 'RoutesResolver' || context === 'InstanceLoader') return;
+    const extra = rest.detail ?? rest.problems ?? rest.stack;
+    const when = typeof time === 'string' ? time.slice(11, 19) : '';
+    console.log(`${tag} ${when} ${level.padEnd(5)} ${msg ?? ''}${extra ? ` ${JSON.stringify(extra)}` : ''}`);
+  } catch {
+    console.log(`${tag} ${line}`);
+  }
+}
+
+let stack;
+let stopping = false;
+async function shutdown(code) {
+  if (stopping) return;
+  stopping = true;
+  console.log('\nStopping every service...');
+  await stack?.stop();
+  console.log('Stopped.');
+  process.exit(code);
+}
+process.on('SIGINT', () => shutdown(0));
+process.on('SIGTERM', () => shutdown(0));
+
+try {
+  stack = await startStack({
+    port: Number(process.env.PORT ?? 8080),
+    dataDir: path.join(root, '.data'),
+    onLine: printLine,
+    onExit: (service, code, signal) => {
+      console.error(`\n${service} stopped unexpectedly (${signal ?? `exit ${code}`}).`);
+      void shutdown(1);
+    },
+  });
+} catch (error) {
+  fail(`Could not start Classroom Monitor: ${error.message}`);
+}
+console.log(`\n  Classroom Monitor is running at ${stack.url}\n  (namespace ${stack.namespace}; press Ctrl-C to stop)\n`);

@@ -1,0 +1,46 @@
+// `npm test`: lint, type checks and every test tier, then one closing line with the counts.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const results = path.join(root, 'artifacts', 'jest');
+const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', FORCE_COLOR: process.env.CI ? '0' : '1' };
+
+const steps = [
+  ['Local services', 'bash', ['scripts/ensure-services.sh']],
+  ['Lint, type checks and unit tests', 'npx', ['nx', 'run-many', '-t', 'lint', 'typecheck', 'test', '--parallel=2']],
+  ['Build', 'npx', ['nx', 'run-many', '-t', 'build', '--parallel=2']],
+  ['Integration tests', 'npx', ['nx', 'run-many', '-t', 'test-int', '--parallel=1']],
+  ['End-to-end tests', 'npx', ['nx', 'run-many', '-t', 'test-e2e', '--parallel=1']],
+];
+
+rmSync(results, { recursive: true, force: true });
+const failed = [];
+for (const [title, command, args] of steps) {
+  console.log(`\n=== ${title}: ${command} ${args.join(' ')}`);
+  const started = Date.now();
+  const { status } = spawnSync(command, args, { cwd: root, env, stdio: 'inherit' });
+  console.log(`=== ${title}: ${status === 0 ? 'ok' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`);
+  if (status !== 0) failed.push(title);
+  if (status !== 0 && title === 'Local services') break;
+}
+
+function* files(dir) {
+  if (!existsSync(dir)) return;
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) yield* files(full);
+    else if (name.endsWith('.json')) yield full;
+  }
+}
+const total = { passed: 0, failed: 0, skipped: 0 };
+for (const file of files(results)) {
+  const counts = JSON.parse(readFileSync(file, 'utf8'));
+  for (const key of Object.keys(total)) total[key] += counts[key] ?? 0;
+}
+
+if (failed.length) console.log(`\nFailed steps: ${failed.join(', ')}`);
+console.log(`\nTests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+process.exit(failed.length || total.failed ? 1 : 0);

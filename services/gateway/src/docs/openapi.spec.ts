@@ -1,0 +1,36 @@
+import { type ApiRouteDef, buildingCreateSchema, buildingSchema, idParamsSchema } from '@cm/contracts';
+import { buildOpenApiDocument, openApiPath } from './openapi';
+
+describe(buildOpenApiDocument.name, () => {
+  const routes: Record<string, ApiRouteDef> = {
+    updateBuilding: {
+      method: 'PUT',
+      path: '/api/buildings/:id',
+      summary: 'Edit a building',
+      tag: 'Buildings',
+      access: 'user',
+      params: idParamsSchema,
+      body: buildingCreateSchema,
+      response: buildingSchema,
+    },
+  };
+
+  it('describes path parameters, the request body and the response from the contract schemas', () => {
+    const doc = buildOpenApiDocument(routes) as { paths: Record<string, Record<string, Record<string, unknown>>> };
+    const op = doc.paths['/api/buildings/{id}'].put;
+    expect(op.operationId).toBe('updateBuilding');
+    expect(op.security).toEqual([{ session: [] }]);
+    expect(op.parameters).toEqual([
+      expect.objectContaining({ name: 'id', in: 'path', required: true, schema: expect.objectContaining({ format: 'uuid' }) }),
+    ]);
+    const body = (op.requestBody as { content: Record<string, { schema: { required: string[]; properties: object } }> })
+      .content['application/json'].schema;
+    expect(body.required).toEqual(['name']);
+    expect(Object.keys(body.properties)).toEqual(['name', 'description', 'imageUrl']);
+    expect(op.responses).toHaveProperty('200.content.application/json.schema.properties.id');
+  });
+
+  it('converts Express parameters to OpenAPI templates', () => {
+    expect(openApiPath('/api/rooms/:roomId/equipment')).toBe('/api/rooms/{roomId}/equipment');
+  });
+});

@@ -1,0 +1,97 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type ApiRouteDef, apiRoutes, ErrorCode, type HealthReport } from '@cm/contracts';
+import { parseEnv } from '@cm/platform';
+import { dropNamespaceSchemas, testEnv, testNamespace } from '@cm/platform/testing';
+import { type NestExpressApplication } from '@nestjs/platform-express';
+import { configSchema } from '../src/config';
+import { createGateway } from '../src/gateway';
+import { openApiPath } from '../src/docs/openapi';
+
+describe('gateway', () => {
+  const namespace = testNamespace('gw');
+  const webDir = mkdtempSync(path.join(tmpdir(), 'cm-web-'));
+  let app: NestExpressApplication;
+  let base: string;
+
+  beforeAll(async () => {
+    writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Classroom Monitor</title>');
+    const config = parseEnv(configSchema, testEnv(namespace, { PORT: '0', WEB_DIST_DIR: webDir, READINESS_TIMEOUT_MS: '1500' }));
+    app = await createGateway(config);
+    await app.listen(0, '127.0.0.1');
+    base = await app.getUrl();
+  });
+  afterAll(async () => {
+    await app.close();
+    await dropNamespaceSchemas(namespace);
+  });
+
+  it('answers liveness', async () => {
+    const res = await fetch(`${base}/api/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'up' });
+  });
+
+  it('reports not ready, naming each missing service, instead of hanging', async () => {
+    const res = await fetch(`${base}/api/readyz`);
+    expect(res.status).toBe(503);
+    const report = (await res.json()) as HealthReport;
+    expect(report.status).toBe('down');
+    expect(report.checks.gateway.status).toBe('up');
+    expect(report.checks.postgres.status).toBe('up');
+    for (const service of ['auth', 'inventory', 'media', 'monitor']) {
+      expect(report.checks[service]).toMatchObject({
+        status: 'down',
+        detail: `The ${service} service is unavailable. Try again shortly.`,
+      });
+    }
+  });
+
+  it('answers an unknown API path with a JSON 404', async () => {
+    const res = await fetch(`${base}/api/no-such-thing`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    expect(await res.json()).toEqual({ code: ErrorCode.ROUTE_NOT_FOUND, message: 'No route GET /api/no-such-thing' });
+  });
+
+  it('answers malformed JSON with a 400 a person can read', async () => {
+    const res = await fetch(`${base}/api/healthz`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name": ',
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ code: ErrorCode.VALIDATION_FAILED, message: 'The request body is not valid JSON' });
+  });
+
+  it('serves the web app for deep links so a reload lands on the same screen', async () => {
+    for (const page of ['/', '/buildings/4f1c/rooms', '/rooms/9a2e', '/settings']) {
+      const res = await fetch(`${base}${page}`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('<title>Classroom Monitor</title>');
+    }
+  });
+
+  it('publishes an OpenAPI document with every contract route', async () => {
+    const res = await fetch(`${base}/api/docs`);
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    expect(doc.openapi).toBe('3.1.0');
+    for (const route of Object.values(apiRoutes)) {
+      expect(doc.paths[openApiPath(route.path)]?.[route.method.toLowerCase()]).toBeDefined();
+    }
+  });
+
+  it('serves every documented route (documentation and routing cannot drift)', async () => {
+    for (const route of Object.values(apiRoutes) as ApiRouteDef[]) {
+      const res = await fetch(`${base}${route.path.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000')}`, {
+        method: route.method,
+        headers: route.body ? { 'content-type': 'application/json' } : {},
+        body: route.body ? '{}' : undefined,
+      });
+      const body = res.headers.get('content-type')?.includes('json') ? await res.json() : {};
+      expect([route.path, (body as { code?: string }).code]).not.toEqual([route.path, ErrorCode.ROUTE_NOT_FOUND]);
+    }
+  });
+});
