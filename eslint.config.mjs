@@ -20,7 +20,10 @@ export default tseslint.config(
     // The contracts are shared with the browser: no server or UI framework may leak in.
     files: ['libs/contracts/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['@nestjs/*', 'typeorm', 'react', 'react-dom', 'pg', 'nats'] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['@nestjs/*', 'typeorm', 'react', 'react-dom', 'pg', 'nats'] },
+      ],
     },
   },
   {
@@ -30,8 +33,21 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: ['typeorm'] }] },
   },
   {
-    files: ['scripts/**/*.{js,mjs,cjs}', 'bench/**/*.{js,mjs,cjs}', '**/*.config.{js,cjs,mjs}', 'jest.preset.js'],
-    languageOptions: { globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' } },
+    files: [
+      'scripts/**/*.{js,mjs,cjs}',
+      'bench/**/*.{js,mjs,cjs}',
+      '**/*.config.{js,cjs,mjs}',
+      'jest.preset.js',
+    ],
+    languageOptions: {
+      globals: {
+        require: 'readonly',
+        module: 'writable',
+        __dirname: 'readonly',
+        process: 'readonly',
+        console: 'readonly',
+      },
+    },
     rules: { 'no-console': 'off', '@typescript-eslint/no-require-imports': 'off' },
   },
 );

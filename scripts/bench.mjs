@@ -18,7 +18,10 @@ if (benches.length === 0) {
 let failed = 0;
 for (const name of benches) {
   console.log(`\n=== bench/${name}`);
-  const { status } = spawnSync(process.execPath, [path.join(root, 'bench', name, 'run.mjs')], { stdio: 'inherit', cwd: root });
+  const { status } = spawnSync(process.execPath, [path.join(root, 'bench', name, 'run.mjs')], {
+    stdio: 'inherit',
+    cwd: root,
+  });
   if (status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

@@ -14,12 +14,18 @@ function fail(message) {
 }
 
 function run(command, args, extraEnv = {}) {
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...extraEnv } });
-  if (result.status !== 0) fail(`"${command} ${args.join(' ')}" failed (exit ${result.status ?? result.signal}).`);
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...extraEnv },
+  });
+  if (result.status !== 0)
+    fail(`"${command} ${args.join(' ')}" failed (exit ${result.status ?? result.signal}).`);
 }
 
 const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 20 || (major === 20 && minor < 19)) fail(`Node.js 20.19 or newer is needed; this is ${process.version}.`);
+if (major < 20 || (major === 20 && minor < 19))
+  fail(`Node.js 20.19 or newer is needed; this is ${process.version}.`);
 
 const lock = path.join(root, 'package-lock.json');
 const installed = path.join(root, 'node_modules', '.package-lock.json');
@@ -29,7 +35,9 @@ if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(lock).mtime
 }
 
 // Local services are started or installed only where the URLs point at this machine.
-const databaseUrl = new URL(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/classroom_monitor');
+const databaseUrl = new URL(
+  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/classroom_monitor',
+);
 const natsUrl = new URL((process.env.NATS_URL ?? 'nats://127.0.0.1:4222').split(',')[0]);
 const isLocal = (host) => ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host);
 if (isLocal(databaseUrl.hostname) || isLocal(natsUrl.hostname)) {
@@ -84,4 +92,6 @@ try {
 } catch (error) {
   fail(`Could not start Classroom Monitor: ${error.message}`);
 }
-console.log(`\n  Classroom Monitor is running at ${stack.url}\n  (namespace ${stack.namespace}; press Ctrl-C to stop)\n`);
+console.log(
+  `\n  Classroom Monitor is running at ${stack.url}\n  (namespace ${stack.namespace}; press Ctrl-C to stop)\n`,
+);

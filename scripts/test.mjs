@@ -6,11 +6,20 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const results = path.join(root, 'artifacts', 'jest');
-const env = { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', FORCE_COLOR: process.env.CI ? '0' : '1' };
+const env = {
+  ...process.env,
+  NX_DAEMON: 'false',
+  NX_NO_CLOUD: 'true',
+  FORCE_COLOR: process.env.CI ? '0' : '1',
+};
 
 const steps = [
   ['Local services', 'bash', ['scripts/ensure-services.sh']],
-  ['Lint, type checks and unit tests', 'npx', ['nx', 'run-many', '-t', 'lint', 'typecheck', 'test', '--parallel=2']],
+  [
+    'Lint, type checks and unit tests',
+    'npx',
+    ['nx', 'run-many', '-t', 'lint', 'typecheck', 'test', '--parallel=2'],
+  ],
   ['Build', 'npx', ['nx', 'run-many', '-t', 'build', '--parallel=2']],
   ['Integration tests', 'npx', ['nx', 'run-many', '-t', 'test-int', '--parallel=1']],
   ['End-to-end tests', 'npx', ['nx', 'run-many', '-t', 'test-e2e', '--parallel=1']],
@@ -22,7 +31,9 @@ for (const [title, command, args] of steps) {
   console.log(`\n=== ${title}: ${command} ${args.join(' ')}`);
   const started = Date.now();
   const { status } = spawnSync(command, args, { cwd: root, env, stdio: 'inherit' });
-  console.log(`=== ${title}: ${status === 0 ? 'ok' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`);
+  console.log(
+    `=== ${title}: ${status === 0 ? 'ok' : 'FAILED'} in ${Math.round((Date.now() - started) / 1000)} s`,
+  );
   if (status !== 0) failed.push(title);
   if (status !== 0 && title === 'Local services') break;
 }

@@ -20,7 +20,9 @@ const launcher = require('../../scripts/stack.cjs') as {
 const logDir = path.resolve(__dirname, '../../artifacts/logs');
 
 /** The whole system as child processes, in a namespace and on ports of its own. */
-export async function startSystem(env: Record<string, string> = {}): Promise<RunningStack & { close(): Promise<void> }> {
+export async function startSystem(
+  env: Record<string, string> = {},
+): Promise<RunningStack & { close(): Promise<void> }> {
   const namespace = testNamespace('e2e');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cm-e2e-'));
   const logs: string[] = [];

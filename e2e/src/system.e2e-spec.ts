@@ -37,7 +37,9 @@ describe('the whole system', () => {
   it('stops every process cleanly on SIGTERM (exit code 0)', async () => {
     const exits = [...system.children.entries()].map(
       ([name, child]: [string, ChildProcess]) =>
-        new Promise<[string, number | null]>((resolve) => child.once('exit', (code) => resolve([name, code]))),
+        new Promise<[string, number | null]>((resolve) =>
+          child.once('exit', (code) => resolve([name, code])),
+        ),
     );
     await system.stop();
     const codes = Object.fromEntries(await Promise.all(exits));

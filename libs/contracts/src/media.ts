@@ -12,7 +12,9 @@ export const uploadUrlResultSchema = z.object({ uploadURL: z.url() });
 export type UploadUrlResult = z.infer<typeof uploadUrlResultSchema>;
 
 export const roomImageRegisterSchema = z.object({
-  roomImageURL: z.string({ message: 'roomImageURL is required' }).min(1, { message: 'roomImageURL is required' }),
+  roomImageURL: z
+    .string({ message: 'roomImageURL is required' })
+    .min(1, { message: 'roomImageURL is required' }),
 });
 export type RoomImageRegister = z.infer<typeof roomImageRegisterSchema>;
 

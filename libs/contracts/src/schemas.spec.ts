@@ -39,9 +39,9 @@ describe('contract schemas', () => {
     expect(messagesOf(roomCreateSchema.safeParse({ name: '101', type: 'Gym', floor: '1' }))).toContain(
       'Type must be one of',
     );
-    expect(messagesOf(roomCreateSchema.safeParse({ name: '101', type: 'Office', floor: '1', capacity: -1 }))).toBe(
-      'Capacity must be 0 or more',
-    );
+    expect(
+      messagesOf(roomCreateSchema.safeParse({ name: '101', type: 'Office', floor: '1', capacity: -1 })),
+    ).toBe('Capacity must be 0 or more');
   });
 
   it('lets a room update carry only an attachment, and nothing else changes', () => {
@@ -56,10 +56,12 @@ describe('contract schemas', () => {
       ipAddress: null,
       status: 'active',
     });
-    expect(equipmentCreateSchema.parse({ name: 'Mics', ipAddress: '10.1.1.70-73' }).ipAddress).toBe('10.1.1.70-73');
-    expect(messagesOf(equipmentCreateSchema.safeParse({ name: 'Mics', ipAddress: '10.1.1.80-73' }))).toContain(
-      'must not be below its start',
+    expect(equipmentCreateSchema.parse({ name: 'Mics', ipAddress: '10.1.1.70-73' }).ipAddress).toBe(
+      '10.1.1.70-73',
     );
+    expect(
+      messagesOf(equipmentCreateSchema.safeParse({ name: 'Mics', ipAddress: '10.1.1.80-73' })),
+    ).toContain('must not be below its start');
     expect(messagesOf(equipmentCreateSchema.safeParse({ name: 'X', status: 'online' }))).toContain(
       'Status must be one of',
     );
@@ -67,7 +69,10 @@ describe('contract schemas', () => {
 
   it('requires a password on create but keeps the current one when blank on update', () => {
     expect(messagesOf(userCreateSchema.safeParse({ username: 'ana' }))).toBe('Password is required');
-    expect(userCreateSchema.parse({ username: 'ana', password: 'pw' })).toMatchObject({ role: 'user', isActive: 1 });
+    expect(userCreateSchema.parse({ username: 'ana', password: 'pw' })).toMatchObject({
+      role: 'user',
+      isActive: 1,
+    });
     expect(userUpdateSchema.parse({ username: 'ana', password: '' }).password).toBeUndefined();
   });
 });

@@ -16,7 +16,11 @@ describe(parseEnv.name, () => {
   it('lists every bad variable at once, by name', () => {
     const error = (() => {
       try {
-        parseEnv(sut, { CM_NAMESPACE: 'Bad-Name', DATABASE_URL: 'mysql://x', NATS_REQUEST_TIMEOUT_MS: 'soon' });
+        parseEnv(sut, {
+          CM_NAMESPACE: 'Bad-Name',
+          DATABASE_URL: 'mysql://x',
+          NATS_REQUEST_TIMEOUT_MS: 'soon',
+        });
       } catch (e) {
         return e;
       }

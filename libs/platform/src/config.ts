@@ -11,7 +11,9 @@ export class ConfigError extends Error {
 export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
   const result = schema.safeParse(env);
   if (!result.success) {
-    throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`));
+    throw new ConfigError(
+      result.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`),
+    );
   }
   return result.data;
 }

@@ -124,4 +124,3 @@ export class DatabaseModule {
     };
   }
 }
-

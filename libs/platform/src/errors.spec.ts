@@ -18,7 +18,9 @@ describe('error mapping', () => {
       code: ErrorCode.ROOM_NOT_FOUND,
       message: 'No room with id x',
     });
-    const zodError = z.object({ name: z.string().min(1, { message: 'Room name is required' }) }).safeParse({ name: '' }).error!;
+    const zodError = z
+      .object({ name: z.string().min(1, { message: 'Room name is required' }) })
+      .safeParse({ name: '' }).error!;
     expect(toErrorBody(zodError)).toEqual({
       code: ErrorCode.VALIDATION_FAILED,
       message: 'Room name is required',

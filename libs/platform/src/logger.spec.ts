@@ -24,9 +24,16 @@ describe(JsonLogger.name, () => {
 
   it('carries the active trace and span ids', () => {
     const { lines, sut } = capture();
-    const spanContext = { traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: TraceFlags.SAMPLED };
+    const spanContext = {
+      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+      spanId: '00f067aa0ba902b7',
+      traceFlags: TraceFlags.SAMPLED,
+    };
     context.with(trace.setSpanContext(context.active(), spanContext), () => sut.warn('slow sweep'));
-    expect(JSON.parse(lines[0])).toMatchObject({ trace_id: spanContext.traceId, span_id: spanContext.spanId });
+    expect(JSON.parse(lines[0])).toMatchObject({
+      trace_id: spanContext.traceId,
+      span_id: spanContext.spanId,
+    });
   });
 
   it('drops lines below its level', () => {

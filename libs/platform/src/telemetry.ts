@@ -32,21 +32,31 @@ export interface TelemetryOptions {
 
 let sdk: NodeSDK | undefined;
 
-export function startTelemetry({ serviceName, spanProcessors = [], env = process.env }: TelemetryOptions): NodeSDK {
+export function startTelemetry({
+  serviceName,
+  spanProcessors = [],
+  env = process.env,
+}: TelemetryOptions): NodeSDK {
   if (sdk) return sdk;
   const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT;
   const ratio = Number(env.OTEL_TRACES_SAMPLER_ARG ?? '1');
   const processors: SpanProcessor[] = [...spanProcessors];
   if (endpoint) {
-    processors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` })));
+    processors.push(
+      new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, '')}/v1/traces` })),
+    );
   }
   if (processors.length === 0) processors.push(new DiscardingSpanProcessor());
   sdk = new NodeSDK({
     serviceName,
     spanProcessors: processors,
-    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(Number.isFinite(ratio) ? ratio : 1) }),
+    sampler: new ParentBasedSampler({
+      root: new TraceIdRatioBasedSampler(Number.isFinite(ratio) ? ratio : 1),
+    }),
     instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => /^\/api\/(healthz|readyz)|^\/metrics/.test(req.url ?? '') }),
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req) => /^\/api\/(healthz|readyz)|^\/metrics/.test(req.url ?? ''),
+      }),
       new ExpressInstrumentation(),
       new PgInstrumentation({ enhancedDatabaseReporting: false }),
     ],

@@ -2,7 +2,11 @@ import { ErrorCode } from '@cm/contracts';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { Controller, type INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern, Payload } from '@nestjs/microservices';
@@ -45,7 +49,9 @@ describe(RpcClient.name, () => {
   beforeAll(async () => {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    trace.setGlobalTracerProvider(
+      new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
+    );
 
     server = await NestFactory.createMicroservice(ProbeModule, {
       strategy: new NamespacedServerNats(namespace, { servers: [testNatsUrl], queue: `${namespace}.probe` }),
@@ -95,9 +101,16 @@ describe(RpcClient.name, () => {
   });
 
   it('keeps namespaces apart: another stack does not reach this one', async () => {
-    const other = new RpcClient({ namespace: testNamespace('other'), servers: testNatsUrl, timeoutMs: 30_000, name: 'x' });
+    const other = new RpcClient({
+      namespace: testNamespace('other'),
+      servers: testNatsUrl,
+      timeoutMs: 30_000,
+      name: 'x',
+    });
     try {
-      await expect(other.send('probe.echo', {})).rejects.toMatchObject({ code: ErrorCode.SERVICE_UNAVAILABLE });
+      await expect(other.send('probe.echo', {})).rejects.toMatchObject({
+        code: ErrorCode.SERVICE_UNAVAILABLE,
+      });
     } finally {
       await other.onApplicationShutdown();
     }

@@ -1,5 +1,10 @@
 import { type HealthReport, patterns } from '@cm/contracts';
-import { dropNamespaceSchemas, startTestService, testNamespace, type TestService } from '@cm/platform/testing';
+import {
+  dropNamespaceSchemas,
+  startTestService,
+  testNamespace,
+  type TestService,
+} from '@cm/platform/testing';
 import * as argon2 from 'argon2';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../src/app.module';
@@ -8,7 +13,9 @@ import { type Config, configSchema } from '../src/config';
 type Row = { username: string; role: string; is_active: number; password_hash: string };
 
 async function users(sut: TestService<Config>): Promise<Row[]> {
-  return sut.app.get(DataSource).query(`SELECT username, role, is_active, password_hash FROM "${sut.namespace}_auth".users`);
+  return sut.app
+    .get(DataSource)
+    .query(`SELECT username, role, is_active, password_hash FROM "${sut.namespace}_auth".users`);
 }
 
 describe('auth service start-up', () => {
@@ -35,7 +42,13 @@ describe('auth service start-up', () => {
   it('creates exactly one administrator when two replicas start together, and none on later starts', async () => {
     const namespace = testNamespace('auth');
     const start = () =>
-      startTestService({ service: 'auth', schema: configSchema, module: AppModule.forRoot, namespace, env: {} });
+      startTestService({
+        service: 'auth',
+        schema: configSchema,
+        module: AppModule.forRoot,
+        namespace,
+        env: {},
+      });
     const [a, b] = await Promise.all([start(), start()]);
     try {
       expect(await users(a)).toHaveLength(1);
@@ -51,7 +64,12 @@ describe('auth service start-up', () => {
 
   it('refuses to start with a short ADMIN_PASSWORD, naming the variable', async () => {
     await expect(
-      startTestService({ service: 'auth', schema: configSchema, module: AppModule.forRoot, env: { ADMIN_PASSWORD: 'short' } }),
+      startTestService({
+        service: 'auth',
+        schema: configSchema,
+        module: AppModule.forRoot,
+        env: { ADMIN_PASSWORD: 'short' },
+      }),
     ).rejects.toThrow(/ADMIN_PASSWORD: must be at least 8 characters/);
   });
 });

@@ -25,7 +25,10 @@ export async function createGateway(config: Config): Promise<NestExpressApplicat
   const webBuilt = existsSync(webIndex);
   if (webBuilt) {
     // Hashed asset names never change content: cache them for a year; index.html never.
-    app.use('/assets', express.static(path.join(config.WEB_DIST_DIR, 'assets'), { immutable: true, maxAge: '365d' }));
+    app.use(
+      '/assets',
+      express.static(path.join(config.WEB_DIST_DIR, 'assets'), { immutable: true, maxAge: '365d' }),
+    );
     app.use(express.static(config.WEB_DIST_DIR, { index: 'index.html', maxAge: 0 }));
   } else {
     logger.warn(`No web app at ${config.WEB_DIST_DIR}: run "npm run build" to serve it`);

@@ -17,7 +17,10 @@ describe('gateway', () => {
 
   beforeAll(async () => {
     writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><title>Classroom Monitor</title>');
-    const config = parseEnv(configSchema, testEnv(namespace, { PORT: '0', WEB_DIST_DIR: webDir, READINESS_TIMEOUT_MS: '1500' }));
+    const config = parseEnv(
+      configSchema,
+      testEnv(namespace, { PORT: '0', WEB_DIST_DIR: webDir, READINESS_TIMEOUT_MS: '1500' }),
+    );
     app = await createGateway(config);
     await app.listen(0, '127.0.0.1');
     base = await app.getUrl();
@@ -52,7 +55,10 @@ describe('gateway', () => {
     const res = await fetch(`${base}/api/no-such-thing`);
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
-    expect(await res.json()).toEqual({ code: ErrorCode.ROUTE_NOT_FOUND, message: 'No route GET /api/no-such-thing' });
+    expect(await res.json()).toEqual({
+      code: ErrorCode.ROUTE_NOT_FOUND,
+      message: 'No route GET /api/no-such-thing',
+    });
   });
 
   it('answers malformed JSON with a 400 a person can read', async () => {
@@ -62,7 +68,10 @@ describe('gateway', () => {
       body: '{"name": ',
     });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ code: ErrorCode.VALIDATION_FAILED, message: 'The request body is not valid JSON' });
+    expect(await res.json()).toEqual({
+      code: ErrorCode.VALIDATION_FAILED,
+      message: 'The request body is not valid JSON',
+    });
   });
 
   it('serves the web app for deep links so a reload lands on the same screen', async () => {
@@ -85,13 +94,19 @@ describe('gateway', () => {
 
   it('serves every documented route (documentation and routing cannot drift)', async () => {
     for (const route of Object.values(apiRoutes) as ApiRouteDef[]) {
-      const res = await fetch(`${base}${route.path.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000')}`, {
-        method: route.method,
-        headers: route.body ? { 'content-type': 'application/json' } : {},
-        body: route.body ? '{}' : undefined,
-      });
+      const res = await fetch(
+        `${base}${route.path.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000')}`,
+        {
+          method: route.method,
+          headers: route.body ? { 'content-type': 'application/json' } : {},
+          body: route.body ? '{}' : undefined,
+        },
+      );
       const body = res.headers.get('content-type')?.includes('json') ? await res.json() : {};
-      expect([route.path, (body as { code?: string }).code]).not.toEqual([route.path, ErrorCode.ROUTE_NOT_FOUND]);
+      expect([route.path, (body as { code?: string }).code]).not.toEqual([
+        route.path,
+        ErrorCode.ROUTE_NOT_FOUND,
+      ]);
     }
   });
 });

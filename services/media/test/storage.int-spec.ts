@@ -31,7 +31,10 @@ describe('media service start-up', () => {
 
   it('reports PostgreSQL and the object store in its health answer', async () => {
     const report = await sut.rpc.send<HealthReport>(patterns.media.health);
-    expect(report).toMatchObject({ status: 'up', checks: { postgres: { status: 'up' }, s3: { status: 'up' } } });
+    expect(report).toMatchObject({
+      status: 'up',
+      checks: { postgres: { status: 'up' }, s3: { status: 'up' } },
+    });
   });
 
   it('reports the object store down, naming it, when the store stops', async () => {

@@ -34,7 +34,10 @@ export class NamespacedServerNats extends ServerNats {
     return context.with(parent, () =>
       tracer.startActiveSpan(
         `nats process ${name}`,
-        { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': channel } },
+        {
+          kind: SpanKind.SERVER,
+          attributes: { 'messaging.system': 'nats', 'messaging.destination.name': channel },
+        },
         async (span) => {
           try {
             return await super.handleMessage(channel, natsMsg as never);
@@ -64,6 +67,8 @@ export class NamespacedClientNats extends ClientNats {
   }
 
   protected override mergeHeaders<THeaders = unknown>(requestHeaders?: THeaders): unknown {
-    return injectTraceHeaders((super.mergeHeaders(requestHeaders) as ReturnType<typeof natsHeaders>) ?? natsHeaders());
+    return injectTraceHeaders(
+      (super.mergeHeaders(requestHeaders) as ReturnType<typeof natsHeaders>) ?? natsHeaders(),
+    );
   }
 }

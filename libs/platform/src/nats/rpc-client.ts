@@ -35,11 +35,18 @@ export class RpcClient implements OnApplicationShutdown {
     });
   }
 
-  async send<TResult>(pattern: string, data: unknown = {}, opts: { timeoutMs?: number } = {}): Promise<TResult> {
+  async send<TResult>(
+    pattern: string,
+    data: unknown = {},
+    opts: { timeoutMs?: number } = {},
+  ): Promise<TResult> {
     const ms = opts.timeoutMs ?? this.options.timeoutMs;
     return tracer.startActiveSpan(
       `nats request ${pattern}`,
-      { kind: SpanKind.CLIENT, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': pattern } },
+      {
+        kind: SpanKind.CLIENT,
+        attributes: { 'messaging.system': 'nats', 'messaging.destination.name': pattern },
+      },
       async (span) => {
         try {
           return await lastValueFrom(this.client.send<TResult>(pattern, data).pipe(timeout(ms)));
@@ -56,7 +63,9 @@ export class RpcClient implements OnApplicationShutdown {
 
   /** Fire-and-forget on core NATS: only for what may be dropped. */
   emit(pattern: string, data: unknown): void {
-    this.client.emit(pattern, data).subscribe({ error: (e) => this.logger.warn(`emit ${pattern} failed: ${e}`) });
+    this.client
+      .emit(pattern, data)
+      .subscribe({ error: (e) => this.logger.warn(`emit ${pattern} failed: ${e}`) });
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -67,14 +76,23 @@ export class RpcClient implements OnApplicationShutdown {
     const service = pattern.split('.')[0];
     if (isErrorBody(error)) return new AppError(error.code as ErrorCode, error.message, error.errors);
     if (error instanceof TimeoutError) {
-      return new AppError(ErrorCode.SERVICE_TIMEOUT, `The ${service} service did not answer within ${ms} ms. Try again.`);
+      return new AppError(
+        ErrorCode.SERVICE_TIMEOUT,
+        `The ${service} service did not answer within ${ms} ms. Try again.`,
+      );
     }
     if (error instanceof EmptyResponseException) {
-      return new AppError(ErrorCode.SERVICE_UNAVAILABLE, `The ${service} service is unavailable. Try again shortly.`);
+      return new AppError(
+        ErrorCode.SERVICE_UNAVAILABLE,
+        `The ${service} service is unavailable. Try again shortly.`,
+      );
     }
     const message = error instanceof Error ? error.message : String(error);
     if (/CONNECTION|DISCONNECT|closed|ECONNREFUSED|no responders/i.test(message)) {
-      return new AppError(ErrorCode.SERVICE_UNAVAILABLE, `The ${service} service is unavailable. Try again shortly.`);
+      return new AppError(
+        ErrorCode.SERVICE_UNAVAILABLE,
+        `The ${service} service is unavailable. Try again shortly.`,
+      );
     }
     this.logger.error(`Unexpected reply for ${pattern}: ${message}`);
     return new AppError(ErrorCode.INTERNAL, 'Something went wrong on the server. Try again.');

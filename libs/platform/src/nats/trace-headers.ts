@@ -1,4 +1,10 @@
-import { context, propagation, type Context, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  type Context,
+  type TextMapGetter,
+  type TextMapSetter,
+} from '@opentelemetry/api';
 import { headers as natsHeaders, type MsgHdrs } from 'nats';
 
 const setter: TextMapSetter<MsgHdrs> = {
@@ -11,7 +17,10 @@ const getter: TextMapGetter<MsgHdrs | undefined> = {
 };
 
 /** Writes the active W3C trace context (traceparent, tracestate) into NATS headers. */
-export function injectTraceHeaders(target: MsgHdrs = natsHeaders(), ctx: Context = context.active()): MsgHdrs {
+export function injectTraceHeaders(
+  target: MsgHdrs = natsHeaders(),
+  ctx: Context = context.active(),
+): MsgHdrs {
   propagation.inject(ctx, target, setter);
   return target;
 }

@@ -15,7 +15,8 @@ export function testNamespace(label = 't'): string {
   return `${label.replace(/[^a-z0-9]/g, '').slice(0, 8) || 't'}_${randomBytes(4).toString('hex')}`;
 }
 
-export const testDatabaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/classroom_monitor_test';
+export const testDatabaseUrl =
+  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/classroom_monitor_test';
 export const testNatsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
 /** The environment a service under test reads: local services, its own namespace, a free port. */
@@ -94,14 +95,16 @@ const repoRoot = path.resolve(__dirname, '../../../..');
 export async function startLocalS3(): Promise<{ endpoint: string; close(): Promise<void> }> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const stack = require(path.join(repoRoot, 'scripts/stack.cjs')) as {
-    startLocalS3(o: { directory: string; port: number }): Promise<{ endpoint: string; close(): Promise<void> }>;
+    startLocalS3(o: {
+      directory: string;
+      port: number;
+    }): Promise<{ endpoint: string; close(): Promise<void> }>;
   };
   const directory = mkdtempSync(path.join(tmpdir(), 'cm-s3-'));
   const server = await stack.startLocalS3({ directory, port: 0 });
   let closed: Promise<void> | undefined;
   return {
     endpoint: server.endpoint,
-    close: () =>
-      (closed ??= server.close().then(() => rmSync(directory, { recursive: true, force: true }))),
+    close: () => (closed ??= server.close().then(() => rmSync(directory, { recursive: true, force: true }))),
   };
 }

@@ -21,7 +21,9 @@ export class CreateUsers1732300000000 implements MigrationInterface {
       )`);
     // Usernames and emails are unique regardless of case: "Admin" and "admin" are one person.
     await queryRunner.query(`CREATE UNIQUE INDEX users_username_key ON ${s}.users (lower(username))`);
-    await queryRunner.query(`CREATE UNIQUE INDEX users_email_key ON ${s}.users (lower(email)) WHERE email IS NOT NULL`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX users_email_key ON ${s}.users (lower(email)) WHERE email IS NOT NULL`,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

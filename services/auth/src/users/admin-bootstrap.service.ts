@@ -19,7 +19,10 @@ export class AdminBootstrapService implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     const generated = !this.config.ADMIN_PASSWORD;
     const password = this.config.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url');
-    const created = await this.users.createFirstAdmin(this.config.ADMIN_USERNAME, await this.hasher.hash(password));
+    const created = await this.users.createFirstAdmin(
+      this.config.ADMIN_USERNAME,
+      await this.hasher.hash(password),
+    );
     if (!created) return;
     if (generated) {
       // Printed once, here: it is stored only as a hash.

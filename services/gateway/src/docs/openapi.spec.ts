@@ -16,15 +16,23 @@ describe(buildOpenApiDocument.name, () => {
   };
 
   it('describes path parameters, the request body and the response from the contract schemas', () => {
-    const doc = buildOpenApiDocument(routes) as { paths: Record<string, Record<string, Record<string, unknown>>> };
+    const doc = buildOpenApiDocument(routes) as {
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+    };
     const op = doc.paths['/api/buildings/{id}'].put;
     expect(op.operationId).toBe('updateBuilding');
     expect(op.security).toEqual([{ session: [] }]);
     expect(op.parameters).toEqual([
-      expect.objectContaining({ name: 'id', in: 'path', required: true, schema: expect.objectContaining({ format: 'uuid' }) }),
+      expect.objectContaining({
+        name: 'id',
+        in: 'path',
+        required: true,
+        schema: expect.objectContaining({ format: 'uuid' }),
+      }),
     ]);
-    const body = (op.requestBody as { content: Record<string, { schema: { required: string[]; properties: object } }> })
-      .content['application/json'].schema;
+    const body = (
+      op.requestBody as { content: Record<string, { schema: { required: string[]; properties: object } }> }
+    ).content['application/json'].schema;
     expect(body.required).toEqual(['name']);
     expect(Object.keys(body.properties)).toEqual(['name', 'description', 'imageUrl']);
     expect(op.responses).toHaveProperty('200.content.application/json.schema.properties.id');

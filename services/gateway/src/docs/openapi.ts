@@ -18,12 +18,17 @@ function operation(name: string, route: ApiRouteDef): JsonSchema {
     name: param,
     in: 'path',
     required: true,
-    schema: route.params ? schemaOf((route.params.shape as Record<string, z.ZodType>)[param], 'input') : { type: 'string' },
+    schema: route.params
+      ? schemaOf((route.params.shape as Record<string, z.ZodType>)[param], 'input')
+      : { type: 'string' },
   }));
   const success = String(route.status ?? 200);
   const responses: JsonSchema = {
     [success]: route.response
-      ? { description: 'Success', content: { 'application/json': { schema: schemaOf(route.response, 'output') } } }
+      ? {
+          description: 'Success',
+          content: { 'application/json': { schema: schemaOf(route.response, 'output') } },
+        }
       : { description: 'Success' },
     default: {
       description: 'Failure, with a stable error code and a message for a person',
@@ -40,7 +45,10 @@ function operation(name: string, route: ApiRouteDef): JsonSchema {
   };
   if (params.length) op.parameters = params;
   if (route.body) {
-    op.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(route.body, 'input') } } };
+    op.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: schemaOf(route.body, 'input') } },
+    };
   } else if (route.bodyContentType) {
     op.requestBody = { required: true, content: { [route.bodyContentType]: { schema: { type: 'object' } } } };
   }
@@ -60,7 +68,8 @@ export function buildOpenApiDocument(routes: Record<string, ApiRouteDef> = apiRo
     info: {
       title: 'Classroom Monitor API',
       version: '1.0.0',
-      description: 'Buildings, rooms and equipment of a campus, their photos and diagrams, and ping-based status.',
+      description:
+        'Buildings, rooms and equipment of a campus, their photos and diagrams, and ping-based status.',
     },
     paths,
     components: {

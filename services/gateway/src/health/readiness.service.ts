@@ -20,7 +20,8 @@ export class ReadinessService {
         const check = await runCheck(async () => {
           const report = await this.rpc.send<HealthReport>(patterns[service].health, {}, { timeoutMs });
           const down = Object.entries(report.checks).filter(([, c]) => c.status !== 'up');
-          if (down.length) throw new Error(down.map(([name, c]) => `${name}: ${c.detail ?? 'down'}`).join('; '));
+          if (down.length)
+            throw new Error(down.map(([name, c]) => `${name}: ${c.detail ?? 'down'}`).join('; '));
         }, timeoutMs + 500);
         return [service, check] as const;
       }),

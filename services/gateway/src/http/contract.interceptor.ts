@@ -15,7 +15,8 @@ export class ContractInterceptor implements NestInterceptor {
     const route = this.reflector.get<ApiRouteDef | undefined>(API_ROUTE, context.getHandler());
     if (route) {
       const request = context.switchToHttp().getRequest<Request>();
-      if (route.params) request.params = new ZodPipe(route.params).transform(request.params) as Request['params'];
+      if (route.params)
+        request.params = new ZodPipe(route.params).transform(request.params) as Request['params'];
       if (route.body) request.body = new ZodPipe(route.body).transform(request.body ?? {});
     }
     return next.handle();

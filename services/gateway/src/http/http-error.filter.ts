@@ -1,6 +1,13 @@
 import { ErrorCode, type ErrorBody } from '@cm/contracts';
 import { AppError, httpStatusFor } from '@cm/platform';
-import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger, NotFoundException } from '@nestjs/common';
+import {
+  type ArgumentsHost,
+  Catch,
+  type ExceptionFilter,
+  HttpException,
+  Logger,
+  NotFoundException,
+} from '@nestjs/common';
 import type { Request, Response } from 'express';
 
 const codeByStatus: Record<number, ErrorCode> = {
@@ -51,7 +58,10 @@ export class HttpErrorFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       const response = exception.getResponse();
-      const message = typeof response === 'string' ? response : ((response as { message?: string }).message ?? exception.message);
+      const message =
+        typeof response === 'string'
+          ? response
+          : ((response as { message?: string }).message ?? exception.message);
       return [status, { code: codeByStatus[status] ?? ErrorCode.INTERNAL, message: String(message) }];
     }
     return [500, { code: ErrorCode.INTERNAL, message: 'Something went wrong on the server. Try again.' }];

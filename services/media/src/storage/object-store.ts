@@ -1,5 +1,10 @@
 import { CONFIG, HealthService } from '@cm/platform';
-import { CreateBucketCommand, HeadBucketCommand, S3Client, type S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  HeadBucketCommand,
+  S3Client,
+  type S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { type Config } from '../config';
 

@@ -1,0 +1,22 @@
+import { type z } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Who may call a route: anyone, any signed-in user, or administrators only. */
+export type Access = 'public' | 'user' | 'admin';
+
+export interface ApiRouteDef {
+  method: HttpMethod;
+  /** Express-style path: `/api/buildings/:id`. */
+  path: string;
+  summary: string;
+  tag: string;
+  access: Access;
+  params?: z.ZodObject;
+  body?: z.ZodType;
+  /** Non-JSON bodies (multipart uploads) are described here instead of `body`. */
+  bodyContentType?: string;
+  response?: z.ZodType;
+  /** Success status when it is not 200. */
+  status?: number;
+}
