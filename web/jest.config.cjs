@@ -1,4 +1,4 @@
-const { swc, moduleNameMapper, reporters } = require('../../jest.preset');
+const { swc, moduleNameMapper, reporters } = require('../jest.preset');
 
 module.exports = {
   displayName: 'web',
