@@ -16,6 +16,11 @@ const env = {
 const steps = [
   ['Local services', 'bash', ['scripts/ensure-services.sh']],
   [
+    'Formatting',
+    'npx',
+    ['prettier', '--check', 'libs', 'services', 'web/src', 'e2e/src', 'scripts', 'bench'],
+  ],
+  [
     'Lint, type checks and unit tests',
     'npx',
     ['nx', 'run-many', '-t', 'lint', 'typecheck', 'test', '--parallel=2'],
