@@ -30,6 +30,8 @@ function projects(rootDir) {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/**/*.int-spec.ts'],
       slowTestThreshold: 30,
+      globalSetup: path.join(__dirname, 'scripts/jest-integration-setup.js'),
+      globalTeardown: path.join(__dirname, 'scripts/jest-integration-teardown.js'),
     },
   ];
 }

@@ -1,0 +1,58 @@
+// Integration tests talk to real PostgreSQL and NATS: the ones on this machine. Only where those
+// do not answer and a Docker engine does, testcontainers starts them for this run.
+const net = require('node:net');
+
+const defaults = {
+  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/classroom_monitor_test',
+  NATS_URL: 'nats://127.0.0.1:4222',
+};
+
+function answers(url, fallbackPort) {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port || fallbackPort), timeout: 1500 });
+    socket.once('connect', () => resolve(socket.end() && true));
+    socket.once('timeout', () => resolve(socket.destroy() && false));
+    socket.once('error', () => resolve(false));
+  });
+}
+
+module.exports = async function setup() {
+  const databaseUrl = process.env.DATABASE_URL ?? defaults.DATABASE_URL;
+  const natsUrl = (process.env.NATS_URL ?? defaults.NATS_URL).split(',')[0];
+  const [pgUp, natsUp] = await Promise.all([answers(databaseUrl, 5432), answers(natsUrl, 4222)]);
+  if (pgUp && natsUp) return;
+
+  const missing = [
+    !pgUp && `PostgreSQL (${new URL(databaseUrl).host})`,
+    !natsUp && `NATS (${new URL(natsUrl).host})`,
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  const { GenericContainer, Wait, getContainerRuntimeClient } = require('testcontainers');
+  try {
+    await getContainerRuntimeClient();
+  } catch {
+    throw new Error(
+      `${missing} does not answer and no Docker engine is available: run "bash scripts/ensure-services.sh".`,
+    );
+  }
+  globalThis.__testContainers = [];
+  if (!pgUp) {
+    const pg = await new GenericContainer('postgres:15-alpine')
+      .withEnvironment({ POSTGRES_HOST_AUTH_METHOD: 'trust' })
+      .withExposedPorts(5432)
+      .withWaitStrategy(Wait.forLogMessage(/database system is ready to accept connections/, 2))
+      .start();
+    globalThis.__testContainers.push(pg);
+    process.env.DATABASE_URL = `postgres://postgres@${pg.getHost()}:${pg.getMappedPort(5432)}/classroom_monitor_test`;
+  }
+  if (!natsUp) {
+    const nats = await new GenericContainer('nats:2-alpine')
+      .withCommand(['-js'])
+      .withExposedPorts(4222)
+      .start();
+    globalThis.__testContainers.push(nats);
+    process.env.NATS_URL = `nats://${nats.getHost()}:${nats.getMappedPort(4222)}`;
+  }
+};

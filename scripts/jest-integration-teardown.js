@@ -1,0 +1,3 @@
+module.exports = async function teardown() {
+  await Promise.all((globalThis.__testContainers ?? []).map((container) => container.stop()));
+};
