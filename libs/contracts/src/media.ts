@@ -20,3 +20,95 @@ export type RoomImageRegister = z.infer<typeof roomImageRegisterSchema>;
 
 export const objectPathResultSchema = z.object({ objectPath: z.string() });
 export type ObjectPathResult = z.infer<typeof objectPathResultSchema>;
+
+/**
+ * Images the product accepts, judged by their first bytes. SVG is refused: it is a document
+ * that can carry script. HEIC is refused because most browsers cannot show it (phones convert
+ * to JPEG when a web page picks a photo); AVIF is accepted, every current browser shows it.
+ */
+export const imageContentTypes = [
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+] as const;
+export const imageContentTypeSchema = z.enum(imageContentTypes);
+export type ImageContentType = z.infer<typeof imageContentTypeSchema>;
+
+/** How many leading bytes `detectImageType` needs to decide. */
+export const IMAGE_SNIFF_BYTES = 32;
+
+const startsWith = (bytes: Uint8Array, signature: readonly number[], offset = 0) =>
+  bytes.length >= offset + signature.length && signature.every((b, i) => bytes[offset + i] === b);
+const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
+
+/** The image type of a file by its magic bytes, or null when it is not an image we accept. */
+export function detectImageType(bytes: Uint8Array): ImageContentType | null {
+  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'image/jpeg';
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
+  if (startsWith(bytes, ascii('GIF87a')) || startsWith(bytes, ascii('GIF89a'))) return 'image/gif';
+  if (startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WEBP'), 8)) return 'image/webp';
+  if (
+    startsWith(bytes, ascii('ftyp'), 4) &&
+    (startsWith(bytes, ascii('avif'), 8) || startsWith(bytes, ascii('avis'), 8))
+  )
+    return 'image/avif';
+  return null;
+}
+
+const uuidPattern = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+/** Every key media issues: server-generated, never a user's file name. */
+export const objectKeyPattern = new RegExp(`^uploads/${uuidPattern}$`);
+export const objectKeySchema = z.string().regex(objectKeyPattern, { message: 'Not an object of this store' });
+
+/** Objects are served by the gateway under this path, outside /api. */
+export const OBJECTS_PATH_PREFIX = '/objects/';
+export const objectPathOf = (key: string) => `${OBJECTS_PATH_PREFIX}${key}`;
+
+/** Who asked, when the gateway knows (recorded as the object's owner). */
+const ownerSchema = z.object({ ownerId: z.string().max(64).nullish() });
+
+/** gateway → media: open a streamed upload once the first bytes proved an image. */
+export const uploadStartSchema = ownerSchema.extend({ contentType: imageContentTypeSchema });
+export type UploadStart = z.infer<typeof uploadStartSchema>;
+
+/** media → gateway: where to PUT each part of the file (S3 multipart upload, presigned). */
+export const uploadSessionSchema = z.object({
+  key: objectKeySchema,
+  uploadId: z.string().min(1),
+  partSize: z.number().int().positive(),
+  partUrls: z.array(z.url()).min(1),
+});
+export type UploadSession = z.infer<typeof uploadSessionSchema>;
+
+export const uploadCompleteSchema = z.object({
+  key: objectKeySchema,
+  uploadId: z.string().min(1),
+  parts: z
+    .array(z.object({ partNumber: z.number().int().min(1).max(10_000), etag: z.string().min(1) }))
+    .min(1),
+});
+export type UploadComplete = z.infer<typeof uploadCompleteSchema>;
+
+export const uploadAbortSchema = z.object({ key: objectKeySchema, uploadId: z.string().min(1) });
+export type UploadAbort = z.infer<typeof uploadAbortSchema>;
+
+export const uploadUrlRequestSchema = ownerSchema;
+export type UploadUrlRequest = z.infer<typeof uploadUrlRequestSchema>;
+
+export const roomImageRegistrationSchema = roomImageRegisterSchema.extend(ownerSchema.shape);
+export type RoomImageRegistration = z.infer<typeof roomImageRegistrationSchema>;
+
+export const objectLookupSchema = z.object({ key: objectKeySchema });
+export type ObjectLookup = z.infer<typeof objectLookupSchema>;
+
+/** media → gateway: how to stream one object back, and its validators for conditional requests. */
+export const objectDownloadSchema = z.object({
+  url: z.url(),
+  contentType: imageContentTypeSchema,
+  size: z.number().int().nonnegative(),
+  etag: z.string(),
+  lastModified: z.iso.datetime(),
+});
+export type ObjectDownload = z.infer<typeof objectDownloadSchema>;

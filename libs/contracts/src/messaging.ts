@@ -39,9 +39,10 @@ export const patterns = {
     health: 'media.health',
     createUpload: 'media.upload.create',
     completeUpload: 'media.upload.complete',
+    abortUpload: 'media.upload.abort',
     createUploadUrl: 'media.upload-url.create',
     registerRoomImage: 'media.room-image.register',
-    getObjectUrl: 'media.object.url',
+    getObject: 'media.object.get',
   },
   monitor: {
     health: 'monitor.health',

@@ -1,7 +1,10 @@
 import { DatabaseModule, PlatformModule } from '@cm/platform';
 import { type DynamicModule, Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
 import { type Config } from './config';
 import { migrations } from './migrations';
+import { MediaObjectEntity } from './objects/media-object.entity';
+import { ObjectsModule } from './objects/objects.module';
 import { StorageModule } from './storage/storage.module';
 
 @Module({})
@@ -11,8 +14,10 @@ export class AppModule {
       module: AppModule,
       imports: [
         PlatformModule.forService({ service: 'media', config }),
-        DatabaseModule.forService({ service: 'media', entities: [], migrations }),
+        DatabaseModule.forService({ service: 'media', entities: [MediaObjectEntity], migrations }),
+        ScheduleModule.forRoot(),
         StorageModule,
+        ObjectsModule,
       ],
     };
   }

@@ -25,6 +25,28 @@ export const configSchema = z
     S3_SECRET_ACCESS_KEY: z.string().min(1, { message: 'is required' }),
     S3_FORCE_PATH_STYLE: flag,
     S3_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+    /** Origins allowed to PUT to presigned URLs (the bucket's CORS rule), comma-separated. */
+    S3_CORS_ORIGINS: z
+      .string()
+      .default('*')
+      .transform((v) =>
+        v
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean),
+      ),
+    /** How long an upload may stay unregistered before the cleanup removes it. */
+    MEDIA_UPLOAD_RETENTION_MS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(24 * 60 * 60 * 1000),
+    /** How often one replica looks for such uploads. */
+    MEDIA_CLEANUP_INTERVAL_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .default(60 * 60 * 1000),
   })
   .transform((c) => ({ ...c, S3_BUCKET: c.S3_BUCKET ?? `${c.CM_NAMESPACE.replace(/_/g, '-')}-media` }));
 export type Config = z.infer<typeof configSchema>;

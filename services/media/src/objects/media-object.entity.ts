@@ -1,0 +1,34 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+
+export type ObjectStatus = 'pending' | 'registered' | 'attached';
+
+@Entity({ name: 'objects' })
+export class MediaObjectEntity {
+  @PrimaryColumn({ type: 'varchar', length: 128 })
+  key!: string;
+
+  @Column({ name: 'owner_id', type: 'varchar', length: 64, nullable: true })
+  ownerId!: string | null;
+
+  @Column({ name: 'content_type', type: 'varchar', length: 64, nullable: true })
+  contentType!: string | null;
+
+  @Column({ type: 'integer', nullable: true })
+  size!: number | null;
+
+  @Column({ type: 'varchar', length: 128, nullable: true })
+  etag!: string | null;
+
+  @Column({ type: 'varchar', length: 16, default: 'pending' })
+  status!: ObjectStatus;
+
+  /** The S3 multipart upload of a streamed upload, until it completes. */
+  @Column({ name: 'upload_id', type: 'text', nullable: true })
+  uploadId!: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @Column({ name: 'last_modified', type: 'timestamptz', nullable: true })
+  lastModified!: Date | null;
+}

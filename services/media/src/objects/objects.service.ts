@@ -1,0 +1,211 @@
+import {
+  detectImageType,
+  ErrorCode,
+  IMAGE_SNIFF_BYTES,
+  MAX_UPLOAD_BYTES,
+  type ObjectDownload,
+  type ObjectLookup,
+  objectPathOf,
+  type ObjectPathResult,
+  type RoomImageRegistration,
+  type UploadAbort,
+  type UploadComplete,
+  type UploadResult,
+  type UploadSession,
+  type UploadStart,
+  type UploadUrlRequest,
+  type UploadUrlResult,
+} from '@cm/contracts';
+import { AppError } from '@cm/platform';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { ObjectStore, statusOf } from '../storage/object-store';
+import { MediaObjectRepository } from './media-object.repository';
+import { keyFromStoreUrl } from './store-url';
+
+/** S3's smallest part (but the last): the gateway holds one part in memory at a time. */
+export const PART_SIZE = 5 * 1024 * 1024;
+const UPLOAD_URL_TTL_S = 15 * 60;
+/** The gateway fetches a download at once; a leaked URL soon stops working. */
+const DOWNLOAD_URL_TTL_S = 60;
+
+const notFound = () =>
+  new AppError(ErrorCode.OBJECT_NOT_FOUND, 'No uploaded file was found there. Upload the image again.');
+const tooLarge = () =>
+  new AppError(
+    ErrorCode.FILE_TOO_LARGE,
+    `The file is larger than ${MAX_UPLOAD_BYTES} bytes (48 MB). Choose a smaller image.`,
+  );
+export const notAnImage = () =>
+  new AppError(
+    ErrorCode.NOT_AN_IMAGE,
+    'The file is not an image. Choose a JPEG, PNG, GIF, WebP or AVIF picture.',
+  );
+
+@Injectable()
+export class ObjectsService {
+  private readonly logger = new Logger(ObjectsService.name);
+
+  constructor(
+    private readonly store: ObjectStore,
+    private readonly objects: MediaObjectRepository,
+  ) {}
+
+  /** Opens a multipart upload with one presigned URL per part up to the size limit. */
+  async startUpload({ contentType, ownerId }: UploadStart): Promise<UploadSession> {
+    const key = newKey();
+    const { UploadId } = await this.store.client.send(
+      new CreateMultipartUploadCommand({ Bucket: this.store.bucket, Key: key, ContentType: contentType }),
+    );
+    if (!UploadId) throw new Error('The object store returned no upload id');
+    await this.objects.createPending(key, ownerId ?? null, UploadId);
+    const partCount = Math.ceil(MAX_UPLOAD_BYTES / PART_SIZE);
+    const partUrls = await Promise.all(
+      Array.from({ length: partCount }, (_, i) =>
+        this.store.presign(
+          new UploadPartCommand({ Bucket: this.store.bucket, Key: key, UploadId, PartNumber: i + 1 }),
+          UPLOAD_URL_TTL_S,
+          'internal',
+        ),
+      ),
+    );
+    return { key, uploadId: UploadId, partSize: PART_SIZE, partUrls };
+  }
+
+  async completeUpload({ key, uploadId, parts }: UploadComplete): Promise<UploadResult> {
+    const row = await this.objects.findByKey(key);
+    if (!row || row.uploadId !== uploadId) throw notFound();
+    await this.store.client.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: this.store.bucket,
+        Key: key,
+        UploadId: uploadId,
+        MultipartUpload: {
+          Parts: [...parts]
+            .sort((a, b) => a.partNumber - b.partNumber)
+            .map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })),
+        },
+      }),
+    );
+    await this.inspectAndRegister(key);
+    return { url: objectPathOf(key) };
+  }
+
+  async abortUpload({ key, uploadId }: UploadAbort): Promise<{ aborted: boolean }> {
+    const row = await this.objects.findByKey(key);
+    if (!row || row.uploadId !== uploadId || row.status !== 'pending') return { aborted: false };
+    await this.discardUpload(key, uploadId);
+    await this.objects.remove(key);
+    return { aborted: true };
+  }
+
+  /** A presigned PUT for a browser, to a fresh key; the object counts once it is registered. */
+  async createUploadUrl({ ownerId }: UploadUrlRequest): Promise<UploadUrlResult> {
+    const key = newKey();
+    await this.objects.createPending(key, ownerId ?? null);
+    const uploadURL = await this.store.presign(
+      new PutObjectCommand({ Bucket: this.store.bucket, Key: key }),
+      UPLOAD_URL_TTL_S,
+      'public',
+    );
+    return { uploadURL };
+  }
+
+  async registerRoomImage({ roomImageURL }: RoomImageRegistration): Promise<ObjectPathResult> {
+    const key = keyFromStoreUrl(roomImageURL, this.store);
+    if (!key) {
+      throw new AppError(
+        ErrorCode.FOREIGN_OBJECT_URL,
+        'roomImageURL must be an upload URL issued by this app (POST /api/objects/upload).',
+      );
+    }
+    const row = await this.objects.findByKey(key);
+    if (!row) throw notFound();
+    if (row.status === 'pending') await this.inspectAndRegister(key);
+    return { objectPath: objectPathOf(key) };
+  }
+
+  async getObject({ key }: ObjectLookup): Promise<ObjectDownload> {
+    const row = await this.objects.findByKey(key);
+    if (!row || row.status === 'pending' || !row.contentType || !row.lastModified) throw notFound();
+    const url = await this.store.presign(
+      new GetObjectCommand({ Bucket: this.store.bucket, Key: key }),
+      DOWNLOAD_URL_TTL_S,
+      'internal',
+    );
+    return {
+      url,
+      contentType: row.contentType as ObjectDownload['contentType'],
+      size: row.size ?? 0,
+      etag: row.etag ?? '',
+      lastModified: row.lastModified.toISOString(),
+    };
+  }
+
+  /**
+   * Checks what actually arrived in the store (size, magic bytes) and records it. What fails
+   * is removed at once: nobody can use it, and the user is told why.
+   */
+  private async inspectAndRegister(key: string): Promise<void> {
+    const head = await this.store.client
+      .send(new HeadObjectCommand({ Bucket: this.store.bucket, Key: key }))
+      .catch((error: unknown) => {
+        if (statusOf(error) === 404) throw notFound();
+        throw error;
+      });
+    const size = head.ContentLength ?? 0;
+    if (size > MAX_UPLOAD_BYTES) {
+      await this.discard(key);
+      throw tooLarge();
+    }
+    const first = await this.store.client.send(
+      new GetObjectCommand({
+        Bucket: this.store.bucket,
+        Key: key,
+        Range: `bytes=0-${IMAGE_SNIFF_BYTES - 1}`,
+      }),
+    );
+    const contentType = detectImageType((await first.Body?.transformToByteArray()) ?? new Uint8Array());
+    if (!contentType) {
+      await this.discard(key);
+      throw notAnImage();
+    }
+    await this.objects.markRegistered(key, {
+      contentType,
+      size,
+      etag: head.ETag ?? null,
+      lastModified: head.LastModified ?? new Date(),
+    });
+  }
+
+  private async discard(key: string): Promise<void> {
+    await this.store.client.send(new DeleteObjectCommand({ Bucket: this.store.bucket, Key: key }));
+    await this.objects.remove(key);
+  }
+
+  /** Deletes what a multipart upload left behind; stores without abort support keep parts until their own expiry. */
+  async discardUpload(key: string, uploadId: string | null): Promise<void> {
+    if (uploadId) {
+      await this.store.client
+        .send(new AbortMultipartUploadCommand({ Bucket: this.store.bucket, Key: key, UploadId: uploadId }))
+        .catch((error: unknown) =>
+          this.logger.warn(`Could not abort upload of ${key}: ${(error as Error).name}`),
+        );
+    }
+    await this.store.client.send(new DeleteObjectCommand({ Bucket: this.store.bucket, Key: key }));
+  }
+}
+
+function newKey(): string {
+  return `uploads/${randomUUID()}`;
+}
