@@ -1,4 +1,5 @@
 import { type ApiRouteDef } from './route-def';
+import { mediaRoutes } from './routes/media';
 import { operationsRoutes } from './routes/operations';
 
 export * from './route-def';
@@ -10,6 +11,7 @@ export * from './route-def';
  */
 export const apiRoutes = {
   ...operationsRoutes,
+  ...mediaRoutes,
 } as const satisfies Record<string, ApiRouteDef>;
 
 export type ApiRouteName = keyof typeof apiRoutes;

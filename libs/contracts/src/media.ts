@@ -112,3 +112,10 @@ export const objectDownloadSchema = z.object({
   lastModified: z.iso.datetime(),
 });
 export type ObjectDownload = z.infer<typeof objectDownloadSchema>;
+
+/** What a person reads when an upload is refused, wherever it is refused (gateway or media). */
+export const mediaMessages = {
+  noFile: 'Choose an image to upload (a multipart form with one field "file").',
+  tooLarge: `The file is larger than ${MAX_UPLOAD_BYTES} bytes (48 MB). Choose a smaller image.`,
+  notAnImage: 'The file is not an image. Choose a JPEG, PNG, GIF, WebP or AVIF picture.',
+} as const;

@@ -6,6 +6,7 @@ import { DocsController } from './docs/docs.controller';
 import { HealthController } from './health/health.controller';
 import { ReadinessService } from './health/readiness.service';
 import { ContractInterceptor } from './http/contract.interceptor';
+import { MediaModule } from './media/media.module';
 import { migrations } from './migrations';
 
 @Global()
@@ -14,7 +15,7 @@ export class AppModule {
   static forRoot(config: Config): DynamicModule {
     return {
       module: AppModule,
-      imports: [DatabaseModule.forService({ service: 'gateway', entities: [], migrations })],
+      imports: [DatabaseModule.forService({ service: 'gateway', entities: [], migrations }), MediaModule],
       controllers: [HealthController, DocsController],
       providers: [
         { provide: CONFIG, useValue: config },

@@ -3,6 +3,7 @@ import {
   ErrorCode,
   IMAGE_SNIFF_BYTES,
   MAX_UPLOAD_BYTES,
+  mediaMessages,
   type ObjectDownload,
   type ObjectLookup,
   objectPathOf,
@@ -41,16 +42,8 @@ const DOWNLOAD_URL_TTL_S = 60;
 
 const notFound = () =>
   new AppError(ErrorCode.OBJECT_NOT_FOUND, 'No uploaded file was found there. Upload the image again.');
-const tooLarge = () =>
-  new AppError(
-    ErrorCode.FILE_TOO_LARGE,
-    `The file is larger than ${MAX_UPLOAD_BYTES} bytes (48 MB). Choose a smaller image.`,
-  );
-export const notAnImage = () =>
-  new AppError(
-    ErrorCode.NOT_AN_IMAGE,
-    'The file is not an image. Choose a JPEG, PNG, GIF, WebP or AVIF picture.',
-  );
+const tooLarge = () => new AppError(ErrorCode.FILE_TOO_LARGE, mediaMessages.tooLarge);
+const notAnImage = () => new AppError(ErrorCode.NOT_AN_IMAGE, mediaMessages.notAnImage);
 
 @Injectable()
 export class ObjectsService {

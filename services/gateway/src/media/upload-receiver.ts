@@ -1,0 +1,187 @@
+import http from 'node:http';
+import https from 'node:https';
+import { type Readable } from 'node:stream';
+import {
+  detectImageType,
+  ErrorCode,
+  IMAGE_SNIFF_BYTES,
+  MAX_UPLOAD_BYTES,
+  mediaMessages,
+  patterns,
+  type UploadResult,
+  type UploadSession,
+} from '@cm/contracts';
+import { AppError, RpcClient } from '@cm/platform';
+import { Injectable, Logger } from '@nestjs/common';
+import busboy from 'busboy';
+import type { Request } from 'express';
+
+const PART_TIMEOUT_MS = 60_000;
+
+/** Room for the multipart envelope (boundaries, part headers) around a file at the limit. */
+const ENVELOPE_BYTES = 64 * 1024;
+
+const noFile = () => new AppError(ErrorCode.NO_FILE, mediaMessages.noFile);
+const tooLarge = () => new AppError(ErrorCode.FILE_TOO_LARGE, mediaMessages.tooLarge);
+const notAnImage = () => new AppError(ErrorCode.NOT_AN_IMAGE, mediaMessages.notAnImage);
+const storeFailed = () =>
+  new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'The file could not be stored just now. Try again.');
+
+/**
+ * Streams the one file of a multipart upload into the object store, never holding more than one
+ * part (5 MB) of it: the first bytes decide whether it is an image, media opens an S3 multipart
+ * upload and signs a URL per part, and each part is PUT as soon as it is full. A refused request
+ * is read to its end (up to twice the limit) so that the client receives the answer.
+ */
+@Injectable()
+export class UploadReceiver {
+  private readonly logger = new Logger(UploadReceiver.name);
+
+  constructor(private readonly rpc: RpcClient) {}
+
+  async receive(req: Request, ownerId: string | null): Promise<UploadResult> {
+    if (Number(req.headers['content-length']) > MAX_UPLOAD_BYTES + ENVELOPE_BYTES) {
+      await drain(req);
+      throw tooLarge();
+    }
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: req.headers,
+        limits: { files: 1, fileSize: MAX_UPLOAD_BYTES + 1, fields: 10, fieldSize: 1024, parts: 20 },
+      });
+    } catch {
+      await drain(req);
+      throw noFile();
+    }
+    return new Promise<UploadResult>((resolve, reject) => {
+      let work: Promise<void> | null = null;
+      const fail = async (error: unknown) => {
+        req.unpipe(parser);
+        await drain(req);
+        reject(error);
+      };
+      parser.on('file', (name, file) => {
+        if (name !== 'file' || work) {
+          file.resume();
+          return;
+        }
+        work = this.store(file, ownerId).then(resolve, fail);
+      });
+      parser.on('error', () => {
+        if (!work) void fail(new AppError(ErrorCode.VALIDATION_FAILED, 'The multipart form is malformed.'));
+      });
+      parser.on('close', () => {
+        if (!work) reject(noFile());
+      });
+      req.pipe(parser);
+    });
+  }
+
+  private async store(file: Readable, ownerId: string | null): Promise<UploadResult> {
+    const chunks = file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    let total = 0;
+    const next = async (): Promise<Buffer | null> => {
+      const chunk = await chunks.next();
+      if (chunk.done) return null;
+      total += chunk.value.length;
+      if (total > MAX_UPLOAD_BYTES) throw tooLarge();
+      return chunk.value;
+    };
+
+    const head: Buffer[] = [];
+    for (let chunk = await next(); chunk; chunk = total < IMAGE_SNIFF_BYTES ? await next() : null) {
+      head.push(chunk);
+    }
+    if (total === 0) throw noFile();
+    const contentType = detectImageType(Buffer.concat(head).subarray(0, IMAGE_SNIFF_BYTES));
+    if (!contentType) throw notAnImage();
+
+    const session = await this.rpc.send<UploadSession>(patterns.media.createUpload, { contentType, ownerId });
+    const parts: { partNumber: number; etag: string }[] = [];
+    // One buffer per upload, refilled for every part: garbage does not grow with the file.
+    const part = Buffer.allocUnsafe(session.partSize);
+    let filled = 0;
+    const append = async (chunk: Buffer) => {
+      for (let offset = 0; offset < chunk.length;) {
+        const copied = chunk.copy(part, filled, offset);
+        filled += copied;
+        offset += copied;
+        if (filled === part.length) {
+          parts.push(await this.putPart(session, parts.length + 1, part));
+          filled = 0;
+        }
+      }
+    };
+    try {
+      for (const chunk of head) await append(chunk);
+      for (let chunk = await next(); chunk; chunk = await next()) await append(chunk);
+      if (filled > 0 || parts.length === 0) {
+        parts.push(await this.putPart(session, parts.length + 1, part.subarray(0, filled)));
+      }
+      await this.rpc.send(patterns.media.completeUpload, {
+        key: session.key,
+        uploadId: session.uploadId,
+        parts,
+      });
+    } catch (error) {
+      await this.rpc
+        .send(patterns.media.abortUpload, { key: session.key, uploadId: session.uploadId })
+        .catch(() => undefined);
+      throw error;
+    }
+    return { url: `/objects/${session.key}` };
+  }
+
+  /** node:http rather than fetch, which copies a Buffer body before sending it. */
+  private async putPart(session: UploadSession, partNumber: number, body: Buffer) {
+    const url = session.partUrls[partNumber - 1];
+    if (!url) throw tooLarge();
+    const { status, etag } = await put(url, body).catch((error: unknown) => {
+      this.logger.warn(`Object store unreachable for part ${partNumber}: ${String(error)}`);
+      throw storeFailed();
+    });
+    if (status !== 200 || !etag) {
+      this.logger.warn(`Object store answered ${status} to part ${partNumber}`);
+      throw storeFailed();
+    }
+    return { partNumber, etag };
+  }
+}
+
+function put(url: string, body: Buffer): Promise<{ status: number; etag: string | undefined }> {
+  const send = url.startsWith('https:') ? https.request : http.request;
+  return new Promise((resolve, reject) => {
+    const req = send(
+      url,
+      { method: 'PUT', headers: { 'content-length': body.length }, timeout: PART_TIMEOUT_MS },
+      (res) => {
+        res.resume();
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, etag: res.headers.etag }));
+        res.once('error', reject);
+      },
+    );
+    req.once('timeout', () => req.destroy(new Error(`no answer within ${PART_TIMEOUT_MS} ms`)));
+    req.once('error', reject);
+    req.end(body);
+  });
+}
+
+/** Reads and discards the rest of a request so its client can read our answer; gives up past twice the limit. */
+function drain(req: Request, capBytes = 2 * MAX_UPLOAD_BYTES): Promise<void> {
+  return new Promise((resolve) => {
+    if (req.readableEnded || req.destroyed) return resolve();
+    let seen = 0;
+    req.on('data', (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > capBytes) {
+        req.destroy();
+        resolve();
+      }
+    });
+    req.once('end', resolve);
+    req.once('close', resolve);
+    req.once('error', () => resolve());
+    req.resume();
+  });
+}
