@@ -5,6 +5,7 @@ import { ErrorCode, type ObjectDownload, objectKeyPattern, patterns } from '@cm/
 import { AppError, RpcClient } from '@cm/platform';
 import { Controller, Get, Logger, Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { isNotModified } from './conditional';
 
 const notFound = () => new AppError(ErrorCode.OBJECT_NOT_FOUND, 'No such file. It may have been removed.');
 
@@ -32,7 +33,7 @@ export class ObjectsController {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     // Opened directly, an object is a picture and nothing else.
     res.setHeader('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'");
-    if (notModified(req, object.etag, lastModified)) {
+    if (isNotModified(req.headers, object.etag, lastModified)) {
       res.status(304).end();
       return;
     }
@@ -52,15 +53,4 @@ export class ObjectsController {
       this.logger.debug?.(`Stream of ${key} ended early: ${String(error)}`);
     });
   }
-}
-
-/** RFC 9110 §13.2.2: If-None-Match wins over If-Modified-Since. */
-function notModified(req: Request, etag: string, lastModified: Date): boolean {
-  const ifNoneMatch = req.headers['if-none-match'];
-  if (ifNoneMatch) {
-    const strip = (tag: string) => tag.trim().replace(/^W\//, '');
-    return ifNoneMatch === '*' || ifNoneMatch.split(',').some((tag) => strip(tag) === strip(etag));
-  }
-  const since = Date.parse(req.headers['if-modified-since'] ?? '');
-  return Number.isFinite(since) && Math.floor(lastModified.getTime() / 1000) * 1000 <= since;
 }

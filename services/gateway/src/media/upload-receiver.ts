@@ -17,6 +17,7 @@ import busboy from 'busboy';
 import type { Request } from 'express';
 
 const PART_TIMEOUT_MS = 60_000;
+const COMPLETE_TIMEOUT_MS = 30_000;
 
 /** Room for the multipart envelope (boundaries, part headers) around a file at the limit. */
 const ENVELOPE_BYTES = 64 * 1024;
@@ -119,11 +120,12 @@ export class UploadReceiver {
       if (filled > 0 || parts.length === 0) {
         parts.push(await this.putPart(session, parts.length + 1, part.subarray(0, filled)));
       }
-      await this.rpc.send(patterns.media.completeUpload, {
-        key: session.key,
-        uploadId: session.uploadId,
-        parts,
-      });
+      // Joining up to ten 5 MB parts can take the store longer than an ordinary request.
+      await this.rpc.send(
+        patterns.media.completeUpload,
+        { key: session.key, uploadId: session.uploadId, parts },
+        { timeoutMs: COMPLETE_TIMEOUT_MS },
+      );
     } catch (error) {
       await this.rpc
         .send(patterns.media.abortUpload, { key: session.key, uploadId: session.uploadId })
