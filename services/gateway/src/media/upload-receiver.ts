@@ -62,15 +62,24 @@ export class UploadReceiver {
         await drain(req);
         reject(error);
       };
+      let current: Readable | null = null;
       parser.on('file', (name, file) => {
         if (name !== 'file' || work) {
           file.resume();
           return;
         }
+        current = file;
         work = this.store(file, ownerId).then(resolve, fail);
       });
+      const malformed = () => new AppError(ErrorCode.VALIDATION_FAILED, 'The multipart form is malformed.');
       parser.on('error', () => {
-        if (!work) void fail(new AppError(ErrorCode.VALIDATION_FAILED, 'The multipart form is malformed.'));
+        if (work) current?.destroy(malformed());
+        else void fail(malformed());
+      });
+      // A client that goes away mid-file must not leave the upload waiting for bytes forever.
+      req.once('close', () => {
+        if (!req.readableEnded)
+          current?.destroy(new AppError(ErrorCode.VALIDATION_FAILED, 'The upload was interrupted.'));
       });
       parser.on('close', () => {
         if (!work) reject(noFile());
