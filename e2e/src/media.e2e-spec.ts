@@ -1,0 +1,199 @@
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { ErrorCode, MAX_UPLOAD_BYTES } from '@cm/contracts';
+import { startSystem } from './stack';
+
+const png = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.from('pixels'),
+]);
+const jpegOf = (size: number) => {
+  const bytes = Buffer.alloc(size, 0x5a);
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0]).copy(bytes);
+  return bytes;
+};
+
+/** Resident and peak resident memory of a process, in bytes. */
+function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)![1]) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+describe('media through the gateway', () => {
+  let system: Awaited<ReturnType<typeof startSystem>>;
+  const cookie: Record<string, string> = {};
+
+  const upload = (bytes: Buffer, name: string, type = 'application/octet-stream', field = 'file') => {
+    const form = new FormData();
+    form.append(field, new Blob([bytes], { type }), name);
+    return fetch(`${system.url}/api/upload`, { method: 'POST', body: form, headers: cookie });
+  };
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${system.url}${path}`, { ...init, headers: { ...cookie, ...(init.headers ?? {}) } });
+  const registerRoomImage = (roomImageURL: string) =>
+    api('/api/room-images', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ roomImageURL }),
+    });
+  const uploadUrl = async () => {
+    const res = await api('/api/objects/upload', { method: 'POST' });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { uploadURL: string }).uploadURL;
+  };
+
+  beforeAll(async () => {
+    system = await startSystem();
+  });
+  afterAll(() => system?.close());
+
+  describe('POST /api/upload', () => {
+    it('streams a 40 MB image without the gateway growing by its size', async () => {
+      const gateway = system.children.get('gateway')!.pid!;
+      expect((await upload(jpegOf(16 * 1024 * 1024), 'warm-up.jpg')).status).toBe(200);
+      const before = memoryOf(gateway);
+      const res = await upload(jpegOf(40 * 1024 * 1024), 'panorama.jpg');
+      expect(res.status).toBe(200);
+      const after = memoryOf(gateway);
+      const peakGrowth = after.peak - before.peak;
+      process.stdout.write(
+        `gateway memory around a 40 MB upload: RSS ${mb(before.rss)} → ${mb(after.rss)} MB, peak ${mb(before.peak)} → ${mb(after.peak)} MB\n`,
+      );
+      // Peak RSS (VmHWM) catches growth that a collection undid before the second reading.
+      expect(after.rss - before.rss).toBeLessThan(20 * 1024 * 1024);
+      expect(peakGrowth).toBeLessThan(20 * 1024 * 1024);
+      const { url } = (await res.json()) as { url: string };
+      const file = await api(url);
+      expect(file.headers.get('content-length')).toBe(String(40 * 1024 * 1024));
+      await file.body?.cancel();
+    });
+
+    it('stores an image under a server-chosen key and serves it back to signed-in users', async () => {
+      const res = await upload(png, 'my holiday.png');
+      expect(res.status).toBe(200);
+      const { url } = (await res.json()) as { url: string };
+      expect(url).toMatch(/^\/objects\/uploads\/[0-9a-f-]{36}$/);
+
+      const file = await api(url);
+      expect(file.status).toBe(200);
+      expect(Buffer.from(await file.arrayBuffer())).toEqual(png);
+      expect(file.headers.get('content-type')).toBe('image/png');
+      expect(file.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(file.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
+
+      const etag = file.headers.get('etag')!;
+      const lastModified = file.headers.get('last-modified')!;
+      expect((await api(url, { headers: { 'if-none-match': etag } })).status).toBe(304);
+      expect((await api(url, { headers: { 'if-modified-since': lastModified } })).status).toBe(304);
+      expect((await api(url, { headers: { 'if-none-match': '"other"' } })).status).toBe(200);
+    });
+
+    it('refuses a text file named like an image with 415', async () => {
+      const res = await upload(Buffer.from('just some notes, not a photo'), 'photo.jpg', 'image/jpeg');
+      expect(res.status).toBe(415);
+      expect(await res.json()).toMatchObject({ code: ErrorCode.NOT_AN_IMAGE });
+    });
+
+    it('refuses SVG, which can carry script', async () => {
+      const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+      expect((await upload(svg, 'logo.svg', 'image/svg+xml')).status).toBe(415);
+    });
+
+    it('answers 400 when the form has no file', async () => {
+      const res = await upload(png, 'photo.png', 'image/png', 'picture');
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ code: ErrorCode.NO_FILE });
+      const notMultipart = await api('/api/upload', { method: 'POST' });
+      expect(notMultipart.status).toBe(400);
+    });
+
+    it('refuses a file one byte over 50485760 with 413', async () => {
+      const res = await upload(jpegOf(MAX_UPLOAD_BYTES + 1), 'huge.jpg');
+      expect(res.status).toBe(413);
+      expect(await res.json()).toMatchObject({ code: ErrorCode.FILE_TOO_LARGE });
+    });
+
+    it('keeps serving uploads after a client drops mid-file', async () => {
+      const { hostname, port } = new URL(system.url);
+      const boundary = 'cm-boundary';
+      await new Promise<void>((resolve) => {
+        const req = request({
+          hostname,
+          port,
+          path: '/api/upload',
+          method: 'POST',
+          headers: { ...cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        });
+        req.on('error', () => resolve());
+        req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\n\r\n`);
+        req.write(jpegOf(7 * 1024 * 1024), () => setTimeout(() => req.destroy(), 200));
+      });
+      expect((await upload(png, 'after.png')).status).toBe(200);
+    });
+
+    it('accepts a file of exactly 50485760 bytes', async () => {
+      expect((await upload(jpegOf(MAX_UPLOAD_BYTES), 'limit.jpg')).status).toBe(200);
+    });
+  });
+
+  describe('presigned upload, then PUT /api/room-images', () => {
+    it('registers an image the browser PUT directly to the store', async () => {
+      const url = await uploadUrl();
+      expect((await fetch(url, { method: 'PUT', body: png })).status).toBe(200);
+      const res = await registerRoomImage(url);
+      expect(res.status).toBe(200);
+      const { objectPath } = (await res.json()) as { objectPath: string };
+      expect(objectPath).toMatch(/^\/objects\/uploads\/[0-9a-f-]{36}$/);
+      const file = await api(objectPath);
+      expect(file.status).toBe(200);
+      expect(Buffer.from(await file.arrayBuffer())).toEqual(png);
+    });
+
+    it('refuses a non-image with 415, a foreign URL with 400, an unknown object with 404', async () => {
+      const text = await uploadUrl();
+      await fetch(text, { method: 'PUT', body: 'not an image' });
+      expect((await registerRoomImage(text)).status).toBe(415);
+
+      const ours = new URL(await uploadUrl());
+      const foreign = await registerRoomImage(`http://evil.test${ours.pathname}`);
+      expect(foreign.status).toBe(400);
+      expect(await foreign.json()).toMatchObject({ code: ErrorCode.FOREIGN_OBJECT_URL });
+
+      const unknown = `${ours.origin}${ours.pathname.replace(/[0-9a-f-]{36}$/, '00000000-0000-4000-8000-000000000000')}`;
+      expect((await registerRoomImage(unknown)).status).toBe(404);
+      expect((await registerRoomImage(ours.toString())).status).toBe(404);
+      expect((await registerRoomImage('')).status).toBe(400);
+    });
+  });
+
+  describe('GET /objects/…', () => {
+    it('answers 404 as JSON for keys it never issued, and for path tricks', async () => {
+      for (const path of [
+        '/objects/uploads/00000000-0000-4000-8000-000000000000',
+        '/objects/uploads/photo.jpg',
+        '/objects/uploads/%2e%2e/%2e%2e/etc/passwd',
+        '/objects/uploads%2F..%2F..%2Fetc%2Fpasswd',
+        '/objects/..%5Cuploads',
+      ]) {
+        const res = await rawGet(system.url, path, cookie);
+        expect([path, res.status, res.type]).toEqual([path, 404, expect.stringMatching(/application\/json/)]);
+      }
+    });
+  });
+});
+
+/** A GET with the path sent as written (fetch would resolve dot segments first). */
+function rawGet(base: string, path: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; type: string }>((resolve, reject) => {
+    const { hostname, port } = new URL(base);
+    const req = request({ hostname, port, path, headers }, (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']) });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
