@@ -95,8 +95,13 @@ describe('media objects', () => {
       const { objectPath } = await sut.rpc.send<ObjectPathResult>(patterns.media.registerRoomImage, {
         roomImageURL: url,
       });
-      const key = new URL(url).pathname.split('/').slice(2).join('/');
-      expect(objectPath).toBe(`/objects/${key}`);
+      const uploadKey = new URL(url).pathname.split('/').slice(2).join('/');
+      expect(objectPath).toMatch(/^\/objects\/uploads\/[0-9a-f-]{36}$/);
+      // Served from a copy no URL was issued for: the upload URL cannot replace what was checked.
+      expect(objectPath).not.toBe(`/objects/${uploadKey}`);
+      expect(await exists(sut, uploadKey)).toBe(false);
+      const key = objectPath.slice('/objects/'.length);
+      await put(url, Buffer.from('<html>replaced</html>'));
       const again = await sut.rpc.send<ObjectPathResult>(patterns.media.registerRoomImage, {
         roomImageURL: url.split('?')[0],
       });
@@ -229,16 +234,20 @@ describe('media objects', () => {
         for (const url of abandoned) await put(url, png);
         const kept = await uploadUrl(replicaA);
         await put(kept, png);
-        await replicaA.rpc.send(patterns.media.registerRoomImage, { roomImageURL: kept });
+        const { objectPath } = await replicaA.rpc.send<ObjectPathResult>(patterns.media.registerRoomImage, {
+          roomImageURL: kept,
+        });
         await new Promise((resolve) => setTimeout(resolve, 20));
 
         const results = await Promise.all([
           replicaA.app.get(UploadCleanupService).sweep(),
           replicaB.app.get(UploadCleanupService).sweep(),
         ]);
-        expect(results.filter((r) => r !== null).reduce((a, b) => a! + b!, 0)).toBe(3);
+        // The three abandoned uploads, and the upload record of the registered one (its copy stays).
+        expect(results.filter((r) => r !== null).reduce((a, b) => a! + b!, 0)).toBe(4);
+        expect(results).toContain(null);
         for (const url of abandoned) expect(await exists(replicaA, keyOf(url))).toBe(false);
-        expect(await exists(replicaA, keyOf(kept))).toBe(true);
+        expect(await exists(replicaA, objectPath.slice('/objects/'.length))).toBe(true);
         await expect(
           replicaA.rpc.send(patterns.media.registerRoomImage, { roomImageURL: abandoned[0] }),
         ).rejects.toMatchObject({ code: ErrorCode.OBJECT_NOT_FOUND });

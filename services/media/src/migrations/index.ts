@@ -1,4 +1,5 @@
 import { CreateObjects1732400000000 } from './1732400000000-create-objects';
+import { AddRegisteredAs1732400000001 } from './1732400000001-add-registered-as';
 
 /** Applied in order by the platform's DatabaseModule. */
-export const migrations = [CreateObjects1732400000000];
+export const migrations = [CreateObjects1732400000000, AddRegisteredAs1732400000001];

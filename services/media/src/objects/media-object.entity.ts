@@ -26,6 +26,10 @@ export class MediaObjectEntity {
   @Column({ name: 'upload_id', type: 'text', nullable: true })
   uploadId!: string | null;
 
+  /** Where a presigned upload was copied on registration (its URL could otherwise replace the bytes). */
+  @Column({ name: 'registered_as', type: 'varchar', length: 128, nullable: true })
+  registeredAs!: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -24,6 +24,19 @@ export class MediaObjectRepository {
     await this.objects.update({ key }, { ...details, status: 'registered', uploadId: null });
   }
 
+  /** Records the validated copy of a presigned upload; the upload itself stays pending until swept. */
+  async recordCopy(
+    uploadKey: string,
+    copy: string,
+    ownerId: string | null,
+    details: ObjectDetails,
+  ): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      await manager.insert(MediaObjectEntity, { key: copy, ownerId, ...details, status: 'registered' });
+      await manager.update(MediaObjectEntity, { key: uploadKey }, { registeredAs: copy });
+    });
+  }
+
   async remove(key: string): Promise<void> {
     await this.objects.delete({ key });
   }

@@ -21,6 +21,7 @@ import { AppError } from '@cm/platform';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
+  CopyObjectCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
@@ -31,7 +32,7 @@ import {
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ObjectStore, statusOf } from '../storage/object-store';
-import { MediaObjectRepository } from './media-object.repository';
+import { MediaObjectRepository, type ObjectDetails } from './media-object.repository';
 import { keyFromStoreUrl } from './store-url';
 
 /** S3's smallest part (but the last): the gateway holds one part in memory at a time. */
@@ -90,7 +91,7 @@ export class ObjectsService {
         },
       }),
     );
-    await this.inspectAndRegister(key);
+    await this.objects.markRegistered(key, await this.inspect(key));
     return { url: objectPathOf(key) };
   }
 
@@ -114,7 +115,7 @@ export class ObjectsService {
     return { uploadURL };
   }
 
-  async registerRoomImage({ roomImageURL }: RoomImageRegistration): Promise<ObjectPathResult> {
+  async registerRoomImage({ roomImageURL, ownerId }: RoomImageRegistration): Promise<ObjectPathResult> {
     const key = keyFromStoreUrl(roomImageURL, this.store);
     if (!key) {
       throw new AppError(
@@ -123,9 +124,13 @@ export class ObjectsService {
       );
     }
     const row = await this.objects.findByKey(key);
-    if (!row) throw notFound();
-    if (row.status === 'pending') await this.inspectAndRegister(key);
-    return { objectPath: objectPathOf(key) };
+    if (!row || row.uploadId) throw notFound();
+    if (row.status !== 'pending') return { objectPath: objectPathOf(key) };
+    return {
+      objectPath: objectPathOf(
+        row.registeredAs ?? (await this.registerCopy(key, row.ownerId ?? ownerId ?? null)),
+      ),
+    };
   }
 
   async getObject({ key }: ObjectLookup): Promise<ObjectDownload> {
@@ -146,16 +151,11 @@ export class ObjectsService {
   }
 
   /**
-   * Checks what actually arrived in the store (size, magic bytes) and records it. What fails
-   * is removed at once: nobody can use it, and the user is told why.
+   * Checks what actually arrived in the store (size, magic bytes). What fails is removed at once:
+   * nobody can use it, and the user is told why.
    */
-  private async inspectAndRegister(key: string): Promise<void> {
-    const head = await this.store.client
-      .send(new HeadObjectCommand({ Bucket: this.store.bucket, Key: key }))
-      .catch((error: unknown) => {
-        if (statusOf(error) === 404) throw notFound();
-        throw error;
-      });
+  private async inspect(key: string): Promise<ObjectDetails> {
+    const head = await this.head(key);
     const size = head.ContentLength ?? 0;
     if (size > MAX_UPLOAD_BYTES) {
       await this.discard(key);
@@ -173,12 +173,39 @@ export class ObjectsService {
       await this.discard(key);
       throw notAnImage();
     }
-    await this.objects.markRegistered(key, {
-      contentType,
-      size,
-      etag: head.ETag ?? null,
-      lastModified: head.LastModified ?? new Date(),
-    });
+    return { contentType, size, etag: head.ETag ?? null, lastModified: head.LastModified ?? new Date() };
+  }
+
+  /**
+   * A presigned URL stays usable for its whole lifetime, so the bytes behind it could be replaced
+   * after registration. The store copies them to a key no URL was issued for, and what is
+   * inspected and served is that copy; the upload is removed (its row goes with the cleanup).
+   */
+  private async registerCopy(uploadKey: string, ownerId: string | null): Promise<string> {
+    if (((await this.head(uploadKey)).ContentLength ?? 0) > MAX_UPLOAD_BYTES) {
+      await this.discard(uploadKey);
+      throw tooLarge();
+    }
+    const key = newKey();
+    await this.store.client.send(
+      new CopyObjectCommand({
+        Bucket: this.store.bucket,
+        Key: key,
+        CopySource: encodeURI(`${this.store.bucket}/${uploadKey}`),
+      }),
+    );
+    await this.store.client.send(new DeleteObjectCommand({ Bucket: this.store.bucket, Key: uploadKey }));
+    await this.objects.recordCopy(uploadKey, key, ownerId, await this.inspect(key));
+    return key;
+  }
+
+  private head(key: string) {
+    return this.store.client
+      .send(new HeadObjectCommand({ Bucket: this.store.bucket, Key: key }))
+      .catch((error: unknown) => {
+        if (statusOf(error) === 404) throw notFound();
+        throw error;
+      });
   }
 
   private async discard(key: string): Promise<void> {
