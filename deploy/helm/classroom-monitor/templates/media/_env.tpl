@@ -1,0 +1,33 @@
+{{/* Environment of the media container beyond what every process reads. */}}
+{{- define "media.env" -}}
+{{- $s3 := .Values.s3 -}}
+S3_ENDPOINT: {{ $s3.endpoint | quote }}
+{{- with $s3.publicEndpoint }}
+S3_PUBLIC_ENDPOINT: {{ . | quote }}
+{{- end }}
+{{- with $s3.bucket }}
+S3_BUCKET: {{ . | quote }}
+{{- end }}
+S3_REGION: {{ $s3.region | quote }}
+S3_FORCE_PATH_STYLE: {{ $s3.forcePathStyle | quote }}
+S3_REQUEST_TIMEOUT_MS: {{ $s3.requestTimeoutMs | int64 | quote }}
+S3_CORS_ORIGINS: {{ $s3.corsOrigins | quote }}
+MEDIA_UPLOAD_RETENTION_MS: {{ .Values.media.uploadRetentionMs | int64 | quote }}
+MEDIA_CLEANUP_INTERVAL_MS: {{ .Values.media.cleanupIntervalMs | int64 | quote }}
+{{- end -}}
+
+{{- define "media.secretEnv" -}}
+{{- $s3 := .Values.s3 -}}
+{{- $name := $s3.existingSecret | default (include "cm.credentialsSecretName" .) -}}
+{{ include "cm.env.databaseUrl" (dict "root" .) }}
+- name: S3_ACCESS_KEY_ID
+  valueFrom:
+    secretKeyRef:
+      name: {{ $name }}
+      key: {{ ternary $s3.accessKeyIdKey "s3-access-key-id" (ne $s3.existingSecret "") }}
+- name: S3_SECRET_ACCESS_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ $name }}
+      key: {{ ternary $s3.secretAccessKeyKey "s3-secret-access-key" (ne $s3.existingSecret "") }}
+{{- end -}}

@@ -1,0 +1,178 @@
+import { componentOf, helm, type Manifest, releaseNamespace, render, valueSets } from './support/helm';
+import { deployments, matches, ofKind, schemaProblems } from './support/kubernetes';
+import { services } from './support/paths';
+
+describe('classroom-monitor chart', () => {
+  it.each(valueSets)('passes helm lint --strict with $name', ({ files }) => {
+    const { status, stdout, stderr } = helm([
+      'lint',
+      '--strict',
+      '.',
+      ...files.flatMap((f) => ['--values', f]),
+    ]);
+    expect({ status, output: stdout + stderr }).toMatchObject({ status: 0 });
+  });
+
+  describe.each(valueSets)('rendered with $name', ({ files }) => {
+    let manifests: Manifest[];
+    beforeAll(() => {
+      manifests = render(files);
+    });
+
+    it('renders only objects that are valid against the Kubernetes and KEDA schemas', () => {
+      const problems = manifests.flatMap((m) =>
+        schemaProblems(m).map((p) => `${m.kind} ${m.metadata.name}: ${p}`),
+      );
+      expect(problems).toEqual([]);
+      expect(manifests.length).toBeGreaterThan(20);
+    });
+
+    it('gives each service its Deployment, Service, ServiceAccount and ConfigMap', () => {
+      for (const kind of ['Deployment', 'Service', 'ServiceAccount', 'ConfigMap']) {
+        expect(ofKind(manifests, kind).map(componentOf).sort()).toEqual([...services].sort());
+      }
+    });
+
+    it('names every object uniquely, in the release namespace, with the common labels', () => {
+      const keys = manifests.map((m) => `${m.kind}/${m.metadata.name}`);
+      expect(new Set(keys).size).toBe(keys.length);
+      for (const m of manifests) {
+        expect(m.metadata.namespace).toBe(releaseNamespace);
+        expect(m.metadata.labels).toMatchObject({
+          'app.kubernetes.io/instance': 'cm',
+          'app.kubernetes.io/part-of': 'classroom-monitor',
+          'app.kubernetes.io/managed-by': 'Helm',
+        });
+        expect(m.metadata.name.length).toBeLessThanOrEqual(63);
+      }
+    });
+
+    it('selects each Deployment with exactly one Service, and with at most one PDB and NetworkPolicy', () => {
+      const selectorOf = (m: Manifest) => {
+        const spec = m.spec as {
+          selector?: Record<string, string> & { matchLabels?: Record<string, string> };
+          podSelector?: { matchLabels: Record<string, string> };
+        };
+        if (m.kind === 'Service') return spec.selector!;
+        return spec.selector?.matchLabels ?? spec.podSelector!.matchLabels;
+      };
+      for (const deployment of deployments(manifests)) {
+        const podLabels = deployment.spec.template.metadata.labels;
+        expect(matches(deployment.spec.selector.matchLabels, podLabels)).toBe(true);
+        const count = (kind: string) =>
+          ofKind(manifests, kind).filter((m) => matches(selectorOf(m), podLabels)).length;
+        expect(count('Service')).toBe(1);
+        expect(count('PodDisruptionBudget')).toBeLessThanOrEqual(1);
+        expect(count('NetworkPolicy')).toBeLessThanOrEqual(1);
+        if (files.length === 0)
+          expect([count('PodDisruptionBudget'), count('NetworkPolicy')]).toEqual([1, 1]);
+      }
+    });
+
+    it('runs each pod as its own ServiceAccount, from a ConfigMap that exists, with Secrets the chart makes or the values name', () => {
+      const names = (kind: string) => ofKind(manifests, kind).map((m) => m.metadata.name);
+      const chartSecrets = ofKind(manifests, 'Secret') as (Manifest & {
+        stringData: Record<string, string>;
+      })[];
+      for (const deployment of deployments(manifests)) {
+        const pod = deployment.spec.template.spec;
+        expect(names('ServiceAccount')).toContain(pod.serviceAccountName);
+        for (const container of pod.containers) {
+          for (const source of container.envFrom ?? [])
+            expect(names('ConfigMap')).toContain(source.configMapRef?.name);
+          for (const { valueFrom } of container.env ?? []) {
+            const ref = valueFrom?.secretKeyRef;
+            if (!ref) continue;
+            const chartSecret = chartSecrets.find((s) => s.metadata.name === ref.name);
+            if (chartSecret) expect(Object.keys(chartSecret.stringData)).toContain(ref.key);
+            // The defaults name no credentials (NOTES.txt lists what is missing); every other
+            // reference is to a Secret the values name as existing.
+            else if (files.length > 0) expect(ref.name).not.toMatch(/-credentials$/);
+          }
+        }
+      }
+    });
+
+    it('autoscales only the gateway and the monitor, and leaves their replica count to the autoscaler', () => {
+      const scalers = [...ofKind(manifests, 'HorizontalPodAutoscaler'), ...ofKind(manifests, 'ScaledObject')];
+      for (const scaler of scalers) {
+        expect(['gateway', 'monitor']).toContain(componentOf(scaler));
+        const target = (scaler.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name;
+        const deployment = deployments(manifests).find((d) => d.metadata.name === target);
+        expect(deployment?.spec.replicas).toBeUndefined();
+      }
+    });
+  });
+
+  it('renders an Ingress with TLS, autoscalers and exported traces when the values ask for them', () => {
+    const manifests = render(['ci/inline-credentials-values.yaml']);
+    const [ingress] = ofKind(manifests, 'Ingress') as (Manifest & {
+      spec: { tls: { secretName: string }[] };
+    })[];
+    expect(ingress.spec.tls).toEqual([
+      { hosts: ['classroom-monitor.campus.example'], secretName: 'classroom-monitor-tls' },
+    ]);
+    expect(ofKind(manifests, 'HorizontalPodAutoscaler').map(componentOf).sort()).toEqual([
+      'gateway',
+      'monitor',
+    ]);
+    const gatewayConfig = ofKind(manifests, 'ConfigMap').find(
+      (m) => componentOf(m) === 'gateway',
+    ) as Manifest & {
+      data: Record<string, string>;
+    };
+    expect(gatewayConfig.data).toMatchObject({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.observability.svc:4318',
+      OTEL_TRACES_SAMPLER_ARG: '0.25',
+    });
+  });
+
+  it('renders no Ingress, autoscaler or ScaledObject by default', () => {
+    const kinds = render().map((m) => m.kind);
+    expect(kinds).not.toContain('Ingress');
+    expect(kinds).not.toContain('HorizontalPodAutoscaler');
+    expect(kinds).not.toContain('ScaledObject');
+  });
+
+  it('lists the missing credentials after an install with the default values', () => {
+    const { status, stdout } = helm([
+      'install',
+      'cm',
+      '.',
+      '--dry-run=client',
+      '--namespace',
+      releaseNamespace,
+    ]);
+    expect(status).toBe(0);
+    const notes = stdout.slice(stdout.indexOf('NOTES:'));
+    for (const missing of ['postgresql.url or postgresql.existingSecret', 's3.endpoint', 's3.accessKeyId']) {
+      expect(notes).toContain(`  - ${missing}`);
+    }
+    const complete = helm(['install', 'cm', '.', '--dry-run=client', '--values', 'ci/keda-values.yaml']);
+    expect(complete.stdout).not.toContain('WARNING');
+  });
+
+  it('refuses both an HPA and a KEDA ScaledObject for the monitor', () => {
+    expect(() => render(['ci/keda-values.yaml'], ['monitor.autoscaling.enabled=true'])).toThrow(
+      /monitor.autoscaling and monitor.keda cannot both be enabled/,
+    );
+  });
+
+  it('refuses a KEDA ScaledObject without triggers', () => {
+    expect(() => render([], ['monitor.keda.enabled=true'])).toThrow(/needs at least one trigger/);
+  });
+
+  it('rolls the pods of a component when its configuration changes, and only those', () => {
+    const checksums = (manifests: Manifest[]) =>
+      Object.fromEntries(
+        deployments(manifests).map((d) => [
+          componentOf(d),
+          (d.spec.template as unknown as { metadata: { annotations: Record<string, string> } }).metadata
+            .annotations['checksum/config'],
+        ]),
+      );
+    const before = checksums(render());
+    const after = checksums(render([], ['auth.admin.username=avadmin']));
+    expect(Object.keys(before).filter((c) => before[c] !== after[c])).toEqual(['auth']);
+  });
+});

@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import Ajv from 'ajv';
+import { compose, composeText } from './support/compose';
+import { services } from './support/paths';
+
+// The Compose Specification's JSON schema, as shipped by the dclint package. Its `$schema` names
+// draft-07 by an https URL Ajv does not know by that name; the draft itself is Ajv's default.
+const { $schema: _draft, ...composeSchema } = JSON.parse(
+  readFileSync(
+    path.join(path.dirname(require.resolve('dclint/package.json')), 'schemas/compose.schema.json'),
+    'utf8',
+  ),
+);
+
+describe('docker-compose.yml', () => {
+  it('is valid against the Compose Specification', () => {
+    const validate = new Ajv({ allErrors: true, strict: false }).compile(composeSchema);
+    expect(validate(compose) ? [] : validate.errors).toEqual([]);
+    expect(validate({ ...compose, services: { ...compose.services, typo: { imagee: 'x' } } })).toBe(false);
+  });
+
+  it('runs PostgreSQL, NATS with JetStream, MinIO, its bucket set-up and the five services', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(
+      ['minio', 'minio-init', 'nats', 'postgres', ...services].sort(),
+    );
+    expect(compose.services.nats.healthcheck?.test.join(' ')).toContain('js-enabled-only=true');
+    expect(JSON.stringify(compose.services.nats)).toContain('--jetstream');
+  });
+
+  it('builds each service from its target of the Dockerfile', () => {
+    for (const service of services) {
+      expect(compose.services[service].build).toEqual({ context: '.', target: service });
+    }
+  });
+
+  it('publishes the gateway on one port and nothing else', () => {
+    const published = Object.entries(compose.services).filter(([, s]) => s.ports?.length);
+    expect(published.map(([name, s]) => [name, s.ports!.length])).toEqual([['gateway', 1]]);
+    expect(compose.services.gateway.ports![0]).toMatch(/:8080$/);
+  });
+
+  it('gives only the monitor a capability, NET_RAW, and runs every service read-only with all others dropped', () => {
+    for (const service of services) {
+      const s = compose.services[service];
+      expect(s.read_only).toBe(true);
+      expect(s.cap_drop).toEqual(['ALL']);
+      expect(s.cap_add).toEqual(service === 'monitor' ? ['NET_RAW'] : undefined);
+    }
+    const adding = Object.entries(compose.services).filter(([, s]) => s.cap_add);
+    expect(adding.map(([name]) => name)).toEqual(['monitor']);
+  });
+
+  it('starts each service only after what it needs is healthy (or, for the bucket, done)', () => {
+    const conditions = Object.values(compose.services).flatMap((s) =>
+      Object.entries(s.depends_on ?? {}).map(([name, d]) => [name, d.condition]),
+    );
+    for (const [name, condition] of conditions) {
+      expect([name, condition]).toEqual([
+        name,
+        name === 'minio-init' ? 'service_completed_successfully' : 'service_healthy',
+      ]);
+      // A health-gated dependency needs a health check: its own, or the image's HEALTHCHECK.
+      if (condition === 'service_healthy') {
+        expect(compose.services[name].healthcheck ?? services.includes(name as never)).toBeTruthy();
+      }
+    }
+    for (const service of ['gateway', 'auth', 'inventory', 'media']) {
+      expect(Object.keys(compose.services[service].depends_on ?? {})).toEqual(
+        expect.arrayContaining(['postgres', 'nats']),
+      );
+    }
+    expect(Object.keys(compose.services.media.depends_on ?? {})).toContain('minio-init');
+  });
+
+  it('keeps data in named volumes', () => {
+    const mounts = Object.values(compose.services).flatMap((s) => s.volumes ?? []);
+    expect(mounts).toHaveLength(3);
+    for (const mount of mounts) {
+      expect(Object.keys(compose.volumes ?? {})).toContain(mount.split(':')[0]);
+    }
+  });
+
+  it('holds no secret: passwords and keys come from the environment, and are required', () => {
+    for (const name of ['POSTGRES_PASSWORD', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']) {
+      const uses = composeText.match(new RegExp(`\\$\\{${name}[^}]*\\}`, 'g')) ?? [];
+      expect(uses.length).toBeGreaterThan(0);
+      for (const use of uses) expect(use).toMatch(new RegExp(`^\\$\\{${name}:\\?.+\\}$`));
+    }
+    expect(composeText).not.toMatch(/(PASSWORD|SECRET|KEY_ID)\w*:[ \t]+[^$\s{]/);
+  });
+
+  it('has an env file template naming every variable docker-compose.yml reads', () => {
+    const example = readFileSync(path.join(__dirname, '../compose/env.example'), 'utf8');
+    const listed = new Set([...example.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]));
+    const used = new Set([...composeText.matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]));
+    const passedThrough = Object.values(compose.services).flatMap((s) =>
+      Object.entries(s.environment ?? {})
+        .filter(([, v]) => v === null)
+        .map(([k]) => k),
+    );
+    expect([...used, ...passedThrough].filter((name) => !listed.has(name))).toEqual([]);
+  });
+});

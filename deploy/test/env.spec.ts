@@ -1,0 +1,112 @@
+import { compose, interpolate } from './support/compose';
+import {
+  composeKeepsDefault,
+  configSchemas,
+  setByImage,
+  setWhenConfigured,
+  variablesRead,
+} from './support/config-schemas';
+import { componentOf, type Manifest, render, valueSets } from './support/helm';
+import { deployments, ofKind } from './support/kubernetes';
+import { services, type ServiceName } from './support/paths';
+
+const read = Object.fromEntries(services.map((s) => [s, variablesRead(configSchemas[s])])) as Record<
+  ServiceName,
+  string[]
+>;
+const without = (names: string[], ...lists: string[][]) =>
+  names.filter((n) => !lists.some((l) => l.includes(n)));
+
+/** Per service: the variables the chart sets, with their values where the chart holds them. */
+function chartEnvironment(manifests: Manifest[]): Record<string, Record<string, string | undefined>> {
+  const configMaps = ofKind<Manifest & { data: Record<string, string> }>(manifests, 'ConfigMap');
+  const secrets = ofKind<Manifest & { stringData: Record<string, string> }>(manifests, 'Secret');
+  return Object.fromEntries(
+    deployments(manifests).map((deployment) => {
+      const env: Record<string, string | undefined> = {};
+      const [container] = deployment.spec.template.spec.containers;
+      for (const source of container.envFrom ?? []) {
+        Object.assign(env, configMaps.find((m) => m.metadata.name === source.configMapRef?.name)?.data);
+      }
+      for (const { name, value, valueFrom } of container.env ?? []) {
+        const ref = valueFrom?.secretKeyRef;
+        env[name] = ref ? secrets.find((s) => s.metadata.name === ref.name)?.stringData[ref.key] : value;
+      }
+      return [componentOf(deployment), env];
+    }),
+  );
+}
+
+describe('environment of the services', () => {
+  it('reads every service schema, and names in the lists only variables some service reads', () => {
+    for (const service of services)
+      expect(read[service]).toEqual(expect.arrayContaining(['CM_NAMESPACE', 'NATS_URL']));
+    const all = new Set(Object.values(read).flat());
+    for (const name of [...Object.values(setByImage).flat(), ...setWhenConfigured, ...composeKeepsDefault]) {
+      expect({ name, read: all.has(name) }).toEqual({ name, read: true });
+    }
+  });
+
+  describe.each(valueSets)('set by the chart with $name', ({ name, files }) => {
+    let env: ReturnType<typeof chartEnvironment>;
+    beforeAll(() => {
+      env = chartEnvironment(render(files));
+    });
+
+    it.each(services)('sets for %s only variables it reads', (service) => {
+      expect(without(Object.keys(env[service]), read[service])).toEqual([]);
+    });
+
+    it.each(services)(
+      'sets for %s every variable it reads, but those of the image and the optional ones',
+      (service) => {
+        const required = without(read[service], setByImage[service], setWhenConfigured);
+        expect(without(required, Object.keys(env[service]))).toEqual([]);
+        if (name === 'ci/inline-credentials-values.yaml') {
+          expect(without(without(read[service], setByImage[service]), Object.keys(env[service]))).toEqual([]);
+        }
+      },
+    );
+  });
+
+  it.each(services)('starts %s with what the chart sets from complete values', (service) => {
+    const env = chartEnvironment(render(['ci/inline-credentials-values.yaml']))[service];
+    const result = configSchemas[service].safeParse(env);
+    expect(result.error?.issues ?? []).toEqual([]);
+  });
+
+  describe('set by docker-compose.yml', () => {
+    const environment = (service: ServiceName) => compose.services[service].environment ?? {};
+
+    it.each(services)('sets for %s only variables it reads', (service) => {
+      expect(without(Object.keys(environment(service)), read[service])).toEqual([]);
+    });
+
+    it.each(services)(
+      'sets for %s every variable it reads but those the image sets or one host keeps',
+      (service) => {
+        const required = without(read[service], setByImage[service], composeKeepsDefault);
+        expect(without(required, Object.keys(environment(service)))).toEqual([]);
+      },
+    );
+
+    it.each(services)('passes the optional variables of %s through only when given', (service) => {
+      const passedThrough = Object.entries(environment(service)).filter(([, value]) => value === null);
+      for (const [name] of passedThrough) expect(setWhenConfigured).toContain(name);
+    });
+
+    it.each(services)(
+      'starts %s with what docker-compose.yml sets, given the required secrets',
+      (service) => {
+        const given = (name: string) => `${name.toLowerCase().replace(/_/g, '')}example`;
+        const env = Object.fromEntries(
+          Object.entries(environment(service))
+            .filter(([, value]) => value !== null)
+            .map(([name, value]) => [name, interpolate(String(value), given)]),
+        );
+        const result = configSchemas[service].safeParse(env);
+        expect(result.error?.issues ?? []).toEqual([]);
+      },
+    );
+  });
+});

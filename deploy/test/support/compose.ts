@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { fromRoot } from './paths';
+
+export interface ComposeService {
+  image?: string;
+  build?: { context: string; target?: string };
+  environment?: Record<string, string | number | boolean | null>;
+  depends_on?: Record<string, { condition: string }>;
+  ports?: string[];
+  cap_add?: string[];
+  cap_drop?: string[];
+  read_only?: boolean;
+  volumes?: string[];
+  healthcheck?: { test: string[] };
+  restart?: string;
+}
+export interface ComposeFile {
+  services: Record<string, ComposeService>;
+  volumes?: Record<string, unknown>;
+}
+
+export const composeText = readFileSync(fromRoot('docker-compose.yml'), 'utf8');
+/** docker-compose.yml as Compose reads it: anchors and `<<` merge keys resolved. */
+export const compose = parse(composeText, { merge: true }) as ComposeFile;
+
+/**
+ * A value after Compose's interpolation: `${VAR:-default}` takes the default, a required
+ * `${VAR:?message}` or plain `${VAR}` takes `given(VAR)`, `$$` is a literal `$`.
+ */
+export function interpolate(value: string, given: (name: string) => string): string {
+  return value
+    .replace(
+      /\$\{(\w+)(?::?([-?])((?:[^{}]|\{[^{}]*\})*))?\}/g,
+      (_all, name: string, op?: string, rest?: string) =>
+        op === '-' ? interpolate(rest ?? '', given) : given(name),
+    )
+    .replace(/\$\$/g, '$');
+}

@@ -1,0 +1,56 @@
+import type { z } from 'zod';
+import { configSchema as auth } from '../../../services/auth/src/config';
+import { configSchema as gateway } from '../../../services/gateway/src/config';
+import { configSchema as inventory } from '../../../services/inventory/src/config';
+import { configSchema as media } from '../../../services/media/src/config';
+import { configSchema as monitor } from '../../../services/monitor/src/config';
+import type { ServiceName } from './paths';
+
+/** Each service's zod environment schema, read from its source so new variables count at once. */
+export const configSchemas: Record<ServiceName, z.ZodType> = { gateway, auth, inventory, media, monitor };
+
+/** The variable names a schema reads: the keys of its object, through any `.transform()` pipe. */
+export function variablesRead(schema: z.ZodType): string[] {
+  const def = schema._zod.def as { type: string; shape?: Record<string, unknown>; in?: z.ZodType };
+  if (def.type === 'object') return Object.keys(def.shape!).sort();
+  if (def.type === 'pipe') return variablesRead(def.in!);
+  throw new Error(`cannot list the variables of a ${def.type} schema`);
+}
+
+/*
+ * Who sets each variable a service reads. Every variable is set by the deployment (the chart, or
+ * docker-compose.yml) unless it is named here, so a new variable without a safe default fails the
+ * checks until the chart and docker-compose.yml set it.
+ */
+
+/** Facts about the image rather than the site: set by ENV in the Dockerfile (checked there). */
+export const setByImage: Record<ServiceName, string[]> = {
+  gateway: ['NODE_ENV', 'WEB_DIST_DIR'],
+  auth: ['NODE_ENV'],
+  inventory: ['NODE_ENV'],
+  media: ['NODE_ENV'],
+  monitor: ['NODE_ENV'],
+};
+
+/**
+ * Optional with no value a site could share: set only when the operator gives one (checked with
+ * ci/inline-credentials-values.yaml, which gives them all).
+ */
+export const setWhenConfigured = [
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'ADMIN_PASSWORD',
+  'S3_PUBLIC_ENDPOINT',
+  'S3_BUCKET',
+];
+
+/** Tuning the chart exposes as values, while one Docker host keeps the services' defaults. */
+export const composeKeepsDefault = [
+  'NATS_REQUEST_TIMEOUT_MS',
+  'SHUTDOWN_TIMEOUT_MS',
+  'DATABASE_POOL_MAX',
+  'DATABASE_STATEMENT_TIMEOUT_MS',
+  'READINESS_TIMEOUT_MS',
+  'S3_REQUEST_TIMEOUT_MS',
+  'MEDIA_UPLOAD_RETENTION_MS',
+  'MEDIA_CLEANUP_INTERVAL_MS',
+];
