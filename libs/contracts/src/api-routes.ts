@@ -1,4 +1,5 @@
 import { type ApiRouteDef } from './route-def';
+import { inventoryRoutes } from './routes/inventory';
 import { mediaRoutes } from './routes/media';
 import { operationsRoutes } from './routes/operations';
 
@@ -12,6 +13,7 @@ export * from './route-def';
 export const apiRoutes = {
   ...operationsRoutes,
   ...mediaRoutes,
+  ...inventoryRoutes,
 } as const satisfies Record<string, ApiRouteDef>;
 
 export type ApiRouteName = keyof typeof apiRoutes;

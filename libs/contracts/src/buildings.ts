@@ -8,6 +8,13 @@ export const buildingCreateSchema = z.object({
 });
 export type BuildingCreate = z.infer<typeof buildingCreateSchema>;
 
+/**
+ * The edit form sends the create payload. A field left out keeps its value (an edit without a
+ * new photo must not drop the old one); one sent empty or null is cleared.
+ */
+export const buildingUpdateSchema = buildingCreateSchema.partial({ description: true, imageUrl: true });
+export type BuildingUpdate = z.infer<typeof buildingUpdateSchema>;
+
 export const buildingSchema = z.object({
   id: idSchema,
   name: z.string(),
@@ -19,3 +26,9 @@ export type Building = z.infer<typeof buildingSchema>;
 /** List responses carry the room count, counted by the database in the same query. */
 export const buildingListItemSchema = buildingSchema.extend({ roomCount: z.number().int().nonnegative() });
 export type BuildingListItem = z.infer<typeof buildingListItemSchema>;
+
+export const buildingIdParamsSchema = z.object({ buildingId: idSchema });
+
+/** gateway → inventory */
+export const buildingUpdateMessageSchema = z.object({ id: idSchema, changes: buildingUpdateSchema });
+export type BuildingUpdateMessage = z.infer<typeof buildingUpdateMessageSchema>;

@@ -19,8 +19,10 @@ const ipAddress = z
   })
   .transform((v) => (v ? v : null));
 
+const equipmentName = requiredText(limits.name, 'Equipment name');
+
 export const equipmentCreateSchema = z.object({
-  name: requiredText(limits.name, 'Equipment name'),
+  name: equipmentName,
   model: optionalText(limits.shortText, 'Model'),
   serialNumber: optionalText(limits.shortText, 'Serial number'),
   ipAddress,
@@ -31,9 +33,19 @@ export const equipmentCreateSchema = z.object({
 });
 export type EquipmentCreate = z.infer<typeof equipmentCreateSchema>;
 
-/** The web form sends roomId too; the path names the room, so the body's copy is only checked. */
+/** The web form sends roomId too; the path names the room, so the body's copy must agree with it. */
 export const equipmentCreateBodySchema = equipmentCreateSchema.extend({ roomId: idSchema.optional() });
-export const equipmentUpdateSchema = equipmentCreateSchema.extend({ roomId: idSchema.optional() });
+export type EquipmentCreateBody = z.infer<typeof equipmentCreateBodySchema>;
+
+/**
+ * The edit form sends roomId, name, model, serialNumber, ipAddress, status and notes. A field
+ * left out keeps its value (the form never sends imageUrl or type); one sent empty is cleared.
+ * A roomId other than the current room moves the equipment there.
+ */
+export const equipmentUpdateSchema = equipmentCreateSchema
+  .extend({ roomId: idSchema, status: equipmentStatusSchema })
+  .partial()
+  .extend({ name: equipmentName });
 export type EquipmentUpdate = z.infer<typeof equipmentUpdateSchema>;
 
 export const equipmentSchema = z.object({
@@ -50,3 +62,33 @@ export const equipmentSchema = z.object({
   lastCheckedAt: timestampSchema.nullable(),
 });
 export type Equipment = z.infer<typeof equipmentSchema>;
+
+/** gateway → inventory */
+export const equipmentCreateMessageSchema = z.object({
+  roomId: idSchema,
+  equipment: equipmentCreateBodySchema,
+});
+export type EquipmentCreateMessage = z.infer<typeof equipmentCreateMessageSchema>;
+export const equipmentUpdateMessageSchema = z.object({ id: idSchema, changes: equipmentUpdateSchema });
+export type EquipmentUpdateMessage = z.infer<typeof equipmentUpdateMessageSchema>;
+
+/** What happened to an equipment's address, as far as the monitor's target list is concerned. */
+export const equipmentChangeKinds = ['created', 'addressChanged', 'deleted'] as const;
+export const equipmentChangeKindSchema = z.enum(equipmentChangeKinds);
+export type EquipmentChangeKind = z.infer<typeof equipmentChangeKindSchema>;
+
+/**
+ * Published by inventory on JetStream (`inventory.equipment.changed`) after the change commits,
+ * for equipment that has or had an address. `eventId` is also the message id (de-duplication).
+ */
+export const equipmentChangedEventSchema = z.object({
+  eventId: z.string().min(1),
+  kind: equipmentChangeKindSchema,
+  equipmentId: idSchema,
+  /** The address now; null once deleted or cleared. */
+  ipAddress: z.string().nullable(),
+  /** The address before the change; null when created or when it had none. */
+  previousIpAddress: z.string().nullable(),
+  changedAt: timestampSchema,
+});
+export type EquipmentChangedEvent = z.infer<typeof equipmentChangedEventSchema>;

@@ -37,3 +37,28 @@ export const statusEventSchema = z.object({
   results: z.array(addressResultSchema),
 });
 export type StatusEvent = z.infer<typeof statusEventSchema>;
+
+/** One equipment the monitor pings: its id and its address or range as stored. */
+export const monitorTargetSchema = z.object({
+  equipmentId: idSchema,
+  ipAddress: z.string(),
+  status: equipmentStatusSchema,
+});
+export type MonitorTarget = z.infer<typeof monitorTargetSchema>;
+
+export const MAX_TARGETS_PAGE = 1000;
+
+/** monitor → inventory (`inventory.equipment.targets`): equipment with an address, by id. */
+export const targetsPageRequestSchema = z.object({
+  /** The last id of the previous page; the first page has none. */
+  after: idSchema.optional(),
+  limit: z.number().int().min(1).max(MAX_TARGETS_PAGE).default(500),
+});
+export type TargetsPageRequest = z.input<typeof targetsPageRequestSchema>;
+
+export const targetsPageSchema = z.object({
+  items: z.array(monitorTargetSchema),
+  /** Pass as `after` for the next page; null on the last page. */
+  nextCursor: idSchema.nullable(),
+});
+export type TargetsPage = z.infer<typeof targetsPageSchema>;

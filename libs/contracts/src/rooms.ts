@@ -19,11 +19,15 @@ export const roomTypes = [
 export const roomTypeSchema = z.enum(roomTypes, { message: `Type must be one of: ${roomTypes.join(', ')}` });
 export type RoomType = z.infer<typeof roomTypeSchema>;
 
-const capacity = z.coerce
-  .number({ message: 'Capacity must be a number' })
-  .int({ message: 'Capacity must be a whole number' })
-  .min(0, { message: 'Capacity must be 0 or more' })
-  .max(100_000, { message: 'Capacity must be at most 100000' });
+/** A number input may arrive as text ("30"); anything else that is not a number is refused. */
+const capacity = z.preprocess(
+  (v) => (typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
+  z
+    .number({ message: 'Capacity must be a number' })
+    .int({ message: 'Capacity must be a whole number' })
+    .min(0, { message: 'Capacity must be 0 or more' })
+    .max(100_000, { message: 'Capacity must be at most 100000' }),
+);
 
 const roomFields = {
   name: requiredText(limits.name, 'Room name'),
@@ -71,3 +75,11 @@ export type Room = z.infer<typeof roomSchema>;
 
 export const roomListItemSchema = roomSchema.extend({ equipmentCount: z.number().int().nonnegative() });
 export type RoomListItem = z.infer<typeof roomListItemSchema>;
+
+export const roomIdParamsSchema = z.object({ roomId: idSchema });
+
+/** gateway → inventory */
+export const roomCreateMessageSchema = z.object({ buildingId: idSchema, room: roomCreateSchema });
+export type RoomCreateMessage = z.infer<typeof roomCreateMessageSchema>;
+export const roomUpdateMessageSchema = z.object({ id: idSchema, changes: roomUpdateSchema });
+export type RoomUpdateMessage = z.infer<typeof roomUpdateMessageSchema>;

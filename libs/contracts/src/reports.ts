@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { idSchema, timestampSchema } from './common';
+
+/** Reports cover the last 30 days (spec section 9). */
+export const REPORT_WINDOW_HOURS = 720;
+
+/**
+ * One equipment's line of the uptime report. Time is weighed from the status history: each
+ * recorded status holds until the next one. Active counts as up; inactive and partial as
+ * down; maintenance is neither. The percentage is of up + down time, null with no history.
+ */
+export const equipmentUptimeSchema = z.object({
+  equipmentId: idSchema,
+  buildingId: idSchema,
+  buildingName: z.string(),
+  roomId: idSchema,
+  roomName: z.string(),
+  name: z.string(),
+  type: z.string().nullable(),
+  ipAddress: z.string().nullable(),
+  status: z.string(),
+  uptimePercent: z.number().min(0).max(100).nullable(),
+  uptimeHours: z.number().nonnegative(),
+  downtimeHours: z.number().nonnegative(),
+  /** When the status was last set, by a check or by a person. */
+  lastUpdated: timestampSchema,
+});
+export type EquipmentUptime = z.infer<typeof equipmentUptimeSchema>;
+
+export const reportSummarySchema = z.object({
+  buildings: z.number().int().nonnegative(),
+  totalEquipment: z.number().int().nonnegative(),
+  /** Equipment whose status is active. */
+  online: z.number().int().nonnegative(),
+  /** Equipment whose status is inactive. */
+  offline: z.number().int().nonnegative(),
+  /** Share of online equipment, to one decimal (0 with no equipment). */
+  overallUptimePercent: z.number().min(0).max(100),
+});
+export type ReportSummary = z.infer<typeof reportSummarySchema>;
+
+/** `GET /api/reports/uptime`: everything the Reports screen and its CSV need, in one call. */
+export const uptimeReportSchema = reportSummarySchema.extend({
+  windowHours: z.number().int().positive(),
+  generatedAt: timestampSchema,
+  equipment: z.array(equipmentUptimeSchema),
+});
+export type UptimeReport = z.infer<typeof uptimeReportSchema>;
+
+export const MAX_REPORT_PAGE = 2000;
+
+/**
+ * gateway → inventory (`inventory.report`), one page at a time: a whole campus does not fit in
+ * one NATS message (1 MB by default), so the gateway pages and assembles the answer.
+ */
+export const reportPageRequestSchema = z.object({
+  after: idSchema.optional(),
+  limit: z.number().int().min(1).max(MAX_REPORT_PAGE).default(1000),
+  /** The end of the window; every page of one report passes the same instant. Default now. */
+  asOf: timestampSchema.optional(),
+});
+export type ReportPageRequest = z.input<typeof reportPageRequestSchema>;
+
+export const reportPageSchema = z.object({
+  /** On the first page only (the one without `after`). */
+  summary: reportSummarySchema.extend({ generatedAt: timestampSchema }).nullable(),
+  items: z.array(equipmentUptimeSchema),
+  nextCursor: idSchema.nullable(),
+});
+export type ReportPage = z.infer<typeof reportPageSchema>;
