@@ -1,0 +1,462 @@
+import { hostname } from 'node:os';
+import {
+  type EventInput,
+  type EventPayload,
+  eventSchemas,
+  type EventSubject,
+  namespacedName,
+  namespacedSubject,
+  streams,
+} from '@cm/contracts';
+import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  type BeforeApplicationShutdown,
+  type DynamicModule,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import {
+  AckPolicy,
+  connect,
+  type ConsumerConfig,
+  type ConsumerMessages,
+  DeliverPolicy,
+  DiscardPolicy,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  JSONCodec,
+  nanos,
+  type NatsConnection,
+  type PubAck,
+  RetentionPolicy,
+  StorageType,
+  type StreamConfig,
+  type StreamInfo,
+} from 'nats';
+import { CONFIG, type CoreConfig } from '../config';
+import { HealthService } from '../health';
+import { extractTraceContext, injectTraceHeaders } from './trace-headers';
+
+const tracer = trace.getTracer('@cm/platform/jetstream');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const json = JSONCodec<unknown>();
+
+/** A stream as the contracts name it: relative name and subjects, namespaced here. */
+export interface StreamDef {
+  name: string;
+  subjects: readonly string[];
+}
+
+export interface StreamLimits {
+  /** How long a message is kept, consumed or not: consumers that were down catch up within it. */
+  maxAgeMs: number;
+  /** Messages with a msgId already seen within this window are dropped (at least 2 minutes). */
+  duplicateWindowMs: number;
+  /** Size cap of the stream; the oldest messages go first when it is reached. */
+  maxBytes: number;
+}
+
+const MIN_DUPLICATE_WINDOW_MS = 2 * 60_000;
+
+export const defaultStreamLimits: StreamLimits = {
+  maxAgeMs: 7 * 24 * 60 * 60_000,
+  duplicateWindowMs: MIN_DUPLICATE_WINDOW_MS,
+  maxBytes: 1024 * 1024 * 1024,
+};
+
+/** `STATUS` in namespace `cm` → stream `cm_STATUS` on subjects `cm.monitor.status.checked`. */
+export function streamConfigFor(
+  namespace: string,
+  stream: StreamDef,
+  limits: Partial<StreamLimits> = {},
+): Partial<StreamConfig> & { name: string } {
+  const l = { ...defaultStreamLimits, ...limits };
+  if (l.duplicateWindowMs < MIN_DUPLICATE_WINDOW_MS || l.duplicateWindowMs > l.maxAgeMs) {
+    throw new Error(
+      `The duplicate window of ${stream.name} must be between 2 minutes and its max age (${l.maxAgeMs} ms)`,
+    );
+  }
+  return {
+    name: namespacedName(namespace, stream.name),
+    subjects: stream.subjects.map((s) => namespacedSubject(namespace, s)),
+    storage: StorageType.File,
+    retention: RetentionPolicy.Limits,
+    discard: DiscardPolicy.Old,
+    max_age: nanos(l.maxAgeMs),
+    duplicate_window: nanos(l.duplicateWindowMs),
+    max_bytes: l.maxBytes,
+  };
+}
+
+const isNotFound = (error: unknown) => /not found/i.test(String((error as Error)?.message ?? error));
+const isAlreadyInUse = (error: unknown) => /already in use/i.test(String((error as Error)?.message ?? error));
+
+/**
+ * Creates the stream, or brings its subjects and limits to the wanted ones. Safe to call from
+ * every replica of every service that uses the stream, at the same time.
+ */
+export async function ensureStream(
+  jsm: JetStreamManager,
+  namespace: string,
+  stream: StreamDef,
+  limits: Partial<StreamLimits> = {},
+): Promise<StreamInfo> {
+  const wanted = streamConfigFor(namespace, stream, limits);
+  let info: StreamInfo;
+  try {
+    info = await jsm.streams.info(wanted.name);
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+    try {
+      return await jsm.streams.add(wanted);
+    } catch (addError) {
+      // Another process created it between our look-up and our create.
+      if (!isAlreadyInUse(addError)) throw addError;
+      info = await jsm.streams.info(wanted.name);
+    }
+  }
+  const c = info.config;
+  const same =
+    [...c.subjects].sort().join() === [...wanted.subjects!].sort().join() &&
+    c.max_age === wanted.max_age &&
+    c.duplicate_window === wanted.duplicate_window &&
+    c.max_bytes === wanted.max_bytes &&
+    c.discard === wanted.discard;
+  return same ? info : jsm.streams.update(wanted.name, { ...c, ...wanted });
+}
+
+/** The contracts' stream that captures an event subject. */
+export function streamOf(subject: EventSubject): StreamDef {
+  const found = Object.values(streams).find((s) => (s.subjects as readonly string[]).includes(subject));
+  if (!found) throw new Error(`No stream captures ${subject}`);
+  return found;
+}
+
+export interface PublishOptions {
+  /** De-duplication key: the same id within the stream's duplicate window is stored once. */
+  msgId: string;
+  /** How long to wait for the stream's acknowledgement. */
+  timeoutMs?: number;
+}
+
+export interface DeliveryMeta {
+  subject: string;
+  msgId: string | undefined;
+  /** 1 on the first delivery. */
+  deliveryCount: number;
+  streamSequence: number;
+}
+
+export interface DurableConsumerOptions<S extends EventSubject> {
+  stream: StreamDef;
+  /** Durable name, unique per consuming service (replicas share it, so each event goes to one). */
+  durable: string;
+  subject: S;
+  /** Acknowledged when it resolves (after the caller's commit); redelivered later when it throws. */
+  handle(payload: EventPayload<S>, meta: DeliveryMeta): Promise<void>;
+  /** Deliveries before an event is given up (and logged). */
+  maxDeliver?: number;
+  /** Time a delivered event may stay unacknowledged before the server delivers it again. */
+  ackWaitMs?: number;
+  /** Wait before a failed event is delivered again; grows with each attempt. */
+  retryDelayMs?: (deliveryCount: number) => number;
+  /** Events pulled ahead per request. */
+  batch?: number;
+}
+
+export const defaultRetryDelay = (deliveryCount: number) =>
+  Math.min(500 * 2 ** Math.max(0, deliveryCount - 1), 60_000);
+
+/**
+ * Pulls one durable consumer with explicit acknowledgement, one event at a time (events of a
+ * stream are handled in order). A handler failure is a `nak` with a growing delay; an event
+ * that fails its schema can never succeed and is terminated at once.
+ */
+export class DurableConsumer<S extends EventSubject> {
+  private readonly logger: Logger;
+  private messages?: ConsumerMessages;
+  private stopping = false;
+  private loop?: Promise<void>;
+
+  constructor(
+    private readonly connection: JetStreamConnection,
+    private readonly options: DurableConsumerOptions<S>,
+  ) {
+    this.logger = new Logger(`DurableConsumer ${options.durable}`);
+  }
+
+  get streamName(): string {
+    return namespacedName(this.connection.namespace, this.options.stream.name);
+  }
+
+  /** Creates or updates the durable consumer on the server and starts pulling. */
+  async start(): Promise<void> {
+    await ensureStream(this.connection.jsm, this.connection.namespace, this.options.stream);
+    await this.ensureConsumer();
+    this.loop = this.run();
+  }
+
+  /** Finishes the event in flight, hands back the ones pulled ahead, and stops. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.messages?.stop();
+    await this.loop;
+  }
+
+  private async ensureConsumer(): Promise<void> {
+    const { durable, subject, maxDeliver = 10, ackWaitMs = 30_000 } = this.options;
+    const config: Partial<ConsumerConfig> = {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: namespacedSubject(this.connection.namespace, subject),
+      max_deliver: maxDeliver,
+      ack_wait: nanos(ackWaitMs),
+      max_ack_pending: 1000,
+    };
+    const jsm = this.connection.jsm;
+    try {
+      await jsm.consumers.info(this.streamName, durable);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      await jsm.consumers.add(this.streamName, config);
+      return;
+    }
+    const { filter_subject, max_deliver, ack_wait, max_ack_pending } = config;
+    await jsm.consumers.update(this.streamName, durable, {
+      filter_subject,
+      max_deliver,
+      ack_wait,
+      max_ack_pending,
+    });
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      try {
+        const consumer = await this.connection.js.consumers.get(this.streamName, this.options.durable);
+        this.messages = await consumer.consume({ max_messages: this.options.batch ?? 32 });
+        if (this.stopping) this.messages.stop();
+        for await (const msg of this.messages) {
+          // Pulled ahead but not started: another replica (or this one, restarted) takes it now.
+          if (this.stopping) msg.nak();
+          else await this.process(msg);
+        }
+        // The library ended the pull by itself (consumer or stream gone): look again shortly.
+        if (!this.stopping) await sleep(1000);
+      } catch (error) {
+        if (this.stopping) break;
+        this.logger.error(`Consuming failed, retrying in 1 s: ${String(error)}`);
+        await sleep(1000);
+      }
+    }
+  }
+
+  private async process(msg: JsMsg): Promise<void> {
+    const { subject, handle, maxDeliver = 10, retryDelayMs = defaultRetryDelay } = this.options;
+    const meta: DeliveryMeta = {
+      subject: msg.subject,
+      msgId: msg.headers?.get('Nats-Msg-Id') || undefined,
+      deliveryCount: msg.info.deliveryCount,
+      streamSequence: msg.info.streamSequence,
+    };
+    let payload: EventPayload<S>;
+    try {
+      payload = eventSchemas[subject].parse(json.decode(msg.data)) as EventPayload<S>;
+    } catch (error) {
+      this.logger.error({ msg: 'Dropped an event that fails its schema', ...meta, error: String(error) });
+      msg.term();
+      return;
+    }
+    const parent = extractTraceContext(msg.headers, context.active());
+    await context.with(parent, () =>
+      tracer.startActiveSpan(
+        `jetstream process ${subject}`,
+        {
+          kind: SpanKind.CONSUMER,
+          attributes: { 'messaging.system': 'nats', 'messaging.destination.name': msg.subject },
+        },
+        async (span) => {
+          try {
+            await handle(payload, meta);
+            msg.ack();
+          } catch (error) {
+            span.setStatus({ code: SpanStatusCode.ERROR });
+            if (meta.deliveryCount >= maxDeliver) {
+              this.logger.error({ msg: `Gave up on an event after ${maxDeliver} deliveries`, ...meta });
+              msg.term();
+            } else {
+              this.logger.warn({
+                msg: 'Handling an event failed; it will be delivered again',
+                ...meta,
+                error: String(error),
+              });
+              msg.nak(retryDelayMs(meta.deliveryCount));
+            }
+          } finally {
+            span.end();
+          }
+        },
+      ),
+    );
+  }
+}
+
+export interface JetStreamConnectOptions {
+  namespace: string;
+  servers: string;
+  name: string;
+  /** Deadline of every JetStream API call and of each publish acknowledgement. */
+  timeoutMs: number;
+}
+
+/**
+ * One NATS connection for JetStream: publishing events (validated, traced, acknowledged by the
+ * stream within a deadline) and durable consumers. `close` stops the consumers first, then
+ * drains the connection, so nothing in flight is cut.
+ */
+export class JetStreamConnection {
+  private readonly logger = new Logger(JetStreamConnection.name);
+  private readonly consumers: DurableConsumer<EventSubject>[] = [];
+  private readonly ensured = new Map<string, Promise<StreamInfo>>();
+
+  private constructor(
+    readonly nc: NatsConnection,
+    readonly js: JetStreamClient,
+    readonly jsm: JetStreamManager,
+    readonly namespace: string,
+    private readonly timeoutMs: number,
+  ) {}
+
+  static async connect(options: JetStreamConnectOptions): Promise<JetStreamConnection> {
+    const nc = await connect({
+      servers: options.servers.split(','),
+      name: options.name,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 1000,
+      timeout: options.timeoutMs,
+    });
+    const jsm = await nc.jetstreamManager({ timeout: options.timeoutMs });
+    return new JetStreamConnection(
+      nc,
+      nc.jetstream({ timeout: options.timeoutMs }),
+      jsm,
+      options.namespace,
+      options.timeoutMs,
+    );
+  }
+
+  /** Ensures a stream once per connection (and per process), however many publishers use it. */
+  ensureStream(stream: StreamDef, limits?: Partial<StreamLimits>): Promise<StreamInfo> {
+    let pending = this.ensured.get(stream.name);
+    if (!pending) {
+      pending = ensureStream(this.jsm, this.namespace, stream, limits);
+      pending.catch(() => this.ensured.delete(stream.name));
+      this.ensured.set(stream.name, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * Publishes one event after checking it against its subject's schema, with the trace context
+   * in its headers, and resolves once the stream has stored it (or knew it already: `duplicate`).
+   */
+  async publish<S extends EventSubject>(
+    subject: S,
+    payload: EventInput<S>,
+    options: PublishOptions,
+  ): Promise<PubAck> {
+    const data = eventSchemas[subject].parse(payload);
+    await this.ensureStream(streamOf(subject));
+    const wire = namespacedSubject(this.namespace, subject);
+    return tracer.startActiveSpan(
+      `jetstream publish ${subject}`,
+      {
+        kind: SpanKind.PRODUCER,
+        attributes: { 'messaging.system': 'nats', 'messaging.destination.name': wire },
+      },
+      async (span) => {
+        try {
+          return await this.js.publish(wire, json.encode(data), {
+            msgID: options.msgId,
+            timeout: options.timeoutMs ?? this.timeoutMs,
+            headers: injectTraceHeaders(),
+          });
+        } catch (error) {
+          span.setStatus({ code: SpanStatusCode.ERROR });
+          throw error;
+        } finally {
+          span.end();
+        }
+      },
+    );
+  }
+
+  /** Starts a durable consumer; it is stopped by `close`. */
+  async consume<S extends EventSubject>(options: DurableConsumerOptions<S>): Promise<DurableConsumer<S>> {
+    const consumer = new DurableConsumer(this, options);
+    await consumer.start();
+    this.consumers.push(consumer as unknown as DurableConsumer<EventSubject>);
+    return consumer;
+  }
+
+  async stopConsumers(): Promise<void> {
+    await Promise.all(this.consumers.splice(0).map((c) => c.stop()));
+  }
+
+  async close(): Promise<void> {
+    await this.stopConsumers();
+    if (this.nc.isClosed()) return;
+    await this.nc.drain().catch((error: unknown) => this.logger.warn(`NATS drain failed: ${String(error)}`));
+  }
+}
+
+/** Nest lifecycle around one JetStreamConnection: consumers stop before the database closes. */
+@Injectable()
+class JetStreamLifecycle implements BeforeApplicationShutdown, OnApplicationShutdown {
+  constructor(
+    @Inject(JetStreamConnection) private readonly connection: JetStreamConnection,
+    health: HealthService,
+  ) {
+    health.register('jetstream', async () => {
+      await this.connection.jsm.getAccountInfo();
+    });
+  }
+
+  // Before shutdown hooks, so an event in flight still has its database to commit to.
+  beforeApplicationShutdown(): Promise<void> {
+    return this.connection.stopConsumers();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.connection.close();
+  }
+}
+
+/** Provides the service's JetStreamConnection with a readiness check and an orderly close. */
+export class JetStreamModule {
+  static forService(service: string): DynamicModule {
+    return {
+      module: JetStreamModule,
+      global: true,
+      providers: [
+        {
+          provide: JetStreamConnection,
+          inject: [CONFIG],
+          useFactory: (config: CoreConfig) =>
+            JetStreamConnection.connect({
+              namespace: config.CM_NAMESPACE,
+              servers: config.NATS_URL,
+              name: `${service}-jetstream@${hostname()}:${process.pid}`,
+              timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
+            }),
+        },
+        JetStreamLifecycle,
+      ],
+      exports: [JetStreamConnection],
+    };
+  }
+}
