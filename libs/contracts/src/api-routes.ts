@@ -1,7 +1,9 @@
 import { type ApiRouteDef } from './route-def';
+import { authRoutes } from './routes/auth';
 import { inventoryRoutes } from './routes/inventory';
 import { mediaRoutes } from './routes/media';
 import { operationsRoutes } from './routes/operations';
+import { userRoutes } from './routes/users';
 
 export * from './route-def';
 
@@ -12,6 +14,8 @@ export * from './route-def';
  */
 export const apiRoutes = {
   ...operationsRoutes,
+  ...authRoutes,
+  ...userRoutes,
   ...mediaRoutes,
   ...inventoryRoutes,
 } as const satisfies Record<string, ApiRouteDef>;

@@ -43,21 +43,62 @@ const profile = {
   email,
   firstName: optionalText(limits.shortText, 'First name'),
   lastName: optionalText(limits.shortText, 'Last name'),
-  role: userRoleSchema.default('user'),
-  isActive: flagSchema.default(1),
 };
 
-export const userCreateSchema = z.object({ username, password, ...profile });
+export const userCreateSchema = z.object({
+  username,
+  password,
+  ...profile,
+  role: userRoleSchema.default('user'),
+  isActive: flagSchema.default(1),
+});
 export type UserCreate = z.infer<typeof userCreateSchema>;
 
-/** On update a blank or absent password keeps the current one. */
+/**
+ * The edit form sends the create fields. A blank or absent password keeps the current one; any
+ * other field left out keeps its value (no default here: an edit that omits the role must not
+ * demote an administrator).
+ */
 export const userUpdateSchema = z.object({
   username,
   password: z
-    .string()
+    .string({ message: 'Password must be text' })
     .max(256, { message: 'Password must be at most 256 characters' })
     .nullish()
     .transform((v) => (v ? v : undefined)),
-  ...profile,
+  email: email.optional(),
+  firstName: profile.firstName.optional(),
+  lastName: profile.lastName.optional(),
+  role: userRoleSchema.optional(),
+  isActive: flagSchema.optional(),
 });
 export type UserUpdate = z.infer<typeof userUpdateSchema>;
+
+/** gateway → auth: who asks matters (nobody deletes or deactivates themself). */
+export const userIdMessageSchema = z.object({ id: idSchema });
+export type UserIdMessage = z.infer<typeof userIdMessageSchema>;
+
+export const userCreateMessageSchema = z.object({ actorId: idSchema, user: userCreateSchema });
+export type UserCreateMessage = z.infer<typeof userCreateMessageSchema>;
+
+export const userUpdateMessageSchema = z.object({
+  actorId: idSchema,
+  id: idSchema,
+  changes: userUpdateSchema,
+});
+export type UserUpdateMessage = z.infer<typeof userUpdateMessageSchema>;
+
+export const userDeleteMessageSchema = z.object({ actorId: idSchema, id: idSchema });
+export type UserDeleteMessage = z.infer<typeof userDeleteMessageSchema>;
+
+/** What a person reads when a sign-in or an account change is refused. */
+export const authMessages = {
+  invalidCredentials: 'Invalid username or password',
+  inactive: 'This account is deactivated. Ask an administrator to reactivate it.',
+  unauthenticated: 'Sign in to continue.',
+  forbidden: 'Only administrators can do this.',
+  selfDelete: 'You cannot delete your own account. Ask another administrator.',
+  selfDeactivate: 'You cannot deactivate your own account. Ask another administrator.',
+  lastAdmin: 'This is the last active administrator. Make another user an active administrator first.',
+  userNotFound: 'No such user. It may have been deleted.',
+} as const;

@@ -1,6 +1,28 @@
+import { ErrorCode } from '@cm/contracts';
+import { AppError } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
-import { DataSource, type Repository } from 'typeorm';
+import { DataSource, type EntityManager, QueryFailedError, type Repository } from 'typeorm';
 import { UserEntity } from './user.entity';
+
+export type UserFields = Partial<
+  Pick<UserEntity, 'username' | 'passwordHash' | 'email' | 'firstName' | 'lastName' | 'role' | 'isActive'>
+>;
+
+/** The unique indexes of the users migration, and the field a person has to change. */
+const uniqueFields: Record<string, { code: ErrorCode; field: 'username' | 'email'; label: string }> = {
+  users_username_key: { code: ErrorCode.USERNAME_TAKEN, field: 'username', label: 'Username' },
+  users_email_key: { code: ErrorCode.EMAIL_TAKEN, field: 'email', label: 'Email' },
+};
+
+/** A unique violation (23505) as a 409 naming the field; anything else unchanged. */
+function conflictOf(error: unknown, fields: UserFields): unknown {
+  const driver =
+    error instanceof QueryFailedError ? (error.driverError as { code?: string; constraint?: string }) : null;
+  const unique = driver?.code === '23505' ? uniqueFields[driver.constraint ?? ''] : undefined;
+  if (!unique) return error;
+  const message = `${unique.label} "${fields[unique.field] ?? ''}" is already in use. Choose another.`;
+  return new AppError(unique.code, message, [{ path: unique.field, message }]);
+}
 
 @Injectable()
 export class UserRepository {
@@ -24,5 +46,73 @@ export class UserRepository {
 
   count(): Promise<number> {
     return this.users.count();
+  }
+
+  findById(id: string): Promise<UserEntity | null> {
+    return this.users.findOneBy({ id });
+  }
+
+  /** Usernames are unique regardless of case, so sign-in ignores case too. */
+  findByUsername(username: string): Promise<UserEntity | null> {
+    return this.users
+      .createQueryBuilder('u')
+      .where('lower(u.username) = lower(:username)', { username })
+      .getOne();
+  }
+
+  list(): Promise<UserEntity[]> {
+    return this.users.createQueryBuilder('u').orderBy('lower(u.username)').addOrderBy('u.id').getMany();
+  }
+
+  async create(fields: UserFields): Promise<UserEntity> {
+    try {
+      return await this.users.save(this.users.create(fields));
+    } catch (error) {
+      throw conflictOf(error, fields);
+    }
+  }
+
+  /**
+   * Runs `change` in a transaction that holds the administrators lock, with the target row
+   * locked: two concurrent demotions (or deletions) of the last two administrators are
+   * serialised, so the second one sees that only one is left.
+   */
+  async changeUnderAdminLock<T>(
+    id: string,
+    change: (user: UserEntity | null, store: AdminLockedStore) => Promise<T>,
+  ): Promise<T> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.schema}.admins`]);
+      const user = await manager.findOne(UserEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+      return change(user, new AdminLockedStore(manager));
+    });
+  }
+
+  private get schema(): string {
+    return (this.dataSource.options as { schema?: string }).schema ?? 'public';
+  }
+}
+
+/** What may be done while the administrators lock is held (inside its transaction). */
+export class AdminLockedStore {
+  constructor(private readonly manager: EntityManager) {}
+
+  otherActiveAdmins(id: string): Promise<number> {
+    return this.manager
+      .createQueryBuilder(UserEntity, 'u')
+      .where('u.role = :role AND u.is_active = 1 AND u.id <> :id', { role: 'admin', id })
+      .getCount();
+  }
+
+  async update(user: UserEntity, fields: UserFields): Promise<UserEntity> {
+    try {
+      return await this.manager.save(Object.assign(user, fields));
+    } catch (error) {
+      throw conflictOf(error, fields);
+    }
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.manager.delete(UserEntity, { id });
   }
 }

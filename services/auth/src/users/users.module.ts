@@ -2,9 +2,12 @@ import { Module } from '@nestjs/common';
 import { AdminBootstrapService } from './admin-bootstrap.service';
 import { PasswordHasher } from './password-hasher';
 import { UserRepository } from './user.repository';
+import { UsersMessageController } from './users.message.controller';
+import { UsersService } from './users.service';
 
 @Module({
-  providers: [UserRepository, PasswordHasher, AdminBootstrapService],
+  controllers: [UsersMessageController],
+  providers: [UserRepository, PasswordHasher, UsersService, AdminBootstrapService],
   exports: [UserRepository, PasswordHasher],
 })
 export class UsersModule {}

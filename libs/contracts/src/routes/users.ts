@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { idParamsSchema } from '../common';
+import { type ApiRouteDef } from '../route-def';
+import { userCreateSchema, userSchema, userUpdateSchema } from '../users';
+
+/** User Management (spec sections 2 and 7): administrators only. */
+export const userRoutes = {
+  listUsers: {
+    method: 'GET',
+    path: '/api/users',
+    summary: 'Every user, by username',
+    tag: 'Users',
+    access: 'admin',
+    response: z.array(userSchema),
+  },
+  createUser: {
+    method: 'POST',
+    path: '/api/users',
+    summary: 'Create a user (409 naming the field when the username or email is taken)',
+    tag: 'Users',
+    access: 'admin',
+    body: userCreateSchema,
+    response: userSchema,
+    status: 201,
+  },
+  updateUser: {
+    method: 'PUT',
+    path: '/api/users/:id',
+    summary:
+      'Edit a user; a blank or absent password keeps the current one, other fields left out keep their value. 409 for your own deactivation or the last active administrator',
+    tag: 'Users',
+    access: 'admin',
+    params: idParamsSchema,
+    body: userUpdateSchema,
+    response: userSchema,
+  },
+  deleteUser: {
+    method: 'DELETE',
+    path: '/api/users/:id',
+    summary: 'Delete a user (409 for yourself or the last active administrator)',
+    tag: 'Users',
+    access: 'admin',
+    params: idParamsSchema,
+    status: 204,
+  },
+} as const satisfies Record<string, ApiRouteDef>;

@@ -1,0 +1,96 @@
+import {
+  authMessages,
+  ErrorCode,
+  type Login,
+  type User,
+  type UserCreateMessage,
+  type UserDeleteMessage,
+  type UserUpdateMessage,
+} from '@cm/contracts';
+import { AppError } from '@cm/platform';
+import { Injectable } from '@nestjs/common';
+import { PasswordHasher } from './password-hasher';
+import { type UserEntity } from './user.entity';
+import { type AdminLockedStore, type UserFields, UserRepository } from './user.repository';
+
+const notFound = () => new AppError(ErrorCode.USER_NOT_FOUND, authMessages.userNotFound);
+
+/** A user as every call returns it: never the password hash. */
+export function toUser(entity: UserEntity): User {
+  return {
+    id: entity.id,
+    username: entity.username,
+    email: entity.email,
+    firstName: entity.firstName,
+    lastName: entity.lastName,
+    role: entity.role,
+    isActive: entity.isActive,
+    createdAt: entity.createdAt.toISOString(),
+    updatedAt: entity.updatedAt.toISOString(),
+  };
+}
+
+@Injectable()
+export class UsersService {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly hasher: PasswordHasher,
+  ) {}
+
+  /** One message and about one argon2 verification of time for an unknown user and a wrong password. */
+  async login({ username, password }: Login): Promise<User> {
+    const user = await this.users.findByUsername(username);
+    const valid = user
+      ? await this.hasher.verify(user.passwordHash, password)
+      : await this.hasher.verifyNobody(password);
+    if (!user || !valid) throw new AppError(ErrorCode.INVALID_CREDENTIALS, authMessages.invalidCredentials);
+    if (user.isActive !== 1) throw new AppError(ErrorCode.FORBIDDEN, authMessages.inactive);
+    return toUser(user);
+  }
+
+  async get(id: string): Promise<User> {
+    const user = await this.users.findById(id);
+    if (!user) throw notFound();
+    return toUser(user);
+  }
+
+  async list(): Promise<User[]> {
+    return (await this.users.list()).map(toUser);
+  }
+
+  async create({ user }: UserCreateMessage): Promise<User> {
+    const { password, ...fields } = user;
+    return toUser(await this.users.create({ ...fields, passwordHash: await this.hasher.hash(password) }));
+  }
+
+  async update({ actorId, id, changes }: UserUpdateMessage): Promise<User> {
+    const { password, ...rest } = changes;
+    // Hashed before the lock is taken: argon2 takes tens of milliseconds.
+    const fields: UserFields = password ? { ...rest, passwordHash: await this.hasher.hash(password) } : rest;
+    return this.users.changeUnderAdminLock(id, async (user, store) => {
+      if (!user) throw notFound();
+      if (id === actorId && fields.isActive === 0)
+        throw new AppError(ErrorCode.SELF_CHANGE, authMessages.selfDeactivate);
+      const staysActiveAdmin =
+        (fields.role ?? user.role) === 'admin' && (fields.isActive ?? user.isActive) === 1;
+      if (!staysActiveAdmin) await this.keepAnAdmin(user, store);
+      return toUser(await store.update(user, fields));
+    });
+  }
+
+  async delete({ actorId, id }: UserDeleteMessage): Promise<void> {
+    if (id === actorId) throw new AppError(ErrorCode.SELF_CHANGE, authMessages.selfDelete);
+    await this.users.changeUnderAdminLock(id, async (user, store) => {
+      if (!user) throw notFound();
+      await this.keepAnAdmin(user, store);
+      await store.delete(id);
+    });
+  }
+
+  /** Refuses to remove the last active administrator (by deletion, demotion or deactivation). */
+  private async keepAnAdmin(user: UserEntity, store: AdminLockedStore): Promise<void> {
+    if (user.role !== 'admin' || user.isActive !== 1) return;
+    if ((await store.otherActiveAdmins(user.id)) === 0)
+      throw new AppError(ErrorCode.LAST_ADMIN, authMessages.lastAdmin);
+  }
+}

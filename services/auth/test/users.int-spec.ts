@@ -1,0 +1,229 @@
+import { authMessages, ErrorCode, patterns, type User, type UserCreate } from '@cm/contracts';
+import { type AppError } from '@cm/platform';
+import { startTestService, type TestService } from '@cm/platform/testing';
+import { DataSource } from 'typeorm';
+import { AppModule } from '../src/app.module';
+import { type Config, configSchema } from '../src/config';
+
+describe('auth users', () => {
+  let sut: TestService<Config>;
+  let admin: User;
+
+  const send = <T>(pattern: string, data: unknown) => sut.rpc.send<T>(pattern, data);
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => {
+        throw new Error('expected a refusal');
+      },
+      (error: AppError) => ({ code: error.code, message: error.message, errors: error.errors }),
+    );
+  const login = (username: string, password: string) =>
+    send<User>(patterns.auth.login, { username, password });
+  const create = (user: Partial<UserCreate> & { username: string; password: string }, actorId = admin.id) =>
+    send<User>(patterns.auth.createUser, { actorId, user });
+  const update = (id: string, changes: Record<string, unknown>, actorId = admin.id) =>
+    send<User>(patterns.auth.updateUser, { actorId, id, changes });
+  const remove = (id: string, actorId = admin.id) => send(patterns.auth.deleteUser, { actorId, id });
+  const hashOf = async (id: string) =>
+    (
+      (await sut.app
+        .get(DataSource)
+        .query(`SELECT password_hash FROM "${sut.namespace}_auth".users WHERE id = $1`, [id])) as {
+        password_hash: string;
+      }[]
+    )[0].password_hash;
+
+  beforeAll(async () => {
+    sut = await startTestService({
+      service: 'auth',
+      schema: configSchema,
+      module: AppModule.forRoot,
+      env: { ADMIN_USERNAME: 'chief', ADMIN_PASSWORD: 'chief password' },
+    });
+    admin = await login('chief', 'chief password');
+  });
+  afterAll(() => sut?.close());
+
+  describe('sign-in', () => {
+    it('answers the user, without any password, ignoring the case of the username', async () => {
+      const user = await login('CHIEF', 'chief password');
+      expect(user).toEqual({
+        id: admin.id,
+        username: 'chief',
+        email: null,
+        firstName: null,
+        lastName: null,
+        role: 'admin',
+        isActive: 1,
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+      });
+      expect(JSON.stringify(user)).not.toMatch(/password|argon2/i);
+    });
+
+    it('gives the same answer, in about the same time, for a wrong password and an unknown user', async () => {
+      const timed = async (username: string) => {
+        const started = performance.now();
+        const refusal = await failure(login(username, 'not it at all'));
+        return { refusal, ms: performance.now() - started };
+      };
+      await timed('nobody-here'); // the dummy hash is made on first use
+      const wrong = [await timed('chief'), await timed('chief'), await timed('chief')];
+      const unknown = [await timed('nobody-here'), await timed('nobody-here'), await timed('nobody-here')];
+      const expected = { code: ErrorCode.INVALID_CREDENTIALS, message: 'Invalid username or password' };
+      for (const { refusal } of [...wrong, ...unknown]) expect(refusal).toMatchObject(expected);
+      const median = (runs: { ms: number }[]) => runs.map((r) => r.ms).sort((a, b) => a - b)[1];
+      expect(median(unknown)).toBeGreaterThan(median(wrong) * 0.5);
+    });
+
+    it('refuses a deactivated user even with the right password', async () => {
+      const user = await create({ username: 'gone-home', password: 'pw-gone-home', isActive: 0 });
+      expect(await failure(login('gone-home', 'pw-gone-home'))).toMatchObject({
+        code: ErrorCode.FORBIDDEN,
+        message: authMessages.inactive,
+      });
+      await update(user.id, { username: 'gone-home', isActive: 1 });
+      await expect(login('gone-home', 'pw-gone-home')).resolves.toMatchObject({ id: user.id });
+    });
+
+    it('answers a missing field with the schema messages', async () => {
+      expect(await failure(send(patterns.auth.login, {}))).toMatchObject({
+        code: ErrorCode.VALIDATION_FAILED,
+        message: 'Username is required. Password is required',
+      });
+    });
+  });
+
+  describe('management', () => {
+    it('creates a user with the defaults, stores only an argon2id hash, and lists it', async () => {
+      const user = await create({ username: 'ana', password: 'ana secret', email: 'Ana@Campus.edu' });
+      expect(user).toMatchObject({ username: 'ana', email: 'ana@campus.edu', role: 'user', isActive: 1 });
+      expect(await hashOf(user.id)).toMatch(/^\$argon2id\$/);
+      await expect(login('ana', 'ana secret')).resolves.toMatchObject({ id: user.id });
+      const list = await send<User[]>(patterns.auth.listUsers, {});
+      expect(list.map((u) => u.username)).toEqual(expect.arrayContaining(['ana', 'chief']));
+      expect(JSON.stringify(list)).not.toMatch(/password|argon2/i);
+    });
+
+    it('answers 409 naming the field for a taken username or email, whatever the case', async () => {
+      await create({ username: 'ben', password: 'ben secret', email: 'ben@campus.edu' });
+      expect(await failure(create({ username: 'BEN', password: 'x' }))).toEqual({
+        code: ErrorCode.USERNAME_TAKEN,
+        message: 'Username "BEN" is already in use. Choose another.',
+        errors: [{ path: 'username', message: 'Username "BEN" is already in use. Choose another.' }],
+      });
+      expect(
+        await failure(create({ username: 'benji', password: 'x', email: 'BEN@campus.edu' })),
+      ).toMatchObject({
+        code: ErrorCode.EMAIL_TAKEN,
+        errors: [{ path: 'email' }],
+      });
+      const other = await create({ username: 'carla', password: 'carla secret' });
+      expect(await failure(update(other.id, { username: 'Ben' }))).toMatchObject({
+        code: ErrorCode.USERNAME_TAKEN,
+      });
+    });
+
+    it('keeps the password when the update leaves it blank or out, and changes it when given', async () => {
+      const user = await create({ username: 'dora', password: 'first secret', firstName: 'Dora' });
+      const hash = await hashOf(user.id);
+      await update(user.id, { username: 'dora', password: '' });
+      await update(user.id, { username: 'dora', lastName: 'Diaz' });
+      expect(await hashOf(user.id)).toBe(hash);
+      await update(user.id, { username: 'dora', password: 'second secret' });
+      expect(await failure(login('dora', 'first secret'))).toMatchObject({
+        code: ErrorCode.INVALID_CREDENTIALS,
+      });
+      await expect(login('dora', 'second secret')).resolves.toMatchObject({
+        firstName: 'Dora',
+        lastName: 'Diaz',
+      });
+    });
+
+    it('keeps fields an update leaves out: an edit without a role does not demote', async () => {
+      const other = await create({ username: 'eve', password: 'eve secret', role: 'admin' });
+      const edited = await update(other.id, { username: 'eve-admin' });
+      expect(edited).toMatchObject({ username: 'eve-admin', role: 'admin', isActive: 1 });
+      await remove(other.id);
+    });
+
+    it('answers 404 for an unknown id', async () => {
+      const unknown = '00000000-0000-4000-8000-000000000000';
+      for (const attempt of [
+        send(patterns.auth.getUser, { id: unknown }),
+        update(unknown, { username: 'x' }),
+        remove(unknown),
+      ]) {
+        expect(await failure(attempt)).toMatchObject({ code: ErrorCode.USER_NOT_FOUND });
+      }
+    });
+
+    it('deletes a user, who can no longer sign in', async () => {
+      const user = await create({ username: 'fred', password: 'fred secret' });
+      await remove(user.id);
+      expect(await failure(login('fred', 'fred secret'))).toMatchObject({
+        code: ErrorCode.INVALID_CREDENTIALS,
+      });
+      expect(await failure(send(patterns.auth.getUser, { id: user.id }))).toMatchObject({
+        code: ErrorCode.USER_NOT_FOUND,
+      });
+    });
+  });
+
+  describe('administrators', () => {
+    it('may not delete or deactivate themselves', async () => {
+      const second = await create({ username: 'gina', password: 'gina secret', role: 'admin' });
+      try {
+        expect(await failure(remove(admin.id, admin.id))).toEqual({
+          code: ErrorCode.SELF_CHANGE,
+          message: authMessages.selfDelete,
+        });
+        expect(await failure(update(admin.id, { username: 'chief', isActive: 0 }, admin.id))).toEqual({
+          code: ErrorCode.SELF_CHANGE,
+          message: authMessages.selfDeactivate,
+        });
+      } finally {
+        await remove(second.id);
+      }
+    });
+
+    it('keep the last active administrator: no deletion, demotion or deactivation of it', async () => {
+      const other = await create({ username: 'hal', password: 'hal secret', role: 'admin' });
+      // Acting as hal on chief, the only other active administrator, once hal is a plain user.
+      await update(other.id, { username: 'hal', role: 'user' });
+      const lastAdmin = { code: ErrorCode.LAST_ADMIN, message: authMessages.lastAdmin };
+      expect(await failure(update(admin.id, { username: 'chief', role: 'user' }, other.id))).toMatchObject(
+        lastAdmin,
+      );
+      expect(await failure(update(admin.id, { username: 'chief', isActive: 0 }, other.id))).toMatchObject(
+        lastAdmin,
+      );
+      expect(await failure(remove(admin.id, other.id))).toMatchObject(lastAdmin);
+      await expect(login('chief', 'chief password')).resolves.toMatchObject({ role: 'admin', isActive: 1 });
+      // An inactive administrator does not count.
+      await update(other.id, { username: 'hal', role: 'admin', isActive: 0 });
+      expect(await failure(remove(admin.id, other.id))).toMatchObject(lastAdmin);
+      await remove(other.id);
+    });
+
+    it('lets exactly one of two concurrent demotions of the last two administrators pass', async () => {
+      const second = await create({ username: 'iris', password: 'iris secret', role: 'admin' });
+      const third = await create({ username: 'jack', password: 'jack secret' });
+      const results = await Promise.allSettled([
+        update(admin.id, { username: 'chief', role: 'user' }, third.id),
+        update(second.id, { username: 'iris', role: 'user' }, third.id),
+      ]);
+      expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+      const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+      expect((refused.reason as AppError).code).toBe(ErrorCode.LAST_ADMIN);
+      const admins = (await send<User[]>(patterns.auth.listUsers, {})).filter(
+        (u) => u.role === 'admin' && u.isActive === 1,
+      );
+      expect(admins).toHaveLength(1);
+      // Put chief back for the other tests.
+      await update(admin.id, { username: 'chief', role: 'admin' }, third.id);
+      await remove(second.id);
+      await remove(third.id);
+    });
+  });
+});
