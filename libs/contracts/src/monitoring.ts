@@ -28,9 +28,10 @@ export const addressResultSchema = z.object({
 
 /** The event the monitor publishes for every equipment it checked (JetStream, at-least-once). */
 export const statusEventSchema = z.object({
-  eventId: z.string().min(1),
+  /** Unique per check: the de-duplication key on the stream and in the status history. */
+  eventId: z.string().min(1).max(64),
   equipmentId: idSchema,
-  sweepId: z.string().min(1),
+  sweepId: z.string().min(1).max(64),
   status: equipmentStatusSchema,
   checkedAt: timestampSchema,
   rttMs: z.number().nonnegative().nullable(),

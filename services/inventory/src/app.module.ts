@@ -1,7 +1,13 @@
-import { DatabaseModule, PlatformModule } from '@cm/platform';
+import { DatabaseModule, JetStreamModule, PlatformModule } from '@cm/platform';
 import { type DynamicModule, Module } from '@nestjs/common';
+import { BuildingsModule } from './buildings/buildings.module';
 import { type Config } from './config';
+import { EquipmentModule } from './equipment/equipment.module';
 import { migrations } from './migrations';
+import { OutboxModule } from './outbox/outbox.module';
+import { ReportsModule } from './reports/reports.module';
+import { RoomsModule } from './rooms/rooms.module';
+import { StatusModule } from './status/status.module';
 
 @Module({})
 export class AppModule {
@@ -11,6 +17,13 @@ export class AppModule {
       imports: [
         PlatformModule.forService({ service: 'inventory', config }),
         DatabaseModule.forService({ service: 'inventory', entities: [], migrations }),
+        JetStreamModule.forService('inventory'),
+        OutboxModule,
+        BuildingsModule,
+        RoomsModule,
+        EquipmentModule,
+        StatusModule,
+        ReportsModule,
       ],
     };
   }

@@ -1,5 +1,22 @@
 import { coreEnv, databaseEnv, httpPortEnv } from '@cm/platform';
+import { REPORT_WINDOW_HOURS } from '@cm/contracts';
 import { z } from 'zod';
 
-export const configSchema = z.object({ ...coreEnv, ...databaseEnv, ...httpPortEnv(9102) });
+const int = (fallback: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+
+export const configSchema = z.object({
+  ...coreEnv,
+  ...databaseEnv,
+  ...httpPortEnv(9102),
+  /** How long a status event may stay unacknowledged before JetStream delivers it again. */
+  INVENTORY_STATUS_ACK_WAIT_MS: int(30_000, 1000, 600_000),
+  /** Deliveries of one status event before it is given up (a day of database trouble, say). */
+  INVENTORY_STATUS_MAX_DELIVER: int(10, 1, 1000),
+  /** How often leftover equipment change events are published (they normally leave at once). */
+  INVENTORY_OUTBOX_INTERVAL_MS: int(5000, 100, 600_000),
+  /** Status history older than this is deleted; at least the report window. */
+  INVENTORY_HISTORY_RETENTION_HOURS: int(REPORT_WINDOW_HOURS + 24, REPORT_WINDOW_HOURS, 24 * 366),
+  INVENTORY_HISTORY_PRUNE_INTERVAL_MS: int(3_600_000, 1000, 24 * 3_600_000),
+});
 export type Config = z.infer<typeof configSchema>;

@@ -460,3 +460,18 @@ export class JetStreamModule {
     };
   }
 }
+
+/** Deletes every stream of a namespace (tests and throw-away stacks clean up after themselves). */
+export async function deleteNamespaceStreams(namespace: string, servers: string): Promise<void> {
+  const nc = await connect({ servers: servers.split(','), name: 'cleanup', timeout: 5000 });
+  try {
+    const jsm = await nc.jetstreamManager({ timeout: 5000 });
+    for (const stream of Object.values(streams)) {
+      await jsm.streams.delete(namespacedName(namespace, stream.name)).catch((error: unknown) => {
+        if (!isNotFound(error)) throw error;
+      });
+    }
+  } finally {
+    await nc.close();
+  }
+}

@@ -1,0 +1,54 @@
+import { AppError } from '@cm/platform';
+
+/** PostgreSQL's error codes that a repository turns into answers. */
+export const pgCodes = { foreignKeyViolation: '23503' } as const;
+
+export function isPgError(error: unknown, code: string): boolean {
+  const e = error as { code?: string; driverError?: { code?: string } };
+  return e?.code === code || e?.driverError?.code === code;
+}
+
+/**
+ * `SET a = $2, b = $3` for the fields an update carries (absent ones keep their value), with
+ * their values after the leading parameters. Columns come from a fixed map, never from input.
+ */
+export function setClause<T extends object>(
+  changes: T,
+  columns: { [K in keyof T]?: string },
+  firstIndex: number,
+): { sql: string; values: unknown[] } {
+  const parts: string[] = [];
+  const values: unknown[] = [];
+  for (const [key, column] of Object.entries(columns) as [keyof T, string][]) {
+    if (changes[key] === undefined) continue;
+    values.push(changes[key]);
+    parts.push(`${column} = $${firstIndex + values.length - 1}`);
+  }
+  return { sql: parts.join(', '), values };
+}
+
+/** Runs a write whose foreign key names a parent; a vanished parent is the caller's 404. */
+export async function withParent<T>(write: () => Promise<T>, parentMissing: () => AppError): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isPgError(error, pgCodes.foreignKeyViolation)) throw parentMissing();
+    throw error;
+  }
+}
+
+/** The service's tables, qualified by its schema: raw queries do not rely on search_path. */
+export function tablesOf(dataSource: { options: object }) {
+  const schema = (dataSource.options as { schema?: string }).schema;
+  if (!schema) throw new Error('The data source has no schema set');
+  const s = `"${schema.replace(/"/g, '""')}"`;
+  return {
+    schema: s,
+    buildings: `${s}.buildings`,
+    rooms: `${s}.rooms`,
+    equipment: `${s}.equipment`,
+    history: `${s}.equipment_status_history`,
+    events: `${s}.equipment_events`,
+  };
+}
+export type Tables = ReturnType<typeof tablesOf>;

@@ -1,0 +1,49 @@
+import { type EquipmentChangedEvent } from '@cm/contracts';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { type Tables, tablesOf } from '../database/sql';
+
+@Injectable()
+export class EquipmentEventRepository {
+  private readonly t: Tables;
+
+  constructor(private readonly dataSource: DataSource) {
+    this.t = tablesOf(dataSource);
+  }
+
+  /**
+   * Hands the oldest outbox events, in order, to `publish`, and deletes those it published, in
+   * one transaction. A transaction-scoped advisory lock lets one replica at a time do it, so
+   * events leave in the order they were written. Null when another replica holds the lock.
+   */
+  drain(
+    limit: number,
+    publish: (events: EquipmentChangedEvent[]) => Promise<number>,
+  ): Promise<{ published: number; remaining: boolean } | null> {
+    return this.dataSource.transaction(async (manager) => {
+      const [{ locked }]: { locked: boolean }[] = await manager.query(
+        'SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked',
+        [`${this.t.events}.relay`],
+      );
+      if (!locked) return null;
+      const rows: (EquipmentChangedEvent & { seq: string })[] = await manager.query(
+        `SELECT seq, event_id::text AS "eventId", kind, equipment_id AS "equipmentId", ip_address AS "ipAddress",
+                previous_ip_address AS "previousIpAddress", changed_at AS "changedAt"
+           FROM ${this.t.events}
+          ORDER BY seq
+          LIMIT $1`,
+        [limit],
+      );
+      if (rows.length === 0) return { published: 0, remaining: false };
+      const events = rows.map(({ seq: _seq, changedAt, ...event }) => ({
+        ...event,
+        changedAt: new Date(changedAt).toISOString(),
+      }));
+      const published = await publish(events);
+      if (published > 0) {
+        await manager.query(`DELETE FROM ${this.t.events} WHERE seq <= $1`, [rows[published - 1].seq]);
+      }
+      return { published, remaining: published === rows.length && rows.length === limit };
+    });
+  }
+}

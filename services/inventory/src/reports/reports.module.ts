@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { ReportRepository } from './report.repository';
+import { ReportsMessageController } from './reports.message.controller';
+import { ReportsService } from './reports.service';
+
+@Module({ controllers: [ReportsMessageController], providers: [ReportRepository, ReportsService] })
+export class ReportsModule {}

@@ -1,0 +1,47 @@
+import { CONFIG } from '@cm/platform';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { type Config } from '../config';
+import { StatusRepository } from './status.repository';
+
+/**
+ * A status event arrives for every equipment on every sweep (every 30 s by default), so the
+ * history is kept for a bounded time: at least the report window, by default a day more.
+ */
+@Injectable()
+export class HistoryRetentionService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(HistoryRetentionService.name);
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<unknown>;
+
+  constructor(
+    @Inject(CONFIG) private readonly config: Config,
+    private readonly status: StatusRepository,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.running ??= this.prune()
+        .catch((error: unknown) => this.logger.warn(`Pruning the status history failed: ${String(error)}`))
+        .finally(() => (this.running = undefined));
+    }, this.config.INVENTORY_HISTORY_PRUNE_INTERVAL_MS);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  async prune(): Promise<number> {
+    const before = new Date(Date.now() - this.config.INVENTORY_HISTORY_RETENTION_HOURS * 3_600_000);
+    const removed = await this.status.prune(before);
+    if (removed)
+      this.logger.log(`Removed ${removed} status history row(s) older than ${before.toISOString()}`);
+    return removed;
+  }
+}

@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { HistoryRetentionService } from './history-retention.service';
+import { StatusEventsConsumer } from './status-events.consumer';
+import { StatusRepository } from './status.repository';
+
+@Module({ providers: [StatusRepository, StatusEventsConsumer, HistoryRetentionService] })
+export class StatusModule {}

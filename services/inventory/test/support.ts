@@ -1,0 +1,157 @@
+import {
+  type Building,
+  type Equipment,
+  type ErrorBody,
+  events,
+  type EquipmentChangedEvent,
+  namespacedName,
+  namespacedSubject,
+  patterns,
+  type Room,
+  streams,
+} from '@cm/contracts';
+import { deleteNamespaceStreams, ensureStream } from '@cm/platform';
+import {
+  dropNamespaceSchemas,
+  startTestService,
+  testNamespace,
+  testNatsUrl,
+  type TestService,
+} from '@cm/platform/testing';
+import { AckPolicy, connect, DeliverPolicy, JSONCodec, type NatsConnection } from 'nats';
+import { DataSource } from 'typeorm';
+import { AppModule } from '../src/app.module';
+import { type Config, configSchema } from '../src/config';
+
+export type Inventory = TestService<Config>;
+
+/**
+ * Boots inventory against the real PostgreSQL and NATS in the given namespace; starting it again
+ * with the same namespace is a restart of the same stack. `dropNamespace` removes it all.
+ */
+export function startInventory(namespace: string, env: Record<string, string> = {}): Promise<Inventory> {
+  return startTestService({
+    service: 'inventory',
+    schema: configSchema,
+    module: AppModule.forRoot,
+    namespace,
+    env: { INVENTORY_OUTBOX_INTERVAL_MS: '200', ...env },
+  });
+}
+
+export const newNamespace = () => testNamespace('inv');
+
+/** Removes a test namespace's schemas and streams. */
+export async function dropNamespace(namespace: string): Promise<void> {
+  await dropNamespaceSchemas(namespace);
+  await deleteNamespaceStreams(namespace, testNatsUrl);
+}
+
+/** SQL straight against the service's schema, to look at what the API does not show. */
+export function sql<T = Record<string, unknown>>(inventory: Inventory, text: string, params: unknown[] = []) {
+  const dataSource = inventory.app.get(DataSource);
+  const schema = `"${inventory.namespace}_inventory"`;
+  return dataSource.query(text.replace(/\binv\./g, `${schema}.`), params) as Promise<T[]>;
+}
+
+/** The error body a call fails with (the test fails if it succeeds). */
+export async function failureOf(
+  call: Promise<unknown>,
+): Promise<ErrorBody & { errors?: ErrorBody['errors'] }> {
+  try {
+    await call;
+  } catch (error) {
+    return error as ErrorBody;
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** Creates records through the service's own patterns; `inventory` is read at each call. */
+export const fixtures = (inventory: () => Inventory) => ({
+  building: (over: object = {}) =>
+    inventory().rpc.send<Building>(patterns.inventory.createBuilding, { name: 'Science Hall', ...over }),
+  room: (buildingId: string, over: object = {}) =>
+    inventory().rpc.send<Room>(patterns.inventory.createRoom, {
+      buildingId,
+      room: { name: '101', type: 'Classroom', floor: '1', ...over },
+    }),
+  equipment: (roomId: string, over: object = {}) =>
+    inventory().rpc.send<Equipment>(patterns.inventory.createEquipment, {
+      roomId,
+      equipment: { name: 'Projector', ...over },
+    }),
+});
+
+/** Reads the equipment change events of a namespace from the stream, as the monitor would. */
+export async function equipmentChangeReader(namespace: string) {
+  const nc: NatsConnection = await connect({ servers: testNatsUrl });
+  const jsm = await nc.jetstreamManager();
+  await ensureStream(jsm, namespace, streams.equipment);
+  const stream = namespacedName(namespace, streams.equipment.name);
+  const durable = `test-reader-${Date.now()}`;
+  await jsm.consumers.add(stream, {
+    durable_name: durable,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    filter_subject: namespacedSubject(namespace, events.equipmentChanged),
+  });
+  const consumer = await nc.jetstream().consumers.get(stream, durable);
+  const codec = JSONCodec<EquipmentChangedEvent>();
+  return {
+    /** Waits for `count` more events, in stream order. */
+    async next(count: number, timeoutMs = 10_000): Promise<EquipmentChangedEvent[]> {
+      const out: EquipmentChangedEvent[] = [];
+      const deadline = Date.now() + timeoutMs;
+      while (out.length < count && Date.now() < deadline) {
+        const msg = await consumer.next({ expires: 1000 });
+        if (!msg) continue;
+        out.push(codec.decode(msg.data));
+        msg.ack();
+      }
+      return out;
+    },
+    close: () => nc.close(),
+  };
+}
+
+/** Polls until `check` holds or the time is up. */
+export async function eventually<T>(
+  check: () => Promise<T>,
+  accept: (v: T) => boolean,
+  ms = 10_000,
+): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (accept(value) || Date.now() > end) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * One inventory for a test file: started before its tests in a namespace of its own, removed
+ * with its schemas and streams after them. Read the fields inside tests, not at load time.
+ */
+export interface InventoryUnderTest {
+  namespace: string;
+  sut: Inventory;
+  make: ReturnType<typeof fixtures>;
+  send<T>(pattern: string, data: unknown): Promise<T>;
+}
+
+export function inventoryUnderTest(env: Record<string, string> = {}): InventoryUnderTest {
+  const ctx: InventoryUnderTest = {
+    namespace: newNamespace(),
+    sut: undefined as unknown as Inventory,
+    make: fixtures(() => ctx.sut),
+    send: <T>(pattern: string, data: unknown) => ctx.sut.rpc.send<T>(pattern, data),
+  };
+  beforeAll(async () => {
+    ctx.sut = await startInventory(ctx.namespace, env);
+  });
+  afterAll(async () => {
+    await ctx.sut?.close();
+    await dropNamespace(ctx.namespace);
+  });
+  return ctx;
+}
