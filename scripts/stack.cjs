@@ -2,6 +2,7 @@
 // S3_ENDPOINT points elsewhere) and the five services as child processes. Used by
 // `npm start` and by the end-to-end tests, so that both run the system the same way.
 const { spawn } = require('node:child_process');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
@@ -30,6 +31,24 @@ async function startLocalS3({ directory, port }) {
   const server = new S3rver({ address: '127.0.0.1', port, silent: true, directory });
   const address = await server.run();
   return { endpoint: `http://127.0.0.1:${address.port}`, close: () => server.close() };
+}
+
+/**
+ * The gateway signs session cookies with SESSION_SECRET. Unless one is given, a random one is
+ * made once and kept in the data folder, so that sessions survive a restart of `npm start`.
+ */
+function sessionSecret(dataDir) {
+  const file = path.join(dataDir, 'session-secret');
+  try {
+    const kept = fs.readFileSync(file, 'utf8').trim();
+    if (kept.length >= 32) return kept;
+  } catch {
+    // none yet
+  }
+  const secret = crypto.randomBytes(32).toString('base64url');
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
 }
 
 async function waitUntilReady(url, { timeoutMs, exited }) {
@@ -65,13 +84,17 @@ async function startStack(options = {}) {
   env.CM_NAMESPACE ??= 'cm';
   const port = options.port === 0 || options.port === undefined ? await freePort() : options.port;
   const onLine = options.onLine ?? (() => {});
+  const dataDir = options.dataDir ?? path.join(ROOT, '.data');
+  env.SESSION_SECRET ??= sessionSecret(dataDir);
   let s3;
   if (!env.S3_ENDPOINT) {
     s3 = await startLocalS3({
-      directory: options.dataDir ? path.join(options.dataDir, 's3') : path.join(ROOT, '.data', 's3'),
+      directory: path.join(dataDir, 's3'),
       port: Number(env.S3_PORT ?? 0),
     });
     env.S3_ENDPOINT = s3.endpoint;
+    // Browsers PUT presigned uploads to it: the gateway's Content-Security-Policy must allow it.
+    env.S3_PUBLIC_ENDPOINT ??= s3.endpoint;
     env.S3_ACCESS_KEY_ID ??= LOCAL_S3_KEY;
     env.S3_SECRET_ACCESS_KEY ??= LOCAL_S3_KEY;
   }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { ErrorCode, MAX_UPLOAD_BYTES } from '@cm/contracts';
+import { sessionHeaders, signIn } from './session';
 import { startSystem } from './stack';
 
 const png = Buffer.concat([
@@ -22,7 +23,7 @@ function memoryOf(pid: number): { rss: number; peak: number } {
 
 describe('media through the gateway', () => {
   let system: Awaited<ReturnType<typeof startSystem>>;
-  const cookie: Record<string, string> = {};
+  let cookie: Record<string, string> = {};
 
   const upload = (bytes: Buffer, name: string, type = 'application/octet-stream', field = 'file') => {
     const form = new FormData();
@@ -45,6 +46,7 @@ describe('media through the gateway', () => {
 
   beforeAll(async () => {
     system = await startSystem();
+    cookie = sessionHeaders(await signIn(system.url, system.admin.username, system.admin.password));
   });
   afterAll(() => system?.close());
 
@@ -179,6 +181,13 @@ describe('media through the gateway', () => {
         const res = await rawGet(system.url, path, cookie);
         expect([path, res.status, res.type]).toEqual([path, 404, expect.stringMatching(/application\/json/)]);
       }
+    });
+
+    it('answers 401 to anyone not signed in', async () => {
+      const { url } = (await (await upload(png, 'a.png')).json()) as { url: string };
+      const res = await fetch(`${system.url}${url}`);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ code: ErrorCode.UNAUTHENTICATED });
     });
   });
 });

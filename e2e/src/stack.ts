@@ -19,10 +19,31 @@ const launcher = require('../../scripts/stack.cjs') as {
 
 const logDir = path.resolve(__dirname, '../../artifacts/logs');
 
-/** The whole system as child processes, in a namespace and on ports of its own. */
+export interface Credentials {
+  username: string;
+  password: string;
+}
+
+/** The first administrator's password: the one given, or the one auth generated and logged once. */
+async function adminOf(env: Record<string, string>, logs: string[]): Promise<Credentials> {
+  const username = env.ADMIN_USERNAME ?? 'admin';
+  if (env.ADMIN_PASSWORD) return { username, password: env.ADMIN_PASSWORD };
+  const pattern = /with the generated password (\S+) /;
+  for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
+    const password = logs.map((line) => pattern.exec(line)?.[1]).find(Boolean);
+    if (password) return { username, password };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('The auth service logged no generated administrator password');
+}
+
+/**
+ * The whole system as child processes, in a namespace and on ports of its own. `admin` signs in
+ * as the first administrator (see `signIn` in ./session).
+ */
 export async function startSystem(
   env: Record<string, string> = {},
-): Promise<RunningStack & { close(): Promise<void> }> {
+): Promise<RunningStack & { admin: Credentials; close(): Promise<void> }> {
   const namespace = testNamespace('e2e');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cm-e2e-'));
   const logs: string[] = [];
@@ -34,9 +55,14 @@ export async function startSystem(
     dataDir,
     onLine: (service: string, line: string) => logs.push(`${service} ${line}`),
   });
+  const admin = await adminOf(env, logs).catch(async (error: unknown) => {
+    await stack.stop();
+    throw error;
+  });
   return {
     ...stack,
     logs,
+    admin,
     close: async () => {
       await stack.stop();
       mkdirSync(logDir, { recursive: true });

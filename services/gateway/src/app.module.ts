@@ -1,6 +1,7 @@
 import { CONFIG, DatabaseModule, HealthService, RpcClient } from '@cm/platform';
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
+import { AuthModule } from './auth/auth.module';
 import { type Config } from './config';
 import { DocsController } from './docs/docs.controller';
 import { HealthController } from './health/health.controller';
@@ -8,6 +9,7 @@ import { ReadinessService } from './health/readiness.service';
 import { ContractInterceptor } from './http/contract.interceptor';
 import { MediaModule } from './media/media.module';
 import { migrations } from './migrations';
+import { SessionStore } from './session/session-store';
 
 @Global()
 @Module({})
@@ -15,7 +17,11 @@ export class AppModule {
   static forRoot(config: Config): DynamicModule {
     return {
       module: AppModule,
-      imports: [DatabaseModule.forService({ service: 'gateway', entities: [], migrations }), MediaModule],
+      imports: [
+        DatabaseModule.forService({ service: 'gateway', entities: [], migrations }),
+        AuthModule,
+        MediaModule,
+      ],
       controllers: [HealthController, DocsController],
       providers: [
         { provide: CONFIG, useValue: config },
@@ -31,6 +37,7 @@ export class AppModule {
             }),
         },
         ReadinessService,
+        SessionStore,
         { provide: APP_INTERCEPTOR, useClass: ContractInterceptor },
       ],
       exports: [CONFIG, HealthService, RpcClient],

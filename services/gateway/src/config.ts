@@ -2,6 +2,37 @@ import path from 'node:path';
 import { coreEnv, databaseEnv } from '@cm/platform';
 import { z } from 'zod';
 
+/** Express's `trust proxy`: false, true, a hop count, or addresses and subnets ("loopback, 10.0.0.0/8"). */
+const trustProxy = z
+  .string()
+  .trim()
+  .default('false')
+  .transform((v): boolean | number | string => {
+    if (v === 'true' || v === 'false') return v === 'true';
+    return /^\d+$/.test(v) ? Number(v) : v;
+  });
+
+const origins = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const list = (v ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean);
+    const parsed: string[] = [];
+    for (const entry of list) {
+      const url = URL.canParse(entry) ? new URL(entry) : null;
+      if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== entry.replace(/\/$/, '')) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `"${entry}" is not an origin like https://monitor.example.edu`,
+        });
+      } else parsed.push(url.origin);
+    }
+    return parsed;
+  });
+
 export const configSchema = z.object({
   ...coreEnv,
   ...databaseEnv,
@@ -12,5 +43,25 @@ export const configSchema = z.object({
   WEB_DIST_DIR: z.string().default(path.resolve(__dirname, '../../../web/dist')),
   /** How long the readiness probe waits for each service. */
   READINESS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2000),
+  /** Signs the session cookie; every replica needs the same one. */
+  SESSION_SECRET: z
+    .string({ message: 'is required: a random string of at least 32 characters' })
+    .min(32, { message: 'must be at least 32 characters' }),
+  /** A session ends after this long without a request. */
+  SESSION_MAX_AGE_HOURS: z.coerce
+    .number()
+    .min(0.01)
+    .max(24 * 90)
+    .default(24),
+  TRUST_PROXY: trustProxy,
+  /** The origins the app is served at; unset: the request's own Host (and X-Forwarded-* behind a trusted proxy). */
+  PUBLIC_ORIGIN: origins,
+  /** Where browsers PUT presigned uploads: allowed by the Content-Security-Policy. */
+  S3_PUBLIC_ENDPOINT: z.url({ message: 'must be a URL' }).optional(),
+  /** Failed sign-ins before one username is refused for the rest of the window. */
+  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  /** Failed sign-ins before one client address is refused for the rest of the window. */
+  LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).max(100_000).default(30),
+  LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
 });
 export type Config = z.infer<typeof configSchema>;

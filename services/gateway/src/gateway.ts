@@ -8,6 +8,10 @@ import { AppModule } from './app.module';
 import { type Config } from './config';
 import { bodyErrorHandler } from './http/body-error.handler';
 import { HttpErrorFilter } from './http/http-error.filter';
+import { sameOriginGuard } from './security/same-origin';
+import { noStore, securityHeaders } from './security/security-headers';
+import { SessionStore } from './session/session-store';
+import { sessionMiddleware } from './session/session.middleware';
 
 /** Builds the gateway application (not yet listening): the API, and the web app around it. */
 export async function createGateway(config: Config): Promise<NestExpressApplication> {
@@ -18,6 +22,10 @@ export async function createGateway(config: Config): Promise<NestExpressApplicat
     abortOnError: false,
   });
   app.disable('x-powered-by');
+  app.set('trust proxy', config.TRUST_PROXY);
+  app.use(securityHeaders(config));
+  app.use(sameOriginGuard(config));
+  app.use('/api', noStore);
   app.use(express.json({ limit: '1mb' }));
   app.use(bodyErrorHandler);
 
@@ -33,6 +41,8 @@ export async function createGateway(config: Config): Promise<NestExpressApplicat
   } else {
     logger.warn(`No web app at ${config.WEB_DIST_DIR}: run "npm run build" to serve it`);
   }
+  // Static files need no session: only the API and the objects read it.
+  app.use(['/api', '/objects'], sessionMiddleware(config, app.get(SessionStore)));
   app.useGlobalFilters(new HttpErrorFilter(webBuilt ? webIndex : null));
   return app;
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,7 +19,13 @@ export const testDatabaseUrl =
   process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/classroom_monitor_test';
 export const testNatsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
-/** The environment a service under test reads: local services, its own namespace, a free port. */
+const secretKey = randomBytes(32);
+
+/**
+ * The environment a service under test reads: local services, its own namespace, a free port,
+ * and a session secret that is random but the same for every start in one namespace (a restarted
+ * gateway must accept the cookies it signed before).
+ */
 export function testEnv(namespace: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     NODE_ENV: 'test',
@@ -28,6 +34,7 @@ export function testEnv(namespace: string, extra: Record<string, string> = {}): 
     NATS_URL: testNatsUrl,
     HTTP_PORT: '0',
     LOG_LEVEL: 'warn',
+    SESSION_SECRET: createHmac('sha256', secretKey).update(namespace).digest('base64url'),
     ...extra,
   };
 }

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { AccessGuard } from './access.guard';
+import { AuthController } from './auth.controller';
+import { LoginAttemptRepository } from './login-attempt.repository';
+import { LoginThrottle } from './login-throttle.service';
+import { UsersController } from './users.controller';
+
+/** Sign-in, the session routes, User Management, and the access guard every route passes. */
+@Module({
+  controllers: [AuthController, UsersController],
+  providers: [LoginAttemptRepository, LoginThrottle, { provide: APP_GUARD, useClass: AccessGuard }],
+})
+export class AuthModule {}

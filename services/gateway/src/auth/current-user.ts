@@ -1,0 +1,12 @@
+import { type User } from '@cm/contracts';
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { Request } from 'express';
+
+export type SignedInRequest = Request & { user?: User };
+
+/** The signed-in user, as the access guard read it for this request. */
+export const CurrentUser = createParamDecorator((_data: unknown, context: ExecutionContext): User => {
+  const user = context.switchToHttp().getRequest<SignedInRequest>().user;
+  if (!user) throw new Error('CurrentUser used on a route the access guard lets anyone call');
+  return user;
+});

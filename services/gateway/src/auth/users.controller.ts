@@ -1,0 +1,31 @@
+import { apiRoutes, patterns, type User, type UserCreate, type UserUpdate } from '@cm/contracts';
+import { RpcClient } from '@cm/platform';
+import { Body, Controller, Param } from '@nestjs/common';
+import { ApiRoute } from '../http/api-route.decorator';
+import { CurrentUser } from './current-user';
+
+/** User Management: the access guard has already checked that the caller is an administrator. */
+@Controller()
+export class UsersController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @ApiRoute(apiRoutes.listUsers)
+  list(): Promise<User[]> {
+    return this.rpc.send(patterns.auth.listUsers, {});
+  }
+
+  @ApiRoute(apiRoutes.createUser)
+  create(@Body() user: UserCreate, @CurrentUser() actor: User): Promise<User> {
+    return this.rpc.send(patterns.auth.createUser, { actorId: actor.id, user });
+  }
+
+  @ApiRoute(apiRoutes.updateUser)
+  update(@Param('id') id: string, @Body() changes: UserUpdate, @CurrentUser() actor: User): Promise<User> {
+    return this.rpc.send(patterns.auth.updateUser, { actorId: actor.id, id, changes });
+  }
+
+  @ApiRoute(apiRoutes.deleteUser)
+  async delete(@Param('id') id: string, @CurrentUser() actor: User): Promise<void> {
+    await this.rpc.send(patterns.auth.deleteUser, { actorId: actor.id, id });
+  }
+}

@@ -1,0 +1,32 @@
+import { ErrorCode } from '@cm/contracts';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { type Config } from '../config';
+
+const stateChanging = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function originOf(value: string | undefined): string | null {
+  if (!value) return null;
+  return URL.canParse(value) ? new URL(value).origin : 'null';
+}
+
+/**
+ * Cross-site request forgery: a state-changing request that a browser says comes from another
+ * origin is refused. Browsers send Origin on every such fetch or form post (Referer where an old
+ * one does not); a request with neither is not from a browser page and carries no ambient risk.
+ * The app's own origin is PUBLIC_ORIGIN when set, otherwise the request's scheme and Host (as
+ * Express reads them, so X-Forwarded-Proto/-Host count only behind a trusted proxy).
+ */
+export function sameOriginGuard(config: Config): RequestHandler {
+  const configured = new Set(config.PUBLIC_ORIGIN);
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!stateChanging.has(req.method)) return next();
+    const claimed = originOf(req.headers.origin) ?? originOf(req.headers.referer);
+    if (claimed === null) return next();
+    const own = configured.size ? configured : new Set([originOf(`${req.protocol}://${req.host}`)]);
+    if (own.has(claimed)) return next();
+    res.status(403).json({
+      code: ErrorCode.CROSS_SITE_REQUEST,
+      message: `Refused: this request came from another site (${claimed}). Use Classroom Monitor itself.`,
+    });
+  };
+}
