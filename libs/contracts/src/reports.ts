@@ -47,7 +47,7 @@ export const uptimeReportSchema = reportSummarySchema.extend({
 });
 export type UptimeReport = z.infer<typeof uptimeReportSchema>;
 
-export const MAX_REPORT_PAGE = 2000;
+export const MAX_REPORT_PAGE = 1000;
 
 /**
  * gateway → inventory (`inventory.report`), one page at a time: a whole campus does not fit in
@@ -55,7 +55,7 @@ export const MAX_REPORT_PAGE = 2000;
  */
 export const reportPageRequestSchema = z.object({
   after: idSchema.optional(),
-  limit: z.number().int().min(1).max(MAX_REPORT_PAGE).default(1000),
+  limit: z.number().int().min(1).max(MAX_REPORT_PAGE).default(500),
   /** The end of the window; every page of one report passes the same instant. Default now. */
   asOf: timestampSchema.optional(),
 });

@@ -7,6 +7,7 @@ import { DocsController } from './docs/docs.controller';
 import { HealthController } from './health/health.controller';
 import { ReadinessService } from './health/readiness.service';
 import { ContractInterceptor } from './http/contract.interceptor';
+import { InventoryModule } from './inventory/inventory.module';
 import { MediaModule } from './media/media.module';
 import { migrations } from './migrations';
 import { SessionStore } from './session/session-store';
@@ -21,6 +22,7 @@ export class AppModule {
         DatabaseModule.forService({ service: 'gateway', entities: [], migrations }),
         AuthModule,
         MediaModule,
+        InventoryModule,
       ],
       controllers: [HealthController, DocsController],
       providers: [

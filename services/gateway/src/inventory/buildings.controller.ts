@@ -1,0 +1,54 @@
+import {
+  apiRoutes,
+  type Building,
+  type BuildingCreate,
+  type BuildingListItem,
+  type BuildingUpdate,
+  patterns,
+  type RoomCreate,
+  type Room,
+  type RoomListItem,
+} from '@cm/contracts';
+import { RpcClient } from '@cm/platform';
+import { Body, Controller, Param } from '@nestjs/common';
+import { ApiRoute } from '../http/api-route.decorator';
+
+@Controller()
+export class BuildingsController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @ApiRoute(apiRoutes.listBuildings)
+  list(): Promise<BuildingListItem[]> {
+    return this.rpc.send(patterns.inventory.listBuildings);
+  }
+
+  @ApiRoute(apiRoutes.getBuilding)
+  get(@Param('buildingId') id: string): Promise<Building> {
+    return this.rpc.send(patterns.inventory.getBuilding, { id });
+  }
+
+  @ApiRoute(apiRoutes.createBuilding)
+  create(@Body() building: BuildingCreate): Promise<Building> {
+    return this.rpc.send(patterns.inventory.createBuilding, building);
+  }
+
+  @ApiRoute(apiRoutes.updateBuilding)
+  update(@Param('id') id: string, @Body() changes: BuildingUpdate): Promise<Building> {
+    return this.rpc.send(patterns.inventory.updateBuilding, { id, changes });
+  }
+
+  @ApiRoute(apiRoutes.deleteBuilding)
+  async delete(@Param('id') id: string): Promise<void> {
+    await this.rpc.send(patterns.inventory.deleteBuilding, { id });
+  }
+
+  @ApiRoute(apiRoutes.listRooms)
+  listRooms(@Param('buildingId') buildingId: string): Promise<RoomListItem[]> {
+    return this.rpc.send(patterns.inventory.listRooms, { buildingId });
+  }
+
+  @ApiRoute(apiRoutes.createRoom)
+  createRoom(@Param('buildingId') buildingId: string, @Body() room: RoomCreate): Promise<Room> {
+    return this.rpc.send(patterns.inventory.createRoom, { buildingId, room });
+  }
+}

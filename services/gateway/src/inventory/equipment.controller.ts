@@ -1,0 +1,19 @@
+import { apiRoutes, type Equipment, type EquipmentUpdate, patterns } from '@cm/contracts';
+import { RpcClient } from '@cm/platform';
+import { Body, Controller, Param } from '@nestjs/common';
+import { ApiRoute } from '../http/api-route.decorator';
+
+@Controller()
+export class EquipmentController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @ApiRoute(apiRoutes.updateEquipment)
+  update(@Param('id') id: string, @Body() changes: EquipmentUpdate): Promise<Equipment> {
+    return this.rpc.send(patterns.inventory.updateEquipment, { id, changes });
+  }
+
+  @ApiRoute(apiRoutes.deleteEquipment)
+  async delete(@Param('id') id: string): Promise<void> {
+    await this.rpc.send(patterns.inventory.deleteEquipment, { id });
+  }
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { BuildingsController } from './buildings.controller';
+import { EquipmentController } from './equipment.controller';
+import { ReportsController } from './reports.controller';
+import { RoomsController } from './rooms.controller';
+import { UptimeReportService } from './uptime-report.service';
+
+/** Buildings, rooms, equipment and the uptime report, each a call to the inventory service. */
+@Module({
+  controllers: [BuildingsController, RoomsController, EquipmentController, ReportsController],
+  providers: [UptimeReportService],
+})
+export class InventoryModule {}

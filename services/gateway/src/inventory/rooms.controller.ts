@@ -1,0 +1,44 @@
+import {
+  apiRoutes,
+  type Equipment,
+  type EquipmentCreateBody,
+  patterns,
+  type Room,
+  type RoomUpdate,
+} from '@cm/contracts';
+import { RpcClient } from '@cm/platform';
+import { Body, Controller, Param } from '@nestjs/common';
+import { ApiRoute } from '../http/api-route.decorator';
+
+@Controller()
+export class RoomsController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @ApiRoute(apiRoutes.getRoom)
+  get(@Param('roomId') id: string): Promise<Room> {
+    return this.rpc.send(patterns.inventory.getRoom, { id });
+  }
+
+  @ApiRoute(apiRoutes.updateRoom)
+  update(@Param('id') id: string, @Body() changes: RoomUpdate): Promise<Room> {
+    return this.rpc.send(patterns.inventory.updateRoom, { id, changes });
+  }
+
+  @ApiRoute(apiRoutes.deleteRoom)
+  async delete(@Param('id') id: string): Promise<void> {
+    await this.rpc.send(patterns.inventory.deleteRoom, { id });
+  }
+
+  @ApiRoute(apiRoutes.listEquipment)
+  listEquipment(@Param('roomId') roomId: string): Promise<Equipment[]> {
+    return this.rpc.send(patterns.inventory.listEquipment, { roomId });
+  }
+
+  @ApiRoute(apiRoutes.createEquipment)
+  createEquipment(
+    @Param('roomId') roomId: string,
+    @Body() equipment: EquipmentCreateBody,
+  ): Promise<Equipment> {
+    return this.rpc.send(patterns.inventory.createEquipment, { roomId, equipment });
+  }
+}
