@@ -1,0 +1,226 @@
+// Inventory list latency through the gateway, on a campus of 200 buildings × 50 rooms × 10 equipment.
+// Starts its own stack in a fresh namespace, seeds it with bulk SQL, measures with autocannon, and
+// removes the namespace (schemas and streams) when done. Figures are also given as ratios to the
+// gateway's own liveness route measured in the same run, so machines can be compared.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { TextEncoder } from 'node:util';
+import { spawnSync } from 'node:child_process';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const require = createRequire(import.meta.url);
+const autocannon = require('autocannon');
+const { Client } = require('pg');
+const { connect } = require('nats');
+const { startStack } = require(path.join(root, 'scripts/stack.cjs'));
+
+const BUILDINGS = 200;
+const ROOMS_PER_BUILDING = 50;
+const EQUIPMENT_PER_ROOM = 10;
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/classroom_monitor_test';
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+
+const namespace = `bench_${randomBytes(4).toString('hex')}`;
+const schema = `"${namespace}_inventory"`;
+const adminPassword = randomBytes(12).toString('base64url');
+
+function build() {
+  const projects = ['contracts', 'platform', 'auth', 'inventory', 'media', 'monitor', 'gateway'].map(
+    (p) => `@cm/${p}`,
+  );
+  const { status } = spawnSync('npx', ['nx', 'run-many', '-t', 'build', '-p', ...projects], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (status !== 0) throw new Error('Building the services failed');
+}
+
+async function seed(db) {
+  const started = performance.now();
+  await db.query('BEGIN');
+  await db.query(
+    `INSERT INTO ${schema}.buildings (name, description)
+     SELECT 'Building ' || lpad(g::text, 3, '0'), 'Seeded for the benchmark' FROM generate_series(1, $1) g`,
+    [BUILDINGS],
+  );
+  await db.query(
+    `INSERT INTO ${schema}.rooms (building_id, name, type, floor, capacity)
+     SELECT b.id, 'Room ' || lpad(r::text, 2, '0'), 'Classroom', ((r - 1) / 10 + 1)::text, 30
+       FROM ${schema}.buildings b, generate_series(1, $1) r`,
+    [ROOMS_PER_BUILDING],
+  );
+  // Without addresses: the change-event trigger (for the monitor) stays quiet during the seed.
+  await db.query(
+    `INSERT INTO ${schema}.equipment (room_id, name, model)
+     SELECT r.id, 'Equipment ' || e, 'Model ' || e FROM ${schema}.rooms r, generate_series(1, $1) e`,
+    [EQUIPMENT_PER_ROOM],
+  );
+  await db.query('COMMIT');
+  // What autovacuum does after a bulk load: statistics, and the visibility map for index-only counts.
+  await db.query(`VACUUM ANALYZE ${schema}.buildings, ${schema}.rooms, ${schema}.equipment`);
+  const { rows } = await db.query(
+    `SELECT (SELECT count(*) FROM ${schema}.buildings)::int AS buildings, (SELECT count(*) FROM ${schema}.rooms)::int AS rooms,
+            (SELECT count(*) FROM ${schema}.equipment)::int AS equipment`,
+  );
+  return { ...rows[0], seconds: (performance.now() - started) / 1000 };
+}
+
+async function signIn(url) {
+  const res = await globalThis.fetch(`${url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: adminPassword }),
+  });
+  if (!res.ok) throw new Error(`Sign-in answered ${res.status}: ${await res.text()}`);
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .find((c) => c.startsWith('cm.sid='));
+  if (!cookie) throw new Error('Sign-in set no session cookie');
+  return cookie;
+}
+
+async function measure(name, url, cookie) {
+  // Warm-up: JIT, connection pools, PostgreSQL's caches.
+  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers: { cookie } });
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION_S,
+    headers: { cookie },
+  });
+  if (result.non2xx || result.errors)
+    throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return {
+    name,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    rps: result.requests.average,
+    bytes: result.throughput.average / result.requests.average,
+  };
+}
+
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+/**
+ * The inventory service alone: the same calls as NATS requests, as the gateway makes them, from
+ * the same number of concurrent callers. The difference to the HTTP figures is the gateway's share.
+ */
+async function measureNats(name, pattern, data) {
+  const nc = await connect({ servers: NATS_URL, timeout: 5000 });
+  const subject = `${namespace}.${pattern}`;
+  const body = (id) => new TextEncoder().encode(JSON.stringify({ pattern, data, id: String(id) }));
+  const latencies = [];
+  let id = 0;
+  const worker = async (until) => {
+    while (performance.now() < until) {
+      const started = performance.now();
+      await nc.request(subject, body(id++), { timeout: 10_000 });
+      latencies.push(performance.now() - started);
+    }
+  };
+  const run = async (seconds) => {
+    const until = performance.now() + seconds * 1000;
+    await Promise.all(Array.from({ length: CONNECTIONS }, () => worker(until)));
+  };
+  try {
+    await run(2);
+    latencies.length = 0;
+    await run(DURATION_S);
+  } finally {
+    await nc.close();
+  }
+  latencies.sort((a, b) => a - b);
+  return {
+    name,
+    p50: Math.round(percentile(latencies, 50) * 10) / 10,
+    p99: Math.round(percentile(latencies, 99) * 10) / 10,
+    rps: latencies.length / DURATION_S,
+    bytes: NaN,
+  };
+}
+
+async function cleanup(db) {
+  const { rows } = await db.query("SELECT nspname FROM pg_namespace WHERE nspname LIKE $1 || '\\_%'", [
+    namespace,
+  ]);
+  for (const { nspname } of rows) await db.query(`DROP SCHEMA "${nspname}" CASCADE`);
+  const nc = await connect({ servers: NATS_URL, timeout: 5000 });
+  try {
+    const jsm = await nc.jetstreamManager({ timeout: 5000 });
+    for (const name of ['STATUS', 'EQUIPMENT'])
+      await jsm.streams.delete(`${namespace}_${name}`).catch(() => undefined);
+  } finally {
+    await nc.close();
+  }
+}
+
+async function main() {
+  build();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cm-bench-'));
+  const env = {
+    CM_NAMESPACE: namespace,
+    DATABASE_URL,
+    NATS_URL,
+    ADMIN_PASSWORD: adminPassword,
+    LOG_LEVEL: 'warn',
+  };
+  const db = new Client({ connectionString: DATABASE_URL });
+  let stack;
+  try {
+    stack = await startStack({ env, port: 0, ephemeralPorts: true, dataDir });
+    await db.connect();
+    const seeded = await seed(db);
+    console.log(
+      `seeded ${seeded.buildings} buildings, ${seeded.rooms} rooms, ${seeded.equipment} equipment in ${seeded.seconds.toFixed(1)} s`,
+    );
+    const cookie = await signIn(stack.url);
+    const { rows } = await db.query(
+      `SELECT id FROM ${schema}.buildings ORDER BY lower(name), id LIMIT 1 OFFSET $1`,
+      [BUILDINGS / 2],
+    );
+    const results = [
+      await measure('GET /api/healthz (reference)', `${stack.url}/api/healthz`, cookie),
+      await measure(`GET /api/buildings (${BUILDINGS})`, `${stack.url}/api/buildings`, cookie),
+      await measure(
+        `GET /api/buildings/:id/rooms (${ROOMS_PER_BUILDING})`,
+        `${stack.url}/api/buildings/${rows[0].id}/rooms`,
+        cookie,
+      ),
+    ];
+    results.push(
+      await measureNats(`NATS inventory.building.list`, 'inventory.building.list', {}),
+      await measureNats(`NATS inventory.room.list`, 'inventory.room.list', { buildingId: rows[0].id }),
+    );
+    const ref = results[0];
+    console.log(`\n${CONNECTIONS} connections, ${DURATION_S} s each, node ${process.version}`);
+    console.log('| call | p50 ms | p99 ms | req/s | bytes | p50 ÷ reference | p99 ÷ reference |');
+    console.log('|---|---|---|---|---|---|---|');
+    const ratio = (a, b) => (b > 0 ? (a / b).toFixed(1) : '—');
+    for (const r of results) {
+      console.log(
+        `| ${r.name} | ${r.p50} | ${r.p99} | ${Math.round(r.rps)} | ${Number.isNaN(r.bytes) ? '' : Math.round(r.bytes)} | ${ratio(r.p50, ref.p50)} | ${ratio(r.p99, ref.p99)} |`,
+      );
+    }
+  } finally {
+    await stack?.stop();
+    await cleanup(db).catch((error) => console.error(`cleanup: ${error.message}`));
+    await db.end().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
