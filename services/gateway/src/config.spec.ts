@@ -1,0 +1,45 @@
+import { ConfigError, parseEnv } from '@cm/platform';
+import { configSchema } from './config';
+
+describe('gateway configuration', () => {
+  const secret = 'x'.repeat(32);
+  const sut = (env: Record<string, string>) => parseEnv(configSchema, env);
+  const problemsOf = (env: Record<string, string>) => {
+    try {
+      sut(env);
+    } catch (error) {
+      return (error as ConfigError).problems;
+    }
+    throw new Error('expected a refusal');
+  };
+
+  it('requires a session secret of at least 32 characters', () => {
+    expect(problemsOf({})).toContain(
+      'SESSION_SECRET: is required: a random string of at least 32 characters',
+    );
+    expect(problemsOf({ SESSION_SECRET: 'short' })).toContain(
+      'SESSION_SECRET: must be at least 32 characters',
+    );
+    expect(sut({ SESSION_SECRET: secret }).SESSION_SECRET).toBe(secret);
+  });
+
+  it("reads TRUST_PROXY as Express's trust proxy setting", () => {
+    const trust = (TRUST_PROXY: string) => sut({ SESSION_SECRET: secret, TRUST_PROXY }).TRUST_PROXY;
+    expect(sut({ SESSION_SECRET: secret }).TRUST_PROXY).toBe(false);
+    expect(trust('true')).toBe(true);
+    expect(trust('1')).toBe(1);
+    expect(trust('loopback, 10.0.0.0/8')).toBe('loopback, 10.0.0.0/8');
+  });
+
+  it('takes PUBLIC_ORIGIN as a list of origins and names an entry that is not one', () => {
+    const origins = (PUBLIC_ORIGIN: string) => sut({ SESSION_SECRET: secret, PUBLIC_ORIGIN }).PUBLIC_ORIGIN;
+    expect(sut({ SESSION_SECRET: secret }).PUBLIC_ORIGIN).toEqual([]);
+    expect(origins('https://monitor.campus.edu/, http://localhost:5173')).toEqual([
+      'https://monitor.campus.edu',
+      'http://localhost:5173',
+    ]);
+    expect(problemsOf({ SESSION_SECRET: secret, PUBLIC_ORIGIN: 'https://monitor.campus.edu/app' })).toEqual([
+      'PUBLIC_ORIGIN: "https://monitor.campus.edu/app" is not an origin like https://monitor.example.edu',
+    ]);
+  });
+});

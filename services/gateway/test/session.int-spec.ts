@@ -1,0 +1,208 @@
+import { authMessages, ErrorCode, type User } from '@cm/contracts';
+import { DataSource } from 'typeorm';
+import { adminCredentials, sessionCookieOf, startAuthAndGateway, startGateway } from './support';
+
+describe('sign-in and sessions', () => {
+  let sut: Awaited<ReturnType<typeof startAuthAndGateway>>;
+  let admin: string;
+
+  const login = (body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${sut.base}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+  const me = (cookie?: string, base = sut.base) =>
+    fetch(`${base}/api/auth/user`, { headers: cookie ? { cookie } : {} });
+  const asAdmin = (path: string, method: string, body?: unknown) =>
+    fetch(`${sut.base}${path}`, {
+      method,
+      headers: { cookie: admin, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const createUser = async (username: string, password: string) => {
+    const res = await asAdmin('/api/users', 'POST', { username, password });
+    expect(res.status).toBe(201);
+    return (await res.json()) as User;
+  };
+  const sessionRows = async () =>
+    Number(
+      (
+        (await sut.gateway.app
+          .get(DataSource)
+          .query(`SELECT count(*) AS n FROM "${sut.namespace}_gateway".sessions`)) as { n: string }[]
+      )[0].n,
+    );
+
+  beforeAll(async () => {
+    sut = await startAuthAndGateway();
+    admin = (await sut.signInAdmin()).cookie;
+  });
+  afterAll(() => sut?.close());
+
+  describe('POST /api/login', () => {
+    it('answers the user without its password and sets an HttpOnly, SameSite=Lax session cookie', async () => {
+      const res = await login(adminCredentials);
+      expect(res.status).toBe(200);
+      const user = (await res.json()) as User;
+      expect(user).toMatchObject({ username: 'chief', role: 'admin', isActive: 1 });
+      expect(Object.keys(user)).not.toContain('password');
+      const [cookie] = res.headers.getSetCookie();
+      expect(cookie).toMatch(/^cm\.sid=s%3A/);
+      expect(cookie).toMatch(/; HttpOnly/);
+      expect(cookie).toMatch(/; SameSite=Lax/);
+      expect(cookie).toMatch(/; Path=\//);
+      expect(cookie).toMatch(/; Expires=/);
+      // Plain HTTP here: a Secure cookie would never come back.
+      expect(cookie).not.toMatch(/Secure/);
+    });
+
+    it('answers 400 with the schema messages when a field is missing, both when both are', async () => {
+      const cases: [unknown, string][] = [
+        [{}, 'Username is required. Password is required'],
+        [{ username: 'chief' }, 'Password is required'],
+        [{ password: 'x' }, 'Username is required'],
+        [{ username: '   ', password: '' }, 'Username is required. Password is required'],
+      ];
+      for (const [body, message] of cases) {
+        const res = await login(body);
+        expect([body, res.status]).toEqual([body, 400]);
+        expect(await res.json()).toMatchObject({ code: ErrorCode.VALIDATION_FAILED, message });
+      }
+    });
+
+    it('answers a wrong password and an unknown user alike: 401 "Invalid username or password", no cookie', async () => {
+      const wrong = await login({ username: 'chief', password: 'not the password' });
+      const unknown = await login({ username: 'nobody', password: 'not the password' });
+      for (const res of [wrong, unknown]) {
+        expect(res.status).toBe(401);
+        expect(res.headers.getSetCookie()).toEqual([]);
+        expect(await res.json()).toEqual({
+          code: ErrorCode.INVALID_CREDENTIALS,
+          message: 'Invalid username or password',
+        });
+      }
+    });
+
+    it('refuses a deactivated user', async () => {
+      const user = await createUser('resting', 'resting secret');
+      await asAdmin(`/api/users/${user.id}`, 'PUT', { username: 'resting', isActive: 0 });
+      const res = await login({ username: 'resting', password: 'resting secret' });
+      expect(res.status).toBe(403);
+      expect(await res.json()).toEqual({ code: ErrorCode.FORBIDDEN, message: authMessages.inactive });
+      expect(res.headers.getSetCookie()).toEqual([]);
+    });
+
+    it('issues a new session id at sign-in, and the one sent along stops working', async () => {
+      const before = (await sut.signInAdmin()).cookie;
+      const res = await login(adminCredentials, { cookie: before });
+      const after = sessionCookieOf(res)!;
+      expect(after).not.toBe(before);
+      expect((await me(after)).status).toBe(200);
+      expect((await me(before)).status).toBe(401);
+    });
+  });
+
+  describe('GET /api/auth/user', () => {
+    it('answers the signed-in user, and 401 to anyone else', async () => {
+      const res = await me(admin);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ username: 'chief', role: 'admin' });
+      const anonymous = await me();
+      expect(anonymous.status).toBe(401);
+      expect(await anonymous.json()).toEqual({
+        code: ErrorCode.UNAUTHENTICATED,
+        message: 'Sign in to continue.',
+      });
+    });
+
+    it('answers 401 to a forged, tampered or expired cookie', async () => {
+      const { cookie } = await sut.signInAdmin();
+      const tampered = cookie.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+      expect((await me(tampered)).status).toBe(401);
+      expect((await me('cm.sid=s%3Aforged.signature')).status).toBe(401);
+      await sut.gateway.app
+        .get(DataSource)
+        .query(`UPDATE "${sut.namespace}_gateway".sessions SET expire = now() - interval '1 minute'`);
+      expect((await me(cookie)).status).toBe(401);
+      admin = (await sut.signInAdmin()).cookie;
+    });
+  });
+
+  describe('sign-out', () => {
+    it('POST /api/logout ends the session, deletes it, and clears the cookie', async () => {
+      const { cookie } = await sut.signInAdmin();
+      const rows = await sessionRows();
+      const res = await fetch(`${sut.base}/api/logout`, { method: 'POST', headers: { cookie } });
+      expect(res.status).toBe(204);
+      expect(res.headers.getSetCookie()[0]).toMatch(/^cm\.sid=;.*Expires=Thu, 01 Jan 1970/);
+      expect((await me(cookie)).status).toBe(401);
+      expect(await sessionRows()).toBe(rows - 1);
+    });
+
+    it('answers 204 to a sign-out without a session', async () => {
+      expect((await fetch(`${sut.base}/api/logout`, { method: 'POST' })).status).toBe(204);
+    });
+
+    it('GET /api/logout (where the web app navigates when POST fails) signs out and redirects to /', async () => {
+      const { cookie } = await sut.signInAdmin();
+      const res = await fetch(`${sut.base}/api/logout`, { headers: { cookie }, redirect: 'manual' });
+      expect(res.status).toBe(303);
+      expect(res.headers.get('location')).toBe('/');
+      expect((await me(cookie)).status).toBe(401);
+    });
+  });
+
+  describe('a signed-in user who loses the account', () => {
+    it('is signed out at the next request when deactivated', async () => {
+      const user = await createUser('leaving', 'leaving secret');
+      const { cookie } = await sut.signIn('leaving', 'leaving secret');
+      expect((await me(cookie)).status).toBe(200);
+      await asAdmin(`/api/users/${user.id}`, 'PUT', { username: 'leaving', isActive: 0 });
+      expect((await me(cookie)).status).toBe(401);
+    });
+
+    it('is signed out at the next request when deleted', async () => {
+      const user = await createUser('deleted', 'deleted secret');
+      const { cookie } = await sut.signIn('deleted', 'deleted secret');
+      expect((await asAdmin(`/api/users/${user.id}`, 'DELETE')).status).toBe(204);
+      expect((await me(cookie)).status).toBe(401);
+    });
+
+    it('loses administrator routes at once when demoted', async () => {
+      const user = await createUser('deputy', 'deputy secret');
+      await asAdmin(`/api/users/${user.id}`, 'PUT', { username: 'deputy', role: 'admin' });
+      const { cookie } = await sut.signIn('deputy', 'deputy secret');
+      expect((await fetch(`${sut.base}/api/users`, { headers: { cookie } })).status).toBe(200);
+      await asAdmin(`/api/users/${user.id}`, 'PUT', { username: 'deputy', role: 'user' });
+      expect((await fetch(`${sut.base}/api/users`, { headers: { cookie } })).status).toBe(403);
+    });
+  });
+
+  it('keeps sessions across a gateway restart', async () => {
+    const { cookie } = await sut.signInAdmin();
+    await sut.restartGateway();
+    const res = await me(cookie);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ username: 'chief' });
+    admin = (await sut.signInAdmin()).cookie;
+  });
+
+  it('marks the cookie Secure behind a trusted proxy that received HTTPS, and only then', async () => {
+    const proxied = await startGateway(sut.namespace, { TRUST_PROXY: 'loopback' });
+    try {
+      const viaProxy = async (base: string) =>
+        (
+          await fetch(`${base}/api/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-forwarded-proto': 'https' },
+            body: JSON.stringify(adminCredentials),
+          })
+        ).headers.getSetCookie()[0];
+      expect(await viaProxy(proxied.base)).toMatch(/; Secure/);
+      expect(await viaProxy(sut.base)).not.toMatch(/Secure/);
+    } finally {
+      await proxied.close();
+    }
+  });
+});
