@@ -11,7 +11,7 @@ export const configSchema = z.object({
   ...httpPortEnv(9102),
   /** How long a status event may stay unacknowledged before JetStream delivers it again. */
   INVENTORY_STATUS_ACK_WAIT_MS: int(30_000, 1000, 600_000),
-  /** Deliveries of one status event before it is given up (a day of database trouble, say). */
+  /** Deliveries of one status event before it is given up; with the back-off (to 60 s), 10 is about 3 minutes. A later sweep supersedes it anyway. */
   INVENTORY_STATUS_MAX_DELIVER: int(10, 1, 1000),
   /** How often leftover equipment change events are published (they normally leave at once). */
   INVENTORY_OUTBOX_INTERVAL_MS: int(5000, 100, 600_000),
