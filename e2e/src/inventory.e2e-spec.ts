@@ -11,7 +11,8 @@ import {
   type UptimeReport,
 } from '@cm/contracts';
 import { deleteNamespaceStreams, JetStreamConnection } from '@cm/platform';
-import { testNatsUrl } from '@cm/platform/testing';
+import { testDatabaseUrl, testNatsUrl } from '@cm/platform/testing';
+import { Client } from 'pg';
 import { sessionHeaders, signIn } from './session';
 import { startSystem } from './stack';
 
@@ -232,5 +233,29 @@ describe('inventory through the gateway', () => {
       name: 'Switch',
       status: 'inactive',
     });
+  });
+
+  it('assembles the uptime report of a campus larger than one inventory page', async () => {
+    const b = (await api<Building>('POST', '/api/buildings', { name: 'Large' })).body.id;
+    const r = (
+      await api<Room>('POST', `/api/buildings/${b}/rooms`, { name: 'Store', type: 'Storage', floor: 'B1' })
+    ).body.id;
+    const db = new Client({ connectionString: testDatabaseUrl });
+    await db.connect();
+    try {
+      await db.query(
+        `INSERT INTO "${system.namespace}_inventory".equipment (room_id, name)
+         SELECT $1, 'Spare ' || g FROM generate_series(1, 1200) g`,
+        [r],
+      );
+    } finally {
+      await db.end();
+    }
+    const report = await api<UptimeReport>('GET', '/api/reports/uptime');
+    expect(report.status).toBe(200);
+    const spares = report.body.equipment.filter((x) => x.roomId === r);
+    expect(spares).toHaveLength(1200);
+    expect(new Set(report.body.equipment.map((x) => x.equipmentId)).size).toBe(report.body.equipment.length);
+    expect(report.body.totalEquipment).toBe(report.body.equipment.length);
   });
 });
