@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { dropNamespaceSchemas, testEnv, testNamespace } from '@cm/platform/testing';
+import { deleteNamespaceStreams } from '@cm/platform';
+import { dropNamespaceSchemas, testEnv, testNamespace, testNatsUrl } from '@cm/platform/testing';
 
 export interface RunningStack {
   url: string;
@@ -69,6 +70,7 @@ export async function startSystem(
       writeFileSync(path.join(logDir, `${namespace}.log`), logs.join('\n'));
       rmSync(dataDir, { recursive: true, force: true });
       await dropNamespaceSchemas(namespace);
+      await deleteNamespaceStreams(namespace, testNatsUrl);
     },
   };
 }
