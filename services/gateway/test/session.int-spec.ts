@@ -1,5 +1,6 @@
 import { authMessages, ErrorCode, type User } from '@cm/contracts';
 import { DataSource } from 'typeorm';
+import { SessionStore } from '../src/session/session-store';
 import { adminCredentials, sessionCookieOf, startAuthAndGateway, startGateway } from './support';
 
 describe('sign-in and sessions', () => {
@@ -177,6 +178,20 @@ describe('sign-in and sessions', () => {
       await asAdmin(`/api/users/${user.id}`, 'PUT', { username: 'deputy', role: 'user' });
       expect((await fetch(`${sut.base}/api/users`, { headers: { cookie } })).status).toBe(403);
     });
+  });
+
+  it('prunes expired sessions from the table', async () => {
+    const db = sut.gateway.app.get(DataSource);
+    const table = `"${sut.namespace}_gateway".sessions`;
+    await db.query(
+      `INSERT INTO ${table} (sid, sess, expire) VALUES ('stale', '{"cookie":{}}', now() - interval '1 day')`,
+    );
+    const { store } = sut.gateway.app.get(SessionStore) as unknown as {
+      store: { pruneSessions(done: (error?: Error) => void): void };
+    };
+    await new Promise<void>((resolve, reject) => store.pruneSessions((e) => (e ? reject(e) : resolve())));
+    expect(await db.query(`SELECT sid FROM ${table} WHERE sid = 'stale'`)).toEqual([]);
+    expect((await me(admin)).status).toBe(200);
   });
 
   it('keeps sessions across a gateway restart', async () => {
