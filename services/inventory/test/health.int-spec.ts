@@ -1,20 +1,23 @@
 import { type HealthReport, patterns } from '@cm/contracts';
-import { startTestService, type TestService } from '@cm/platform/testing';
-import { AppModule } from '../src/app.module';
-import { type Config, configSchema } from '../src/config';
+import { dropNamespace, type Inventory, newNamespace, startInventory } from './support';
 
 describe('inventory service', () => {
-  let sut: TestService<Config>;
+  const namespace = newNamespace();
+  let sut: Inventory;
 
   beforeAll(async () => {
-    sut = await startTestService({ service: 'inventory', schema: configSchema, module: AppModule.forRoot });
+    sut = await startInventory(namespace);
   });
-  afterAll(() => sut.close());
+  afterAll(async () => {
+    await sut?.close();
+    await dropNamespace(namespace);
+  });
 
   it('answers its health pattern over NATS with PostgreSQL up', async () => {
     const report = await sut.rpc.send<HealthReport>(patterns.inventory.health);
     expect(report.status).toBe('up');
     expect(report.checks.postgres.status).toBe('up');
+    expect(report.checks.jetstream.status).toBe('up');
   });
 
   it('serves liveness and readiness probes over HTTP', async () => {
