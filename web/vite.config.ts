@@ -1,9 +1,10 @@
 import path from 'node:path';
+import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), tailwindcss()],
   resolve: {
     // The contracts are compiled into the bundle from source: one schema for form and server.
     alias: { '@cm/contracts': path.resolve(__dirname, '../libs/contracts/src/index.ts') },

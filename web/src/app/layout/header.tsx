@@ -1,0 +1,82 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ArrowLeft, ChevronRight, LogOut } from 'lucide-react';
+import { Fragment } from 'react';
+import { Link, useLocation, useRoute } from 'wouter';
+import { Button } from '../../components/ui/button';
+import { signOut } from '../../features/auth/api/sign-out';
+import { buildingQuery } from '../../features/buildings/api/buildings';
+import { roomQuery } from '../../features/rooms/api/rooms';
+
+interface Crumb {
+  label: string;
+  href: string;
+}
+
+/** Where the breadcrumb and the back button point, from the route and the names it names. */
+function useTrail(): { back: string | null; crumbs: Crumb[] } {
+  const [location] = useLocation();
+  const [onRooms, roomsParams] = useRoute<{ buildingId: string }>('/buildings/:buildingId/rooms');
+  const [onRoom, roomParams] = useRoute<{ roomId: string }>('/rooms/:roomId');
+  const room = useQuery({ ...roomQuery(roomParams?.roomId ?? ''), enabled: onRoom });
+  const buildingId = onRooms ? roomsParams.buildingId : room.data?.buildingId;
+  const building = useQuery({ ...buildingQuery(buildingId ?? ''), enabled: Boolean(buildingId) });
+
+  if (location === '/' || location === '/buildings') return { back: null, crumbs: [] };
+  const crumbs: Crumb[] = [];
+  if (buildingId && building.data) {
+    crumbs.push({ label: 'Buildings', href: '/buildings' });
+    crumbs.push({ label: building.data.name, href: `/buildings/${buildingId}/rooms` });
+    if (onRoom && room.data) crumbs.push({ label: room.data.name, href: location });
+  }
+  // Spec section 2: back from a room goes to its building's rooms, or to /buildings when the
+  // building is unknown; from anywhere else, to /buildings.
+  const back = onRoom && room.data ? `/buildings/${room.data.buildingId}/rooms` : '/buildings';
+  return { back, crumbs };
+}
+
+export function Header() {
+  const queryClient = useQueryClient();
+  const { back, crumbs } = useTrail();
+  return (
+    <header className="sticky top-0 z-40 bg-brand-900 text-white shadow-md">
+      <div className="mx-auto flex max-w-md items-center gap-1 px-2 py-1">
+        {back ? (
+          <Link
+            href={back}
+            aria-label="Back"
+            className="flex h-11 w-11 shrink-0 items-center justify-center rounded-lg hover:bg-white/15"
+          >
+            <ArrowLeft aria-hidden className="h-6 w-6" />
+          </Link>
+        ) : (
+          <span className="w-2 shrink-0" />
+        )}
+        <div className="min-w-0 flex-1 py-1">
+          <p className="truncate text-lg leading-tight font-bold">Classroom Monitor</p>
+          {crumbs.length > 0 ? (
+            <nav aria-label="Breadcrumb" className="flex min-w-0 items-center text-xs text-white/80">
+              {crumbs.map((crumb, i) => (
+                <Fragment key={crumb.href + i}>
+                  {i > 0 ? <ChevronRight aria-label=">" className="h-3 w-3 shrink-0" /> : null}
+                  {i === crumbs.length - 1 ? (
+                    <span aria-current="page" className="min-w-0 truncate font-medium text-white">
+                      {crumb.label}
+                    </span>
+                  ) : (
+                    <Link href={crumb.href} className="min-w-0 shrink truncate hover:underline">
+                      {crumb.label}
+                    </Link>
+                  )}
+                </Fragment>
+              ))}
+            </nav>
+          ) : null}
+        </div>
+        <Button variant="header" className="shrink-0 px-3" onClick={() => signOut(queryClient)}>
+          <LogOut aria-hidden className="h-5 w-5" />
+          Sign Out
+        </Button>
+      </div>
+    </header>
+  );
+}

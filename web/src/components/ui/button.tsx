@@ -1,0 +1,40 @@
+import { type ComponentProps } from 'react';
+import { cn } from '../../lib/cn';
+
+const variants = {
+  primary: 'bg-brand-700 text-white hover:bg-brand-800 disabled:bg-brand-700/60',
+  secondary: 'bg-slate-100 text-slate-900 hover:bg-slate-200',
+  outline: 'border border-slate-300 bg-white text-slate-900 hover:bg-slate-50',
+  ghost: 'text-slate-700 hover:bg-slate-100',
+  destructive: 'bg-red-600 text-white hover:bg-red-700',
+  header: 'text-white hover:bg-white/15',
+} as const;
+
+// Every size keeps the 44 px touch target.
+const sizes = {
+  default: 'min-h-11 px-4 py-2 text-sm',
+  icon: 'h-11 w-11 shrink-0',
+  round: 'h-12 w-12 shrink-0 rounded-full shadow-md',
+} as const;
+
+export type ButtonProps = ComponentProps<'button'> & {
+  variant?: keyof typeof variants;
+  size?: keyof typeof sizes;
+};
+
+export function Button({ variant = 'primary', size = 'default', className, type, ...props }: ButtonProps) {
+  return (
+    <button
+      type={type ?? 'button'}
+      className={cn(
+        'inline-flex items-center justify-center gap-2 rounded-lg font-medium transition-colors',
+        'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600',
+        'disabled:cursor-not-allowed disabled:opacity-60',
+        variants[variant],
+        sizes[size],
+        className,
+      )}
+      {...props}
+    />
+  );
+}

@@ -1,0 +1,44 @@
+import * as ToastPrimitive from '@radix-ui/react-toast';
+import { X } from 'lucide-react';
+import { cn } from '../../lib/cn';
+import { dismissToast, useToasts } from './use-toast';
+
+/** Spec section 9: auto-close after 5000 ms, swipe right past 50 px, F8 focuses the region. */
+export function Toaster() {
+  const toasts = useToasts();
+  return (
+    <ToastPrimitive.Provider duration={5000} swipeDirection="right" swipeThreshold={50}>
+      {toasts.map((t) => (
+        <ToastPrimitive.Root
+          key={t.id}
+          open={t.open}
+          onOpenChange={(open) => !open && dismissToast(t.id)}
+          data-variant={t.variant ?? 'default'}
+          className={cn(
+            'relative flex w-full items-start gap-2 rounded-xl border p-4 pr-12 shadow-lg',
+            'data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[state=closed]:opacity-0',
+            t.variant === 'destructive'
+              ? 'border-red-700 bg-red-600 text-white'
+              : 'border-slate-200 bg-white text-slate-900',
+          )}
+        >
+          <div className="min-w-0 flex-1 space-y-1">
+            <ToastPrimitive.Title className="text-sm font-semibold">{t.title}</ToastPrimitive.Title>
+            {t.description ? (
+              <ToastPrimitive.Description className="text-sm break-words opacity-90">
+                {t.description}
+              </ToastPrimitive.Description>
+            ) : null}
+          </div>
+          <ToastPrimitive.Close
+            aria-label="Close"
+            className="absolute top-1 right-1 flex h-11 w-11 items-center justify-center rounded-lg opacity-70 hover:opacity-100"
+          >
+            <X aria-hidden className="h-4 w-4" />
+          </ToastPrimitive.Close>
+        </ToastPrimitive.Root>
+      ))}
+      <ToastPrimitive.Viewport className="fixed top-0 left-1/2 z-[100] flex w-full max-w-md -translate-x-1/2 flex-col gap-2 p-3 outline-none" />
+    </ToastPrimitive.Provider>
+  );
+}

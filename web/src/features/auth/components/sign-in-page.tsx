@@ -1,0 +1,76 @@
+import { loginSchema } from '@cm/contracts';
+import { MonitorSmartphone } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { useLocation } from 'wouter';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Field } from '../../../components/ui/field';
+import { Input } from '../../../components/ui/input';
+import { toast } from '../../../components/ui/use-toast';
+import { errorMessage } from '../../../lib/api';
+import { useSignIn } from '../api/sign-in';
+
+export function SignInPage() {
+  const [, navigate] = useLocation();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const signIn = useSignIn({
+    onSuccess: () => {
+      toast({ title: 'Welcome back!', description: 'You have successfully signed in.' });
+      navigate('/buildings');
+    },
+    onError: (error) =>
+      toast({ title: 'Sign in failed', description: errorMessage(error), variant: 'destructive' }),
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = loginSchema.safeParse({ username, password });
+    if (!parsed.success) {
+      toast({
+        title: 'Missing information',
+        description: 'Please enter both username and password.',
+        variant: 'destructive',
+      });
+      return;
+    }
+    signIn.mutate(parsed.data);
+  };
+
+  return (
+    <main className="mx-auto flex min-h-dvh max-w-md flex-col justify-center px-4 py-10">
+      <div className="mb-8 flex flex-col items-center text-center">
+        <div className="mb-4 flex h-16 w-16 items-center justify-center rounded-2xl bg-brand-700 text-white shadow-md">
+          <MonitorSmartphone aria-hidden className="h-9 w-9" />
+        </div>
+        <h1 className="text-2xl font-bold text-slate-900">Classroom Monitor</h1>
+        <p className="mt-1 text-slate-600">Sign in to access the system</p>
+      </div>
+      <Card className="p-5">
+        <form onSubmit={submit} noValidate className="space-y-4">
+          <Field label="Username">
+            <Input
+              name="username"
+              autoComplete="username"
+              autoCapitalize="none"
+              value={username}
+              onChange={(e) => setUsername(e.target.value)}
+            />
+          </Field>
+          <Field label="Password">
+            <Input
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </Field>
+          <Button type="submit" className="w-full" disabled={signIn.isPending}>
+            {signIn.isPending ? 'Signing In...' : 'Sign In'}
+          </Button>
+        </form>
+      </Card>
+    </main>
+  );
+}

@@ -1,0 +1,154 @@
+import { type BuildingListItem, buildingCreateSchema, MAX_UPLOAD_BYTES } from '@cm/contracts';
+import { ImagePlus } from 'lucide-react';
+import { type FormEvent, useId, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Field } from '../../../components/ui/field';
+import { Input, Textarea } from '../../../components/ui/input';
+import { toast } from '../../../components/ui/use-toast';
+import { fieldErrors } from '../../../lib/form-errors';
+import { refuseFile, uploadFile } from '../../../lib/upload';
+import { useSaveBuilding } from '../api/buildings';
+
+interface BuildingFormProps {
+  /** The building to edit; none to add one. */
+  building?: BuildingListItem;
+  onDone: () => void;
+}
+
+type Errors = Partial<Record<'name' | 'description' | 'photo', string>>;
+
+/** Shown in place of the list (it has no route of its own). */
+export function BuildingForm({ building, onDone }: BuildingFormProps) {
+  const editing = Boolean(building);
+  const photoId = useId();
+  const [name, setName] = useState(building?.name ?? '');
+  const [description, setDescription] = useState(building?.description ?? '');
+  const [photo, setPhoto] = useState<File | null>(null);
+  const [errors, setErrors] = useState<Errors>({});
+  const [uploading, setUploading] = useState(false);
+  const save = useSaveBuilding();
+  const busy = uploading || save.isPending;
+
+  const pickPhoto = (file: File | undefined) => {
+    if (!file) return;
+    const refusal = refuseFile(file, MAX_UPLOAD_BYTES);
+    setErrors((e) => ({ ...e, photo: refusal ?? undefined }));
+    setPhoto(refusal ? null : file);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = buildingCreateSchema.safeParse({ name, description });
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      return;
+    }
+    setErrors({});
+    // Upload first, then save; a failed upload saves nothing (spec section 8).
+    let imageUrl: string | undefined;
+    if (photo) {
+      setUploading(true);
+      try {
+        imageUrl = await uploadFile(photo);
+      } catch {
+        toast({ title: 'Upload Error', description: 'Failed to upload image', variant: 'destructive' });
+        return;
+      } finally {
+        setUploading(false);
+      }
+    }
+    // An edit without a new photo leaves imageUrl out, so the current photo stays.
+    const body = {
+      name: parsed.data.name,
+      description: parsed.data.description ?? '',
+      ...(imageUrl ? { imageUrl } : {}),
+    };
+    save.mutate(
+      { id: building?.id, body },
+      {
+        onSuccess: () => {
+          toast({
+            title: 'Success',
+            description: editing ? 'Building updated successfully' : 'Building added successfully',
+          });
+          onDone();
+        },
+        onError: () =>
+          toast({
+            title: 'Error',
+            description: editing ? 'Failed to update building' : 'Failed to add building',
+            variant: 'destructive',
+          }),
+      },
+    );
+  };
+
+  const submitLabel = editing ? (busy ? 'Saving...' : 'Save Building') : busy ? 'Adding...' : 'Add Building';
+  return (
+    <Card className="p-5">
+      <h1 className="mb-4 text-xl font-bold text-slate-900">{editing ? 'Edit Building' : 'Add Building'}</h1>
+      <form onSubmit={submit} noValidate className="space-y-4">
+        <Field label="Building Name *" error={errors.name}>
+          <Input
+            name="name"
+            placeholder="e.g. Science Hall"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={120}
+          />
+        </Field>
+        <Field label="Description" error={errors.description}>
+          <Textarea
+            name="description"
+            rows={3}
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+            maxLength={2000}
+          />
+        </Field>
+        <div className="space-y-1.5">
+          <span className="block text-sm font-medium text-slate-800">Building Photo</span>
+          <label
+            htmlFor={photoId}
+            className="flex min-h-28 cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed border-slate-300 p-4 text-center text-sm text-slate-600 hover:border-brand-600"
+          >
+            {building?.imageUrl && !photo ? (
+              <img
+                src={building.imageUrl}
+                alt="Current building photo"
+                className="h-24 w-full rounded-lg object-cover"
+              />
+            ) : (
+              <ImagePlus aria-hidden className="h-8 w-8 text-slate-400" />
+            )}
+            <span className={photo ? 'font-medium break-all text-slate-900' : undefined}>
+              {photo ? photo.name : 'Tap to upload building photo'}
+            </span>
+          </label>
+          <input
+            id={photoId}
+            type="file"
+            accept="image/*"
+            aria-label="Building Photo"
+            className="sr-only"
+            onChange={(e) => pickPhoto(e.target.files?.[0])}
+          />
+          {errors.photo ? (
+            <p role="alert" className="text-sm text-red-600">
+              {errors.photo}
+            </p>
+          ) : null}
+        </div>
+        <div className="flex gap-2 pt-2">
+          <Button variant="outline" className="flex-1" onClick={onDone} disabled={busy}>
+            Cancel
+          </Button>
+          <Button type="submit" className="flex-1" disabled={busy}>
+            {submitLabel}
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}

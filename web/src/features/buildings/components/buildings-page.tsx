@@ -1,0 +1,102 @@
+import { type BuildingListItem } from '@cm/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { Plus, Search } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { LoadError } from '../../../components/ui/load-error';
+import { Input } from '../../../components/ui/input';
+import { Tooltip } from '../../../components/ui/tooltip';
+import { toast } from '../../../components/ui/use-toast';
+import { buildingsQuery, useDeleteBuilding } from '../api/buildings';
+import { BuildingCard, BuildingCardSkeletons } from './building-card';
+import { BuildingForm } from './building-form';
+
+type Mode = { kind: 'list' } | { kind: 'add' } | { kind: 'edit'; building: BuildingListItem };
+
+/** Case-insensitive match on name or description (spec section 2). */
+export function filterBuildings<T extends { name: string; description: string | null }>(
+  buildings: T[],
+  search: string,
+): T[] {
+  const needle = search.trim().toLowerCase();
+  if (!needle) return buildings;
+  return buildings.filter(
+    (b) => b.name.toLowerCase().includes(needle) || (b.description ?? '').toLowerCase().includes(needle),
+  );
+}
+
+export function BuildingsPage() {
+  const [mode, setMode] = useState<Mode>({ kind: 'list' });
+  const [search, setSearch] = useState('');
+  const buildings = useQuery(buildingsQuery);
+  const remove = useDeleteBuilding();
+
+  if (mode.kind !== 'list') {
+    return (
+      <BuildingForm
+        building={mode.kind === 'edit' ? mode.building : undefined}
+        onDone={() => setMode({ kind: 'list' })}
+      />
+    );
+  }
+
+  const confirmDelete = (building: BuildingListItem) => {
+    const sure = window.confirm(
+      `Are you sure you want to delete ${building.name}? This will also delete all rooms and equipment in this building.`,
+    );
+    if (!sure) return;
+    remove.mutate(building.id, {
+      onSuccess: () => toast({ title: 'Success', description: 'Building deleted successfully' }),
+      onError: () =>
+        toast({ title: 'Error', description: 'Failed to delete building', variant: 'destructive' }),
+    });
+  };
+
+  const shown = filterBuildings(buildings.data ?? [], search);
+  return (
+    <div className="space-y-4">
+      <div className="flex items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold text-slate-900">Campus Buildings</h1>
+        <Tooltip content="Add building">
+          <Button size="round" aria-label="Add building" onClick={() => setMode({ kind: 'add' })}>
+            <Plus aria-hidden className="h-6 w-6" />
+          </Button>
+        </Tooltip>
+      </div>
+      <div className="relative">
+        <Search
+          aria-hidden
+          className="pointer-events-none absolute top-1/2 left-3 h-5 w-5 -translate-y-1/2 text-slate-400"
+        />
+        <Input
+          type="search"
+          aria-label="Search buildings"
+          placeholder="Search buildings..."
+          className="pl-10"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+      </div>
+      {buildings.isPending ? (
+        <BuildingCardSkeletons />
+      ) : buildings.isError ? (
+        <LoadError what="buildings" error={buildings.error} onRetry={() => buildings.refetch()} />
+      ) : shown.length === 0 ? (
+        <Card className="p-8 text-center text-slate-600">No buildings found</Card>
+      ) : (
+        <div className="space-y-4">
+          {shown.map((building) => (
+            <BuildingCard
+              key={building.id}
+              building={building}
+              deleting={remove.isPending && remove.variables === building.id}
+              onEdit={() => setMode({ kind: 'edit', building })}
+              onDelete={() => confirmDelete(building)}
+            />
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

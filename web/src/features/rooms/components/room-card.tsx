@@ -1,0 +1,49 @@
+import { type RoomListItem } from '@cm/contracts';
+import { Monitor, Users } from 'lucide-react';
+import { Link } from 'wouter';
+import { Badge } from '../../../components/ui/badge';
+import { Card } from '../../../components/ui/card';
+import { EditDeleteButtons } from '../../../components/ui/edit-delete-buttons';
+import { roomTags } from '../lib/room-tags';
+
+interface RoomCardProps {
+  room: RoomListItem;
+  deleting: boolean;
+  onEdit: () => void;
+  onDelete: () => void;
+}
+
+export function RoomCard({ room, deleting, onEdit, onDelete }: RoomCardProps) {
+  const tags = roomTags(room.type);
+  return (
+    <Card className="flex items-start gap-1 p-4 pr-2" data-testid="room-card">
+      <Link
+        href={`/rooms/${room.id}`}
+        className="min-w-0 flex-1 focus-visible:outline-2 focus-visible:outline-brand-600"
+      >
+        <h3 className="text-base font-semibold break-words text-slate-900">{room.name}</h3>
+        <p className="text-sm text-slate-600">
+          {room.type} · Floor {room.floor}
+        </p>
+        <p className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-700">
+          <span className="inline-flex items-center gap-1">
+            <Users aria-hidden className="h-4 w-4 text-slate-500" />
+            Capacity {room.capacity}
+          </span>
+          <span className="inline-flex items-center gap-1">
+            <Monitor aria-hidden className="h-4 w-4 text-slate-500" />
+            {room.equipmentCount} Equipment
+          </span>
+        </p>
+        {tags.length > 0 ? (
+          <div className="mt-2 flex flex-wrap gap-1.5">
+            {tags.map((tag) => (
+              <Badge key={tag}>{tag}</Badge>
+            ))}
+          </div>
+        ) : null}
+      </Link>
+      <EditDeleteButtons name={room.name} deleting={deleting} onEdit={onEdit} onDelete={onDelete} />
+    </Card>
+  );
+}

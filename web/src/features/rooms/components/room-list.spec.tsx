@@ -1,0 +1,82 @@
+import { type RoomListItem } from '@cm/contracts';
+import { render, screen, within } from '@testing-library/react';
+import { RoomList } from './room-list';
+
+let n = 0;
+const room = (name: string, floor: string, type = 'Classroom'): RoomListItem => ({
+  id: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
+  buildingId: '00000000-0000-4000-8000-000000000000',
+  name,
+  type,
+  floor,
+  capacity: 30,
+  roomSize: null,
+  isAdaAccessible: 1,
+  imageUrl: null,
+  wiringDiagramUrl: null,
+  seatingLayoutUrl: null,
+  equipmentCount: 2,
+});
+
+describe(RoomList.name, () => {
+  it('shows one heading per floor in the spec order, each with its room count', () => {
+    render(
+      <RoomList
+        rooms={[
+          room('201', '2'),
+          room('Studio', 'Mezzanine'),
+          room('102', '1'),
+          room('Boiler', 'B1'),
+          room('101', '1'),
+          room('Dock', 'LL'),
+          room('1001', '10'),
+          room('Vault', 'SUB'),
+        ]}
+        onEdit={() => {}}
+        onDelete={() => {}}
+      />,
+    );
+    const groups = screen.getAllByRole('region');
+    expect(groups.map((g) => within(g).getByRole('heading', { level: 2 }).textContent)).toEqual([
+      'Floor LL',
+      'Floor B1',
+      'Floor SUB',
+      'Floor 1',
+      'Floor 2',
+      'Floor 10',
+      'Floor Mezzanine',
+    ]);
+    const floor1 = screen.getByRole('region', { name: 'Floor 1' });
+    expect(within(floor1).getByText('2 rooms')).toBeInTheDocument();
+    expect(
+      within(floor1)
+        .getAllByRole('heading', { level: 3 })
+        .map((h) => h.textContent),
+    ).toEqual(['101', '102']);
+    expect(within(screen.getByRole('region', { name: 'Floor 2' })).getByText('1 room')).toBeInTheDocument();
+  });
+
+  it('shows the tag badges of each room type on its card', () => {
+    render(
+      <RoomList
+        rooms={[
+          room('Lab 1', '1', 'Computer Lab'),
+          room('Chem', '1', 'Chemistry Lab'),
+          room('A', '1', 'Classroom'),
+        ]}
+        onEdit={() => {}}
+        onDelete={() => {}}
+      />,
+    );
+    const card = (name: string) =>
+      screen.getByRole('heading', { name }).closest('[data-testid="room-card"]') as HTMLElement;
+    expect(within(card('Lab 1')).getByText('Computers')).toBeInTheDocument();
+    expect(within(card('Lab 1')).getByText('Lab Equipment')).toBeInTheDocument();
+    expect(within(card('Chem')).queryByText('Computers')).not.toBeInTheDocument();
+    expect(within(card('Chem')).getByText('Lab Equipment')).toBeInTheDocument();
+    expect(within(card('A')).queryByText('Lab Equipment')).not.toBeInTheDocument();
+    expect(within(card('A')).getByText('Classroom · Floor 1')).toBeInTheDocument();
+    expect(within(card('A')).getByText('Capacity 30')).toBeInTheDocument();
+    expect(within(card('A')).getByText('2 Equipment')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,106 @@
+import { type RoomListItem } from '@cm/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { Plus } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'wouter';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { LoadError } from '../../../components/ui/load-error';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { Tooltip } from '../../../components/ui/tooltip';
+import { toast } from '../../../components/ui/use-toast';
+import { ApiError } from '../../../lib/api';
+import { buildingOfRoomsQuery, roomsQuery, useDeleteRoom } from '../api/rooms';
+import { RoomFormDialog } from './room-form';
+import { RoomList } from './room-list';
+
+type FormState = { open: false } | { open: true; room?: RoomListItem };
+
+export function RoomsPage({ buildingId }: { buildingId: string }) {
+  const building = useQuery(buildingOfRoomsQuery(buildingId));
+  const rooms = useQuery(roomsQuery(buildingId));
+  const remove = useDeleteRoom();
+  const [form, setForm] = useState<FormState>({ open: false });
+
+  const confirmDelete = (room: RoomListItem) => {
+    const sure = window.confirm(
+      `Are you sure you want to delete ${room.name}? This will also delete all equipment in this room.`,
+    );
+    if (!sure) return;
+    remove.mutate(
+      { id: room.id, buildingId },
+      {
+        onSuccess: () => toast({ title: 'Success', description: 'Room deleted successfully' }),
+        onError: () =>
+          toast({ title: 'Error', description: 'Failed to delete room', variant: 'destructive' }),
+      },
+    );
+  };
+
+  const missing = [building.error, rooms.error].some((e) => e instanceof ApiError && e.status === 404);
+  if (missing) {
+    return (
+      <Card role="alert" className="space-y-3 p-6 text-center">
+        <h1 className="text-lg font-semibold">Building not found</h1>
+        <p className="text-slate-600">It may have been deleted.</p>
+        <Link href="/buildings" className="inline-block font-medium text-brand-700 underline">
+          Back to Buildings
+        </Link>
+      </Card>
+    );
+  }
+
+  return (
+    <div className="space-y-4">
+      <div className="flex items-center justify-between gap-3">
+        {building.data ? (
+          <h1 className="min-w-0 text-2xl font-bold break-words text-slate-900">
+            {building.data.name} Rooms
+          </h1>
+        ) : (
+          <Skeleton className="h-8 w-2/3" />
+        )}
+        <Tooltip content="Add room">
+          <Button size="round" aria-label="Add room" onClick={() => setForm({ open: true })}>
+            <Plus aria-hidden className="h-6 w-6" />
+          </Button>
+        </Tooltip>
+      </div>
+      {rooms.isPending ? (
+        <RoomListSkeleton />
+      ) : rooms.isError ? (
+        <LoadError what="rooms" error={rooms.error} onRetry={() => rooms.refetch()} />
+      ) : rooms.data.length === 0 ? (
+        <Card className="p-8 text-center text-slate-600">No rooms found</Card>
+      ) : (
+        <RoomList
+          rooms={rooms.data}
+          deletingId={remove.isPending ? remove.variables.id : undefined}
+          onEdit={(room) => setForm({ open: true, room })}
+          onDelete={confirmDelete}
+        />
+      )}
+      <RoomFormDialog
+        open={form.open}
+        onOpenChange={(open) => setForm(open && form.open ? form : { open: false })}
+        buildingId={buildingId}
+        room={form.open ? form.room : undefined}
+      />
+    </div>
+  );
+}
+
+function RoomListSkeleton() {
+  return (
+    <div aria-busy="true" aria-label="Loading rooms" className="space-y-3">
+      <Skeleton className="h-6 w-1/3" />
+      {Array.from({ length: 3 }, (_, i) => (
+        <Card key={i} className="space-y-2 p-4" data-testid="room-skeleton">
+          <Skeleton className="h-5 w-1/2" />
+          <Skeleton className="h-4 w-2/3" />
+          <Skeleton className="h-4 w-1/3" />
+        </Card>
+      ))}
+    </div>
+  );
+}
