@@ -2,6 +2,7 @@ import { type ApiRouteDef } from './route-def';
 import { authRoutes } from './routes/auth';
 import { inventoryRoutes } from './routes/inventory';
 import { mediaRoutes } from './routes/media';
+import { monitoringRoutes } from './routes/monitoring';
 import { operationsRoutes } from './routes/operations';
 import { userRoutes } from './routes/users';
 
@@ -18,6 +19,7 @@ export const apiRoutes = {
   ...userRoutes,
   ...mediaRoutes,
   ...inventoryRoutes,
+  ...monitoringRoutes,
 } as const satisfies Record<string, ApiRouteDef>;
 
 export type ApiRouteName = keyof typeof apiRoutes;

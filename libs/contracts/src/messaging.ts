@@ -50,6 +50,10 @@ export const patterns = {
     start: 'monitor.start',
     stop: 'monitor.stop',
     check: 'monitor.check',
+    /** Coordinator → one replica: ping your share of a sweep (suffixed with the member id). */
+    assignSweep: 'monitor.member.sweep',
+    /** Replica → coordinator: a share of a sweep is finished (or given up). */
+    sweepDone: 'monitor.sweep.done',
   },
 } as const;
 
@@ -67,7 +71,10 @@ export const streams = {
 } as const;
 
 export const kvBuckets = {
+  /** Monitoring state (running, interval), the leader lease and the last sweep. */
   monitor: 'monitor',
+  /** Live monitor replicas and their ping session ids; entries expire unless refreshed. */
+  monitorMembers: 'monitor_members',
 } as const;
 
 const namespacePattern = /^[a-z][a-z0-9_]{0,30}$/;

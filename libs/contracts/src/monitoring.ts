@@ -4,6 +4,12 @@ import { idSchema, timestampSchema } from './common';
 
 export const DEFAULT_MONITOR_INTERVAL_MS = 30_000;
 
+/**
+ * The longest the monitor holds a Check Now request before answering that the check goes on
+ * without it; the gateway waits a little longer than this for the answer.
+ */
+export const MONITOR_CHECK_MAX_WAIT_MS = 25_000;
+
 export const monitoringStatusSchema = z.object({
   isRunning: z.boolean(),
   interval: z.number().int().positive().nullable(),
@@ -25,6 +31,7 @@ export const addressResultSchema = z.object({
   alive: z.boolean(),
   rttMs: z.number().nonnegative().nullable(),
 });
+export type AddressResult = z.infer<typeof addressResultSchema>;
 
 /** The event the monitor publishes for every equipment it checked (JetStream, at-least-once). */
 export const statusEventSchema = z.object({
@@ -34,7 +41,9 @@ export const statusEventSchema = z.object({
   sweepId: z.string().min(1).max(64),
   status: equipmentStatusSchema,
   checkedAt: timestampSchema,
+  /** Round-trip time of the address, or the mean of a range's answering addresses; null when none answered. */
   rttMs: z.number().nonnegative().nullable(),
+  /** Every address pinged for it: one for a single address, `.d`…`.N` for a range. */
   results: z.array(addressResultSchema),
 });
 export type StatusEvent = z.infer<typeof statusEventSchema>;
@@ -63,3 +72,40 @@ export const targetsPageSchema = z.object({
   nextCursor: idSchema.nullable(),
 });
 export type TargetsPage = z.infer<typeof targetsPageSchema>;
+
+/** A monitor replica's id: also a NATS subject token and a KV key part. */
+export const memberIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+
+/**
+ * Coordinator → replica (`monitor.member.sweep.<memberId>`): ping your share of a sweep.
+ * Part 0 splits every target over `members` by rendezvous hashing. A later part hands on the
+ * targets of replicas that failed: those whose owner among `members` less `excluded` is in
+ * `reassigned`, each to its owner among `members` less `excluded` and `reassigned`.
+ */
+export const sweepAssignmentSchema = z.object({
+  sweepId: z.string().min(1).max(27),
+  part: z.number().int().nonnegative(),
+  members: z.array(memberIdSchema).min(1),
+  excluded: z.array(memberIdSchema),
+  reassigned: z.array(memberIdSchema),
+});
+export type SweepAssignment = z.infer<typeof sweepAssignmentSchema>;
+
+export const sweepAcceptanceSchema = z.object({ accepted: z.boolean() });
+export type SweepAcceptance = z.infer<typeof sweepAcceptanceSchema>;
+
+/** Replica → coordinator (`monitor.sweep.done`): one part of a sweep finished, or given up. */
+export const sweepReportSchema = z.object({
+  sweepId: z.string(),
+  part: z.number().int().nonnegative(),
+  memberId: memberIdSchema,
+  /** Equipment in this replica's share. */
+  targets: z.number().int().nonnegative(),
+  /** Equipment with at least one answering address. */
+  answered: z.number().int().nonnegative(),
+  /** Status events the stream acknowledged. */
+  published: z.number().int().nonnegative(),
+  /** True when the replica stopped before finishing: its share must go to another. */
+  aborted: z.boolean(),
+});
+export type SweepReport = z.infer<typeof sweepReportSchema>;

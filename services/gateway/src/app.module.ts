@@ -10,6 +10,7 @@ import { ContractInterceptor } from './http/contract.interceptor';
 import { InventoryModule } from './inventory/inventory.module';
 import { MediaModule } from './media/media.module';
 import { migrations } from './migrations';
+import { MonitoringModule } from './monitoring/monitoring.module';
 import { SessionStore } from './session/session-store';
 
 @Global()
@@ -23,6 +24,7 @@ export class AppModule {
         AuthModule,
         MediaModule,
         InventoryModule,
+        MonitoringModule,
       ],
       controllers: [HealthController, DocsController],
       providers: [

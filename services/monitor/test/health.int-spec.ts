@@ -1,18 +1,42 @@
 import { type HealthReport, patterns } from '@cm/contracts';
-import { startTestService, type TestService } from '@cm/platform/testing';
-import { AppModule } from '../src/app.module';
-import { type Config, configSchema } from '../src/config';
+import { dropNamespace, FakeInventory, httpBase, newNamespace, type Replica, startReplica } from './support';
 
-describe('monitor service', () => {
-  let sut: TestService<Config>;
+describe('monitor service health', () => {
+  const namespace = newNamespace();
+  let sut: Replica;
+  let inventory: FakeInventory | undefined;
 
   beforeAll(async () => {
-    sut = await startTestService({ service: 'monitor', schema: configSchema, module: AppModule.forRoot });
+    sut = await startReplica(namespace);
   });
-  afterAll(() => sut.close());
+  afterAll(async () => {
+    await sut?.close();
+    await inventory?.close();
+    await dropNamespace(namespace);
+  });
 
-  it('answers its health pattern over NATS', async () => {
-    const report = await sut.rpc.send<HealthReport>(patterns.monitor.health);
-    expect(report.status).toBe('up');
+  it('is not ready until it has the equipment list from inventory, then is', async () => {
+    const before = await sut.rpc.send<HealthReport>(patterns.monitor.health);
+    expect(before.status).toBe('down');
+    expect(before.checks.equipmentList).toEqual(
+      expect.objectContaining({
+        status: 'down',
+        detail: expect.stringMatching(/not been loaded from inventory/),
+      }),
+    );
+
+    inventory = await FakeInventory.start(namespace);
+    inventory.add('127.0.0.1');
+    const deadline = Date.now() + 15_000;
+    let report = before;
+    while (report.status !== 'up' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      report = await sut.rpc.send<HealthReport>(patterns.monitor.health);
+    }
+    expect(report.checks).toEqual({
+      jetstream: expect.objectContaining({ status: 'up' }),
+      equipmentList: expect.objectContaining({ status: 'up', detail: '1 equipment with an address' }),
+    });
+    expect((await fetch(`${httpBase(sut)}/readyz`)).status).toBe(200);
   });
 });

@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { ClusterModule } from '../cluster/cluster.module';
+import { MetricsModule } from '../metrics/metrics.module';
+import { PingModule } from '../ping/ping.module';
+import { SweepCoordinator } from '../sweep/sweep-coordinator';
+import { SweepScheduler } from '../sweep/sweep-scheduler';
+import { SweepWorker } from '../sweep/sweep-worker';
+import { TargetsModule } from '../targets/targets.module';
+import { MonitoringMessageController } from './monitoring.message.controller';
+import { MonitoringService } from './monitoring.service';
+import { MonitoringState } from './monitoring-state';
+import { ReplicaLifecycle } from './replica.lifecycle';
+
+/** Start, stop, status and check; the sweeps: scheduling, splitting over replicas, pinging a share. */
+@Module({
+  imports: [ClusterModule, PingModule, TargetsModule, MetricsModule],
+  controllers: [MonitoringMessageController],
+  providers: [
+    MonitoringState,
+    MonitoringService,
+    SweepCoordinator,
+    SweepScheduler,
+    SweepWorker,
+    ReplicaLifecycle,
+  ],
+})
+export class MonitoringModule {}

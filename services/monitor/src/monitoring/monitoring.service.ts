@@ -1,0 +1,61 @@
+import { ErrorCode, type MonitoringCheckResult, type MonitoringStatus } from '@cm/contracts';
+import { AppError, CONFIG } from '@cm/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { type Config } from '../config';
+import { SweepCoordinator } from '../sweep/sweep-coordinator';
+import { MonitoringState } from './monitoring-state';
+
+@Injectable()
+export class MonitoringService {
+  constructor(
+    @Inject(CONFIG) private readonly config: Config,
+    private readonly state: MonitoringState,
+    private readonly coordinator: SweepCoordinator,
+  ) {}
+
+  status(): Promise<MonitoringStatus> {
+    return this.state.get();
+  }
+
+  start(): Promise<MonitoringStatus> {
+    return this.state.setRunning(true);
+  }
+
+  stop(): Promise<MonitoringStatus> {
+    return this.state.setRunning(false);
+  }
+
+  /** One sweep now, whatever the running state; answers when it ends or after MONITOR_CHECK_WAIT_MS. */
+  async check(): Promise<MonitoringCheckResult> {
+    const waitMs = this.config.MONITOR_CHECK_WAIT_MS;
+    const sweep = this.coordinator.run('check');
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([
+      sweep,
+      new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs))),
+    ]).finally(() => clearTimeout(timer));
+    if (!outcome) {
+      sweep.catch(() => undefined);
+      throw new AppError(
+        ErrorCode.CHECK_INCOMPLETE,
+        `The check did not finish within ${waitMs / 1000} s. It goes on, and equipment statuses update as its results arrive.`,
+      );
+    }
+    if (!outcome.completed) {
+      throw new AppError(
+        ErrorCode.CHECK_INCOMPLETE,
+        `The check ended without results for all equipment (${outcome.published} of ${outcome.targets} recorded): a monitor replica stopped with no other to take over. Try again.`,
+      );
+    }
+    return {
+      completed: true,
+      targets: outcome.targets,
+      answered: outcome.answered,
+      durationMs: outcome.durationMs,
+      message:
+        outcome.targets === 0
+          ? 'No equipment has an address to check'
+          : `Checked ${outcome.targets} equipment: ${outcome.answered} answered`,
+    };
+  }
+}

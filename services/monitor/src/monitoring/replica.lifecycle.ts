@@ -1,0 +1,62 @@
+import { HealthService } from '@cm/platform';
+import {
+  type BeforeApplicationShutdown,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { Membership } from '../cluster/membership';
+import { SweepScheduler } from '../sweep/sweep-scheduler';
+import { SweepWorker } from '../sweep/sweep-worker';
+import { TargetList } from '../targets/target-list';
+
+/**
+ * The order a replica comes and goes in. It takes sweep assignments at once, joins the
+ * membership only once it holds the equipment list (a member without it would miss its share),
+ * then competes for the scheduler lease. Going, it hands the lease back and leaves the
+ * membership first, so the next sweep is split without it, then cuts its running share short.
+ */
+@Injectable()
+export class ReplicaLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(ReplicaLifecycle.name);
+  private joining?: Promise<void>;
+  private stopping = false;
+
+  constructor(
+    health: HealthService,
+    private readonly membership: Membership,
+    private readonly targets: TargetList,
+    private readonly worker: SweepWorker,
+    private readonly scheduler: SweepScheduler,
+  ) {
+    health.register('equipmentList', async () => {
+      if (!targets.loaded) throw new Error('The equipment list has not been loaded from inventory yet');
+      return { detail: `${targets.size} equipment with an address` };
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.worker.start();
+    this.joining = this.targets
+      .start()
+      .then(async () => {
+        if (this.stopping) return;
+        await this.membership.join();
+        this.scheduler.start();
+        this.logger.log(
+          `Replica ${this.membership.memberId} joined with ${this.targets.size} equipment to ping`,
+        );
+      })
+      .catch((error: unknown) => this.logger.error(`Joining the monitor replicas failed: ${String(error)}`));
+  }
+
+  // Before the NATS connection closes (it closes in the shutdown hooks).
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    await this.scheduler.stop();
+    await this.membership.leave();
+    await this.worker.stop();
+    await this.targets.stop();
+    await this.joining;
+  }
+}

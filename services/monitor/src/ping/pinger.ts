@@ -1,0 +1,178 @@
+import { type AddressResult } from '@cm/contracts';
+import * as netPing from 'net-ping';
+import { SocketLevel, SocketOption } from 'raw-socket';
+
+export interface PingerOptions {
+  /** ICMP identifier of the session: replies carrying another one belong to someone else. */
+  sessionId: number;
+  /** Wait for one reply before the request is sent again or given up. */
+  timeoutMs: number;
+  /** Requests sent again after a timeout. */
+  retries: number;
+  /** Least time between two sends, in milliseconds (fractions allowed), like fping's -i. */
+  packetGapMs: number;
+  /** Requests awaiting their reply at once; net-ping numbers them with 16 bits. */
+  maxOutstanding: number;
+  /** Socket receive buffer: a burst of replies beyond it is dropped by the kernel. */
+  receiveBufferBytes?: number;
+}
+
+/** net-ping's own limit: request ids are 16-bit and one must stay free. */
+export const MAX_OUTSTANDING_LIMIT = 65_534;
+
+export class PingerClosedError extends Error {
+  constructor() {
+    super('The pinger was closed before the reply came');
+    this.name = 'PingerClosedError';
+  }
+}
+
+interface Queued {
+  address: string;
+  resolve(result: AddressResult): void;
+  reject(error: Error): void;
+}
+
+/** Counts since the pinger was created, for metrics. */
+export interface PingerCounters {
+  sent: number;
+  answered: number;
+  unanswered: number;
+}
+
+/**
+ * One long-lived net-ping session (one raw ICMP socket) for the whole process. Requests wait in
+ * a queue and leave one per `packetGapMs` (a timer wakes at most every millisecond, so each wake
+ * sends what is due, which keeps the average rate), never more than `maxOutstanding` at once.
+ * Retries and the per-request timeout are net-ping's.
+ */
+export class Pinger {
+  private readonly session: netPing.Session;
+  private readonly queue: Queued[] = [];
+  private head = 0;
+  private outstanding = 0;
+  private nextSendAt = 0;
+  private wakeUp?: () => void;
+  private closed = false;
+  readonly counters: PingerCounters = { sent: 0, answered: 0, unanswered: 0 };
+
+  constructor(private readonly options: PingerOptions) {
+    if (!Number.isInteger(options.sessionId) || options.sessionId < 1 || options.sessionId > 65_534) {
+      throw new Error(`A ping session id must be 1 to 65534, not ${options.sessionId}`);
+    }
+    if (options.maxOutstanding < 1 || options.maxOutstanding > MAX_OUTSTANDING_LIMIT) {
+      throw new Error(`At most ${MAX_OUTSTANDING_LIMIT} requests may be outstanding`);
+    }
+    this.session = netPing.createSession({
+      sessionId: options.sessionId,
+      timeout: options.timeoutMs,
+      retries: options.retries,
+    });
+    // Replies come back at the rate requests leave; a larger buffer absorbs a busy event loop.
+    this.session
+      .getSocket()
+      .setOption(SocketLevel.SOL_SOCKET, SocketOption.SO_RCVBUF, options.receiveBufferBytes ?? 4 << 20);
+  }
+
+  get sessionId(): number {
+    return this.options.sessionId;
+  }
+
+  /** Requests sent and not yet answered or timed out. */
+  get inFlight(): number {
+    return this.outstanding;
+  }
+
+  /** Resolves with the address's answer (or its absence); rejects only when the pinger closes. */
+  ping(address: string): Promise<AddressResult> {
+    if (this.closed) return Promise.reject(new PingerClosedError());
+    return new Promise((resolve, reject) => {
+      this.queue.push({ address, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Stops sending; what is queued or awaiting a reply rejects with PingerClosedError. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.wakeUp?.();
+    const waiting = this.queue.splice(this.head);
+    this.head = 0;
+    this.queue.length = 0;
+    for (const q of waiting) q.reject(new PingerClosedError());
+    // net-ping answers every request in flight with an error, which rejects it (see send).
+    this.session.close();
+  }
+
+  private pump(): void {
+    if (this.wakeUp || this.closed) return;
+    const gap = this.options.packetGapMs;
+    let now = performance.now();
+    // After an idle spell the schedule restarts now, so no burst makes up for the pause.
+    if (this.nextSendAt < now - gap) this.nextSendAt = now;
+    let sentThisTurn = 0;
+    while (this.head < this.queue.length && this.outstanding < this.options.maxOutstanding) {
+      if (this.nextSendAt > now) {
+        now = performance.now();
+        if (this.nextSendAt > now) break;
+      }
+      this.send(this.queue[this.head++]);
+      this.nextSendAt += gap;
+      // Without a gap, still let replies in between chunks.
+      if (gap === 0 && ++sentThisTurn >= 256) break;
+    }
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue.splice(0, this.head);
+      this.head = 0;
+    }
+    if (this.head < this.queue.length && this.outstanding < this.options.maxOutstanding) {
+      this.scheduleWake(Math.max(0, this.nextSendAt - performance.now()));
+    }
+    // Otherwise a reply (or timeout) frees a slot and pumps again.
+  }
+
+  /** Pumps again after `ms`; `wakeUp` cancels the wait (and is cleared when it fires). */
+  private scheduleWake(ms: number): void {
+    const wake = () => {
+      this.wakeUp = undefined;
+      this.pump();
+    };
+    if (ms === 0) {
+      const immediate = setImmediate(wake);
+      this.wakeUp = () => {
+        clearImmediate(immediate);
+        this.wakeUp = undefined;
+      };
+    } else {
+      const timer = setTimeout(wake, ms);
+      this.wakeUp = () => {
+        clearTimeout(timer);
+        this.wakeUp = undefined;
+      };
+    }
+  }
+
+  private send(q: Queued): void {
+    this.outstanding++;
+    this.counters.sent++;
+    const started = performance.now();
+    this.session.pingHost(q.address, (error) => {
+      this.outstanding--;
+      if (this.closed) {
+        q.reject(new PingerClosedError());
+        return;
+      }
+      if (error) {
+        this.counters.unanswered++;
+        q.resolve({ address: q.address, alive: false, rttMs: null });
+      } else {
+        this.counters.answered++;
+        // From our call to the reply (net-ping's own times are whole milliseconds).
+        const rttMs = Math.round((performance.now() - started) * 1000) / 1000;
+        q.resolve({ address: q.address, alive: true, rttMs });
+      }
+      if (this.head < this.queue.length) this.pump();
+    });
+  }
+}

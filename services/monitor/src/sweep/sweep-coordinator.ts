@@ -1,0 +1,251 @@
+import { randomBytes } from 'node:crypto';
+import {
+  ErrorCode,
+  namespacedSubject,
+  patterns,
+  type SweepAssignment,
+  sweepAcceptanceSchema,
+  type SweepReport,
+  sweepReportSchema,
+} from '@cm/contracts';
+import { AppError, CONFIG, JetStreamConnection } from '@cm/platform';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Membership } from '../cluster/membership';
+import { type Config } from '../config';
+import { MonitorMetrics } from '../metrics/monitor-metrics';
+import { TargetList } from '../targets/target-list';
+import { decodeJson, encodeJson } from './wire';
+
+/** How long a replica has to accept its share before it counts as gone. */
+const ACCEPT_TIMEOUT_MS = 2000;
+/** How often membership is read while a sweep runs, to notice replicas that went away. */
+const MEMBERSHIP_POLL_MS = 1000;
+
+export type SweepReason = 'schedule' | 'check';
+
+export interface SweepOutcome {
+  sweepId: string;
+  /** Every share was reported done (none lost to a replica that went away with no one left). */
+  completed: boolean;
+  /** Equipment in the list of the replica that fired the sweep. */
+  targets: number;
+  answered: number;
+  published: number;
+  members: number;
+  durationMs: number;
+}
+
+/** Sortable by time, short enough that `<equipment uuid>:<sweep id>` fits the 64-character event id. */
+export function newSweepId(now = Date.now()): string {
+  return `${now.toString(36)}-${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * Fires one sweep over the live replicas and waits for their reports. A replica that refuses its
+ * share, reports it aborted, or drops out of membership before reporting has its share handed to
+ * the replicas left (a new part of the same sweep, so the event ids stay the same).
+ */
+@Injectable()
+export class SweepCoordinator {
+  private readonly logger = new Logger(SweepCoordinator.name);
+  private readonly cancels = new Set<() => void>();
+
+  constructor(
+    @Inject(CONFIG) private readonly config: Config,
+    private readonly jetstream: JetStreamConnection,
+    private readonly membership: Membership,
+    private readonly targets: TargetList,
+    private readonly metrics: MonitorMetrics,
+  ) {}
+
+  /** Ends the waits of sweeps fired here (they are reported incomplete). */
+  stop(): void {
+    for (const cancel of this.cancels) cancel();
+  }
+
+  async run(reason: SweepReason, sweepId = newSweepId()): Promise<SweepOutcome> {
+    const members = await this.membership.live();
+    if (members.length === 0) {
+      throw new AppError(
+        ErrorCode.SERVICE_UNAVAILABLE,
+        'No monitor replica is ready yet: each waits for the equipment list from inventory. Try again shortly.',
+      );
+    }
+    const sweep = new SweepRun(sweepId, members, this.targets.size);
+    const started = performance.now();
+    const nc = this.jetstream.nc;
+    const reports = nc.subscribe(namespacedSubject(this.jetstream.namespace, patterns.monitor.sweepDone), {
+      callback: (error, msg) => {
+        if (error) return;
+        const report = sweepReportSchema.safeParse(decodeJson(msg.data));
+        if (report.success && report.data.sweepId === sweep.id) sweep.onReport(report.data);
+      },
+    });
+    const deadline = setTimeout(() => sweep.end(false), this.config.MONITOR_SWEEP_TIMEOUT_MS);
+    const cancel = () => sweep.end(false);
+    this.cancels.add(cancel);
+    const poll = setInterval(() => {
+      this.membership.live().then(
+        (live) =>
+          this.reassign(
+            sweep,
+            sweep.pendingMembers().filter((m) => !live.includes(m)),
+            live,
+          ),
+        (error: unknown) =>
+          this.logger.warn(`Reading membership during sweep ${sweep.id} failed: ${String(error)}`),
+      );
+    }, MEMBERSHIP_POLL_MS);
+    sweep.onFailure = (member) => {
+      this.membership.live().then(
+        (live) => this.reassign(sweep, [member], live),
+        () => this.reassign(sweep, [member], members),
+      );
+    };
+    try {
+      this.assign(sweep, sweep.nextPart([], members));
+      const completed = await sweep.finished;
+      const outcome: SweepOutcome = {
+        sweepId: sweep.id,
+        completed,
+        targets: sweep.targets,
+        answered: Math.min(sweep.answered, sweep.targets),
+        published: sweep.published,
+        members: members.length,
+        durationMs: Math.round(performance.now() - started),
+      };
+      this.record(reason, outcome);
+      return outcome;
+    } finally {
+      clearTimeout(deadline);
+      clearInterval(poll);
+      this.cancels.delete(cancel);
+      reports.unsubscribe();
+    }
+  }
+
+  private assign(sweep: SweepRun, part: { assignment: SweepAssignment; assignees: string[] }): void {
+    for (const member of part.assignees) {
+      const subject = namespacedSubject(
+        this.jetstream.namespace,
+        `${patterns.monitor.assignSweep}.${member}`,
+      );
+      this.jetstream.nc
+        .request(subject, encodeJson(part.assignment), { timeout: ACCEPT_TIMEOUT_MS })
+        .then((reply) => {
+          if (!sweepAcceptanceSchema.safeParse(decodeJson(reply.data)).data?.accepted) sweep.fail(member);
+        })
+        .catch(() => sweep.fail(member));
+    }
+  }
+
+  /** Hands the shares of `gone` replicas (and of any other member no longer live) to the live ones. */
+  private reassign(sweep: SweepRun, gone: string[], live: string[]): void {
+    if (sweep.isOver) return;
+    const active = sweep.activeMembers();
+    const lost = active.filter((m) => gone.includes(m) || !live.includes(m));
+    if (lost.length === 0) return;
+    const part = sweep.nextPart(lost, live);
+    this.metrics.reassigned.inc(lost.length);
+    if (part.assignees.length === 0) {
+      this.logger.warn(`Sweep ${sweep.id}: no replica left to take the share of ${lost.join(', ')}`);
+      sweep.end(false);
+      return;
+    }
+    this.logger.log(
+      `Sweep ${sweep.id}: the share of ${lost.join(', ')} goes to ${part.assignees.join(', ')}`,
+    );
+    this.assign(sweep, part);
+  }
+
+  private record(reason: SweepReason, outcome: SweepOutcome): void {
+    this.metrics.sweeps.inc(1, { reason, outcome: outcome.completed ? 'complete' : 'incomplete' });
+    this.metrics.sweepDuration.observe(outcome.durationMs / 1000);
+    this.metrics.sweepTargets.set(outcome.targets);
+    this.metrics.members.set(outcome.members);
+    if (!outcome.completed) {
+      this.logger.warn(
+        `Sweep ${outcome.sweepId} (${reason}) ended incomplete after ${outcome.durationMs} ms: ${outcome.published} events published`,
+      );
+    }
+  }
+}
+
+/** The bookkeeping of one sweep: parts handed out, replicas still owing a report, totals. */
+class SweepRun {
+  readonly finished: Promise<boolean>;
+  answered = 0;
+  published = 0;
+  onFailure: (member: string) => void = () => undefined;
+  private resolve!: (completed: boolean) => void;
+  private over = false;
+  private part = -1;
+  private excluded: string[] = [];
+  /** member → parts it still owes a report for */
+  private readonly pending = new Map<string, Set<number>>();
+
+  constructor(
+    readonly id: string,
+    readonly members: string[],
+    readonly targets: number,
+  ) {
+    this.finished = new Promise((resolve) => (this.resolve = resolve));
+  }
+
+  get isOver(): boolean {
+    return this.over;
+  }
+
+  pendingMembers(): string[] {
+    return [...this.pending.keys()];
+  }
+
+  /** Members whose work still counts (not yet excluded). */
+  activeMembers(): string[] {
+    return this.members.filter((m) => !this.excluded.includes(m));
+  }
+
+  /** The next part: the shares of `lost` go to the live members left. */
+  nextPart(lost: string[], live: string[]): { assignment: SweepAssignment; assignees: string[] } {
+    const assignment: SweepAssignment = {
+      sweepId: this.id,
+      part: ++this.part,
+      members: this.members,
+      excluded: [...this.excluded],
+      reassigned: lost,
+    };
+    for (const m of lost) this.pending.delete(m);
+    this.excluded.push(...lost);
+    const assignees = this.activeMembers().filter((m) => live.includes(m));
+    for (const m of assignees) {
+      const parts = this.pending.get(m) ?? new Set<number>();
+      parts.add(assignment.part);
+      this.pending.set(m, parts);
+    }
+    return { assignment, assignees };
+  }
+
+  onReport(report: SweepReport): void {
+    this.published += report.published;
+    const parts = this.pending.get(report.memberId);
+    if (!parts?.has(report.part)) return;
+    if (report.aborted) {
+      this.fail(report.memberId);
+      return;
+    }
+    this.answered += report.answered;
+    parts.delete(report.part);
+    if (parts.size === 0) this.pending.delete(report.memberId);
+    if (this.pending.size === 0) this.end(true);
+  }
+
+  fail(member: string): void {
+    if (!this.over && this.pending.has(member)) this.onFailure(member);
+  }
+
+  end(completed: boolean): void {
+    if (this.over) return;
+    this.over = true;
+    this.resolve(completed);
+  }
+}

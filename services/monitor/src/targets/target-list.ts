@@ -1,0 +1,166 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type EquipmentChangedEvent,
+  equipmentChangedEventSchema,
+  events,
+  isAddressError,
+  MAX_TARGETS_PAGE,
+  namespacedName,
+  namespacedSubject,
+  parseAddressTarget,
+  patterns,
+  streams,
+  type TargetsPage,
+} from '@cm/contracts';
+import { CONFIG, JetStreamConnection, RpcClient } from '@cm/platform';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { type ConsumerMessages, DeliverPolicy, JSONCodec } from 'nats';
+import { type Config } from '../config';
+import { isAllowed } from '../ping/networks';
+
+/** One equipment to ping: its id and every address its stored text stands for. */
+export interface Target {
+  equipmentId: string;
+  ipAddress: string;
+  addresses: string[];
+}
+
+const json = JSONCodec<unknown>();
+
+/**
+ * This replica's copy of the equipment to ping. It starts following inventory's change events
+ * (an ordered consumer of its own, from now on), then loads the full list page by page, then
+ * applies the events that arrived during the load in stream order, so nothing that changed
+ * meanwhile is lost. The full load is repeated now and then as a safety net.
+ */
+@Injectable()
+export class TargetList {
+  private readonly logger = new Logger(TargetList.name);
+  private targets = new Map<string, Target>();
+  /** Events held back while a full load runs; null when none runs. */
+  private held: EquipmentChangedEvent[] | null = null;
+  private messages?: ConsumerMessages;
+  private following?: Promise<void>;
+  private resync?: NodeJS.Timeout;
+  private readonly stopped = new AbortController();
+  private loadedOnce = false;
+
+  constructor(
+    @Inject(CONFIG) private readonly config: Config,
+    private readonly rpc: RpcClient,
+    private readonly jetstream: JetStreamConnection,
+  ) {}
+
+  get loaded(): boolean {
+    return this.loadedOnce;
+  }
+
+  get size(): number {
+    return this.targets.size;
+  }
+
+  list(): Target[] {
+    return [...this.targets.values()];
+  }
+
+  /** Follows the change events and loads the list, retrying until inventory answers. */
+  async start(): Promise<void> {
+    await this.follow();
+    for (let delay = 500; !this.stopped.signal.aborted; delay = Math.min(delay * 2, 10_000)) {
+      try {
+        await this.reload();
+        break;
+      } catch (error) {
+        this.logger.warn(`Loading the equipment list failed, retrying in ${delay} ms: ${String(error)}`);
+        await sleep(delay, undefined, { signal: this.stopped.signal }).catch(() => undefined);
+      }
+    }
+    if (this.stopped.signal.aborted) return;
+    this.resync = setInterval(() => {
+      this.reload().catch((error: unknown) =>
+        this.logger.warn(`Reloading the equipment list failed: ${String(error)}`),
+      );
+    }, this.config.MONITOR_TARGETS_RESYNC_MS);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped.abort();
+    clearInterval(this.resync);
+    this.messages?.stop();
+    await this.following;
+  }
+
+  /** Replaces the list with inventory's, then applies what changed while it was read. */
+  async reload(): Promise<void> {
+    if (this.held) return;
+    this.held = [];
+    try {
+      const fresh = new Map<string, Target>();
+      let after: string | undefined;
+      do {
+        const page = await this.rpc.send<TargetsPage>(patterns.inventory.listTargets, {
+          after,
+          limit: MAX_TARGETS_PAGE,
+        });
+        for (const item of page.items) this.put(fresh, item.equipmentId, item.ipAddress);
+        after = page.nextCursor ?? undefined;
+      } while (after);
+      this.targets = fresh;
+      for (const event of this.held) this.apply(event);
+      this.loadedOnce = true;
+    } finally {
+      this.held = null;
+    }
+  }
+
+  private async follow(): Promise<void> {
+    await this.jetstream.ensureStream(streams.equipment);
+    const consumer = await this.jetstream.js.consumers.get(
+      namespacedName(this.jetstream.namespace, streams.equipment.name),
+      {
+        // One subject as a string: a list needs NATS 2.10, and the call then never returns on 2.9.
+        filterSubjects: namespacedSubject(this.jetstream.namespace, events.equipmentChanged),
+        deliver_policy: DeliverPolicy.New,
+      },
+    );
+    this.messages = await consumer.consume();
+    const messages = this.messages;
+    this.following = (async () => {
+      for await (const msg of messages) {
+        const parsed = equipmentChangedEventSchema.safeParse(json.decode(msg.data));
+        if (!parsed.success) {
+          this.logger.warn(`Ignored an equipment change that fails its schema (stream seq ${msg.seq})`);
+          continue;
+        }
+        if (this.held) this.held.push(parsed.data);
+        else this.apply(parsed.data);
+      }
+    })().catch((error: unknown) => {
+      if (!this.stopped.signal.aborted)
+        this.logger.error(`Following equipment changes stopped: ${String(error)}`);
+    });
+  }
+
+  private apply(event: EquipmentChangedEvent): void {
+    if (event.kind === 'deleted' || !event.ipAddress) this.targets.delete(event.equipmentId);
+    else this.put(this.targets, event.equipmentId, event.ipAddress);
+  }
+
+  private put(into: Map<string, Target>, equipmentId: string, ipAddress: string): void {
+    const parsed = parseAddressTarget(ipAddress);
+    if (isAddressError(parsed)) {
+      into.delete(equipmentId);
+      this.logger.warn(`Equipment ${equipmentId} is not pinged: "${ipAddress}": ${parsed.error}`);
+      return;
+    }
+    const outside = parsed.addresses.find((a) => !isAllowed(a, this.config.MONITOR_ALLOWED_NETWORKS));
+    if (outside) {
+      into.delete(equipmentId);
+      this.logger.warn(
+        `Equipment ${equipmentId} is not pinged: ${outside} is outside MONITOR_ALLOWED_NETWORKS`,
+      );
+      return;
+    }
+    into.set(equipmentId, { equipmentId, ipAddress: parsed.text, addresses: parsed.addresses });
+  }
+}

@@ -1,0 +1,100 @@
+import { randomInt } from 'node:crypto';
+import { Pinger, PingerClosedError, type PingerOptions } from '../src/ping/pinger';
+import { NetnsLab } from './support';
+
+/** Real raw ICMP (the tests run as root): loopback answers, the lab's far end answers or stays silent. */
+describe(Pinger.name, () => {
+  let lab: NetnsLab;
+  const pingers: Pinger[] = [];
+  const make = (over: Partial<PingerOptions> = {}) => {
+    const sut = new Pinger({
+      sessionId: randomInt(1, 65_535),
+      timeoutMs: 300,
+      retries: 0,
+      packetGapMs: 0,
+      maxOutstanding: 1000,
+      ...over,
+    });
+    pingers.push(sut);
+    return sut;
+  };
+
+  beforeAll(() => {
+    lab = NetnsLab.create();
+  });
+  afterEach(() => pingers.splice(0).forEach((p) => p.close()));
+  afterAll(() => lab?.destroy());
+
+  it('hears loopback addresses and the far end of the lab answer, with a round-trip time', async () => {
+    const sut = make();
+    const results = await Promise.all(['127.0.0.1', '127.31.7.9', ...lab.answering].map((a) => sut.ping(a)));
+    for (const r of results) {
+      expect(r).toEqual({ address: r.address, alive: true, rttMs: expect.any(Number) });
+      expect(r.rttMs).toBeLessThan(300);
+    }
+  });
+
+  it('gives up on a silent address after the timeout and each retry', async () => {
+    const sut = make({ timeoutMs: 250, retries: 2 });
+    const started = performance.now();
+    const [routed, unowned] = await Promise.all([
+      sut.ping(`${lab.routedPrefix}.9`),
+      sut.ping(lab.unowned[0]),
+    ]);
+    const elapsed = performance.now() - started;
+    expect(routed).toEqual({ address: `${lab.routedPrefix}.9`, alive: false, rttMs: null });
+    expect(unowned).toEqual({ address: lab.unowned[0], alive: false, rttMs: null });
+    expect(elapsed).toBeGreaterThanOrEqual(3 * 250 - 20);
+    expect(elapsed).toBeLessThan(3 * 250 + 500);
+    expect(sut.counters).toEqual({ sent: 2, answered: 0, unanswered: 2 });
+  });
+
+  it('keeps the gap between packets, like fping -i', async () => {
+    const sut = make({ packetGapMs: 2 });
+    const started = performance.now();
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => sut.ping(`127.0.${i >> 8}.${(i % 250) + 1}`)),
+    );
+    const elapsed = performance.now() - started;
+    expect(results.every((r) => r.alive)).toBe(true);
+    // 200 packets 2 ms apart: the last leaves about 398 ms after the first.
+    expect(elapsed).toBeGreaterThanOrEqual(395);
+    expect(elapsed).toBeLessThan(1500);
+  });
+
+  it('never has more requests awaiting a reply than allowed', async () => {
+    const sut = make({ maxOutstanding: 5, timeoutMs: 200 });
+    let most = 0;
+    const watch = setInterval(() => (most = Math.max(most, sut.inFlight)), 5);
+    const started = performance.now();
+    const results = await Promise.all(
+      Array.from({ length: 15 }, (_, i) => sut.ping(`${lab.routedPrefix}.${i + 1}`)),
+    );
+    clearInterval(watch);
+    expect(results.every((r) => !r.alive)).toBe(true);
+    expect(most).toBe(5);
+    // Three rounds of five silent addresses, one timeout each.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(3 * 200 - 20);
+  });
+
+  it('tells apart two sessions pinging the same address at once', async () => {
+    const a = make();
+    const b = make();
+    const [ra, rb] = await Promise.all([a.ping('127.0.0.7'), b.ping('127.0.0.7')]);
+    expect([ra.alive, rb.alive]).toEqual([true, true]);
+    expect([a.counters.answered, b.counters.answered]).toEqual([1, 1]);
+  });
+
+  it('rejects what is queued or awaiting a reply when closed, instead of calling it silent', async () => {
+    const sut = make({ timeoutMs: 2000, maxOutstanding: 1 });
+    const waiting = [sut.ping(`${lab.routedPrefix}.1`), sut.ping('127.0.0.1')];
+    sut.close();
+    for (const p of waiting) await expect(p).rejects.toBeInstanceOf(PingerClosedError);
+    await expect(sut.ping('127.0.0.1')).rejects.toBeInstanceOf(PingerClosedError);
+  });
+
+  it('refuses a session id or a bound that net-ping cannot honour', () => {
+    expect(() => make({ sessionId: 0 })).toThrow(/1 to 65534/);
+    expect(() => make({ maxOutstanding: 65_535 })).toThrow(/65534/);
+  });
+});
