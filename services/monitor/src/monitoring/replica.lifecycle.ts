@@ -6,6 +6,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { Membership } from '../cluster/membership';
+import { SweepCoordinator } from '../sweep/sweep-coordinator';
 import { SweepScheduler } from '../sweep/sweep-scheduler';
 import { SweepWorker } from '../sweep/sweep-worker';
 import { TargetList } from '../targets/target-list';
@@ -13,8 +14,10 @@ import { TargetList } from '../targets/target-list';
 /**
  * The order a replica comes and goes in. It takes sweep assignments at once, joins the
  * membership only once it holds the equipment list (a member without it would miss its share),
- * then competes for the scheduler lease. Going, it hands the lease back and leaves the
- * membership first, so the next sweep is split without it, then cuts its running share short.
+ * then competes for the scheduler lease. Going, it leaves the membership first, so the next
+ * sweep is split without it, cuts its running share short (reported aborted, so the replica that
+ * fired the sweep hands it to the others), hands the scheduler lease back, and lets a sweep it
+ * fired itself hand its share on before it stops waiting for it.
  */
 @Injectable()
 export class ReplicaLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -28,6 +31,7 @@ export class ReplicaLifecycle implements OnApplicationBootstrap, BeforeApplicati
     private readonly targets: TargetList,
     private readonly worker: SweepWorker,
     private readonly scheduler: SweepScheduler,
+    private readonly coordinator: SweepCoordinator,
   ) {
     health.register('equipmentList', async () => {
       if (!targets.loaded) throw new Error('The equipment list has not been loaded from inventory yet');
@@ -53,9 +57,11 @@ export class ReplicaLifecycle implements OnApplicationBootstrap, BeforeApplicati
   // Before the NATS connection closes (it closes in the shutdown hooks).
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
-    await this.scheduler.stop();
     await this.membership.leave();
+    // Reports its running share aborted; a sweep fired here then hands it to the others.
     await this.worker.stop();
+    await this.scheduler.stop();
+    await this.coordinator.stop();
     await this.targets.stop();
     await this.joining;
   }

@@ -48,7 +48,7 @@ export function newSweepId(now = Date.now()): string {
 @Injectable()
 export class SweepCoordinator {
   private readonly logger = new Logger(SweepCoordinator.name);
-  private readonly cancels = new Set<() => void>();
+  private readonly running = new Set<SweepRun>();
 
   constructor(
     @Inject(CONFIG) private readonly config: Config,
@@ -58,9 +58,19 @@ export class SweepCoordinator {
     private readonly metrics: MonitorMetrics,
   ) {}
 
-  /** Ends the waits of sweeps fired here (they are reported incomplete). */
-  stop(): void {
-    for (const cancel of this.cancels) cancel();
+  /**
+   * For a replica going away: waits (a little) until the sweeps fired here have handed its own
+   * share to the others, then ends their waits (they are reported incomplete).
+   */
+  async stop(handOffMs = 3000): Promise<void> {
+    const me = this.membership.memberId;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all([...this.running].map((sweep) => sweep.until(() => sweep.handedOff(me)))),
+      new Promise((resolve) => (timer = setTimeout(resolve, handOffMs))),
+    ]);
+    clearTimeout(timer);
+    for (const sweep of this.running) sweep.end(false);
   }
 
   async run(reason: SweepReason, sweepId = newSweepId()): Promise<SweepOutcome> {
@@ -82,8 +92,7 @@ export class SweepCoordinator {
       },
     });
     const deadline = setTimeout(() => sweep.end(false), this.config.MONITOR_SWEEP_TIMEOUT_MS);
-    const cancel = () => sweep.end(false);
-    this.cancels.add(cancel);
+    this.running.add(sweep);
     const poll = setInterval(() => {
       this.membership.live().then(
         (live) =>
@@ -119,7 +128,7 @@ export class SweepCoordinator {
     } finally {
       clearTimeout(deadline);
       clearInterval(poll);
-      this.cancels.delete(cancel);
+      this.running.delete(sweep);
       reports.unsubscribe();
     }
   }
@@ -130,12 +139,14 @@ export class SweepCoordinator {
         this.jetstream.namespace,
         `${patterns.monitor.assignSweep}.${member}`,
       );
-      this.jetstream.nc
-        .request(subject, encodeJson(part.assignment), { timeout: ACCEPT_TIMEOUT_MS })
-        .then((reply) => {
-          if (!sweepAcceptanceSchema.safeParse(decodeJson(reply.data)).data?.accepted) sweep.fail(member);
-        })
-        .catch(() => sweep.fail(member));
+      sweep.track(
+        this.jetstream.nc
+          .request(subject, encodeJson(part.assignment), { timeout: ACCEPT_TIMEOUT_MS })
+          .then((reply) => {
+            if (!sweepAcceptanceSchema.safeParse(decodeJson(reply.data)).data?.accepted) sweep.fail(member);
+          })
+          .catch(() => sweep.fail(member)),
+      );
     }
   }
 
@@ -183,6 +194,9 @@ class SweepRun {
   private excluded: string[] = [];
   /** member → parts it still owes a report for */
   private readonly pending = new Map<string, Set<number>>();
+  /** Assignments sent and not yet accepted or refused. */
+  private assigning = 0;
+  private readonly waiters = new Set<() => void>();
 
   constructor(
     readonly id: string,
@@ -194,6 +208,32 @@ class SweepRun {
 
   get isOver(): boolean {
     return this.over;
+  }
+
+  /** True once `member` owes nothing and every hand-over has been accepted or refused. */
+  handedOff(member: string): boolean {
+    return this.over || (!this.pending.has(member) && this.assigning === 0);
+  }
+
+  /** Resolves when `test` holds, checked after each change to the bookkeeping. */
+  until(test: () => boolean): Promise<void> {
+    if (test()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiter = () => {
+        if (!test()) return;
+        this.waiters.delete(waiter);
+        resolve();
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  track(request: Promise<void>): void {
+    this.assigning++;
+    void request.finally(() => {
+      this.assigning--;
+      this.changed();
+    });
   }
 
   pendingMembers(): string[] {
@@ -216,6 +256,7 @@ class SweepRun {
     };
     for (const m of lost) this.pending.delete(m);
     this.excluded.push(...lost);
+    this.changed();
     const assignees = this.activeMembers().filter((m) => live.includes(m));
     for (const m of assignees) {
       const parts = this.pending.get(m) ?? new Set<number>();
@@ -237,6 +278,7 @@ class SweepRun {
     parts.delete(report.part);
     if (parts.size === 0) this.pending.delete(report.memberId);
     if (this.pending.size === 0) this.end(true);
+    this.changed();
   }
 
   fail(member: string): void {
@@ -247,5 +289,10 @@ class SweepRun {
     if (this.over) return;
     this.over = true;
     this.resolve(completed);
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const waiter of [...this.waiters]) waiter();
   }
 }

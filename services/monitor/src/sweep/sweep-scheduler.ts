@@ -62,13 +62,12 @@ export class SweepScheduler {
     this.timer = setTimeout(loop, TICK_MS);
   }
 
+  /** Stops firing sweeps and hands the lease back; a sweep under way is the coordinator's to end. */
   async stop(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.ticking;
     await this.lease?.stop();
-    this.coordinator.stop();
-    await this.inFlight;
   }
 
   private async tick(): Promise<void> {

@@ -1,0 +1,119 @@
+import { type MonitoringStatus, patterns } from '@cm/contracts';
+import {
+  dropNamespace,
+  eventually,
+  FakeInventory,
+  httpBase,
+  joined,
+  NetnsLab,
+  newNamespace,
+  type Replica,
+  startReplica,
+  StatusEvents,
+} from './support';
+
+const metric = async (replica: Replica, series: string): Promise<number> => {
+  const text = await fetch(`${httpBase(replica)}/metrics`).then((r) => r.text());
+  return Number(new RegExp(`^${series} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+};
+
+/**
+ * Several replicas of one monitor (one namespace) in this process, each with its own ping
+ * session: every sweep pings each equipment once, split between them, and a replica that stops
+ * in the middle of a sweep loses nothing.
+ */
+describe('monitor replicas', () => {
+  const namespace = newNamespace();
+  let lab: NetnsLab;
+  let inventory: FakeInventory;
+  let statuses: StatusEvents;
+  const replicas: Replica[] = [];
+  let equipment: string[] = [];
+  // Sweeps take about a second (the silent addresses time out twice), one every 1.5 s.
+  const env = { MONITOR_INTERVAL_MS: '1500' };
+
+  /** Sweeps that started after `from` (an index into statuses.sweeps()) and have since ended. */
+  const sweepsAfter = async (from: number, count: number): Promise<string[]> => {
+    // A sweep has ended once the next one has started.
+    await eventually(() => expect(statuses.sweeps().length).toBeGreaterThanOrEqual(from + count + 1), 30_000);
+    return statuses.sweeps().slice(from, from + count);
+  };
+
+  const expectEachOnce = (sweepId: string) => {
+    const counts = statuses.countsIn(sweepId);
+    expect({ sweepId, equipment: [...counts.keys()].sort() }).toEqual({
+      sweepId,
+      equipment: [...equipment].sort(),
+    });
+    expect({ sweepId, counts: [...new Set(counts.values())] }).toEqual({ sweepId, counts: [1] });
+  };
+
+  beforeAll(async () => {
+    lab = NetnsLab.create();
+    inventory = await FakeInventory.start(namespace);
+    for (let i = 0; i < 60; i++) inventory.add(`127.1.${i}.${i + 1}`);
+    for (let i = 0; i < 6; i++) inventory.add(`127.2.${i}.1-8`);
+    for (let i = 0; i < 6; i++) inventory.add(`${lab.routedPrefix}.${i + 1}`);
+    inventory.add(lab.straddlingRange);
+    equipment = inventory.targets.map((t) => t.equipmentId);
+    statuses = await StatusEvents.listen(namespace);
+    replicas.push(await startReplica(namespace, env), await startReplica(namespace, env));
+    await joined(...replicas);
+    await replicas[0].rpc.send<MonitoringStatus>(patterns.monitor.start);
+  });
+
+  afterAll(async () => {
+    for (const r of replicas) await r.close().catch(() => undefined);
+    await statuses?.close();
+    await inventory?.close();
+    await dropNamespace(namespace);
+    lab?.destroy();
+  });
+
+  it('with two replicas, pings every equipment exactly once per sweep, split between them', async () => {
+    const published = await Promise.all(
+      replicas.map((r) => metric(r, 'cm_monitor_status_events_published_total')),
+    );
+    for (const sweepId of await sweepsAfter(statuses.sweeps().length, 3)) expectEachOnce(sweepId);
+    const after = await Promise.all(
+      replicas.map((r) => metric(r, 'cm_monitor_status_events_published_total')),
+    );
+    after.forEach((n, i) => expect(n).toBeGreaterThan(published[i]));
+    const leaders = await Promise.all(replicas.map((r) => metric(r, 'cm_monitor_leader')));
+    expect(leaders.sort()).toEqual([0, 1]);
+  });
+
+  it('with three replicas, still exactly once per sweep, and each takes a share', async () => {
+    replicas.push(await startReplica(namespace, env));
+    await joined(replicas[2]);
+    const from = statuses.sweeps().length + 1; // the next sweep is split three ways
+    const before = await metric(replicas[2], 'cm_monitor_status_events_published_total');
+    for (const sweepId of await sweepsAfter(from, 3)) expectEachOnce(sweepId);
+    expect(await metric(replicas[2], 'cm_monitor_status_events_published_total')).toBeGreaterThan(before);
+  });
+
+  it.each(['a replica that follows', 'the leader'])(
+    'when %s stops in the middle of a sweep, that sweep and the next still cover every equipment',
+    async (which) => {
+      const leaders = await Promise.all(replicas.map((r) => metric(r, 'cm_monitor_leader')));
+      const index = which === 'the leader' ? leaders.indexOf(1) : leaders.indexOf(0);
+      const [stopping] = replicas.splice(index, 1);
+      // Wait for a sweep to begin, then stop the replica while its share is being pinged.
+      const started = statuses.sweeps().length;
+      await eventually(() => expect(statuses.sweeps().length).toBe(started + 1), 30_000);
+      const interrupted = statuses.sweeps().at(-1)!;
+      expect(statuses.of(interrupted).length).toBeLessThan(equipment.length);
+      await stopping.close();
+
+      // The interrupted sweep: the stopped replica's share went to the others (a few may be
+      // there twice: what it published before stopping is published again, the stream keeps one).
+      const [next] = await sweepsAfter(started + 1, 1);
+      expect([...statuses.countsIn(interrupted).keys()].sort()).toEqual([...equipment].sort());
+      expectEachOnce(next);
+      expect(await replicas[0].rpc.send<MonitoringStatus>(patterns.monitor.status)).toEqual({
+        isRunning: true,
+        interval: 1500,
+      });
+    },
+  );
+});
