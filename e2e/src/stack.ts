@@ -8,6 +8,8 @@ export interface RunningStack {
   url: string;
   namespace: string;
   children: Map<string, import('node:child_process').ChildProcess>;
+  /** The environment every service was started with (to start another replica alike). */
+  env: Record<string, string>;
   stop(graceMs?: number): Promise<void>;
   logs: string[];
 }

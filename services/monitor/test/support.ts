@@ -1,22 +1,18 @@
-import { execFileSync } from 'node:child_process';
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { type AddressInfo } from 'node:net';
 import {
   type EquipmentChangedEvent,
   events,
-  kvBuckets,
   type MonitorTarget,
-  namespacedName,
   namespacedSubject,
   patterns,
-  type StatusEvent,
-  statusEventSchema,
   type TargetsPageRequest,
 } from '@cm/contracts';
-import { deleteNamespaceStreams, JetStreamConnection } from '@cm/platform';
+import { JetStreamConnection } from '@cm/platform';
 import { startTestService, testNamespace, testNatsUrl, type TestService } from '@cm/platform/testing';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import { AppModule } from '../src/app.module';
+import { eventually } from './eventually';
 import { type Config, configSchema } from '../src/config';
 
 const json = JSONCodec<unknown>();
@@ -53,19 +49,6 @@ export function startReplica(namespace: string, env: Record<string, string> = {}
 export function httpBase(replica: Replica): string {
   const { port } = replica.app.getHttpServer().address() as AddressInfo;
   return `http://127.0.0.1:${port}`;
-}
-
-/** Waits until `check` passes (it throws until then), polling every 50 ms. */
-export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 }
 
 /** Waits until every replica has joined (each has loaded the list and renewed its membership). */
@@ -148,122 +131,6 @@ export class FakeInventory {
   }
 }
 
-/**
- * Every status event the replicas publish, as sent (a plain subscription sees each publish,
- * also those the stream drops as duplicates), so a test can count them per sweep.
- */
-export class StatusEvents {
-  readonly all: StatusEvent[] = [];
-
-  private constructor(private readonly nc: NatsConnection) {}
-
-  static async listen(namespace: string): Promise<StatusEvents> {
-    const nc = await connect({ servers: testNatsUrl, name: 'status-listener' });
-    const sut = new StatusEvents(nc);
-    nc.subscribe(namespacedSubject(namespace, events.statusChecked), {
-      callback: (_error, msg) => sut.all.push(statusEventSchema.parse(json.decode(msg.data))),
-    });
-    await nc.flush();
-    return sut;
-  }
-
-  /** Sweep ids in the order their first event arrived. */
-  sweeps(): string[] {
-    return [...new Set(this.all.map((e) => e.sweepId))];
-  }
-
-  of(sweepId: string): StatusEvent[] {
-    return this.all.filter((e) => e.sweepId === sweepId);
-  }
-
-  /** How many events each equipment got in one sweep. */
-  countsIn(sweepId: string): Map<string, number> {
-    const counts = new Map<string, number>();
-    for (const e of this.of(sweepId)) counts.set(e.equipmentId, (counts.get(e.equipmentId) ?? 0) + 1);
-    return counts;
-  }
-
-  latestFor(equipmentId: string): StatusEvent | undefined {
-    return this.all.filter((e) => e.equipmentId === equipmentId).at(-1);
-  }
-
-  async close(): Promise<void> {
-    await this.nc.drain();
-  }
-}
-
-/** Removes what a test namespace left on NATS: its streams and the monitor's KV buckets. */
-export async function dropNamespace(namespace: string): Promise<void> {
-  await deleteNamespaceStreams(namespace, testNatsUrl);
-  const nc = await connect({ servers: testNatsUrl, name: 'cleanup' });
-  try {
-    const jsm = await nc.jetstreamManager();
-    for (const bucket of Object.values(kvBuckets)) {
-      await jsm.streams.delete(`KV_${namespacedName(namespace, bucket)}`).catch(() => undefined);
-    }
-  } finally {
-    await nc.close();
-  }
-}
-
-const run = (...args: string[]) => execFileSync('ip', args, { stdio: 'pipe' });
-
-/**
- * A network namespace joined to this one by a veth pair, so tests have hosts that answer and
- * addresses that stay silent, all inside this machine:
- * - `answering`: addresses of the far end (198.18.N.2–5);
- * - `unowned`: on the link but nobody's (198.18.N.6–9): no ARP answer, no reply;
- * - `routed`: 198.19.N.0/24, routed to the far end, which owns none of it and does not forward.
- */
-export class NetnsLab {
-  readonly answering: string[];
-  readonly unowned: string[];
-  readonly routedPrefix: string;
-
-  private constructor(
-    private readonly ns: string,
-    readonly subnet: number,
-  ) {
-    this.answering = [2, 3, 4, 5].map((d) => `198.18.${subnet}.${d}`);
-    this.unowned = [6, 7, 8, 9].map((d) => `198.18.${subnet}.${d}`);
-    this.routedPrefix = `198.19.${subnet}`;
-  }
-
-  /** The range `198.18.N.4-7`: two answering addresses, then two silent ones. */
-  get straddlingRange(): string {
-    return `198.18.${this.subnet}.4-7`;
-  }
-
-  static create(): NetnsLab {
-    const tag = randomBytes(3).toString('hex');
-    const subnet = randomInt(1, 255);
-    const lab = new NetnsLab(`cmt-${tag}`, subnet);
-    const host = `cmh${tag}`;
-    const peer = `cmp${tag}`;
-    const inNs = (...args: string[]) => run('netns', 'exec', lab.ns, 'ip', ...args);
-    run('netns', 'add', lab.ns);
-    try {
-      run('link', 'add', host, 'type', 'veth', 'peer', 'name', peer);
-      run('link', 'set', peer, 'netns', lab.ns);
-      run('addr', 'add', `198.18.${subnet}.1/24`, 'dev', host);
-      run('link', 'set', host, 'up');
-      for (const address of lab.answering) inNs('addr', 'add', `${address}/24`, 'dev', peer);
-      inNs('link', 'set', peer, 'up');
-      inNs('link', 'set', 'lo', 'up');
-      run('route', 'add', `${lab.routedPrefix}.0/24`, 'via', `198.18.${subnet}.2`, 'dev', host);
-    } catch (error) {
-      lab.destroy();
-      throw error;
-    }
-    return lab;
-  }
-
-  /** Deleting the namespace deletes the veth pair, its addresses and the route with it. */
-  destroy(): void {
-    try {
-      run('netns', 'del', this.ns);
-    } catch {
-      // Already gone.
-    }
-  }
-}
+export { NetnsLab } from './netns-lab';
+export { dropNamespace, StatusEvents } from './nats-helpers';
+export { eventually } from './eventually';

@@ -1,0 +1,71 @@
+import {
+  events,
+  kvBuckets,
+  namespacedName,
+  namespacedSubject,
+  type StatusEvent,
+  statusEventSchema,
+} from '@cm/contracts';
+import { deleteNamespaceStreams } from '@cm/platform';
+import { testNatsUrl } from '@cm/platform/testing';
+import { connect, JSONCodec, type NatsConnection } from 'nats';
+
+const json = JSONCodec<unknown>();
+
+/**
+ * Every status event the replicas publish, as sent (a plain subscription sees each publish,
+ * also those the stream drops as duplicates), so a test can count them per sweep.
+ */
+export class StatusEvents {
+  readonly all: StatusEvent[] = [];
+
+  private constructor(private readonly nc: NatsConnection) {}
+
+  static async listen(namespace: string): Promise<StatusEvents> {
+    const nc = await connect({ servers: testNatsUrl, name: 'status-listener' });
+    const sut = new StatusEvents(nc);
+    nc.subscribe(namespacedSubject(namespace, events.statusChecked), {
+      callback: (_error, msg) => sut.all.push(statusEventSchema.parse(json.decode(msg.data))),
+    });
+    await nc.flush();
+    return sut;
+  }
+
+  /** Sweep ids in the order their first event arrived. */
+  sweeps(): string[] {
+    return [...new Set(this.all.map((e) => e.sweepId))];
+  }
+
+  of(sweepId: string): StatusEvent[] {
+    return this.all.filter((e) => e.sweepId === sweepId);
+  }
+
+  /** How many events each equipment got in one sweep. */
+  countsIn(sweepId: string): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const e of this.of(sweepId)) counts.set(e.equipmentId, (counts.get(e.equipmentId) ?? 0) + 1);
+    return counts;
+  }
+
+  latestFor(equipmentId: string): StatusEvent | undefined {
+    return this.all.filter((e) => e.equipmentId === equipmentId).at(-1);
+  }
+
+  async close(): Promise<void> {
+    await this.nc.drain();
+  }
+}
+
+/** Removes what a test namespace left on NATS: its streams and the monitor's KV buckets. */
+export async function dropNamespace(namespace: string): Promise<void> {
+  await deleteNamespaceStreams(namespace, testNatsUrl);
+  const nc = await connect({ servers: testNatsUrl, name: 'cleanup' });
+  try {
+    const jsm = await nc.jetstreamManager();
+    for (const bucket of Object.values(kvBuckets)) {
+      await jsm.streams.delete(`KV_${namespacedName(namespace, bucket)}`).catch(() => undefined);
+    }
+  } finally {
+    await nc.close();
+  }
+}
