@@ -1,6 +1,7 @@
 import { type AddressResult } from '@cm/contracts';
 import * as netPing from 'net-ping';
 import { SocketLevel, SocketOption } from 'raw-socket';
+import { batchSocketIo } from './batched-io';
 
 export interface PingerOptions {
   /** ICMP identifier of the session: replies carrying another one belong to someone else. */
@@ -72,6 +73,7 @@ export class Pinger {
     this.session
       .getSocket()
       .setOption(SocketLevel.SOL_SOCKET, SocketOption.SO_RCVBUF, options.receiveBufferBytes ?? 4 << 20);
+    batchSocketIo(this.session);
   }
 
   get sessionId(): number {
@@ -86,6 +88,9 @@ export class Pinger {
   /** Resolves with the address's answer (or its absence); rejects only when the pinger closes. */
   ping(address: string): Promise<AddressResult> {
     if (this.closed) return Promise.reject(new PingerClosedError());
+    // After an idle spell the schedule restarts now, so no burst makes up for the pause. (While
+    // requests wait, a late timer's arrears are kept: that is what holds the average rate.)
+    if (this.head === this.queue.length) this.nextSendAt = Math.max(this.nextSendAt, performance.now());
     return new Promise((resolve, reject) => {
       this.queue.push({ address, resolve, reject });
       this.pump();
@@ -109,8 +114,6 @@ export class Pinger {
     if (this.wakeUp || this.closed) return;
     const gap = this.options.packetGapMs;
     let now = performance.now();
-    // After an idle spell the schedule restarts now, so no burst makes up for the pause.
-    if (this.nextSendAt < now - gap) this.nextSendAt = now;
     let sentThisTurn = 0;
     while (this.head < this.queue.length && this.outstanding < this.options.maxOutstanding) {
       if (this.nextSendAt > now) {
