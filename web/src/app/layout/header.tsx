@@ -39,43 +39,49 @@ export function Header() {
   const { back, crumbs } = useTrail();
   return (
     <header className="sticky top-0 z-40 bg-brand-900 text-white shadow-md">
-      <div className="mx-auto flex max-w-md items-center gap-1 px-2 py-1">
-        {back ? (
-          <Link
-            href={back}
-            aria-label="Back"
-            className="flex h-11 w-11 shrink-0 items-center justify-center rounded-lg hover:bg-white/15"
-          >
-            <ArrowLeft aria-hidden className="h-6 w-6" />
-          </Link>
-        ) : (
-          <span className="w-2 shrink-0" />
-        )}
-        <div className="min-w-0 flex-1 py-1">
-          <p className="truncate text-lg leading-tight font-bold">Classroom Monitor</p>
-          {crumbs.length > 0 ? (
-            <nav aria-label="Breadcrumb" className="flex min-w-0 items-center text-xs text-white/80">
-              {crumbs.map((crumb, i) => (
-                <Fragment key={crumb.href + i}>
-                  {i > 0 ? <ChevronRight aria-label=">" className="h-3 w-3 shrink-0" /> : null}
-                  {i === crumbs.length - 1 ? (
-                    <span aria-current="page" className="min-w-0 truncate font-medium text-white">
-                      {crumb.label}
-                    </span>
-                  ) : (
-                    <Link href={crumb.href} className="min-w-0 shrink truncate hover:underline">
-                      {crumb.label}
-                    </Link>
-                  )}
-                </Fragment>
-              ))}
-            </nav>
-          ) : null}
+      <div className="mx-auto max-w-md px-2 py-1">
+        <div className="flex items-center gap-1">
+          {back ? (
+            <Link
+              href={back}
+              aria-label="Back"
+              className="flex h-11 w-11 shrink-0 items-center justify-center rounded-lg hover:bg-white/15"
+            >
+              <ArrowLeft aria-hidden className="h-6 w-6" />
+            </Link>
+          ) : (
+            <span className="w-2 shrink-0" />
+          )}
+          <p className="min-w-0 flex-1 truncate text-lg font-bold">Classroom Monitor</p>
+          <Button variant="header" className="shrink-0" onClick={() => signOut(queryClient)}>
+            <LogOut aria-hidden className="h-5 w-5" />
+            Sign Out
+          </Button>
         </div>
-        <Button variant="header" className="shrink-0 px-3" onClick={() => signOut(queryClient)}>
-          <LogOut aria-hidden className="h-5 w-5" />
-          Sign Out
-        </Button>
+        {crumbs.length > 0 ? (
+          <nav
+            aria-label="Breadcrumb"
+            className="flex min-w-0 items-center gap-1 px-2 pb-1.5 text-sm text-white/80"
+          >
+            {crumbs.map((crumb, i) => (
+              <Fragment key={crumb.href + i}>
+                {i > 0 ? <ChevronRight aria-hidden className="h-4 w-4 shrink-0" /> : null}
+                {i === crumbs.length - 1 ? (
+                  <span aria-current="page" className="min-w-0 truncate font-medium text-white">
+                    {crumb.label}
+                  </span>
+                ) : (
+                  <Link
+                    href={crumb.href}
+                    className={i === 0 ? 'shrink-0 hover:underline' : 'min-w-0 truncate hover:underline'}
+                  >
+                    {crumb.label}
+                  </Link>
+                )}
+              </Fragment>
+            ))}
+          </nav>
+        ) : null}
       </div>
     </header>
   );

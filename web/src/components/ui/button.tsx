@@ -12,8 +12,8 @@ const variants = {
 
 // Every size keeps the 44 px touch target.
 const sizes = {
-  default: 'min-h-11 px-4 py-2 text-sm',
-  icon: 'h-11 w-11 shrink-0',
+  default: 'min-h-11 rounded-lg px-4 py-2 text-sm',
+  icon: 'h-11 w-11 shrink-0 rounded-lg',
   round: 'h-12 w-12 shrink-0 rounded-full shadow-md',
 } as const;
 
@@ -27,7 +27,7 @@ export function Button({ variant = 'primary', size = 'default', className, type,
     <button
       type={type ?? 'button'}
       className={cn(
-        'inline-flex items-center justify-center gap-2 rounded-lg font-medium transition-colors',
+        'inline-flex items-center justify-center gap-2 font-medium transition-colors',
         'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600',
         'disabled:cursor-not-allowed disabled:opacity-60',
         variants[variant],

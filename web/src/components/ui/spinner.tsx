@@ -3,9 +3,8 @@ import { cn } from '../../lib/cn';
 
 export function Spinner({ label = 'Loading', className }: { label?: string; className?: string }) {
   return (
-    <div role="status" className={cn('flex items-center justify-center', className)}>
+    <div role="status" aria-label={label} className={cn('flex items-center justify-center', className)}>
       <LoaderCircle aria-hidden className="h-8 w-8 animate-spin text-brand-700" />
-      <span className="sr-only">{label}</span>
     </div>
   );
 }

@@ -13,6 +13,7 @@ export function Toaster() {
           key={t.id}
           open={t.open}
           onOpenChange={(open) => !open && dismissToast(t.id)}
+          data-slot="toast"
           data-variant={t.variant ?? 'default'}
           className={cn(
             'relative flex w-full items-start gap-2 rounded-xl border p-4 pr-12 shadow-lg',
@@ -23,9 +24,14 @@ export function Toaster() {
           )}
         >
           <div className="min-w-0 flex-1 space-y-1">
-            <ToastPrimitive.Title className="text-sm font-semibold">{t.title}</ToastPrimitive.Title>
+            <ToastPrimitive.Title data-slot="toast-title" className="text-sm font-semibold">
+              {t.title}
+            </ToastPrimitive.Title>
             {t.description ? (
-              <ToastPrimitive.Description className="text-sm break-words opacity-90">
+              <ToastPrimitive.Description
+                data-slot="toast-description"
+                className="text-sm break-words opacity-90"
+              >
                 {t.description}
               </ToastPrimitive.Description>
             ) : null}
@@ -38,7 +44,8 @@ export function Toaster() {
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ))}
-      <ToastPrimitive.Viewport className="fixed top-0 left-1/2 z-[100] flex w-full max-w-md -translate-x-1/2 flex-col gap-2 p-3 outline-none" />
+      {/* Above the bottom navigation, so that the header's Back and Sign Out stay reachable. */}
+      <ToastPrimitive.Viewport className="fixed bottom-[calc(4rem+env(safe-area-inset-bottom))] left-1/2 z-[100] flex w-full max-w-md -translate-x-1/2 flex-col gap-2 p-3 outline-none" />
     </ToastPrimitive.Provider>
   );
 }

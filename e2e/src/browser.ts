@@ -1,0 +1,231 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { sessionHeaders, signIn } from './session';
+import { type Credentials, startSystem } from './stack';
+
+/** A phone: the app is laid out for this width. */
+export const PHONE_VIEWPORT = { width: 390, height: 844 };
+
+const screenshotDir = path.resolve(__dirname, '../../artifacts/screenshots');
+
+/**
+ * Debian's Chromium (scripts/ensure-chromium.sh installs it), headless. Without the
+ * background-networking flag it keeps calling Google's hosts, which this network refuses.
+ */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+    timeout: 30_000,
+  });
+}
+
+export interface WebSystem {
+  system: Awaited<ReturnType<typeof startSystem>>;
+  browser: Browser;
+  /** The first administrator's session cookie. */
+  adminCookie: string;
+  /** Calls the API as the administrator (to arrange data and check what the screens saved). */
+  api<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** The whole system and a browser, started side by side. */
+export async function startWebSystem(): Promise<WebSystem> {
+  const [system, browser] = await Promise.all([startSystem(), launchBrowser()]);
+  const adminCookie = await signIn(system.url, system.admin.username, system.admin.password);
+  return {
+    system,
+    browser,
+    adminCookie,
+    api: async <T>(method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${system.url}${path}`, {
+        method,
+        headers: { ...sessionHeaders(adminCookie), 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
+      return (res.status === 204 ? undefined : await res.json()) as T;
+    },
+    close: async () => {
+      await browser.close();
+      await system.close();
+    },
+  };
+}
+
+export interface Phone {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and uncaught exceptions seen so far (a broken page rarely fails loudly). */
+  problems: string[];
+}
+
+/** A fresh browser profile at phone size, signed out, on the given stack. */
+export async function openPhone(browser: Browser, baseURL: string): Promise<Phone> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: PHONE_VIEWPORT,
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+  });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  page.on('console', (message) => {
+    // A refused API call is logged by Chromium as a failed resource; the app handles those.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      problems.push(`console: ${message.text()}`);
+  });
+  return { context, page, problems };
+}
+
+/** A profile that already holds the session cookie of `cookie` (from `signIn` in ./session). */
+export async function openSignedInPhone(browser: Browser, baseURL: string, cookie: string): Promise<Phone> {
+  const phone = await openPhone(browser, baseURL);
+  const [name, value] = cookie.split('=', 2) as [string, string];
+  await phone.context.addCookies([{ name, value, url: baseURL }]);
+  return phone;
+}
+
+/** Accepts (or dismisses) the next browser confirmation and answers its text. */
+export function answerNextConfirm(page: Page, accept: boolean): Promise<string> {
+  return new Promise((resolve) =>
+    page.once('dialog', async (dialog) => {
+      const message = dialog.message();
+      await (accept ? dialog.accept() : dialog.dismiss());
+      resolve(message);
+    }),
+  );
+}
+
+/** A real PNG picture (a diagonal gradient of the given colour), to upload like a photo. */
+export function pngImage(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
+  const rows = Buffer.alloc((width * 3 + 1) * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const shade = 0.55 + (0.45 * (x + y)) / (width + height);
+      rows.set([r * shade, g * shade, b * shade].map(Math.round), y * (width * 3 + 1) + 1 + x * 3);
+    }
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/**
+ * Holds back the requests to matching URLs until `release` is called, to see what the screen
+ * shows while a call is running. Release it in a finally: a held request keeps the page open.
+ */
+export async function holdRequests(page: Page, url: string): Promise<{ release: () => void }> {
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(url, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return { release };
+}
+
+/** Signs in through the sign-in screen and waits for the buildings list. */
+export async function signInThroughForm(page: Page, { username, password }: Credentials): Promise<void> {
+  await page.goto('/');
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('heading', { name: 'Campus Buildings' }).waitFor();
+}
+
+/**
+ * Waits for the toast with this title and text, and checks its style and that it is the only
+ * toast on screen (spec section 8: one at a time; failures in the destructive style).
+ */
+export async function expectToast(
+  page: Page,
+  title: string,
+  text: string,
+  style: 'default' | 'destructive' = 'default',
+): Promise<void> {
+  const open = page.locator('[data-slot="toast"][data-state="open"]');
+  const wanted = open
+    .filter({ has: page.locator('[data-slot="toast-title"]', { hasText: title }) })
+    .filter({ has: page.locator('[data-slot="toast-description"]', { hasText: text }) });
+  try {
+    await wanted.waitFor();
+  } catch {
+    const shown = await open.allInnerTexts();
+    throw new Error(`No toast "${title}: ${text}"; on screen: ${JSON.stringify(shown)}`);
+  }
+  const count = await open.count();
+  if (count !== 1) throw new Error(`${count} toasts on screen at once`);
+  const variant = await wanted.getAttribute('data-variant');
+  if (variant !== style) throw new Error(`The toast "${title}" has the ${variant} style, not ${style}`);
+}
+
+/**
+ * Saves a full-page picture of the screen under artifacts/screenshots, after checking that
+ * nothing on it is wider than the phone (the usual way a layout breaks at this size). Toasts are
+ * closed first unless asked to keep them.
+ */
+export async function screenshot(
+  page: Page,
+  name: string,
+  { keepToasts = false }: { keepToasts?: boolean } = {},
+): Promise<void> {
+  mkdirSync(screenshotDir, { recursive: true });
+  if (!keepToasts) {
+    // A toast covers the top of the screen for five seconds; the picture is of the screen.
+    const open = page.locator('[data-slot="toast"][data-state="open"]');
+    // Dispatched, not clicked: under an open dialog a real click would land on its overlay.
+    for (const close of await open.getByRole('button', { name: 'Close' }).all())
+      await close.dispatchEvent('click');
+    await open.first().waitFor({ state: 'detached' });
+  }
+  // A string, because this workspace compiles without the DOM's types.
+  const overflow = await page.evaluate<string[]>(`(() => {
+    const width = document.documentElement.clientWidth;
+    return [...document.querySelectorAll('body *')]
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.width > 0 && (r.right > width + 1 || r.left < -1);
+      })
+      .filter((el) => !el.closest('[data-radix-toast-viewport], [aria-hidden="true"], .sr-only'))
+      .map((el) => el.tagName.toLowerCase() + '.' + String(el.className).slice(0, 60))
+      .slice(0, 5);
+  })()`);
+  if (overflow.length) throw new Error(`"${name}" has elements wider than the phone: ${overflow.join(', ')}`);
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
+}
+
+/** Texts of the matching elements, once at least one is visible. */
+export async function textsOf(locator: Locator): Promise<string[]> {
+  await locator.first().waitFor();
+  return (await locator.allInnerTexts()).map((t) => t.trim());
+}

@@ -1,0 +1,199 @@
+import { type Building, type Room } from '@cm/contracts';
+import {
+  expectToast,
+  holdRequests,
+  openPhone,
+  type Phone,
+  screenshot,
+  signInThroughForm,
+  textsOf,
+  startWebSystem,
+  type WebSystem,
+} from './browser';
+import { createUser } from './session';
+
+describe('web app: sign-in, routes and chrome', () => {
+  let web: WebSystem;
+  let phone: Phone;
+  const api: WebSystem['api'] = (method, path, body) => web.api(method, path, body);
+
+  beforeAll(async () => {
+    web = await startWebSystem();
+  });
+  afterAll(() => web?.close());
+  beforeEach(async () => {
+    phone = await openPhone(web.browser, web.system.url);
+  });
+  afterEach(async () => {
+    await phone.context.close();
+    expect(phone.problems).toEqual([]);
+  });
+
+  it('shows a spinner while it asks who is signed in, then the sign-in screen at any address', async () => {
+    const { page } = phone;
+    const held = await holdRequests(page, '**/api/auth/user');
+    try {
+      await page.goto('/rooms/00000000-0000-4000-8000-000000000000');
+      await page.getByRole('status', { name: 'Checking your session' }).waitFor();
+    } finally {
+      held.release();
+    }
+    await page.getByRole('heading', { name: 'Classroom Monitor' }).waitFor();
+    expect(await page.getByText('Sign in to access the system').isVisible()).toBe(true);
+    expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
+    await screenshot(page, 'sign-in');
+  });
+
+  it('refuses to send an empty sign-in, and says why a wrong password failed', async () => {
+    const { page } = phone;
+    const logins: string[] = [];
+    page.on('request', (request) => request.url().endsWith('/api/login') && logins.push(request.method()));
+    await page.goto('/');
+    await page.getByLabel('Username').fill(web.system.admin.username);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expectToast(page, 'Missing information', 'Please enter both username and password.', 'destructive');
+    expect(logins).toEqual([]);
+
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await expectToast(page, 'Sign in failed', 'Invalid username or password', 'destructive');
+    expect(logins).toEqual(['POST']);
+    await screenshot(page, 'sign-in-failed', { keepToasts: true });
+  });
+
+  it('reads "Signing In..." while the request runs, welcomes the user and opens /buildings', async () => {
+    const { page } = phone;
+    const held = await holdRequests(page, '**/api/login');
+    try {
+      await page.goto('/settings');
+      await page.getByLabel('Username').fill(web.system.admin.username);
+      await page.getByLabel('Password').fill(web.system.admin.password);
+      await page.getByRole('button', { name: 'Sign In' }).click();
+      const pending = page.getByRole('button', { name: 'Signing In...' });
+      await pending.waitFor();
+      expect(await pending.isDisabled()).toBe(true);
+    } finally {
+      held.release();
+    }
+    await expectToast(page, 'Welcome back!', 'You have successfully signed in.');
+    await page.getByRole('heading', { name: 'Campus Buildings' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/buildings');
+  });
+
+  it('offers Users in the navigation to administrators only', async () => {
+    await signInThroughForm(phone.page, web.system.admin);
+    const nav = phone.page.getByRole('navigation', { name: 'Main' });
+    expect(await textsOf(nav.locator('a, button'))).toEqual([
+      'Buildings',
+      'Reports',
+      'Users',
+      'Settings',
+      'Search',
+    ]);
+    expect(await nav.getByRole('button', { name: 'Search' }).isDisabled()).toBe(true);
+    await nav.getByRole('link', { name: 'Users' }).click();
+    await phone.page.getByRole('heading', { name: 'User Management' }).waitFor();
+    await screenshot(phone.page, 'users-placeholder');
+
+    const user = { username: `teacher-${Date.now()}`, password: 'a long enough password' };
+    await createUser(web.system.url, web.adminCookie, user);
+    const other = await openPhone(web.browser, web.system.url);
+    try {
+      await signInThroughForm(other.page, user);
+      const userNav = other.page.getByRole('navigation', { name: 'Main' });
+      expect(await textsOf(userNav.locator('a, button'))).toEqual([
+        'Buildings',
+        'Reports',
+        'Settings',
+        'Search',
+      ]);
+      await screenshot(other.page, 'buildings-as-user');
+      expect(other.problems).toEqual([]);
+    } finally {
+      await other.context.close();
+    }
+  });
+
+  it('shows the 404 card for an unknown path, with a way back', async () => {
+    const { page } = phone;
+    await signInThroughForm(page, web.system.admin);
+    await page.goto('/no/such/page');
+    await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
+    await screenshot(page, 'not-found');
+    await page.getByRole('link', { name: 'Back' }).click();
+    await page.getByRole('heading', { name: 'Campus Buildings' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/buildings');
+  });
+
+  it('shows the back button and the breadcrumb by the rules of the chrome', async () => {
+    const building = await api<Building>('POST', '/api/buildings', { name: 'Breadcrumb Hall' });
+    const room = await api<Room>('POST', `/api/buildings/${building.id}/rooms`, {
+      name: 'B-101',
+      type: 'Classroom',
+      floor: '1',
+    });
+    const { page } = phone;
+    const back = page.getByRole('link', { name: 'Back' });
+    const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+    const path = () => new URL(page.url()).pathname;
+
+    await signInThroughForm(page, web.system.admin);
+    expect(await back.count()).toBe(0);
+    expect(await crumbs.count()).toBe(0);
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Campus Buildings' }).waitFor();
+    expect(await back.count()).toBe(0);
+
+    await page
+      .getByRole('link', { name: /Breadcrumb Hall/ })
+      .first()
+      .click();
+    await page.getByRole('heading', { name: 'Breadcrumb Hall Rooms' }).waitFor();
+    expect(await textsOf(crumbs.locator('a, span'))).toEqual(['Buildings', 'Breadcrumb Hall']);
+    await back.click();
+    await page.getByRole('heading', { name: 'Campus Buildings' }).waitFor();
+    expect(path()).toBe('/buildings');
+
+    await page.goto(`/rooms/${room.id}`);
+    await crumbs.getByText('B-101').waitFor();
+    expect(await textsOf(crumbs.locator('a, span'))).toEqual(['Buildings', 'Breadcrumb Hall', 'B-101']);
+    await screenshot(page, 'room-placeholder');
+    await back.click();
+    await page.getByRole('heading', { name: 'Breadcrumb Hall Rooms' }).waitFor();
+    expect(path()).toBe(`/buildings/${building.id}/rooms`);
+
+    await page.goto(`/rooms/${room.id}`);
+    await crumbs.getByRole('link', { name: 'Buildings' }).click();
+    await page.getByRole('heading', { name: 'Campus Buildings' }).waitFor();
+
+    // A room nobody knows has no building to go back to.
+    await page.goto('/rooms/00000000-0000-4000-8000-000000000000');
+    await page.getByRole('heading', { name: 'Room Details' }).waitFor();
+    expect(await crumbs.count()).toBe(0);
+    await back.click();
+    await page.getByRole('heading', { name: 'Campus Buildings' }).waitFor();
+
+    for (const [where, heading] of [
+      ['/settings', 'Settings'],
+      ['/reports', 'Reports'],
+    ]) {
+      await page.goto(where);
+      await page.getByRole('heading', { name: heading }).waitFor();
+      await screenshot(page, `${heading.toLowerCase()}-placeholder`);
+      await back.click();
+      await page.getByRole('heading', { name: 'Campus Buildings' }).waitFor();
+      expect(path()).toBe('/buildings');
+    }
+  });
+
+  it('signs out: the session ends and the sign-in screen returns', async () => {
+    const { page } = phone;
+    await signInThroughForm(page, web.system.admin);
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.getByText('Sign in to access the system').waitFor();
+    await page.goto('/buildings');
+    await page.getByText('Sign in to access the system').waitFor();
+    const me = await page.request.get('/api/auth/user');
+    expect(me.status()).toBe(401);
+  });
+});
