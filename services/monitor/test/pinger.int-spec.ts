@@ -62,6 +62,26 @@ describe(Pinger.name, () => {
     expect(elapsed).toBeLessThan(1500);
   });
 
+  it('keeps the average rate when the gap is shorter than a timer tick', async () => {
+    const sut = make({ packetGapMs: 0.25 });
+    const started = performance.now();
+    await Promise.all(Array.from({ length: 1000 }, (_, i) => sut.ping(`127.1.${i >> 8}.${(i % 250) + 1}`)));
+    const elapsed = performance.now() - started;
+    // 1000 packets 0.25 ms apart: about 250 ms, although a timer wakes at most once a millisecond.
+    expect(elapsed).toBeGreaterThanOrEqual(245);
+    expect(elapsed).toBeLessThan(700);
+  });
+
+  it('opens a new socket when its socket closes, and sends again what was awaiting a reply', async () => {
+    const sut = make({ timeoutMs: 1000 });
+    const waiting = Array.from({ length: 20 }, (_, i) => sut.ping(`127.0.9.${i + 1}`));
+    // What raw-socket does after a socket error.
+    (sut as unknown as { session: { getSocket(): { close(): void } } }).session.getSocket().close();
+    const results = await Promise.all(waiting);
+    expect(results.every((r) => r.alive)).toBe(true);
+    expect((await sut.ping('127.0.0.1')).alive).toBe(true);
+  });
+
   it('never has more requests awaiting a reply than allowed', async () => {
     const sut = make({ maxOutstanding: 5, timeoutMs: 200 });
     let most = 0;

@@ -1,4 +1,5 @@
 import { type AddressResult } from '@cm/contracts';
+import { Logger } from '@nestjs/common';
 import * as netPing from 'net-ping';
 import { SocketLevel, SocketOption } from 'raw-socket';
 import { batchSocketIo } from './batched-io';
@@ -48,7 +49,8 @@ export interface PingerCounters {
  * Retries and the per-request timeout are net-ping's.
  */
 export class Pinger {
-  private readonly session: netPing.Session;
+  private readonly logger = new Logger(Pinger.name);
+  private session: netPing.Session;
   private readonly queue: Queued[] = [];
   private head = 0;
   private outstanding = 0;
@@ -64,16 +66,32 @@ export class Pinger {
     if (options.maxOutstanding < 1 || options.maxOutstanding > MAX_OUTSTANDING_LIMIT) {
       throw new Error(`At most ${MAX_OUTSTANDING_LIMIT} requests may be outstanding`);
     }
-    this.session = netPing.createSession({
-      sessionId: options.sessionId,
-      timeout: options.timeoutMs,
-      retries: options.retries,
+    this.session = this.openSession();
+  }
+
+  /**
+   * The raw socket, set up for sweeps. raw-socket closes it on a socket error; net-ping then
+   * answers every request in flight with "Socket closed". A fresh session with the same id takes
+   * over, and those requests go out again (see send) rather than being counted as silence.
+   */
+  private openSession(): netPing.Session {
+    const session = netPing.createSession({
+      sessionId: this.options.sessionId,
+      timeout: this.options.timeoutMs,
+      retries: this.options.retries,
     });
     // Replies come back at the rate requests leave; a larger buffer absorbs a busy event loop.
-    this.session
+    session
       .getSocket()
-      .setOption(SocketLevel.SOL_SOCKET, SocketOption.SO_RCVBUF, options.receiveBufferBytes ?? 4 << 20);
-    batchSocketIo(this.session);
+      .setOption(SocketLevel.SOL_SOCKET, SocketOption.SO_RCVBUF, this.options.receiveBufferBytes ?? 4 << 20);
+    batchSocketIo(session);
+    session.on('error', (error) => this.logger.error(`Ping socket error: ${String(error)}`));
+    session.on('close', () => {
+      if (this.closed || session !== this.session) return;
+      this.logger.warn('The ping socket closed; opening a new one');
+      this.session = this.openSession();
+    });
+    return session;
   }
 
   get sessionId(): number {
@@ -164,6 +182,12 @@ export class Pinger {
       this.outstanding--;
       if (this.closed) {
         q.reject(new PingerClosedError());
+        return;
+      }
+      if (error && /socket (forcibly )?closed/i.test(error.message)) {
+        this.counters.sent--;
+        this.queue.splice(this.head, 0, q);
+        this.pump();
         return;
       }
       if (error) {
