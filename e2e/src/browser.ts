@@ -221,7 +221,8 @@ export async function screenshot(
       .slice(0, 5);
   })()`);
   if (overflow.length) throw new Error(`"${name}" has elements wider than the phone: ${overflow.join(', ')}`);
-  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
+  // What the phone shows: a full-page capture would paint the fixed navigation mid-page.
+  await page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
 }
 
 /** Texts of the matching elements, once at least one is visible. */

@@ -7,6 +7,7 @@ import { Field } from '../../../components/ui/field';
 import { Input, Textarea } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/use-toast';
 import { fieldErrors } from '../../../lib/form-errors';
+import { errorMessage } from '../../../lib/api';
 import { refuseFile, uploadFile } from '../../../lib/upload';
 import { useSaveBuilding } from '../api/buildings';
 
@@ -51,8 +52,10 @@ export function BuildingForm({ building, onDone }: BuildingFormProps) {
       setUploading(true);
       try {
         imageUrl = await uploadFile(photo);
-      } catch {
+      } catch (error) {
         toast({ title: 'Upload Error', description: 'Failed to upload image', variant: 'destructive' });
+        // The toast is the spec's; the reason (not an image, too large) is said beside the picker.
+        setErrors({ photo: errorMessage(error) });
         return;
       } finally {
         setUploading(false);
@@ -94,7 +97,10 @@ export function BuildingForm({ building, onDone }: BuildingFormProps) {
             name="name"
             placeholder="e.g. Science Hall"
             value={name}
-            onChange={(e) => setName(e.target.value)}
+            onChange={(e) => {
+              setName(e.target.value);
+              setErrors((errs) => ({ ...errs, name: undefined }));
+            }}
             maxLength={120}
           />
         </Field>

@@ -66,8 +66,11 @@ export function RoomForm({ buildingId, room, onDone }: RoomFormProps) {
   const [values, setValues] = useState<Values>(room ? valuesOf(room) : emptyValues);
   const [errors, setErrors] = useState<Errors>({});
   const save = useSaveRoom();
-  const set = <K extends keyof Values>(key: K, value: Values[K]) =>
+  // Editing a field clears its message: it was about the old value.
+  const set = <K extends keyof Values>(key: K, value: Values[K]) => {
     setValues((v) => ({ ...v, [key]: value }));
+    setErrors((e) => ({ ...e, [key]: undefined }));
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -115,7 +118,11 @@ export function RoomForm({ buildingId, room, onDone }: RoomFormProps) {
           onChange={(e) => set('name', e.target.value)}
         />
       </Field>
-      <Field label="Room Type *" error={errors.type}>
+      <Field
+        label="Room Type *"
+        // The schema's message lists all 13 types, which the list box already shows.
+        error={errors.type && (values.type ? errors.type : 'Choose a room type')}
+      >
         <Select
           value={values.type}
           onValueChange={(v) => set('type', v)}
