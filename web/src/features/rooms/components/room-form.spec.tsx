@@ -62,17 +62,8 @@ describe(RoomForm.name, () => {
     await waitFor(() => expect(onDone).toHaveBeenCalled());
     expect(calls[0].url).toBe(`/api/rooms/${room.id}`);
     expect(calls[0].init?.method).toBe('PUT');
-    expect(JSON.parse(String(calls[0].init?.body))).toEqual({
-      name: '101A',
-      type: 'Science Lab',
-      floor: 'B1',
-      capacity: 28,
-      roomSize: '20 x 30 ft',
-      isAdaAccessible: 0,
-      imageUrl: null,
-      wiringDiagramUrl: null,
-      seatingLayoutUrl: null,
-    });
+    const { id: _id, buildingId: _buildingId, ...fields } = room;
+    expect(JSON.parse(String(calls[0].init?.body))).toEqual({ ...fields, name: '101A' });
   });
 
   it('says the save failed and stays open', async () => {
