@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
@@ -15,8 +15,13 @@ const screenshotDir = path.resolve(__dirname, '../../artifacts/screenshots');
  * background-networking flag it keeps calling Google's hosts, which this network refuses.
  */
 export function launchBrowser(): Promise<Browser> {
+  const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(executablePath))
+    throw new Error(
+      `No Chromium at ${executablePath}: run "bash scripts/ensure-chromium.sh" (or set CHROMIUM_PATH)`,
+    );
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath,
     headless: true,
     args: [
       '--no-sandbox',
