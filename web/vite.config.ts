@@ -12,5 +12,16 @@ export default defineConfig({
   server: {
     proxy: { '/api': 'http://127.0.0.1:8080', '/objects': 'http://127.0.0.1:8080' },
   },
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    rollupOptions: {
+      output: {
+        // Libraries change less often than the app: a release that changes only our code leaves
+        // the (immutably cached) vendor file in the browser's cache.
+        manualChunks: (id) => (id.includes('/node_modules/') ? 'vendor' : undefined),
+      },
+    },
+  },
 });

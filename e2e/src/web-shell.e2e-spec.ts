@@ -3,6 +3,7 @@ import {
   expectToast,
   holdRequests,
   openPhone,
+  openSignedInPhone,
   type Phone,
   screenshot,
   signInThroughForm,
@@ -10,7 +11,7 @@ import {
   startWebSystem,
   type WebSystem,
 } from './browser';
-import { createUser } from './session';
+import { createUser, signIn } from './session';
 
 describe('web app: sign-in, routes and chrome', () => {
   let web: WebSystem;
@@ -183,6 +184,25 @@ describe('web app: sign-in, routes and chrome', () => {
       await back.click();
       await page.getByRole('heading', { name: 'Campus Buildings' }).waitFor();
       expect(path()).toBe('/buildings');
+    }
+  });
+
+  it('returns to the sign-in screen when the session ended elsewhere', async () => {
+    const building = await api<Building>('POST', '/api/buildings', { name: 'Expiry Hall' });
+    const cookie = await signIn(web.system.url, web.system.admin.username, web.system.admin.password);
+    const other = await openSignedInPhone(web.browser, web.system.url, cookie);
+    try {
+      await other.page.goto('/buildings');
+      const card = other.page.getByRole('link', { name: /Expiry Hall/ });
+      await card.waitFor();
+      const ended = await fetch(`${web.system.url}/api/logout`, { method: 'POST', headers: { cookie } });
+      expect(ended.status).toBe(204);
+      await card.click();
+      await other.page.getByText('Sign in to access the system').waitFor();
+      expect(new URL(other.page.url()).pathname).toBe(`/buildings/${building.id}/rooms`);
+      expect(other.problems).toEqual([]);
+    } finally {
+      await other.context.close();
     }
   });
 

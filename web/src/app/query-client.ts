@@ -1,8 +1,20 @@
-import { QueryClient } from '@tanstack/react-query';
-import { getQueryFn } from '../lib/api';
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { currentUserQuery } from '../features/auth/api/current-user';
+import { ApiError, getQueryFn } from '../lib/api';
+
+/**
+ * A 401 from any call means the session ended (expired, or the account was deactivated): ask
+ * who is signed in again, so that the sign-in screen replaces a screen of refused calls.
+ */
+const onError = (error: unknown) => {
+  if (error instanceof ApiError && error.status === 401)
+    void queryClient.invalidateQueries({ queryKey: currentUserQuery.queryKey });
+};
 
 /** Spec section 7: refetch on mount, focus and reconnect; always stale; no retention; no retry. */
-export const queryClient = new QueryClient({
+export const queryClient: QueryClient = new QueryClient({
+  queryCache: new QueryCache({ onError }),
+  mutationCache: new MutationCache({ onError }),
   defaultOptions: {
     queries: {
       queryFn: getQueryFn({ on401: 'throw' }),
