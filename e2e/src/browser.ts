@@ -196,8 +196,8 @@ export async function expectToast(
 
 /**
  * Saves a full-page picture of the screen under artifacts/screenshots, after checking that
- * nothing on it is wider than the phone (the usual way a layout breaks at this size). Toasts are
- * closed first unless asked to keep them.
+ * nothing on it is wider than the phone (the usual way a layout breaks at this size) and every
+ * control is at least a 44 px touch target. Toasts are closed first unless asked to keep them.
  */
 export async function screenshot(
   page: Page,
@@ -226,6 +226,17 @@ export async function screenshot(
       .slice(0, 5);
   })()`);
   if (overflow.length) throw new Error(`"${name}" has elements wider than the phone: ${overflow.join(', ')}`);
+  const small = await page.evaluate<string[]>(`(() => {
+    const controls = 'button, [role="switch"], [role="combobox"], select, textarea, input:not([type="file"])';
+    return [...document.querySelectorAll(controls)]
+      .filter((el) => !el.closest('.sr-only, [aria-hidden="true"]'))
+      .map((el) => [el, el.getBoundingClientRect()])
+      .filter(([, r]) => r.width > 0 && (r.height < 44 || r.width < 44))
+      .map(([el, r]) => (el.getAttribute('aria-label') || el.textContent.trim() || el.tagName) + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))
+      .slice(0, 5);
+  })()`);
+  if (small.length)
+    throw new Error(`"${name}" has controls smaller than a 44 px touch target: ${small.join(', ')}`);
   // What the phone shows: a full-page capture would paint the fixed navigation mid-page.
   await page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
 }
