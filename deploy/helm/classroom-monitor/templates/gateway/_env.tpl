@@ -1,6 +1,42 @@
 {{/* Environment of the gateway container beyond what every process reads. */}}
 {{- define "gateway.env" -}}
+{{- $g := .Values.gateway -}}
 HOST: "0.0.0.0"
-PORT: {{ .Values.gateway.containerPort | int64 | quote }}
-READINESS_TIMEOUT_MS: {{ .Values.gateway.readinessTimeoutMs | int64 | quote }}
+PORT: {{ $g.containerPort | int64 | quote }}
+READINESS_TIMEOUT_MS: {{ $g.readinessTimeoutMs | int64 | quote }}
+SESSION_MAX_AGE_HOURS: {{ $g.session.maxAgeHours | quote }}
+TRUST_PROXY: {{ $g.trustProxy | default (ternary "1" "false" $g.ingress.enabled) | quote }}
+{{- with (include "gateway.publicOrigin" .) }}
+PUBLIC_ORIGIN: {{ . | quote }}
+{{- end }}
+{{- with (.Values.s3.publicEndpoint | default .Values.s3.endpoint) }}
+S3_PUBLIC_ENDPOINT: {{ . | quote }}
+{{- end }}
+LOGIN_MAX_FAILURES: {{ $g.login.maxFailures | int64 | quote }}
+LOGIN_MAX_FAILURES_PER_IP: {{ $g.login.maxFailuresPerIp | int64 | quote }}
+LOGIN_THROTTLE_WINDOW_SECONDS: {{ $g.login.throttleWindowSeconds | int64 | quote }}
+{{- end -}}
+
+{{/* PUBLIC_ORIGIN: the value, or the Ingress host the app is served at; empty without either. */}}
+{{- define "gateway.publicOrigin" -}}
+{{- $g := .Values.gateway -}}
+{{- if $g.publicOrigin -}}
+{{- $g.publicOrigin -}}
+{{- else if $g.ingress.enabled -}}
+{{- printf "%s://%s" (ternary "https" "http" $g.ingress.tls.enabled) $g.ingress.host -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "gateway.secretEnv" -}}
+{{- $session := .Values.gateway.session -}}
+{{ include "cm.env.databaseUrl" (dict "root" .) }}
+- name: SESSION_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ $session.existingSecret | default (include "gateway.sessionSecretName" .) }}
+      key: {{ ternary $session.existingSecretKey "session-secret" (ne $session.existingSecret "") }}
+{{- end -}}
+
+{{- define "gateway.sessionSecretName" -}}
+{{- printf "%s-session" (include "cm.fullname" .) -}}
 {{- end -}}

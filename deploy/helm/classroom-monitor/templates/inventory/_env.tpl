@@ -1,4 +1,13 @@
 {{/* Environment of the inventory container beyond what every process reads. */}}
+{{- define "inventory.env" -}}
+{{- $i := .Values.inventory -}}
+INVENTORY_STATUS_ACK_WAIT_MS: {{ $i.statusEvents.ackWaitMs | int64 | quote }}
+INVENTORY_STATUS_MAX_DELIVER: {{ $i.statusEvents.maxDeliver | int64 | quote }}
+INVENTORY_OUTBOX_INTERVAL_MS: {{ $i.outboxIntervalMs | int64 | quote }}
+INVENTORY_HISTORY_RETENTION_HOURS: {{ $i.history.retentionHours | int64 | quote }}
+INVENTORY_HISTORY_PRUNE_INTERVAL_MS: {{ $i.history.pruneIntervalMs | int64 | quote }}
+{{- end -}}
+
 {{- define "inventory.secretEnv" -}}
 {{ include "cm.env.databaseUrl" (dict "root" .) }}
 {{- end -}}
