@@ -17,10 +17,32 @@ function answers(url, fallbackPort) {
   });
 }
 
+/** The test database, created when missing: a fresh machine has only its default databases. */
+async function ensureTestDatabase(url) {
+  const { Client } = require('pg');
+  const target = new URL(url);
+  const database = decodeURIComponent(target.pathname.slice(1));
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new Client({ connectionString: admin.toString(), connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (rowCount) return;
+    await client.query(`CREATE DATABASE "${database.replace(/"/g, '""')}"`).catch((error) => {
+      // 42P04: a test run beside this one created it first.
+      if (error.code !== '42P04') throw error;
+    });
+  } finally {
+    await client.end();
+  }
+}
+
 module.exports = async function setup() {
   const databaseUrl = process.env.DATABASE_URL ?? defaults.DATABASE_URL;
   const natsUrl = (process.env.NATS_URL ?? defaults.NATS_URL).split(',')[0];
   const [pgUp, natsUp] = await Promise.all([answers(databaseUrl, 5432), answers(natsUrl, 4222)]);
+  if (pgUp) await ensureTestDatabase(databaseUrl);
   if (pgUp && natsUp) return;
 
   const missing = [
@@ -46,6 +68,7 @@ module.exports = async function setup() {
       .start();
     globalThis.__testContainers.push(pg);
     process.env.DATABASE_URL = `postgres://postgres@${pg.getHost()}:${pg.getMappedPort(5432)}/classroom_monitor_test`;
+    await ensureTestDatabase(process.env.DATABASE_URL);
   }
   if (!natsUp) {
     const nats = await new GenericContainer('nats:2-alpine')
