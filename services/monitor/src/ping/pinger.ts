@@ -35,6 +35,23 @@ interface Queued {
   reject(error: Error): void;
 }
 
+/**
+ * The raw socket needs CAP_NET_RAW; without it the kernel says only "Operation not permitted",
+ * which tells a person starting the monitor nothing about what to change.
+ */
+export function explainSocketError(error: unknown): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!/operation not permitted|EPERM|EACCES|permission denied/i.test(message)) {
+    return error instanceof Error ? error : new Error(message);
+  }
+  return new Error(
+    `The monitor cannot open a raw ICMP socket (${message}): it needs the NET_RAW capability. ` +
+      'Run it as root, or for development grant it to node once: ' +
+      'sudo setcap cap_net_raw+ep "$(readlink -f "$(command -v node)")". ' +
+      'In a container add NET_RAW (docker-compose.yml and the Helm chart do).',
+  );
+}
+
 /** Counts since the pinger was created, for metrics. */
 export interface PingerCounters {
   sent: number;
@@ -75,11 +92,16 @@ export class Pinger {
    * over, and those requests go out again (see send) rather than being counted as silence.
    */
   private openSession(): netPing.Session {
-    const session = netPing.createSession({
-      sessionId: this.options.sessionId,
-      timeout: this.options.timeoutMs,
-      retries: this.options.retries,
-    });
+    let session: netPing.Session;
+    try {
+      session = netPing.createSession({
+        sessionId: this.options.sessionId,
+        timeout: this.options.timeoutMs,
+        retries: this.options.retries,
+      });
+    } catch (error) {
+      throw explainSocketError(error);
+    }
     // Replies come back at the rate requests leave; a larger buffer absorbs a busy event loop.
     session
       .getSocket()
