@@ -62,9 +62,13 @@ describe('media through the gateway', () => {
       process.stdout.write(
         `gateway memory around a 40 MB upload: RSS ${mb(before.rss)} → ${mb(after.rss)} MB, peak ${mb(before.peak)} → ${mb(after.peak)} MB\n`,
       );
+      // A gateway that held the file would grow by all of it. What it does grow by is garbage
+      // (socket read buffers awaiting a collection), which reached 21 MB in a run on a loaded
+      // machine; so the bound is three quarters of the file rather than a fixed figure.
       // Peak RSS (VmHWM) catches growth that a collection undid before the second reading.
-      expect(after.rss - before.rss).toBeLessThan(20 * 1024 * 1024);
-      expect(peakGrowth).toBeLessThan(20 * 1024 * 1024);
+      const bound = 0.75 * 40 * 1024 * 1024;
+      expect(after.rss - before.rss).toBeLessThan(bound);
+      expect(peakGrowth).toBeLessThan(bound);
       const { url } = (await res.json()) as { url: string };
       const file = await api(url);
       expect(file.headers.get('content-length')).toBe(String(40 * 1024 * 1024));
