@@ -9,12 +9,15 @@ interface SelectProps {
   onValueChange: (value: string) => void;
   options: readonly string[];
   placeholder: string;
+  /** What a person reads for a value, when it is not the value itself. */
+  labelOf?: (value: string) => string;
   'aria-invalid'?: boolean;
   'aria-describedby'?: string;
+  'aria-label'?: string;
 }
 
 /** A single choice from a fixed list, rendered as a list box that fits the phone column. */
-export function Select({ id, value, onValueChange, options, placeholder, ...aria }: SelectProps) {
+export function Select({ id, value, onValueChange, options, placeholder, labelOf, ...aria }: SelectProps) {
   return (
     <SelectPrimitive.Root value={value || undefined} onValueChange={onValueChange}>
       <SelectPrimitive.Trigger
@@ -40,7 +43,7 @@ export function Select({ id, value, onValueChange, options, placeholder, ...aria
           <SelectPrimitive.Viewport className="p-1">
             {options.map((option) => (
               <SelectItem key={option} value={option}>
-                {option}
+                {labelOf ? labelOf(option) : option}
               </SelectItem>
             ))}
           </SelectPrimitive.Viewport>

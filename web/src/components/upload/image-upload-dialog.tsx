@@ -11,8 +11,11 @@ interface ImageUploadDialogProps {
   title: string;
   /** Spec section 9: 50485760 bytes, or 10485760 in the room form. */
   maxBytes: number;
-  /** Called with the stored object path once the image is uploaded and registered. */
-  onUploaded: (objectPath: string) => void;
+  /**
+   * Called with the stored object path once the image is uploaded and registered; the dialog
+   * stays open (and shows why) until a promise it answers settles.
+   */
+  onUploaded: (objectPath: string) => void | Promise<void>;
 }
 
 /**
@@ -52,7 +55,7 @@ export function ImageUploadDialog({
     setProgress(0);
     try {
       const objectPath = await uploadImageToStore(file, setProgress);
-      onUploaded(objectPath);
+      await onUploaded(objectPath);
       onOpenChange(false);
     } catch (error) {
       setProgress(null);
