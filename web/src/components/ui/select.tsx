@@ -24,12 +24,14 @@ export function Select({ id, value, onValueChange, options, placeholder, labelOf
         id={id}
         {...aria}
         className={cn(
-          'flex h-11 w-full items-center justify-between rounded-lg border border-slate-300 bg-white px-3 text-left text-base',
+          'flex h-11 w-full items-center justify-between gap-2 rounded-lg border border-slate-300 bg-white px-3 text-left text-base',
           'focus:border-brand-600 focus:outline-2 focus:outline-brand-600/30 aria-[invalid=true]:border-red-500',
           'data-[placeholder]:text-slate-400',
         )}
       >
-        <SelectPrimitive.Value placeholder={placeholder} />
+        <span className="min-w-0 flex-1 truncate">
+          <SelectPrimitive.Value placeholder={placeholder} />
+        </span>
         <SelectPrimitive.Icon>
           <ChevronDown aria-hidden className="h-4 w-4 text-slate-500" />
         </SelectPrimitive.Icon>
