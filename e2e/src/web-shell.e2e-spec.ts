@@ -94,7 +94,7 @@ describe('web app: sign-in, routes and chrome', () => {
     expect(await nav.getByRole('button', { name: 'Search' }).isDisabled()).toBe(true);
     await nav.getByRole('link', { name: 'Users' }).click();
     await phone.page.getByRole('heading', { name: 'User Management' }).waitFor();
-    await screenshot(phone.page, 'users-placeholder');
+    await screenshot(phone.page, 'users-admin');
 
     const user = { username: `teacher-${Date.now()}`, password: 'a long enough password' };
     await createUser(web.system.url, web.adminCookie, user);
