@@ -29,9 +29,7 @@ export function Select({ id, value, onValueChange, options, placeholder, labelOf
           'data-[placeholder]:text-slate-400',
         )}
       >
-        <span className="min-w-0 flex-1 truncate">
-          <SelectPrimitive.Value placeholder={placeholder} />
-        </span>
+        <SelectPrimitive.Value placeholder={placeholder} className="min-w-0 flex-1 truncate" />
         <SelectPrimitive.Icon>
           <ChevronDown aria-hidden className="h-4 w-4 text-slate-500" />
         </SelectPrimitive.Icon>
