@@ -54,7 +54,7 @@ export function ImageUploadDialog({
     setProblem(null);
     setProgress(0);
     try {
-      const objectPath = await uploadImageToStore(file, setProgress);
+      const objectPath = await uploadImageToStore(file, setProgress, maxBytes);
       await onUploaded(objectPath);
       onOpenChange(false);
     } catch (error) {
