@@ -3,6 +3,7 @@ import { type Locator, type Page } from 'playwright-core';
 import {
   answerNextConfirm,
   expectToast,
+  holdRequests,
   openSignedInPhone,
   type Phone,
   pngImage,
@@ -70,7 +71,8 @@ describe('web app: room detail and equipment', () => {
     page.on('request', (r) => {
       const { pathname, host } = new URL(r.url());
       if (pathname === `/api/rooms/${room.id}` && r.method() === 'PUT') roomPuts.push(r.postData() ?? '');
-      if (r.method() !== 'GET' && /^\/api\/(objects\/upload|room-images|rooms\/)/.test(pathname))
+      if (pathname.startsWith('/assets/uppy-')) flow.push('load Uppy');
+      else if (r.method() !== 'GET' && /^\/api\/(objects\/upload|room-images|rooms\/)/.test(pathname))
         flow.push(`${r.method()} ${pathname}`);
       else if (r.method() === 'PUT' && host !== new URL(web.system.url).host) flow.push('PUT store');
     });
@@ -87,6 +89,7 @@ describe('web app: room detail and equipment', () => {
       'Upload Seating',
     ]);
     await screenshot(page, 'room-detail-empty');
+    expect(flow).toEqual([]);
 
     // A file that is not an image is refused with a reason before anything is sent.
     await page.getByRole('button', { name: 'Change Room Photo' }).click();
@@ -108,7 +111,9 @@ describe('web app: room detail and equipment', () => {
     expect(await hero.getAttribute('src')).toMatch(/^\/objects\/uploads\//);
     expect(await imageLoaded(hero)).toBe(true);
     // Spec section 4: request a URL, PUT to the store, register, then attach only the photo.
+    // Uppy is loaded when the first upload starts, not with the app.
     expect(flow).toEqual([
+      'load Uppy',
       'POST /api/objects/upload',
       'PUT store',
       'PUT /api/room-images',
@@ -120,7 +125,15 @@ describe('web app: room detail and equipment', () => {
     await page.getByRole('button', { name: 'Upload Wiring' }).click();
     const wiringDialog = page.getByRole('dialog', { name: 'Upload Wiring Diagram' });
     await wiringDialog.getByLabel('Choose image').setInputFiles(wiring);
-    await wiringDialog.getByRole('button', { name: 'Upload' }).click();
+    const held = await holdRequests(page, '**/api/objects/upload');
+    try {
+      await wiringDialog.getByRole('button', { name: 'Upload' }).click();
+      await wiringDialog.getByRole('progressbar', { name: 'Upload progress' }).waitFor();
+      expect(await wiringDialog.getByRole('button', { name: 'Uploading...' }).isDisabled()).toBe(true);
+      await screenshot(page, 'room-wiring-uploading');
+    } finally {
+      held.release();
+    }
     await expectToast(page, 'Success', 'Wiring diagram uploaded successfully');
     expect(Object.keys(JSON.parse(roomPuts[1]))).toEqual(['wiringDiagramUrl']);
     await page.getByRole('button', { name: 'View Wiring' }).click();
