@@ -1,4 +1,4 @@
-import { type Building, type Equipment, type Room } from '@cm/contracts';
+import { type Building, type Equipment, mediaMessages, type Room } from '@cm/contracts';
 import { type Locator, type Page } from 'playwright-core';
 import {
   answerNextConfirm,
@@ -89,6 +89,7 @@ describe('web app: room detail and equipment', () => {
       'Upload Seating',
     ]);
     await screenshot(page, 'room-detail-empty');
+    // Uppy is loaded when the first upload starts, not with the app.
     expect(flow).toEqual([]);
 
     // A file that is not an image is refused with a reason before anything is sent.
@@ -101,6 +102,18 @@ describe('web app: room detail and equipment', () => {
     });
     await dialog.getByText('"notes.txt" is not an image. Choose a photo or picture.').waitFor();
     expect(await dialog.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(true);
+    // Text dressed as a PNG reaches the store, where media refuses it at registration.
+    await dialog.getByLabel('Choose image').setInputFiles({
+      name: 'fake.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('only words inside'),
+    });
+    await dialog.getByRole('button', { name: 'Upload' }).click();
+    await expectToast(page, 'Upload Error', 'Failed to upload image', 'destructive');
+    await dialog.getByText(`Failed to upload image: ${mediaMessages.notAnImage}`).waitFor();
+    expect(flow).toEqual(['load Uppy', 'POST /api/objects/upload', 'PUT store', 'PUT /api/room-images']);
+    expect(roomPuts).toEqual([]);
+    flow.length = 0;
     await dialog.getByLabel('Choose image').setInputFiles(photo);
     await dialog.getByText(/^room\.png/).waitFor();
     await screenshot(page, 'room-photo-dialog');
@@ -111,9 +124,7 @@ describe('web app: room detail and equipment', () => {
     expect(await hero.getAttribute('src')).toMatch(/^\/objects\/uploads\//);
     expect(await imageLoaded(hero)).toBe(true);
     // Spec section 4: request a URL, PUT to the store, register, then attach only the photo.
-    // Uppy is loaded when the first upload starts, not with the app.
     expect(flow).toEqual([
-      'load Uppy',
       'POST /api/objects/upload',
       'PUT store',
       'PUT /api/room-images',

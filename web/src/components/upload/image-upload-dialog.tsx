@@ -3,6 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import { errorMessage } from '../../lib/api';
 import { formatBytes, refuseFile, uploadImageToStore } from '../../lib/upload';
 import { Button } from '../ui/button';
+import { toast } from '../ui/use-toast';
 import { DialogContent, Dialog } from '../ui/dialog';
 
 interface ImageUploadDialogProps {
@@ -60,6 +61,8 @@ export function ImageUploadDialog({
     } catch (error) {
       setProgress(null);
       setProblem(`Failed to upload image: ${errorMessage(error)}`);
+      // Spec section 8; the sentence above says what to do about it.
+      toast({ title: 'Upload Error', description: 'Failed to upload image', variant: 'destructive' });
     }
   };
 

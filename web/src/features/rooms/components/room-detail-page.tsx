@@ -52,14 +52,10 @@ export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetail
   }
   const data = room.data;
 
+  // A failure here is reported by the upload dialog, which stays open.
   const attachUploaded = async (field: RoomAttachmentField, path: string) => {
-    try {
-      await attach.mutateAsync({ id: data.id, field, path });
-      toast({ title: 'Success', description: `${attachments[field].what} uploaded successfully` });
-    } catch (error) {
-      toast({ title: 'Upload Error', description: 'Failed to upload image', variant: 'destructive' });
-      throw error;
-    }
+    await attach.mutateAsync({ id: data.id, field, path });
+    toast({ title: 'Success', description: `${attachments[field].what} uploaded successfully` });
   };
 
   return (
