@@ -1,5 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { type Building, type Equipment, type Room, type UptimeReport, type User } from '@cm/contracts';
+import {
+  authMessages,
+  type Building,
+  type Equipment,
+  type Room,
+  type UptimeReport,
+  type User,
+} from '@cm/contracts';
 import { type Page } from 'playwright-core';
 import {
   answerNextConfirm,
@@ -267,6 +274,16 @@ describe('web app: settings, reports and users', () => {
     await expectToast(page, 'User deleted', 'The user has been successfully deleted.');
     await card('teacher1').waitFor({ state: 'detached' });
     expect((await api<User[]>('GET', '/api/users')).map((u) => u.username)).not.toContain('teacher1');
+
+    // The server keeps an administrator from deleting their own account; the toast says why.
+    const self = web.system.admin.username;
+    const ownDelete = answerNextConfirm(page, true);
+    await card(self)
+      .getByRole('button', { name: `Delete ${self}` })
+      .click();
+    await ownDelete;
+    await expectToast(page, 'Error deleting user', authMessages.selfDelete, 'destructive');
+    expect(await card(self).count()).toBe(1);
   });
 
   it('tells a user who is not an administrator that User Management is for administrators', async () => {

@@ -67,4 +67,18 @@ describe(EquipmentSection.name, () => {
     expect(await within(dialog).findByText(/IP address must be one IPv4 address/)).toBeInTheDocument();
     expect(calls).toHaveLength(1);
   });
+
+  it('says the equipment could not be added and keeps the form open', async () => {
+    fakeFetch(
+      { status: 200, body: [] },
+      { status: 404, body: { code: 'INVENTORY.ROOM_NOT_FOUND', message: 'No such room' } },
+    );
+    renderWithApp(<EquipmentSection roomId={roomId} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Add First Equipment' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Equipment' });
+    await userEvent.type(within(dialog).getByLabelText('Name *'), 'Projector');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Equipment' }));
+    expect(await screen.findByText('Failed to add equipment')).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Add Equipment' })).toBeInTheDocument();
+  });
 });
