@@ -89,6 +89,8 @@ describe('web app: settings, reports and users', () => {
     await expectToast(page, 'Success', 'Equipment check completed');
     expect(await page.getByTestId('monitoring-state').innerText()).toContain('Stopped');
     await waitForStatus(room, ['Projector', 'Switch range'], 'Active');
+    await page.getByRole('heading', { name: 'Equipment', exact: true }).scrollIntoViewIfNeeded();
+    await page.mouse.wheel(0, 300);
     await screenshot(page, 'room-after-check');
 
     await page.goto('/settings');
