@@ -3,6 +3,9 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
+const uploadOnly =
+  /\/node_modules\/(@uppy|preact|lodash|nanoid|p-queue|p-retry|p-timeout|eventemitter3|is-network-error|mime-match|wildcard|namespace-emitter|@transloadit|classnames)\//;
+
 export default defineConfig({
   plugins: [react(), tailwindcss()],
   resolve: {
@@ -20,7 +23,9 @@ export default defineConfig({
       output: {
         // Libraries change less often than the app: a release that changes only our code leaves
         // the (immutably cached) vendor file in the browser's cache.
-        manualChunks: (id) => (id.includes('/node_modules/') ? 'vendor' : undefined),
+        // Uploads load Uppy and what only it uses on first use, in a chunk of their own.
+        manualChunks: (id) =>
+          uploadOnly.test(id) ? 'uppy' : id.includes('/node_modules/') ? 'vendor' : undefined,
       },
     },
   },

@@ -45,9 +45,9 @@ export interface WebSystem {
   close(): Promise<void>;
 }
 
-/** The whole system and a browser, started side by side. */
-export async function startWebSystem(): Promise<WebSystem> {
-  const [system, browser] = await Promise.all([startSystem(), launchBrowser()]);
+/** The whole system (with extra environment for its services) and a browser, started side by side. */
+export async function startWebSystem(env: Record<string, string> = {}): Promise<WebSystem> {
+  const [system, browser] = await Promise.all([startSystem(env), launchBrowser()]);
   const adminCookie = await signIn(system.url, system.admin.username, system.admin.password);
   return {
     system,

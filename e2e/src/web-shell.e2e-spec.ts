@@ -94,7 +94,7 @@ describe('web app: sign-in, routes and chrome', () => {
     expect(await nav.getByRole('button', { name: 'Search' }).isDisabled()).toBe(true);
     await nav.getByRole('link', { name: 'Users' }).click();
     await phone.page.getByRole('heading', { name: 'User Management' }).waitFor();
-    await screenshot(phone.page, 'users-placeholder');
+    await screenshot(phone.page, 'users-admin');
 
     const user = { username: `teacher-${Date.now()}`, password: 'a long enough password' };
     await createUser(web.system.url, web.adminCookie, user);
@@ -134,7 +134,7 @@ describe('web app: sign-in, routes and chrome', () => {
       floor: '1',
     });
     const { page } = phone;
-    const back = page.getByRole('link', { name: 'Back' });
+    const back = page.getByRole('link', { name: 'Back', exact: true });
     const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
     const path = () => new URL(page.url()).pathname;
 
@@ -158,7 +158,7 @@ describe('web app: sign-in, routes and chrome', () => {
     await page.goto(`/rooms/${room.id}`);
     await crumbs.getByText('B-101').waitFor();
     expect(await textsOf(crumbs.locator('a, span'))).toEqual(['Buildings', 'Breadcrumb Hall', 'B-101']);
-    await screenshot(page, 'room-placeholder');
+    await screenshot(page, 'room-detail-breadcrumb');
     await back.click();
     await page.getByRole('heading', { name: 'Breadcrumb Hall Rooms' }).waitFor();
     expect(path()).toBe(`/buildings/${building.id}/rooms`);
@@ -169,7 +169,8 @@ describe('web app: sign-in, routes and chrome', () => {
 
     // A room nobody knows has no building to go back to.
     await page.goto('/rooms/00000000-0000-4000-8000-000000000000');
-    await page.getByRole('heading', { name: 'Room Details' }).waitFor();
+    await page.getByRole('heading', { name: 'Room not found' }).waitFor();
+    await screenshot(page, 'room-not-found');
     expect(await crumbs.count()).toBe(0);
     await back.click();
     await page.getByRole('heading', { name: 'Campus Buildings' }).waitFor();
@@ -180,7 +181,7 @@ describe('web app: sign-in, routes and chrome', () => {
     ]) {
       await page.goto(where);
       await page.getByRole('heading', { name: heading }).waitFor();
-      await screenshot(page, `${heading.toLowerCase()}-placeholder`);
+      await screenshot(page, `${heading.toLowerCase()}-chrome`);
       await back.click();
       await page.getByRole('heading', { name: 'Campus Buildings' }).waitFor();
       expect(path()).toBe('/buildings');

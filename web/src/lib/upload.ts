@@ -1,5 +1,11 @@
-import { objectPathResultSchema, uploadResultSchema, uploadUrlResultSchema } from '@cm/contracts';
-import { ApiError, apiRequest, throwIfNotOk } from './api';
+import {
+  MAX_UPLOAD_BYTES,
+  MAX_UPLOAD_FILES,
+  objectPathResultSchema,
+  uploadResultSchema,
+  uploadUrlResultSchema,
+} from '@cm/contracts';
+import { apiRequest, throwIfNotOk } from './api';
 
 // A file goes to the server or the store in one request: generous, but a stalled upload ends.
 const UPLOAD_TIMEOUT_MS = 5 * 60_000;
@@ -18,38 +24,60 @@ export async function uploadFile(file: File): Promise<string> {
   return uploadResultSchema.parse(await res.json()).url;
 }
 
-/** PUT to a presigned URL with progress (fetch cannot report upload progress). */
-function putWithProgress(url: string, file: File, onProgress: (fraction: number) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('PUT', url);
-    xhr.timeout = UPLOAD_TIMEOUT_MS;
-    if (file.type) xhr.setRequestHeader('Content-Type', file.type);
-    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
-    xhr.onload = () =>
-      xhr.status >= 200 && xhr.status < 300
-        ? resolve()
-        : reject(new ApiError(xhr.status, xhr.responseText, xhr.statusText || 'Upload refused'));
-    xhr.onerror = () => reject(new Error('The upload could not reach the file store. Try again.'));
-    xhr.ontimeout = () => reject(new Error('The upload took too long and was stopped. Try again.'));
-    xhr.send(file);
-  });
-}
-
 /**
  * Spec section 4, photo upload flow: request an upload URL, send the file directly to it,
  * register it, and answer its stored object path (the caller attaches it to the room).
+ *
+ * The direct PUT goes through Uppy with the spec's limits (one file, images only, `maxBytes`,
+ * started by the caller rather than automatically), signing with our own presigned URL instead
+ * of a companion server. Uppy is loaded on the first upload: most screens never upload.
  */
 export async function uploadImageToStore(
   file: File,
   onProgress: (fraction: number) => void = () => {},
+  maxBytes: number = MAX_UPLOAD_BYTES,
 ): Promise<string> {
-  const { uploadURL } = uploadUrlResultSchema.parse(
-    await (await apiRequest('POST', '/api/objects/upload')).json(),
-  );
-  await putWithProgress(uploadURL, file, onProgress);
+  const [{ default: Uppy }, { default: AwsS3 }] = await Promise.all([
+    import('@uppy/core'),
+    import('@uppy/aws-s3'),
+  ]);
+  let uploadURL: string | null = null;
+  const uppy = new Uppy({
+    autoProceed: false,
+    restrictions: {
+      maxNumberOfFiles: MAX_UPLOAD_FILES,
+      maxFileSize: maxBytes,
+      allowedFileTypes: ['image/*'],
+    },
+  }).use(AwsS3, {
+    shouldUseMultipart: false,
+    signRequest: async () => {
+      const res = await apiRequest('POST', '/api/objects/upload');
+      uploadURL = uploadUrlResultSchema.parse(await res.json()).uploadURL;
+      return { url: uploadURL };
+    },
+  });
+  try {
+    // Throws Uppy's restriction message when the file breaks a limit.
+    uppy.addFile({ name: file.name, type: file.type, data: file, source: 'Local' });
+    uppy.on('upload-progress', (_file, progress) => {
+      if (progress.bytesTotal) onProgress((progress.bytesUploaded ?? 0) / progress.bytesTotal);
+    });
+    const result = await uppy.upload();
+    const failed = result?.failed?.[0];
+    if (failed || !uploadURL) throw uploadFailure(failed?.error);
+  } finally {
+    uppy.destroy();
+  }
   const registered = await apiRequest('PUT', '/api/room-images', { roomImageURL: uploadURL });
   return objectPathResultSchema.parse(await registered.json()).objectPath;
+}
+
+/** Uppy keeps a failed file's reason as text (or an Error); a person reads it under the picker. */
+function uploadFailure(reason: unknown): Error {
+  if (reason instanceof Error) return reason;
+  if (typeof reason === 'string' && reason) return new Error(reason);
+  return new Error('The upload could not reach the file store. Try again.');
 }
 
 /** Why a picked file cannot be uploaded, or null when it can. */

@@ -3,10 +3,13 @@ import { render } from '@testing-library/react';
 import { type ReactElement } from 'react';
 import { Toaster } from '../components/ui/toaster';
 import { TooltipProvider } from '../components/ui/tooltip';
+import { getQueryFn } from '../lib/api';
 
 /** Renders a screen with what the app wraps it in: a fresh query client, tooltips and the toaster. */
 export function renderWithApp(ui: ReactElement) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, gcTime: 0 } } });
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { queryFn: getQueryFn({ on401: 'throw' }), retry: false, gcTime: 0 } },
+  });
   return {
     queryClient,
     ...render(

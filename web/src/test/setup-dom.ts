@@ -9,3 +9,6 @@ globalThis.ResizeObserver ??= class {
 HTMLElement.prototype.scrollIntoView ??= () => {};
 HTMLElement.prototype.hasPointerCapture ??= () => false;
 HTMLElement.prototype.releasePointerCapture ??= () => {};
+
+// Typing a few words with user-event takes seconds on a busy two-core machine.
+jest.setTimeout(20_000);

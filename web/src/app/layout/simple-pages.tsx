@@ -12,13 +12,3 @@ export function NotFoundPage() {
     </Card>
   );
 }
-
-/** Stands in for a screen that the next part of the web app builds. */
-export function PlaceholderPage({ title }: { title: string }) {
-  return (
-    <Card className="space-y-2 p-6">
-      <h1 className="text-xl font-bold text-slate-900">{title}</h1>
-      <p className="text-slate-600">This screen is not available yet.</p>
-    </Card>
-  );
-}

@@ -9,24 +9,27 @@ interface SelectProps {
   onValueChange: (value: string) => void;
   options: readonly string[];
   placeholder: string;
+  /** What a person reads for a value, when it is not the value itself. */
+  labelOf?: (value: string) => string;
   'aria-invalid'?: boolean;
   'aria-describedby'?: string;
+  'aria-label'?: string;
 }
 
 /** A single choice from a fixed list, rendered as a list box that fits the phone column. */
-export function Select({ id, value, onValueChange, options, placeholder, ...aria }: SelectProps) {
+export function Select({ id, value, onValueChange, options, placeholder, labelOf, ...aria }: SelectProps) {
   return (
     <SelectPrimitive.Root value={value || undefined} onValueChange={onValueChange}>
       <SelectPrimitive.Trigger
         id={id}
         {...aria}
         className={cn(
-          'flex h-11 w-full items-center justify-between rounded-lg border border-slate-300 bg-white px-3 text-left text-base',
+          'flex h-11 w-full items-center justify-between gap-2 rounded-lg border border-slate-300 bg-white px-3 text-left text-base',
           'focus:border-brand-600 focus:outline-2 focus:outline-brand-600/30 aria-[invalid=true]:border-red-500',
           'data-[placeholder]:text-slate-400',
         )}
       >
-        <SelectPrimitive.Value placeholder={placeholder} />
+        <SelectPrimitive.Value placeholder={placeholder} className="min-w-0 flex-1 truncate" />
         <SelectPrimitive.Icon>
           <ChevronDown aria-hidden className="h-4 w-4 text-slate-500" />
         </SelectPrimitive.Icon>
@@ -40,7 +43,7 @@ export function Select({ id, value, onValueChange, options, placeholder, ...aria
           <SelectPrimitive.Viewport className="p-1">
             {options.map((option) => (
               <SelectItem key={option} value={option}>
-                {option}
+                {labelOf ? labelOf(option) : option}
               </SelectItem>
             ))}
           </SelectPrimitive.Viewport>

@@ -3,6 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import { errorMessage } from '../../lib/api';
 import { formatBytes, refuseFile, uploadImageToStore } from '../../lib/upload';
 import { Button } from '../ui/button';
+import { toast } from '../ui/use-toast';
 import { DialogContent, Dialog } from '../ui/dialog';
 
 interface ImageUploadDialogProps {
@@ -11,8 +12,11 @@ interface ImageUploadDialogProps {
   title: string;
   /** Spec section 9: 50485760 bytes, or 10485760 in the room form. */
   maxBytes: number;
-  /** Called with the stored object path once the image is uploaded and registered. */
-  onUploaded: (objectPath: string) => void;
+  /**
+   * Called with the stored object path once the image is uploaded and registered; the dialog
+   * stays open (and shows why) until a promise it answers settles.
+   */
+  onUploaded: (objectPath: string) => void | Promise<void>;
 }
 
 /**
@@ -51,12 +55,14 @@ export function ImageUploadDialog({
     setProblem(null);
     setProgress(0);
     try {
-      const objectPath = await uploadImageToStore(file, setProgress);
-      onUploaded(objectPath);
+      const objectPath = await uploadImageToStore(file, setProgress, maxBytes);
+      await onUploaded(objectPath);
       onOpenChange(false);
     } catch (error) {
       setProgress(null);
       setProblem(`Failed to upload image: ${errorMessage(error)}`);
+      // Spec section 8; the sentence above says what to do about it.
+      toast({ title: 'Upload Error', description: 'Failed to upload image', variant: 'destructive' });
     }
   };
 

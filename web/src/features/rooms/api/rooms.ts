@@ -1,4 +1,10 @@
-import { type Room, type RoomCreate, type RoomListItem, type RoomUpdate } from '@cm/contracts';
+import {
+  type Room,
+  roomAttachmentFields,
+  type RoomCreate,
+  type RoomListItem,
+  type RoomUpdate,
+} from '@cm/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api';
 
@@ -50,5 +56,23 @@ export function useDeleteRoom() {
         queryClient.invalidateQueries({ queryKey: roomsQuery(buildingId).queryKey }),
         queryClient.invalidateQueries({ queryKey: [BUILDINGS_KEY], exact: true }),
       ]),
+  });
+}
+
+export type RoomAttachmentField = (typeof roomAttachmentFields)[number];
+
+/**
+ * Spec section 4, last step of the photo upload flow: attach the stored path to the room,
+ * sending only that one field so nothing else on the room changes.
+ */
+export function useAttachToRoom() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, field, path }: { id: string; field: RoomAttachmentField; path: string }) =>
+      (await (await apiRequest('PUT', `/api/rooms/${id}`, { [field]: path })).json()) as Room,
+    onSuccess: (room) => {
+      queryClient.setQueryData(roomQuery(room.id).queryKey, room);
+      return queryClient.invalidateQueries({ queryKey: roomsQuery(room.buildingId).queryKey });
+    },
   });
 }

@@ -1,0 +1,84 @@
+import { type Equipment } from '@cm/contracts';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { fakeFetch, renderWithApp } from '../../../test/render';
+import { EquipmentSection } from './equipment-section';
+
+const roomId = '00000000-0000-4000-8000-000000000001';
+let n = 0;
+const item = (name: string, status: string): Equipment => ({
+  id: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
+  roomId,
+  name,
+  model: null,
+  serialNumber: null,
+  ipAddress: '10.0.0.5',
+  status,
+  notes: null,
+  imageUrl: null,
+  type: null,
+  lastCheckedAt: null,
+});
+
+describe(EquipmentSection.name, () => {
+  it('says there is no equipment and offers to add the first', async () => {
+    fakeFetch({ status: 200, body: [] });
+    renderWithApp(<EquipmentSection roomId={roomId} />);
+    expect(await screen.findByText('No equipment added yet')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Add First Equipment' }));
+    expect(await screen.findByRole('dialog', { name: 'Add Equipment' })).toBeInTheDocument();
+  });
+
+  it('shows each status with its colour and label', async () => {
+    fakeFetch({
+      status: 200,
+      body: [
+        item('Projector', 'active'),
+        item('Display', 'inactive'),
+        item('Amp', 'maintenance'),
+        item('Switch', 'partial'),
+        item('Old', 'online'),
+      ],
+    });
+    renderWithApp(<EquipmentSection roomId={roomId} />);
+    const cards = await screen.findAllByTestId('equipment-card');
+    const shown = cards.map((card) => [
+      within(card).getByText(/Projector|Display|Amp|Switch|Old/).textContent,
+      within(card).getByTestId('status-dot').dataset.tone,
+      within(card).getByTestId('status-dot').parentElement?.textContent,
+    ]);
+    expect(shown).toEqual([
+      ['Projector', 'green', 'Active'],
+      ['Display', 'red', 'Inactive'],
+      ['Amp', 'yellow', 'Maintenance'],
+      ['Switch', 'yellow', 'Partial'],
+      ['Old', 'grey', 'Unknown'],
+    ]);
+  });
+
+  it('refuses an address that is neither one address nor a range, and sends nothing', async () => {
+    const calls = fakeFetch({ status: 200, body: [] });
+    renderWithApp(<EquipmentSection roomId={roomId} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Add First Equipment' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Equipment' });
+    await userEvent.type(within(dialog).getByLabelText('Name *'), 'Projector');
+    await userEvent.type(within(dialog).getByLabelText('IP Address'), '10.0.0.500');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Equipment' }));
+    expect(await within(dialog).findByText(/IP address must be one IPv4 address/)).toBeInTheDocument();
+    expect(calls).toHaveLength(1);
+  });
+
+  it('says the equipment could not be added and keeps the form open', async () => {
+    fakeFetch(
+      { status: 200, body: [] },
+      { status: 404, body: { code: 'INVENTORY.ROOM_NOT_FOUND', message: 'No such room' } },
+    );
+    renderWithApp(<EquipmentSection roomId={roomId} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Add First Equipment' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Equipment' });
+    await userEvent.type(within(dialog).getByLabelText('Name *'), 'Projector');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Equipment' }));
+    expect(await screen.findByText('Failed to add equipment')).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Add Equipment' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,169 @@
+import { type Equipment } from '@cm/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { ChevronRight } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Dialog, DialogContent } from '../../../components/ui/dialog';
+import { LoadError } from '../../../components/ui/load-error';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { toast } from '../../../components/ui/use-toast';
+import { equipmentListQuery, useDeleteEquipment } from '../api/equipment';
+import { EquipmentForm } from './equipment-form';
+import { StatusIndicator } from './status-indicator';
+
+type Panel =
+  | { kind: 'closed' }
+  | { kind: 'add' }
+  | { kind: 'details'; equipment: Equipment }
+  | { kind: 'edit'; equipment: Equipment };
+
+/** The equipment of a room: cards, adding, and a details dialog to edit or delete. */
+export function EquipmentSection({ roomId }: { roomId: string }) {
+  const list = useQuery(equipmentListQuery(roomId));
+  const [panel, setPanel] = useState<Panel>({ kind: 'closed' });
+  const close = () => setPanel({ kind: 'closed' });
+  const add = () => setPanel({ kind: 'add' });
+
+  return (
+    <section aria-labelledby="equipment-heading" className="space-y-3">
+      <div className="flex items-center justify-between gap-2">
+        <h2 id="equipment-heading" className="text-lg font-semibold text-slate-900">
+          Equipment
+        </h2>
+        <Button variant="outline" onClick={add}>
+          + Add Equipment
+        </Button>
+      </div>
+      {list.isPending ? (
+        <div aria-busy="true" aria-label="Loading equipment" className="space-y-2">
+          {Array.from({ length: 2 }, (_, i) => (
+            <Skeleton key={i} className="h-16 w-full rounded-xl" />
+          ))}
+        </div>
+      ) : list.isError ? (
+        <LoadError what="equipment" error={list.error} onRetry={() => list.refetch()} />
+      ) : list.data.length === 0 ? (
+        <Card className="space-y-3 p-6 text-center">
+          <p className="text-slate-600">No equipment added yet</p>
+          <Button onClick={add}>Add First Equipment</Button>
+        </Card>
+      ) : (
+        <ul className="space-y-2">
+          {list.data.map((equipment) => (
+            <li key={equipment.id}>
+              <EquipmentCard equipment={equipment} onOpen={() => setPanel({ kind: 'details', equipment })} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <Dialog open={panel.kind !== 'closed'} onOpenChange={(open) => !open && close()}>
+        {panel.kind === 'add' ? (
+          <DialogContent title="Add Equipment">
+            <EquipmentForm roomId={roomId} onDone={close} />
+          </DialogContent>
+        ) : panel.kind === 'edit' ? (
+          <DialogContent title="Edit Equipment">
+            <EquipmentForm roomId={roomId} equipment={panel.equipment} onDone={close} />
+          </DialogContent>
+        ) : panel.kind === 'details' ? (
+          <DialogContent title="Equipment Details">
+            <EquipmentDetails
+              roomId={roomId}
+              equipment={panel.equipment}
+              onEdit={() => setPanel({ kind: 'edit', equipment: panel.equipment })}
+              onDeleted={close}
+            />
+          </DialogContent>
+        ) : null}
+      </Dialog>
+    </section>
+  );
+}
+
+function EquipmentCard({ equipment, onOpen }: { equipment: Equipment; onOpen: () => void }) {
+  return (
+    <button
+      type="button"
+      onClick={onOpen}
+      data-testid="equipment-card"
+      className="flex min-h-16 w-full items-center gap-3 rounded-xl border border-slate-200 bg-white p-3 text-left shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+    >
+      <span className="min-w-0 flex-1">
+        <span className="block font-semibold break-words text-slate-900">{equipment.name}</span>
+        {equipment.model ? (
+          <span className="block text-sm break-words text-slate-600">{equipment.model}</span>
+        ) : null}
+        {equipment.ipAddress ? (
+          <span className="block font-mono text-xs break-all text-slate-500">{equipment.ipAddress}</span>
+        ) : null}
+      </span>
+      <StatusIndicator status={equipment.status} className="shrink-0" />
+      <ChevronRight aria-hidden className="h-5 w-5 shrink-0 text-slate-400" />
+    </button>
+  );
+}
+
+interface EquipmentDetailsProps {
+  roomId: string;
+  equipment: Equipment;
+  onEdit: () => void;
+  onDeleted: () => void;
+}
+
+function EquipmentDetails({ roomId, equipment, onEdit, onDeleted }: EquipmentDetailsProps) {
+  const remove = useDeleteEquipment();
+  const confirmDelete = () => {
+    if (!window.confirm('Are you sure you want to delete this equipment?')) return;
+    remove.mutate(
+      { id: equipment.id, roomId },
+      {
+        onSuccess: () => {
+          toast({ title: 'Success', description: 'Equipment deleted successfully' });
+          onDeleted();
+        },
+        onError: () =>
+          toast({ title: 'Error', description: 'Failed to delete equipment', variant: 'destructive' }),
+      },
+    );
+  };
+  const rows: [string, string | null][] = [
+    ['Model', equipment.model],
+    ['Serial Number', equipment.serialNumber],
+    ['IP Address', equipment.ipAddress],
+    [
+      'Last Checked',
+      equipment.lastCheckedAt ? new Date(equipment.lastCheckedAt).toLocaleString() : 'Not checked yet',
+    ],
+  ];
+  return (
+    <div className="space-y-4">
+      <div className="flex items-start justify-between gap-3">
+        <p className="min-w-0 text-base font-semibold break-words text-slate-900">{equipment.name}</p>
+        <StatusIndicator status={equipment.status} className="shrink-0" />
+      </div>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
+        {rows.map(([label, value]) => (
+          <div key={label} className="contents">
+            <dt className="text-slate-500">{label}</dt>
+            <dd className="min-w-0 break-words text-slate-900">{value || '—'}</dd>
+          </div>
+        ))}
+      </dl>
+      {equipment.notes ? (
+        <div className="space-y-1">
+          <p className="text-sm text-slate-500">Notes</p>
+          <p className="text-sm whitespace-pre-wrap text-slate-900">{equipment.notes}</p>
+        </div>
+      ) : null}
+      <div className="flex gap-2 pt-2">
+        <Button variant="destructive" className="flex-1" disabled={remove.isPending} onClick={confirmDelete}>
+          {remove.isPending ? 'Deleting...' : 'Delete'}
+        </Button>
+        <Button className="flex-1" onClick={onEdit}>
+          Edit
+        </Button>
+      </div>
+    </div>
+  );
+}

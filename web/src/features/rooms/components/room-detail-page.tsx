@@ -1,0 +1,254 @@
+import { MAX_UPLOAD_BYTES, type Room } from '@cm/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { Camera, Cable, LayoutGrid, Monitor, Users } from 'lucide-react';
+import { type ReactNode, useState } from 'react';
+import { Link } from 'wouter';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { FullScreenViewer } from '../../../components/ui/full-screen-viewer';
+import { LoadError } from '../../../components/ui/load-error';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { toast } from '../../../components/ui/use-toast';
+import { ImageUploadDialog } from '../../../components/upload/image-upload-dialog';
+import { ApiError } from '../../../lib/api';
+import { type RoomAttachmentField, roomQuery, useAttachToRoom } from '../api/rooms';
+import { ConnectionDetails } from './connection-details';
+import { DefaultRoomPicture } from './default-room-picture';
+
+// Spec section 8: "{what} uploaded successfully" after a detail-page upload.
+const attachments: Record<RoomAttachmentField, { what: string; dialogTitle: string }> = {
+  imageUrl: { what: 'Room photo', dialogTitle: 'Change Room Photo' },
+  wiringDiagramUrl: { what: 'Wiring diagram', dialogTitle: 'Upload Wiring Diagram' },
+  seatingLayoutUrl: { what: 'Seating layout', dialogTitle: 'Upload Seating Layout' },
+};
+
+interface RoomDetailPageProps {
+  roomId: string;
+  /** How many pieces of equipment the room holds, once known (the equipment list counts them). */
+  equipmentCount: number | undefined;
+  /** The equipment list, composed by the app (the equipment feature owns it). */
+  equipment: ReactNode;
+}
+
+export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetailPageProps) {
+  const room = useQuery(roomQuery(roomId));
+  const attach = useAttachToRoom();
+  const [uploading, setUploading] = useState<RoomAttachmentField | null>(null);
+  const [viewing, setViewing] = useState<'wiring' | 'seating' | null>(null);
+
+  if (room.isPending) return <RoomDetailSkeleton />;
+  if (room.isError) {
+    if (room.error instanceof ApiError && room.error.status === 404)
+      return (
+        <Card role="alert" className="space-y-3 p-6 text-center">
+          <h1 className="text-lg font-semibold">Room not found</h1>
+          <p className="text-slate-600">It may have been deleted.</p>
+          <Link href="/buildings" className="inline-block font-medium text-brand-700 underline">
+            Back to Buildings
+          </Link>
+        </Card>
+      );
+    return <LoadError what="room" error={room.error} onRetry={() => room.refetch()} />;
+  }
+  const data = room.data;
+
+  // A failure here is reported by the upload dialog, which stays open.
+  const attachUploaded = async (field: RoomAttachmentField, path: string) => {
+    await attach.mutateAsync({ id: data.id, field, path });
+    toast({ title: 'Success', description: `${attachments[field].what} uploaded successfully` });
+  };
+
+  return (
+    <div className="space-y-5">
+      <div className="relative -mx-4 -mt-4 overflow-hidden bg-slate-200">
+        {data.imageUrl ? (
+          <img src={data.imageUrl} alt={`Photo of ${data.name}`} className="h-52 w-full object-cover" />
+        ) : (
+          <DefaultRoomPicture className="h-52 w-full" />
+        )}
+        <Button
+          variant="secondary"
+          size="round"
+          aria-label="Change Room Photo"
+          className="absolute right-3 bottom-3 bg-white/90"
+          onClick={() => setUploading('imageUrl')}
+        >
+          <Camera aria-hidden className="h-6 w-6" />
+        </Button>
+      </div>
+      <div>
+        <h1 className="text-2xl font-bold break-words text-slate-900">{data.name}</h1>
+        <p className="text-slate-600">{data.type}</p>
+      </div>
+      <div className="grid grid-cols-2 gap-3">
+        <Tile
+          icon={<Users aria-hidden className="h-5 w-5" />}
+          label="Capacity"
+          value={String(data.capacity)}
+        />
+        <Tile
+          icon={<Monitor aria-hidden className="h-5 w-5" />}
+          label="Equipment"
+          value={equipmentCount === undefined ? '…' : String(equipmentCount)}
+        />
+        <ActionTile
+          icon={<Cable aria-hidden className="h-5 w-5" />}
+          label={data.wiringDiagramUrl ? 'View Wiring' : 'Upload Wiring'}
+          onClick={() => (data.wiringDiagramUrl ? setViewing('wiring') : setUploading('wiringDiagramUrl'))}
+        />
+        <ActionTile
+          icon={<LayoutGrid aria-hidden className="h-5 w-5" />}
+          label={data.seatingLayoutUrl ? 'View Seating' : 'Upload Seating'}
+          onClick={() => (data.seatingLayoutUrl ? setViewing('seating') : setUploading('seatingLayoutUrl'))}
+        />
+      </div>
+      <ConnectionDetails />
+      {equipment}
+      <ImageUploadDialog
+        open={uploading !== null}
+        onOpenChange={(open) => !open && setUploading(null)}
+        title={uploading ? attachments[uploading].dialogTitle : ''}
+        maxBytes={MAX_UPLOAD_BYTES}
+        onUploaded={(path) => (uploading ? attachUploaded(uploading, path) : undefined)}
+      />
+      <WiringDiagramView
+        room={data}
+        open={viewing === 'wiring'}
+        onOpenChange={(open) => setViewing(open ? 'wiring' : null)}
+        onReplace={() => {
+          setViewing(null);
+          setUploading('wiringDiagramUrl');
+        }}
+      />
+      <SeatingLayoutView
+        room={data}
+        equipmentCount={equipmentCount}
+        open={viewing === 'seating'}
+        onOpenChange={(open) => setViewing(open ? 'seating' : null)}
+        onReplace={() => {
+          setViewing(null);
+          setUploading('seatingLayoutUrl');
+        }}
+      />
+    </div>
+  );
+}
+
+function Tile({ icon, label, value }: { icon: ReactNode; label: string; value: string }) {
+  return (
+    <Card className="flex min-h-20 flex-col justify-center gap-1 p-3">
+      <span className="flex items-center gap-1.5 text-sm text-slate-600">
+        {icon}
+        {label}
+      </span>
+      <span className="text-2xl font-bold text-slate-900">{value}</span>
+    </Card>
+  );
+}
+
+function ActionTile({ icon, label, onClick }: { icon: ReactNode; label: string; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      className="flex min-h-20 flex-col items-start justify-center gap-1 rounded-xl border border-slate-200 bg-white p-3 text-left font-semibold text-brand-800 shadow-sm hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+    >
+      <span className="text-brand-700">{icon}</span>
+      {label}
+    </button>
+  );
+}
+
+interface SubViewProps {
+  room: Room;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onReplace: () => void;
+}
+
+const replaceButton = (onReplace: () => void) => (
+  <button
+    type="button"
+    onClick={onReplace}
+    className="min-h-11 rounded-lg px-3 font-medium text-white/90 hover:bg-white/10"
+  >
+    Replace
+  </button>
+);
+
+/** Spec section 2: the Wiring Diagram sub-view. */
+function WiringDiagramView({ room, open, onOpenChange, onReplace }: SubViewProps) {
+  return (
+    <FullScreenViewer
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Wiring Diagram"
+      actions={replaceButton(onReplace)}
+    >
+      {room.wiringDiagramUrl ? (
+        <img
+          src={room.wiringDiagramUrl}
+          alt={`Wiring diagram of ${room.name}`}
+          className="mx-auto max-h-[80dvh] w-full rounded-lg bg-white object-contain"
+        />
+      ) : null}
+    </FullScreenViewer>
+  );
+}
+
+/** Spec section 2: the Seating Layout sub-view, with the room's seating facts. */
+function SeatingLayoutView({
+  room,
+  equipmentCount,
+  open,
+  onOpenChange,
+  onReplace,
+}: SubViewProps & { equipmentCount: number | undefined }) {
+  const facts: [string, string][] = [
+    ['Total Seats', String(room.capacity)],
+    ['Equipment', equipmentCount === undefined ? '…' : String(equipmentCount)],
+    ['Room Size', room.roomSize || 'Not specified'],
+    ['Layout Style', room.type],
+    ['ADA Accessible', room.isAdaAccessible === 1 ? 'Yes' : 'No'],
+  ];
+  return (
+    <FullScreenViewer
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Seating Layout"
+      actions={replaceButton(onReplace)}
+    >
+      <div className="space-y-4">
+        {room.seatingLayoutUrl ? (
+          <img
+            src={room.seatingLayoutUrl}
+            alt={`Seating layout of ${room.name}`}
+            className="mx-auto max-h-[60dvh] w-full rounded-lg bg-white object-contain"
+          />
+        ) : null}
+        <dl className="grid grid-cols-2 gap-2" aria-label="Seating facts">
+          {facts.map(([label, value]) => (
+            <div key={label} className="rounded-lg bg-white/10 p-3">
+              <dt className="text-sm text-white/70">{label}</dt>
+              <dd className="text-lg font-semibold break-words">{value}</dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+    </FullScreenViewer>
+  );
+}
+
+function RoomDetailSkeleton() {
+  return (
+    <div aria-busy="true" aria-label="Loading room" className="space-y-4">
+      <Skeleton className="-mx-4 -mt-4 h-52 rounded-none" />
+      <Skeleton className="h-8 w-1/2" />
+      <div className="grid grid-cols-2 gap-3">
+        {Array.from({ length: 4 }, (_, i) => (
+          <Skeleton key={i} className="h-20 rounded-xl" />
+        ))}
+      </div>
+    </div>
+  );
+}

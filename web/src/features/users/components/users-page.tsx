@@ -1,0 +1,115 @@
+import { type User, userRoleLabels } from '@cm/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { Lock, Plus, ShieldCheck, User as UserIcon } from 'lucide-react';
+import { useState } from 'react';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { Dialog, DialogContent } from '../../../components/ui/dialog';
+import { EditDeleteButtons } from '../../../components/ui/edit-delete-buttons';
+import { LoadError } from '../../../components/ui/load-error';
+import { Skeleton } from '../../../components/ui/skeleton';
+import { Tooltip } from '../../../components/ui/tooltip';
+import { toast } from '../../../components/ui/use-toast';
+import { ApiError, errorMessage } from '../../../lib/api';
+import { useDeleteUser, usersQuery } from '../api/users';
+import { UserForm } from './user-form';
+
+type FormState = { open: false } | { open: true; user?: User };
+
+const fullName = (u: User) => [u.firstName, u.lastName].filter(Boolean).join(' ');
+
+export function UsersPage() {
+  const users = useQuery(usersQuery);
+  const remove = useDeleteUser();
+  const [form, setForm] = useState<FormState>({ open: false });
+
+  // The server answers 403 to anyone but an administrator; say so rather than show an error.
+  if (users.error instanceof ApiError && users.error.status === 403) {
+    return (
+      <Card role="alert" className="space-y-3 p-6 text-center">
+        <Lock aria-hidden className="mx-auto h-10 w-10 text-slate-400" />
+        <h1 className="text-lg font-semibold text-slate-900">Administrators only</h1>
+        <p className="text-slate-600">
+          User Management is available to administrators only. Ask an administrator if you need an account
+          changed.
+        </p>
+      </Card>
+    );
+  }
+
+  const confirmDelete = (user: User) => {
+    if (!window.confirm(`Are you sure you want to delete the user ${user.username}?`)) return;
+    remove.mutate(user.id, {
+      onSuccess: () =>
+        toast({ title: 'User deleted', description: 'The user has been successfully deleted.' }),
+      onError: (error) =>
+        toast({ title: 'Error deleting user', description: errorMessage(error), variant: 'destructive' }),
+    });
+  };
+
+  return (
+    <div className="space-y-4">
+      <div className="flex items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold text-slate-900">User Management</h1>
+        <Tooltip content="Add user">
+          <Button size="round" aria-label="Add user" onClick={() => setForm({ open: true })}>
+            <Plus aria-hidden className="h-6 w-6" />
+          </Button>
+        </Tooltip>
+      </div>
+      {users.isPending ? (
+        <div aria-busy="true" aria-label="Loading users" className="space-y-2">
+          {Array.from({ length: 3 }, (_, i) => (
+            <Skeleton key={i} className="h-20 rounded-xl" />
+          ))}
+        </div>
+      ) : users.isError ? (
+        <LoadError what="users" error={users.error} onRetry={() => users.refetch()} />
+      ) : users.data.length === 0 ? (
+        <Card className="p-8 text-center text-slate-600">No users found</Card>
+      ) : (
+        <ul className="space-y-2">
+          {users.data.map((user) => (
+            <li key={user.id}>
+              <Card className="flex items-start gap-2 p-4 pr-2" data-testid="user-card">
+                <div className="min-w-0 flex-1 space-y-1">
+                  <h2 className="font-semibold break-words text-slate-900">{user.username}</h2>
+                  {fullName(user) ? (
+                    <p className="text-sm break-words text-slate-700">{fullName(user)}</p>
+                  ) : null}
+                  {user.email ? <p className="text-sm break-all text-slate-500">{user.email}</p> : null}
+                  <div className="flex flex-wrap gap-1.5 pt-1">
+                    {user.role === 'admin' ? (
+                      <Badge>
+                        <ShieldCheck aria-hidden className="h-3.5 w-3.5" />
+                        {userRoleLabels.admin}
+                      </Badge>
+                    ) : (
+                      <Badge variant="neutral">
+                        <UserIcon aria-hidden className="h-3.5 w-3.5" />
+                        {userRoleLabels.user}
+                      </Badge>
+                    )}
+                    {user.isActive === 0 ? <Badge variant="danger">Inactive</Badge> : null}
+                  </div>
+                </div>
+                <EditDeleteButtons
+                  name={user.username}
+                  deleting={remove.isPending && remove.variables === user.id}
+                  onEdit={() => setForm({ open: true, user })}
+                  onDelete={() => confirmDelete(user)}
+                />
+              </Card>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Dialog open={form.open} onOpenChange={(open) => !open && setForm({ open: false })}>
+        <DialogContent title={form.open && form.user ? 'Edit User' : 'Add User'}>
+          {form.open ? <UserForm user={form.user} onDone={() => setForm({ open: false })} /> : null}
+        </DialogContent>
+      </Dialog>
+    </div>
+  );
+}
