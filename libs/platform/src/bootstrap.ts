@@ -47,7 +47,13 @@ export async function bootstrapService({
   if (handleSignals) closeOnSignals(app, logger, config.SHUTDOWN_TIMEOUT_MS);
   await app.startAllMicroservices();
   await app.listen(config.HTTP_PORT, config.HTTP_HOST);
-  logger.log({ msg: `${service} ready`, namespace: config.CM_NAMESPACE, httpPort: config.HTTP_PORT });
+  // The port actually bound (HTTP_PORT=0 picks a free one): where probes and /metrics are.
+  const address = app.getHttpServer().address() as { port: number } | null;
+  logger.log({
+    msg: `${service} ready`,
+    namespace: config.CM_NAMESPACE,
+    httpPort: address?.port ?? config.HTTP_PORT,
+  });
   return app;
 }
 

@@ -4,6 +4,7 @@ export * from './database';
 export * from './errors';
 export * from './health';
 export * from './logger';
+export * from './metrics';
 export * from './nats/jetstream';
 export * from './nats/namespaced-transport';
 export * from './nats/rpc-client';

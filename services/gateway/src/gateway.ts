@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { JsonLogger } from '@cm/platform';
+import { httpMetrics, JsonLogger, MetricsService, PROMETHEUS_CONTENT_TYPE } from '@cm/platform';
 import { NestFactory } from '@nestjs/core';
 import { type NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
@@ -23,6 +23,15 @@ export async function createGateway(config: Config): Promise<NestExpressApplicat
   });
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
+  app.use(httpMetrics());
+  const metrics = app.get(MetricsService);
+  // For the scraper beside the gateway, not for the public: a request that came through a proxy
+  // (the ingress adds X-Forwarded-For) is not shown the metrics.
+  const server = app.getHttpAdapter().getInstance() as express.Express;
+  server.get('/metrics', (req, res, next) => {
+    if (req.headers['x-forwarded-for']) return next();
+    metrics.render().then((text) => res.type(PROMETHEUS_CONTENT_TYPE).send(text), next);
+  });
   app.use(securityHeaders(config));
   app.use(sameOriginGuard(config));
   app.use('/api', noStore);

@@ -1,6 +1,7 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ClientNats, ServerNats, type NatsOptions } from '@nestjs/microservices';
 import { headers as natsHeaders, type Msg } from 'nats';
+import { platformMetrics } from '../metrics/platform-metrics';
 import { extractTraceContext, injectTraceHeaders } from './trace-headers';
 
 type NatsTransportOptions = NonNullable<NatsOptions['options']>;
@@ -39,12 +40,21 @@ export class NamespacedServerNats extends ServerNats {
           attributes: { 'messaging.system': 'nats', 'messaging.destination.name': channel },
         },
         async (span) => {
+          const started = performance.now();
+          let outcome = 'ok';
+          platformMetrics.natsInFlight.add(1);
           try {
             return await super.handleMessage(channel, natsMsg as never);
           } catch (error) {
+            outcome = 'error';
             span.setStatus({ code: SpanStatusCode.ERROR });
             throw error;
           } finally {
+            platformMetrics.natsInFlight.add(-1);
+            platformMetrics.natsHandleDuration.observe((performance.now() - started) / 1000, {
+              pattern: name,
+              outcome,
+            });
             span.end();
           }
         },

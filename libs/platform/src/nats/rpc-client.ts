@@ -4,6 +4,7 @@ import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { EmptyResponseException } from '@nestjs/microservices/errors/empty-response.exception';
 import { lastValueFrom, timeout, TimeoutError } from 'rxjs';
 import { AppError, isErrorBody } from '../errors';
+import { platformMetrics } from '../metrics/platform-metrics';
 import { NamespacedClientNats } from './namespaced-transport';
 
 const tracer = trace.getTracer('@cm/platform/nats');
@@ -48,13 +49,20 @@ export class RpcClient implements OnApplicationShutdown {
         attributes: { 'messaging.system': 'nats', 'messaging.destination.name': pattern },
       },
       async (span) => {
+        const started = performance.now();
+        let outcome = 'ok';
         try {
           return await lastValueFrom(this.client.send<TResult>(pattern, data).pipe(timeout(ms)));
         } catch (error) {
           const appError = this.translate(pattern, error, ms);
+          outcome = appError.code;
           span.setStatus({ code: SpanStatusCode.ERROR, message: appError.code });
           throw appError;
         } finally {
+          platformMetrics.natsRequestDuration.observe((performance.now() - started) / 1000, {
+            pattern,
+            outcome,
+          });
           span.end();
         }
       },
