@@ -7,6 +7,7 @@ import { ConfigError, type CoreConfig, type HttpPortConfig } from './config';
 import { JsonLogger } from './logger';
 import { NamespacedServerNats } from './nats/namespaced-transport';
 import { RpcErrorFilter } from './rpc-error.filter';
+import { startDraining } from './shutdown';
 
 export interface ServiceBootstrapOptions {
   service: ServiceName;
@@ -66,6 +67,7 @@ export function closeOnSignals(app: INestApplication, logger: JsonLogger, timeou
   const close = (signal: NodeJS.Signals) => {
     if (closing) return;
     closing = true;
+    startDraining();
     logger.log(`${signal} received: finishing work in flight`);
     const timer = setTimeout(() => {
       logger.error(`Shutdown took longer than ${timeoutMs} ms; exiting`);

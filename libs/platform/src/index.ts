@@ -11,4 +11,5 @@ export * from './nats/rpc-client';
 export * from './nats/trace-headers';
 export * from './platform.module';
 export * from './rpc-error.filter';
+export * from './shutdown';
 export * from './validation';

@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { httpMetrics, JsonLogger, MetricsService, PROMETHEUS_CONTENT_TYPE } from '@cm/platform';
+import {
+  closeConnectionsWhenDraining,
+  httpMetrics,
+  JsonLogger,
+  MetricsService,
+  PROMETHEUS_CONTENT_TYPE,
+} from '@cm/platform';
 import { NestFactory } from '@nestjs/core';
 import { type NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
@@ -24,6 +30,7 @@ export async function createGateway(config: Config): Promise<NestExpressApplicat
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(httpMetrics());
+  app.use(closeConnectionsWhenDraining());
   const metrics = app.get(MetricsService);
   // For the scraper beside the gateway, not for the public: a request that came through a proxy
   // (the ingress adds X-Forwarded-For) is not shown the metrics.

@@ -1,6 +1,6 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ClientNats, ServerNats, type NatsOptions } from '@nestjs/microservices';
-import { headers as natsHeaders, type Msg } from 'nats';
+import { headers as natsHeaders, type Msg, type Subscription } from 'nats';
 import { platformMetrics } from '../metrics/platform-metrics';
 import { extractTraceContext, injectTraceHeaders } from './trace-headers';
 
@@ -18,6 +18,8 @@ function withNamespace(ns: string, route: string): string {
  * namespace, and each message is handled inside a span that continues the caller's trace.
  */
 export class NamespacedServerNats extends ServerNats {
+  private readonly handling = new Set<Promise<unknown>>();
+
   constructor(
     private readonly namespace: string,
     options: NatsTransportOptions,
@@ -29,7 +31,29 @@ export class NamespacedServerNats extends ServerNats {
     return withNamespace(this.namespace, super.normalizePattern(pattern));
   }
 
+  /**
+   * Leaves the queue groups without losing a request: Nest's graceful close unsubscribes, and the
+   * requests NATS had already sent this replica (in transit, or in the client's buffer) would be
+   * dropped, each a timeout for its caller. Draining lets them arrive and be handled, the requests
+   * in hand finish and their replies go out, and only then does the connection close.
+   */
+  override async close(): Promise<void> {
+    const subscriptions = (this as unknown as { subscriptions: Subscription[] }).subscriptions;
+    await Promise.all(
+      subscriptions.map((s) => (s.isClosed() ? undefined : s.drain().catch(() => undefined))),
+    );
+    while (this.handling.size > 0) await Promise.allSettled([...this.handling]);
+    await super.close();
+  }
+
   override handleMessage(channel: string, natsMsg: Msg): Promise<unknown> {
+    const handled = this.handleTraced(channel, natsMsg);
+    this.handling.add(handled);
+    void handled.finally(() => this.handling.delete(handled)).catch(() => undefined);
+    return handled;
+  }
+
+  private handleTraced(channel: string, natsMsg: Msg): Promise<unknown> {
     const parent = extractTraceContext(natsMsg.headers);
     const name = channel.slice(this.namespace.length + 1);
     return context.with(parent, () =>
