@@ -2,6 +2,7 @@
 // calls as the gateway with the same SQL straight against PostgreSQL, per request: the session
 // (read, and its expiry renewed as rolling sessions do), the signed-in user, then the inventory
 // query. No Nest, no NATS: what is left over in the system's figures is what those cost.
+import { Buffer } from 'node:buffer';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';

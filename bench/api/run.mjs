@@ -72,7 +72,7 @@ async function seed(db) {
 async function signInMany(url, n) {
   const cookies = [];
   for (let i = 0; i < n; i++) {
-    const res = await fetch(`${url}/api/login`, {
+    const res = await globalThis.fetch(`${url}/api/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username: 'admin', password: adminPassword }),
