@@ -62,6 +62,7 @@ class Load {
     cookies: string[],
     paths: string[],
     private readonly gateways: () => string[],
+    private readonly expected: Record<string, number> = {},
   ) {
     this.workers = cookies.map((cookie, i) => this.work(cookie, paths, i));
   }
@@ -78,8 +79,9 @@ class Load {
     await eventually(() => expect(this.answers()).toBeGreaterThanOrEqual(target));
   }
 
+  /** Answers other than the one each call gets when all is well. */
   failures(): Outcome[] {
-    return this.outcomes.filter((o) => o.status !== undefined && (o.status < 200 || o.status >= 300));
+    return this.outcomes.filter((o) => o.status !== undefined && o.status !== (this.expected[o.path] ?? 200));
   }
 
   private answers(): number {
@@ -137,6 +139,12 @@ describe('resilience of the whole system', () => {
       }
     });
     child.removeAllListeners('exit');
+    // As a rolling update does: the old process goes only once the new one is ready.
+    if (service !== 'gateway') {
+      const line = system.logs.filter((l) => l.startsWith(`${service}+ `) && l.includes(ready)).at(-1)!;
+      const port = (JSON.parse(line.slice(service.length + 2)) as { httpPort: number }).httpPort;
+      await eventually(async () => expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200));
+    }
     return child;
   }
 
@@ -286,10 +294,13 @@ describe('resilience of the whole system', () => {
     const secondPort = String(await freePort());
     const gateways = [system.url, `http://127.0.0.1:${secondPort}`];
     let live = [...gateways];
+    // A missing object is media's to say: it answers 404 through the gateway.
+    const missingObject = '/objects/rooms/00000000-0000-4000-8000-000000000000.jpg';
     const load = new Load(
       cookies,
-      ['/api/buildings', '/api/readyz', '/api/monitoring/status', '/api/auth/user'],
+      ['/api/buildings', '/api/auth/user', '/api/monitoring/status', missingObject],
       () => live,
+      { [missingObject]: 404 },
     );
     const exits: Record<string, number | null> = {};
     try {

@@ -14,8 +14,9 @@ function withNamespace(ns: string, route: string): string {
 }
 
 /**
- * Nest's NATS server with two additions: every pattern is subscribed under the stack's
- * namespace, and each message is handled inside a span that continues the caller's trace.
+ * Nest's NATS server with these additions: every pattern is subscribed under the stack's
+ * namespace, each message is handled inside a span that continues the caller's trace and is timed
+ * per pattern, and closing drains instead of dropping what was already sent to this replica.
  */
 export class NamespacedServerNats extends ServerNats {
   private readonly handling = new Set<Promise<unknown>>();
