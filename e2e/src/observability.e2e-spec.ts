@@ -63,6 +63,8 @@ describe('observability of the whole system', () => {
       // Export within a fraction of a second instead of every 5 s.
       OTEL_BSP_SCHEDULE_DELAY: '100',
       MONITOR_ALLOWED_NETWORKS: '127.0.0.0/8',
+      // The gateway writes an access line per request at debug level.
+      LOG_LEVEL: 'debug',
       MONITOR_PING_TIMEOUT_MS: '300',
       MONITOR_PING_RETRIES: '1',
     });
@@ -78,7 +80,7 @@ describe('observability of the whole system', () => {
     await receiver?.close();
   });
 
-  it('traces POST /api/buildings as one tree: gateway HTTP → NATS → inventory → PostgreSQL', async () => {
+  it('traces POST /api/buildings as one tree: gateway HTTP → NATS → inventory → PostgreSQL; its log line names the trace', async () => {
     const insert = await eventually(() => {
       const root = receiver.spans.find(
         (s) =>
@@ -112,6 +114,14 @@ describe('observability of the whole system', () => {
     expect(trace.some((s) => s.service === 'gateway' && s.attributes['db.system'] === 'postgresql')).toBe(
       true,
     );
+
+    // The gateway's log line of the request leads to this trace and to one of its spans.
+    const line = system.logs
+      .filter((l) => l.startsWith('gateway {'))
+      .map((l) => JSON.parse(l.slice('gateway '.length)) as Record<string, unknown>)
+      .find((e) => e.msg === 'request' && e.method === 'POST' && e.route === '/api/buildings');
+    expect(line).toMatchObject({ status: 201, trace_id: insert.traceId });
+    expect(trace.map((s) => s.spanId)).toContain(line!.span_id);
   });
 
   it('traces one status change from the monitor’s sweep to inventory’s commit', async () => {

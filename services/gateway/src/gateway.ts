@@ -29,7 +29,8 @@ export async function createGateway(config: Config): Promise<NestExpressApplicat
   });
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
-  app.use(httpMetrics());
+  // An access line per request at debug level, with its trace and span ids.
+  app.use(httpMetrics({ log: config.LOG_LEVEL === 'debug' ? (entry) => logger.debug(entry) : undefined }));
   app.use(closeConnectionsWhenDraining());
   const metrics = app.get(MetricsService);
   // For the scraper beside the gateway, not for the public: a request that came through a proxy
