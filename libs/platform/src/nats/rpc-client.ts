@@ -25,6 +25,8 @@ export interface RpcClientOptions {
 export class RpcClient implements OnApplicationShutdown {
   private readonly logger = new Logger(RpcClient.name);
   private readonly client: NamespacedClientNats;
+  /** Set while the connection to NATS is lost and being re-established. */
+  private disconnected = false;
 
   constructor(private readonly options: RpcClientOptions) {
     this.client = new NamespacedClientNats(options.namespace, {
@@ -34,6 +36,7 @@ export class RpcClient implements OnApplicationShutdown {
       reconnectTimeWait: 1000,
       timeout: 5000,
     });
+    this.client.status.subscribe((status) => (this.disconnected = status !== 'connected'));
   }
 
   async send<TResult>(
@@ -52,6 +55,9 @@ export class RpcClient implements OnApplicationShutdown {
         const started = performance.now();
         let outcome = 'ok';
         try {
+          // The client would buffer the request until NATS is back and the caller would wait out
+          // the deadline: say at once that the service cannot be reached.
+          if (this.disconnected) throw new Error('NATS DISCONNECTED');
           return await lastValueFrom(this.client.send<TResult>(pattern, data).pipe(timeout(ms)));
         } catch (error) {
           const appError = this.translate(pattern, error, ms);
