@@ -7,6 +7,7 @@ import { ConfigError, type CoreConfig, type HttpPortConfig } from './config';
 import { JsonLogger } from './logger';
 import { NamespacedServerNats } from './nats/namespaced-transport';
 import { RpcErrorFilter } from './rpc-error.filter';
+import { startDraining } from './shutdown';
 
 export interface ServiceBootstrapOptions {
   service: ServiceName;
@@ -47,7 +48,13 @@ export async function bootstrapService({
   if (handleSignals) closeOnSignals(app, logger, config.SHUTDOWN_TIMEOUT_MS);
   await app.startAllMicroservices();
   await app.listen(config.HTTP_PORT, config.HTTP_HOST);
-  logger.log({ msg: `${service} ready`, namespace: config.CM_NAMESPACE, httpPort: config.HTTP_PORT });
+  // The port actually bound (HTTP_PORT=0 picks a free one): where probes and /metrics are.
+  const address = app.getHttpServer().address() as { port: number } | null;
+  logger.log({
+    msg: `${service} ready`,
+    namespace: config.CM_NAMESPACE,
+    httpPort: address?.port ?? config.HTTP_PORT,
+  });
   return app;
 }
 
@@ -60,6 +67,7 @@ export function closeOnSignals(app: INestApplication, logger: JsonLogger, timeou
   const close = (signal: NodeJS.Signals) => {
     if (closing) return;
     closing = true;
+    startDraining();
     logger.log(`${signal} received: finishing work in flight`);
     const timer = setTimeout(() => {
       logger.error(`Shutdown took longer than ${timeoutMs} ms; exiting`);

@@ -2,6 +2,7 @@ import type { DependencyCheck, HealthReport } from '@cm/contracts';
 import { Controller, Get, Injectable, Res, type Type } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import type { Response } from 'express';
+import { isDraining } from './shutdown';
 
 export type HealthCheckFn = () => Promise<Partial<DependencyCheck> | void>;
 
@@ -20,8 +21,10 @@ export class HealthService {
     const entries = await Promise.all(
       [...this.checks].map(async ([name, check]) => [name, await runCheck(check)] as const),
     );
-    const checks = Object.fromEntries(entries);
-    const status = entries.every(([, c]) => c.status === 'up') ? 'up' : 'down';
+    const checks: Record<string, DependencyCheck> = Object.fromEntries(entries);
+    // Stopping: a balancer that reads readiness sends nothing new while the work in hand finishes.
+    if (isDraining()) checks.shutdown = { status: 'down', detail: 'stopping: finishing the work in flight' };
+    const status = Object.values(checks).every((c) => c.status === 'up') ? 'up' : 'down';
     return { status, checks };
   }
 }

@@ -2,6 +2,8 @@ import { patterns, type ServiceName } from '@cm/contracts';
 import { type DynamicModule, type Provider } from '@nestjs/common';
 import { CONFIG, type CoreConfig } from './config';
 import { HealthHttpController, HealthService, healthMessageController } from './health';
+import { MetricsHttpController } from './metrics/metrics-http.controller';
+import { MetricsService } from './metrics/metrics.service';
 import { RpcClient } from './nats/rpc-client';
 
 export interface PlatformModuleOptions {
@@ -11,13 +13,14 @@ export interface PlatformModuleOptions {
 
 /**
  * What every service's root module imports: its configuration, health (NATS pattern and
- * HTTP probes) and an RPC client for calling other services.
+ * HTTP probes), metrics at /metrics and an RPC client for calling other services.
  */
 export class PlatformModule {
   static forService({ service, config }: PlatformModuleOptions): DynamicModule {
     const providers: Provider[] = [
       { provide: CONFIG, useValue: config },
       HealthService,
+      MetricsService,
       {
         provide: RpcClient,
         useFactory: () =>
@@ -32,9 +35,13 @@ export class PlatformModule {
     return {
       module: PlatformModule,
       global: true,
-      controllers: [healthMessageController(patterns[service].health), HealthHttpController],
+      controllers: [
+        healthMessageController(patterns[service].health),
+        HealthHttpController,
+        MetricsHttpController,
+      ],
       providers,
-      exports: [CONFIG, HealthService, RpcClient],
+      exports: [CONFIG, HealthService, MetricsService, RpcClient],
     };
   }
 }

@@ -2,7 +2,15 @@ import { ErrorCode } from '@cm/contracts';
 import { Controller, type DynamicModule, Module } from '@nestjs/common';
 import { MessagePattern } from '@nestjs/microservices';
 import { z } from 'zod';
-import { AppError, coreEnv, type CoreConfig, httpPortEnv, type HttpPortConfig, PlatformModule } from '../src';
+import {
+  AppError,
+  coreEnv,
+  type CoreConfig,
+  httpPortEnv,
+  type HttpPortConfig,
+  PlatformModule,
+  startDraining,
+} from '../src';
 import { startTestService } from '../src/testing';
 
 @Controller()
@@ -40,6 +48,27 @@ describe('bootstrapService', () => {
       const probe = await fetch(`${await sut.app.getUrl()}/no-such-probe`);
       expect(probe.status).toBe(404);
       expect(await probe.json()).toMatchObject({ code: ErrorCode.NOT_FOUND });
+    } finally {
+      await sut.close();
+    }
+  });
+
+  // Last in this file: once stopping, the process stays so.
+  it('is not ready once it is stopping, and says why', async () => {
+    const sut = await startTestService<CoreConfig & HttpPortConfig>({
+      service: 'monitor',
+      schema: z.object({ ...coreEnv, ...httpPortEnv(0) }),
+      module: ProbeAppModule.forRoot,
+    });
+    try {
+      expect((await fetch(`${await sut.app.getUrl()}/readyz`)).status).toBe(200);
+      startDraining();
+      const ready = await fetch(`${await sut.app.getUrl()}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(await ready.json()).toMatchObject({
+        status: 'down',
+        checks: { shutdown: { status: 'down', detail: 'stopping: finishing the work in flight' } },
+      });
     } finally {
       await sut.close();
     }

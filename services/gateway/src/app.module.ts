@@ -1,4 +1,4 @@
-import { CONFIG, DatabaseModule, HealthService, RpcClient } from '@cm/platform';
+import { CONFIG, DatabaseModule, HealthService, MetricsService, RpcClient } from '@cm/platform';
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module';
@@ -30,6 +30,7 @@ export class AppModule {
       providers: [
         { provide: CONFIG, useValue: config },
         HealthService,
+        MetricsService,
         {
           provide: RpcClient,
           useFactory: () =>
@@ -44,7 +45,7 @@ export class AppModule {
         SessionStore,
         { provide: APP_INTERCEPTOR, useClass: ContractInterceptor },
       ],
-      exports: [CONFIG, HealthService, RpcClient],
+      exports: [CONFIG, HealthService, MetricsService, RpcClient],
     };
   }
 }

@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { JsonLogger } from '@cm/platform';
+import {
+  closeConnectionsWhenDraining,
+  httpMetrics,
+  JsonLogger,
+  MetricsService,
+  PROMETHEUS_CONTENT_TYPE,
+} from '@cm/platform';
 import { NestFactory } from '@nestjs/core';
 import { type NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
@@ -23,6 +29,17 @@ export async function createGateway(config: Config): Promise<NestExpressApplicat
   });
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
+  // An access line per request at debug level, with its trace and span ids.
+  app.use(httpMetrics({ log: config.LOG_LEVEL === 'debug' ? (entry) => logger.debug(entry) : undefined }));
+  app.use(closeConnectionsWhenDraining());
+  const metrics = app.get(MetricsService);
+  // For the scraper beside the gateway, not for the public: a request that came through a proxy
+  // (the ingress adds X-Forwarded-For) is not shown the metrics.
+  const server = app.getHttpAdapter().getInstance() as express.Express;
+  server.get('/metrics', (req, res, next) => {
+    if (req.headers['x-forwarded-for']) return next();
+    metrics.render().then((text) => res.type(PROMETHEUS_CONTENT_TYPE).send(text), next);
+  });
   app.use(securityHeaders(config));
   app.use(sameOriginGuard(config));
   app.use('/api', noStore);

@@ -38,6 +38,8 @@ import {
 } from 'nats';
 import { CONFIG, type CoreConfig } from '../config';
 import { HealthService } from '../health';
+import { MetricsService } from '../metrics/metrics.service';
+import { platformMetrics } from '../metrics/platform-metrics';
 import { extractTraceContext, injectTraceHeaders } from './trace-headers';
 
 const tracer = trace.getTracer('@cm/platform/jetstream');
@@ -206,6 +208,19 @@ export class DurableConsumer<S extends EventSubject> {
     await this.loop;
   }
 
+  /** Reads the consumer's lag from the server into the process's gauges. */
+  async collectLag(): Promise<void> {
+    const info = await this.connection.jsm.consumers.info(this.streamName, this.options.durable);
+    const labels = { stream: this.streamName, consumer: this.options.durable };
+    platformMetrics.consumerPending.set(info.num_pending, labels);
+    platformMetrics.consumerAckPending.set(info.num_ack_pending, labels);
+    platformMetrics.consumerRedelivered.set(info.num_redelivered, labels);
+  }
+
+  private count(outcome: 'ack' | 'nak' | 'term'): void {
+    platformMetrics.eventsHandled.inc(1, { consumer: this.options.durable, outcome });
+  }
+
   private async ensureConsumer(): Promise<void> {
     const { durable, subject, maxDeliver = 10, ackWaitMs = 30_000 } = this.options;
     const config: Partial<ConsumerConfig> = {
@@ -269,6 +284,7 @@ export class DurableConsumer<S extends EventSubject> {
     } catch (error) {
       this.logger.error({ msg: 'Dropped an event that fails its schema', ...meta, error: String(error) });
       msg.term();
+      this.count('term');
       return;
     }
     const parent = extractTraceContext(msg.headers, context.active());
@@ -283,11 +299,13 @@ export class DurableConsumer<S extends EventSubject> {
           try {
             await handle(payload, meta);
             msg.ack();
+            this.count('ack');
           } catch (error) {
             span.setStatus({ code: SpanStatusCode.ERROR });
             if (meta.deliveryCount >= maxDeliver) {
               this.logger.error({ msg: `Gave up on an event after ${maxDeliver} deliveries`, ...meta });
               msg.term();
+              this.count('term');
             } else {
               this.logger.warn({
                 msg: 'Handling an event failed; it will be delivered again',
@@ -295,6 +313,7 @@ export class DurableConsumer<S extends EventSubject> {
                 error: String(error),
               });
               msg.nak(retryDelayMs(meta.deliveryCount));
+              this.count('nak');
             }
           } finally {
             span.end();
@@ -403,6 +422,11 @@ export class JetStreamConnection {
     return consumer;
   }
 
+  /** Reads every running consumer's lag into the metrics. */
+  async collectLag(): Promise<void> {
+    await Promise.all(this.consumers.map((c) => c.collectLag()));
+  }
+
   async stopConsumers(): Promise<void> {
     await Promise.all(this.consumers.splice(0).map((c) => c.stop()));
   }
@@ -420,10 +444,12 @@ class JetStreamLifecycle implements BeforeApplicationShutdown, OnApplicationShut
   constructor(
     @Inject(JetStreamConnection) private readonly connection: JetStreamConnection,
     health: HealthService,
+    metrics: MetricsService,
   ) {
     health.register('jetstream', async () => {
       await this.connection.jsm.getAccountInfo();
     });
+    metrics.addCollector(() => this.connection.collectLag());
   }
 
   // Before shutdown hooks, so an event in flight still has its database to commit to.

@@ -1,6 +1,7 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ClientNats, ServerNats, type NatsOptions } from '@nestjs/microservices';
-import { headers as natsHeaders, type Msg } from 'nats';
+import { headers as natsHeaders, type Msg, type Subscription } from 'nats';
+import { platformMetrics } from '../metrics/platform-metrics';
 import { extractTraceContext, injectTraceHeaders } from './trace-headers';
 
 type NatsTransportOptions = NonNullable<NatsOptions['options']>;
@@ -13,10 +14,13 @@ function withNamespace(ns: string, route: string): string {
 }
 
 /**
- * Nest's NATS server with two additions: every pattern is subscribed under the stack's
- * namespace, and each message is handled inside a span that continues the caller's trace.
+ * Nest's NATS server with these additions: every pattern is subscribed under the stack's
+ * namespace, each message is handled inside a span that continues the caller's trace and is timed
+ * per pattern, and closing drains instead of dropping what was already sent to this replica.
  */
 export class NamespacedServerNats extends ServerNats {
+  private readonly handling = new Set<Promise<unknown>>();
+
   constructor(
     private readonly namespace: string,
     options: NatsTransportOptions,
@@ -28,7 +32,29 @@ export class NamespacedServerNats extends ServerNats {
     return withNamespace(this.namespace, super.normalizePattern(pattern));
   }
 
+  /**
+   * Leaves the queue groups without losing a request: Nest's graceful close unsubscribes, and the
+   * requests NATS had already sent this replica (in transit, or in the client's buffer) would be
+   * dropped, each a timeout for its caller. Draining lets them arrive and be handled, the requests
+   * in hand finish and their replies go out, and only then does the connection close.
+   */
+  override async close(): Promise<void> {
+    const subscriptions = (this as unknown as { subscriptions: Subscription[] }).subscriptions;
+    await Promise.all(
+      subscriptions.map((s) => (s.isClosed() ? undefined : s.drain().catch(() => undefined))),
+    );
+    while (this.handling.size > 0) await Promise.allSettled([...this.handling]);
+    await super.close();
+  }
+
   override handleMessage(channel: string, natsMsg: Msg): Promise<unknown> {
+    const handled = this.handleTraced(channel, natsMsg);
+    this.handling.add(handled);
+    void handled.finally(() => this.handling.delete(handled)).catch(() => undefined);
+    return handled;
+  }
+
+  private handleTraced(channel: string, natsMsg: Msg): Promise<unknown> {
     const parent = extractTraceContext(natsMsg.headers);
     const name = channel.slice(this.namespace.length + 1);
     return context.with(parent, () =>
@@ -39,12 +65,21 @@ export class NamespacedServerNats extends ServerNats {
           attributes: { 'messaging.system': 'nats', 'messaging.destination.name': channel },
         },
         async (span) => {
+          const started = performance.now();
+          let outcome = 'ok';
+          platformMetrics.natsInFlight.add(1);
           try {
             return await super.handleMessage(channel, natsMsg as never);
           } catch (error) {
+            outcome = 'error';
             span.setStatus({ code: SpanStatusCode.ERROR });
             throw error;
           } finally {
+            platformMetrics.natsInFlight.add(-1);
+            platformMetrics.natsHandleDuration.observe((performance.now() - started) / 1000, {
+              pattern: name,
+              outcome,
+            });
             span.end();
           }
         },

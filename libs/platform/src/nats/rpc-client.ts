@@ -4,6 +4,7 @@ import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { EmptyResponseException } from '@nestjs/microservices/errors/empty-response.exception';
 import { lastValueFrom, timeout, TimeoutError } from 'rxjs';
 import { AppError, isErrorBody } from '../errors';
+import { platformMetrics } from '../metrics/platform-metrics';
 import { NamespacedClientNats } from './namespaced-transport';
 
 const tracer = trace.getTracer('@cm/platform/nats');
@@ -24,6 +25,8 @@ export interface RpcClientOptions {
 export class RpcClient implements OnApplicationShutdown {
   private readonly logger = new Logger(RpcClient.name);
   private readonly client: NamespacedClientNats;
+  /** Set while the connection to NATS is lost and being re-established. */
+  private disconnected = false;
 
   constructor(private readonly options: RpcClientOptions) {
     this.client = new NamespacedClientNats(options.namespace, {
@@ -33,6 +36,7 @@ export class RpcClient implements OnApplicationShutdown {
       reconnectTimeWait: 1000,
       timeout: 5000,
     });
+    this.client.status.subscribe((status) => (this.disconnected = status !== 'connected'));
   }
 
   async send<TResult>(
@@ -48,13 +52,23 @@ export class RpcClient implements OnApplicationShutdown {
         attributes: { 'messaging.system': 'nats', 'messaging.destination.name': pattern },
       },
       async (span) => {
+        const started = performance.now();
+        let outcome = 'ok';
         try {
+          // The client would buffer the request until NATS is back and the caller would wait out
+          // the deadline: say at once that the service cannot be reached.
+          if (this.disconnected) throw new Error('NATS DISCONNECTED');
           return await lastValueFrom(this.client.send<TResult>(pattern, data).pipe(timeout(ms)));
         } catch (error) {
           const appError = this.translate(pattern, error, ms);
+          outcome = appError.code;
           span.setStatus({ code: SpanStatusCode.ERROR, message: appError.code });
           throw appError;
         } finally {
+          platformMetrics.natsRequestDuration.observe((performance.now() - started) / 1000, {
+            pattern,
+            outcome,
+          });
           span.end();
         }
       },

@@ -33,6 +33,9 @@ export function sessionMiddleware(config: Config, sessions: SessionStore): Reque
   return (req: Request, res: Response, next: NextFunction) =>
     handler(req, res, (error?: unknown) => {
       if (!error) return next();
+      // Renewing a rolling session happens as the answer goes out: when that fails (the database
+      // went away meanwhile) the answer is already sent and the session merely not renewed.
+      if (res.headersSent) return;
       res.status(503).json({
         code: ErrorCode.SERVICE_UNAVAILABLE,
         message: unavailable,

@@ -1,5 +1,5 @@
+import { Registry } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
-import { Registry } from './registry';
 
 const secondsBuckets = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120];
 

@@ -8,8 +8,9 @@ import {
   type SweepReport,
   sweepReportSchema,
 } from '@cm/contracts';
-import { AppError, CONFIG, JetStreamConnection } from '@cm/platform';
+import { AppError, CONFIG, injectTraceHeaders, JetStreamConnection } from '@cm/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { Membership } from '../cluster/membership';
 import { type Config } from '../config';
 import { MonitorMetrics } from '../metrics/monitor-metrics';
@@ -20,6 +21,8 @@ import { decodeJson, encodeJson } from './wire';
 const ACCEPT_TIMEOUT_MS = 2000;
 /** How often membership is read while a sweep runs, to notice replicas that went away. */
 const MEMBERSHIP_POLL_MS = 1000;
+
+const tracer = trace.getTracer('@cm/monitor');
 
 export type SweepReason = 'schedule' | 'check';
 
@@ -73,7 +76,33 @@ export class SweepCoordinator {
     for (const sweep of this.running) sweep.end(false);
   }
 
-  async run(reason: SweepReason, sweepId = newSweepId()): Promise<SweepOutcome> {
+  /**
+   * One span per sweep: the shares, the status events and inventory's commits are its children, so
+   * a status change is one trace from here to the database.
+   */
+  run(reason: SweepReason, sweepId = newSweepId()): Promise<SweepOutcome> {
+    return tracer.startActiveSpan(
+      'monitor sweep',
+      { attributes: { 'cm.sweep.id': sweepId, 'cm.sweep.reason': reason } },
+      async (span) => {
+        try {
+          const outcome = await this.sweep(reason, sweepId);
+          span.setAttributes({
+            'cm.sweep.targets': outcome.targets,
+            'cm.sweep.completed': outcome.completed,
+          });
+          return outcome;
+        } catch (error) {
+          span.setStatus({ code: SpanStatusCode.ERROR, message: String(error) });
+          throw error;
+        } finally {
+          span.end();
+        }
+      },
+    );
+  }
+
+  private async sweep(reason: SweepReason, sweepId: string): Promise<SweepOutcome> {
     const members = await this.membership.live();
     if (members.length === 0) {
       throw new AppError(
@@ -141,7 +170,10 @@ export class SweepCoordinator {
       );
       sweep.track(
         this.jetstream.nc
-          .request(subject, encodeJson(part.assignment), { timeout: ACCEPT_TIMEOUT_MS })
+          .request(subject, encodeJson(part.assignment), {
+            timeout: ACCEPT_TIMEOUT_MS,
+            headers: injectTraceHeaders(),
+          })
           .then((reply) => {
             if (!sweepAcceptanceSchema.safeParse(decodeJson(reply.data)).data?.accepted) sweep.fail(member);
           })

@@ -8,8 +8,9 @@ import {
   sweepAssignmentSchema,
   type SweepReport,
 } from '@cm/contracts';
-import { JetStreamConnection } from '@cm/platform';
+import { extractTraceContext, JetStreamConnection } from '@cm/platform';
 import { Injectable, Logger } from '@nestjs/common';
+import { context, trace } from '@opentelemetry/api';
 import { type Msg, type Subscription } from 'nats';
 import { ownsTarget } from '../cluster/assignment';
 import { Membership } from '../cluster/membership';
@@ -21,6 +22,8 @@ import { decodeJson, encodeJson } from './wire';
 
 /** Status events awaiting the stream's acknowledgement at once. */
 const PUBLISH_CONCURRENCY = 128;
+
+const tracer = trace.getTracer('@cm/monitor');
 
 /** The de-duplication id of one equipment's result in one sweep (stream msgId and history key). */
 export const statusEventId = (equipmentId: string, sweepId: string) => `${equipmentId}:${sweepId}`;
@@ -80,7 +83,16 @@ export class SweepWorker {
     if (!parsed.success) this.logger.warn('Ignored a sweep assignment that fails its schema');
     if (!accepted || !parsed.success) return;
     const share: Share = { aborted: false, done: Promise.resolve() };
-    share.done = this.run(parsed.data, share)
+    // The coordinator's sweep span is the parent: the events published here continue its trace.
+    const assignment = parsed.data;
+    share.done = context
+      .with(extractTraceContext(msg.headers), () =>
+        tracer.startActiveSpan(
+          'monitor sweep share',
+          { attributes: { 'cm.sweep.id': assignment.sweepId, 'cm.sweep.part': assignment.part } },
+          (span) => this.run(assignment, share).finally(() => span.end()),
+        ),
+      )
       .catch((error: unknown) =>
         this.logger.error(`Sweep ${parsed.data.sweepId} failed here: ${String(error)}`),
       )

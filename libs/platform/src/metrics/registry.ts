@@ -55,6 +55,11 @@ export class Gauge extends Series {
   set(value: number, labels?: Labels): void {
     this.values.set(labelKey(labels), value);
   }
+
+  add(delta: number, labels?: Labels): void {
+    const key = labelKey(labels);
+    this.values.set(key, (this.values.get(key) ?? 0) + delta);
+  }
 }
 
 export class Histogram implements Metric {

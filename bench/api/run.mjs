@@ -1,0 +1,223 @@
+// The API under load: 50 signed-in clients (a session each) calling list and detail routes for
+// 30 s, through the whole system (gateway → NATS → inventory and auth → PostgreSQL), then the same
+// load against a single-process baseline that runs the same SQL directly (baseline-server.mjs).
+// The ratio of the two is what the gateway, the NATS hops and the service framework cost.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../..');
+const require = createRequire(import.meta.url);
+const autocannon = require('autocannon');
+const { Client } = require('pg');
+const { connect } = require('nats');
+const { startStack } = require(path.join(root, 'scripts/stack.cjs'));
+
+const BUILDINGS = 50;
+const ROOMS_PER_BUILDING = 20;
+const EQUIPMENT_PER_ROOM = 5;
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 30);
+const CLIENTS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/classroom_monitor_test';
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+
+const namespace = `bench_${randomBytes(4).toString('hex')}`;
+const schema = `"${namespace}_inventory"`;
+const adminPassword = randomBytes(12).toString('base64url');
+const sessionSecret = randomBytes(32).toString('base64url');
+
+function build() {
+  const projects = ['contracts', 'platform', 'auth', 'inventory', 'media', 'monitor', 'gateway'].map(
+    (p) => `@cm/${p}`,
+  );
+  const { status } = spawnSync('npx', ['nx', 'run-many', '-t', 'build', '-p', ...projects], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (status !== 0) throw new Error('Building the services failed');
+}
+
+async function seed(db) {
+  await db.query('BEGIN');
+  await db.query(
+    `INSERT INTO ${schema}.buildings (name, description)
+     SELECT 'Building ' || lpad(g::text, 3, '0'), 'Seeded for the benchmark' FROM generate_series(1, $1) g`,
+    [BUILDINGS],
+  );
+  await db.query(
+    `INSERT INTO ${schema}.rooms (building_id, name, type, floor, capacity)
+     SELECT b.id, 'Room ' || lpad(r::text, 2, '0'), 'Classroom', ((r - 1) / 10 + 1)::text, 30
+       FROM ${schema}.buildings b, generate_series(1, $1) r`,
+    [ROOMS_PER_BUILDING],
+  );
+  await db.query(
+    `INSERT INTO ${schema}.equipment (room_id, name, model)
+     SELECT r.id, 'Equipment ' || e, 'Model ' || e FROM ${schema}.rooms r, generate_series(1, $1) e`,
+    [EQUIPMENT_PER_ROOM],
+  );
+  await db.query('COMMIT');
+  await db.query(`VACUUM ANALYZE ${schema}.buildings, ${schema}.rooms, ${schema}.equipment`);
+  const buildings = (await db.query(`SELECT id FROM ${schema}.buildings`)).rows.map((r) => r.id);
+  const rooms = (await db.query(`SELECT id FROM ${schema}.rooms`)).rows.map((r) => r.id);
+  return { buildings, rooms };
+}
+
+/** Sessions one after another: sign-ins in flight at once count against the sign-in throttle. */
+async function signInMany(url, n) {
+  const cookies = [];
+  for (let i = 0; i < n; i++) {
+    const res = await globalThis.fetch(`${url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: adminPassword }),
+    });
+    if (!res.ok) throw new Error(`Sign-in answered ${res.status}: ${await res.text()}`);
+    cookies.push(
+      res.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .find((c) => c.startsWith('cm.sid=')),
+    );
+  }
+  return cookies;
+}
+
+/** The mix each client repeats: two lists and two details, on random buildings and rooms. */
+function calls({ buildings, rooms }) {
+  const any = (list) => list[Math.floor(Math.random() * list.length)];
+  return [
+    { method: 'GET', path: '/api/buildings' },
+    { method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/buildings/${any(buildings)}` }) },
+    { method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/buildings/${any(buildings)}/rooms` }) },
+    { method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/rooms/${any(rooms)}` }) },
+  ];
+}
+
+async function measure(name, url, cookies, ids, duration) {
+  let next = 0;
+  const result = await autocannon({
+    url,
+    connections: CLIENTS,
+    duration,
+    requests: calls(ids),
+    // Each connection is one signed-in client with a session of its own.
+    setupClient: (client) => client.setHeaders({ cookie: cookies[next++ % cookies.length] }),
+  });
+  return {
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
+}
+
+function startBaseline(env) {
+  const child = spawn(process.execPath, [path.join(here, 'baseline-server.mjs')], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`The baseline server exited with ${code}`)));
+    readline.createInterface({ input: child.stdout }).once('line', (line) => {
+      resolve({ url: `http://127.0.0.1:${JSON.parse(line).port}`, child });
+    });
+  });
+}
+
+async function cleanup(db) {
+  const { rows } = await db.query("SELECT nspname FROM pg_namespace WHERE nspname LIKE $1 || '\\_%'", [
+    namespace,
+  ]);
+  for (const { nspname } of rows) await db.query(`DROP SCHEMA "${nspname}" CASCADE`);
+  const nc = await connect({ servers: NATS_URL, timeout: 5000 });
+  try {
+    const jsm = await nc.jetstreamManager({ timeout: 5000 });
+    const names = ['STATUS', 'EQUIPMENT'].map((n) => `${namespace}_${n}`);
+    for (const name of names) await jsm.streams.delete(name).catch(() => undefined);
+    const list = await jsm.streams.names().next();
+    for (const name of list.filter((n) => n.startsWith(`KV_${namespace}_`)))
+      await jsm.streams.delete(name).catch(() => undefined);
+  } finally {
+    await nc.close();
+  }
+}
+
+async function main() {
+  build();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cm-bench-'));
+  const env = {
+    CM_NAMESPACE: namespace,
+    DATABASE_URL,
+    NATS_URL,
+    ADMIN_PASSWORD: adminPassword,
+    SESSION_SECRET: sessionSecret,
+    LOG_LEVEL: 'warn',
+  };
+  const db = new Client({ connectionString: DATABASE_URL });
+  let stack;
+  let baseline;
+  try {
+    stack = await startStack({ env, port: 0, ephemeralPorts: true, dataDir });
+    await db.connect();
+    const ids = await seed(db);
+    const cookies = await signInMany(stack.url, CLIENTS);
+    // Warm-up: JIT, connection pools, PostgreSQL's caches.
+    await measure('warm-up', stack.url, cookies, ids, 3);
+    const system = await measure(
+      'whole system (gateway → NATS → services)',
+      stack.url,
+      cookies,
+      ids,
+      DURATION_S,
+    );
+    // The services stop before the baseline runs, so both have the machine to themselves.
+    await stack.stop();
+    stack = undefined;
+    baseline = await startBaseline(env);
+    await measure('warm-up', baseline.url, cookies, ids, 3);
+    const single = await measure(
+      'single-process baseline (same SQL)',
+      baseline.url,
+      cookies,
+      ids,
+      DURATION_S,
+    );
+
+    console.log(
+      `\n${CLIENTS} signed-in clients, ${DURATION_S} s each, GET lists and details in turn, node ${process.version}`,
+    );
+    console.log('| target | req/s | p50 ms | p99 ms | errors |');
+    console.log('|---|---|---|---|---|');
+    for (const r of [system, single])
+      console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} |`);
+    const ratio = (a, b) => (b > 0 ? (a / b).toFixed(2) : '—');
+    console.log(
+      `\nthroughput system ÷ baseline: ${ratio(system.rps, single.rps)}; p50 system ÷ baseline: ${ratio(system.p50, single.p50)}; p99 system ÷ baseline: ${ratio(system.p99, single.p99)}`,
+    );
+    if (system.errors || single.errors) process.exitCode = 1;
+  } finally {
+    if (baseline) {
+      baseline.child.removeAllListeners('exit');
+      baseline.child.kill('SIGTERM');
+    }
+    await stack?.stop();
+    await cleanup(db).catch((error) => console.error(`cleanup: ${error.message}`));
+    await db.end().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(process.exitCode ?? 0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,182 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Building, type Equipment, events, type Room } from '@cm/contracts';
+import { JetStreamConnection } from '@cm/platform';
+import { eventually as retry } from '../../services/monitor/test/eventually';
+import { signIn } from './session';
+import { startSystem } from './stack';
+
+const eventually = <T>(check: () => Promise<T> | T, timeoutMs = 60_000) => retry(check, timeoutMs, 250);
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+/**
+ * A NATS server of this test's own, with JetStream in a temporary folder, so that it can be
+ * restarted without disturbing the shared one other tests use.
+ */
+class OwnNats {
+  private child?: ChildProcess;
+
+  private constructor(
+    readonly port: number,
+    private readonly storeDir: string,
+  ) {}
+
+  static async start(): Promise<OwnNats> {
+    const nats = new OwnNats(await freePort(), mkdtempSync(path.join(tmpdir(), 'cm-nats-')));
+    await nats.up();
+    return nats;
+  }
+
+  get url(): string {
+    return `nats://127.0.0.1:${this.port}`;
+  }
+
+  async up(): Promise<void> {
+    const child = spawn(
+      '/usr/sbin/nats-server',
+      ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    this.child = child;
+    await new Promise<void>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`nats-server exited with ${code}`)));
+      child.stderr!.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('Server is ready')) resolve();
+      });
+    });
+    child.removeAllListeners('exit');
+  }
+
+  async down(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    await new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.kill('SIGTERM');
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.down();
+    rmSync(this.storeDir, { recursive: true, force: true });
+  }
+}
+
+describe('the whole system across a restart of the NATS server', () => {
+  let nats: OwnNats;
+  let system: Awaited<ReturnType<typeof startSystem>>;
+  let cookie = '';
+
+  const api = async <T>(method: string, p: string, body?: unknown) => {
+    const res = await fetch(`${system.url}${p}`, {
+      method,
+      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    });
+    return { status: res.status, body: (await res.json()) as T };
+  };
+
+  beforeAll(async () => {
+    nats = await OwnNats.start();
+    system = await startSystem({ NATS_URL: nats.url, NATS_REQUEST_TIMEOUT_MS: '3000' });
+    cookie = await signIn(system.url, system.admin.username, system.admin.password);
+  });
+
+  afterAll(async () => {
+    await system?.close();
+    await nats?.close();
+  });
+
+  it('recovers without a restart of any service and loses no write it accepted', async () => {
+    const accepted: string[] = [];
+    const answers: number[] = [];
+    let refusal: unknown;
+    let writing = true;
+    let n = 0;
+    const writer = (async () => {
+      while (writing) {
+        const res = await api<Building>('POST', '/api/buildings', { name: `Hall ${n++}` }).catch(() => null);
+        if (res) answers.push(res.status);
+        if (res?.status === 503) refusal = res.body;
+        if (res?.status === 201) accepted.push(res.body.id);
+        else await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    await eventually(() => expect(accepted.length).toBeGreaterThanOrEqual(20));
+    await nats.down();
+    // While NATS is away the gateway answers at once that the service is unavailable (requests in
+    // flight when it went may time out instead), and says it is not ready.
+    await eventually(() => expect(answers.slice(-3)).toEqual([503, 503, 503]));
+    expect(refusal).toMatchObject({
+      code: 'COMMON.SERVICE_UNAVAILABLE',
+      message: expect.stringMatching(/^The (auth|inventory) service is unavailable\. Try again shortly\.$/),
+    });
+    expect((await fetch(`${system.url}/api/readyz`)).status).toBe(503);
+    await nats.up();
+    const before = accepted.length;
+    await eventually(() => expect(accepted.length).toBeGreaterThanOrEqual(before + 20));
+    writing = false;
+    await writer;
+
+    expect([...new Set(answers)].filter((s) => ![201, 503, 504].includes(s))).toEqual([]);
+    const list = await api<Building[]>('GET', '/api/buildings');
+    const stored = new Set(list.body.map((b) => b.id));
+    expect(accepted.filter((id) => !stored.has(id))).toEqual([]);
+    await eventually(async () => expect((await fetch(`${system.url}/api/readyz`)).status).toBe(200));
+    expect([...system.children.keys()].sort()).toEqual(['auth', 'gateway', 'inventory', 'media', 'monitor']);
+  });
+
+  it('records status events again once the stream is back: inventory’s consumer resumes', async () => {
+    const building = await api<Building>('POST', '/api/buildings', { name: 'After' });
+    const room = await api<Room>('POST', `/api/buildings/${building.body.id}/rooms`, {
+      name: '1',
+      type: 'Office',
+      floor: '1',
+    });
+    const equipment = await api<Equipment>('POST', `/api/rooms/${room.body.id}/equipment`, {
+      roomId: room.body.id,
+      name: 'projector',
+      ipAddress: '127.0.0.9',
+      status: 'inactive',
+    });
+    const monitor = await JetStreamConnection.connect({
+      namespace: system.namespace,
+      servers: nats.url,
+      name: 'nats-restart-monitor',
+      timeoutMs: 5000,
+    });
+    try {
+      await monitor.publish(
+        events.statusChecked,
+        {
+          eventId: `after-restart:${equipment.body.id}`,
+          equipmentId: equipment.body.id,
+          sweepId: 'after-restart',
+          status: 'active',
+          checkedAt: new Date().toISOString(),
+          rttMs: 0.1,
+          results: [{ address: '127.0.0.9', alive: true, rttMs: 0.1 }],
+        },
+        { msgId: `after-restart:${equipment.body.id}` },
+      );
+    } finally {
+      await monitor.close();
+    }
+    await eventually(async () => {
+      const list = await api<Equipment[]>('GET', `/api/rooms/${room.body.id}/equipment`);
+      expect(list.body[0]?.status).toBe('active');
+    });
+  });
+});

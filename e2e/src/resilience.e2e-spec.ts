@@ -1,0 +1,332 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { createServer } from 'node:net';
+import readline from 'node:readline';
+import {
+  type Building,
+  type Equipment,
+  ErrorCode,
+  events,
+  type HealthReport,
+  type Room,
+  type StatusEvent,
+} from '@cm/contracts';
+import { JetStreamConnection } from '@cm/platform';
+import { testDatabaseUrl } from '@cm/platform/testing';
+import { Client } from 'pg';
+import { eventually as retry } from '../../services/monitor/test/eventually';
+import { dropNamespace } from '../../services/monitor/test/nats-helpers';
+import { signIn } from './session';
+import { startSystem } from './stack';
+
+const root = path.resolve(__dirname, '../..');
+const eventually = <T>(check: () => Promise<T> | T, timeoutMs = 60_000) => retry(check, timeoutMs, 200);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const exitOf = (child: ChildProcess) =>
+  new Promise<number | null>((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code)),
+  );
+
+/** A loopback port nobody listens on, for a second gateway. */
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+type Service = 'auth' | 'inventory' | 'media' | 'monitor' | 'gateway';
+
+interface Outcome {
+  path: string;
+  status?: number;
+  /** The answer's body when it was not a success, to say what went wrong. */
+  body?: string;
+  /** A connection refused or reset before any answer: the request was never accepted. */
+  refused?: string;
+}
+
+/**
+ * Clients that keep calling until told to stop, each with its own session. Like a load balancer,
+ * `pick` says which gateway a call goes to; a call refused by one goes to the next.
+ */
+class Load {
+  readonly outcomes: Outcome[] = [];
+  private running = true;
+  private readonly workers: Promise<void>[];
+
+  constructor(
+    cookies: string[],
+    paths: string[],
+    private readonly gateways: () => string[],
+    private readonly expected: Record<string, number> = {},
+  ) {
+    this.workers = cookies.map((cookie, i) => this.work(cookie, paths, i));
+  }
+
+  async stop(): Promise<Outcome[]> {
+    this.running = false;
+    await Promise.all(this.workers);
+    return this.outcomes;
+  }
+
+  /** Waits until `n` more calls have been answered. */
+  async answered(n: number): Promise<void> {
+    const target = this.answers() + n;
+    await eventually(() => expect(this.answers()).toBeGreaterThanOrEqual(target));
+  }
+
+  /** Answers other than the one each call gets when all is well. */
+  failures(): Outcome[] {
+    return this.outcomes.filter((o) => o.status !== undefined && o.status !== (this.expected[o.path] ?? 200));
+  }
+
+  private answers(): number {
+    return this.outcomes.filter((o) => o.status !== undefined).length;
+  }
+
+  private async work(cookie: string, paths: string[], offset: number): Promise<void> {
+    for (let i = offset; this.running; i++) {
+      const p = paths[i % paths.length];
+      let outcome: Outcome | undefined;
+      for (const base of this.gateways()) {
+        try {
+          const res = await fetch(`${base}${p}`, { headers: { cookie } });
+          const text = await res.text();
+          outcome = res.ok ? { path: p, status: res.status } : { path: p, status: res.status, body: text };
+          break;
+        } catch (error) {
+          outcome = { path: p, refused: String((error as Error).cause ?? error) };
+        }
+      }
+      this.outcomes.push(outcome!);
+      if (outcome?.refused) await sleep(50);
+    }
+  }
+}
+
+/**
+ * Faults an operator meets, against the whole system as processes: a service stopped while events
+ * pile up, the gateway killed and started again, and a rolling restart of every process under load.
+ */
+describe('resilience of the whole system', () => {
+  let system: Awaited<ReturnType<typeof startSystem>>;
+  const extra: ChildProcess[] = [];
+  /** The process currently serving each service (replacements take over from the originals). */
+  const current = new Map<Service, ChildProcess>();
+  const cookies: string[] = [];
+  const equipment: Equipment[] = [];
+  let gatewayPort = 0;
+
+  /** Starts one more process of a service with the system's environment; resolves once it is ready. */
+  async function startProcess(service: Service, env: Record<string, string> = {}): Promise<ChildProcess> {
+    const child = spawn(process.execPath, [path.join(root, 'services', service, 'dist', 'main.js')], {
+      env: { ...system.env, HTTP_PORT: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    extra.push(child);
+    const ready = service === 'gateway' ? 'Classroom Monitor is at' : `"${service} ready"`;
+    await new Promise<void>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`${service} exited with ${code} during start-up`)));
+      for (const stream of [child.stdout!, child.stderr!]) {
+        readline.createInterface({ input: stream }).on('line', (line) => {
+          system.logs.push(`${service}+ ${line}`);
+          if (line.includes(ready)) resolve();
+        });
+      }
+    });
+    child.removeAllListeners('exit');
+    // As a rolling update does: the old process goes only once the new one is ready.
+    if (service !== 'gateway') {
+      const line = system.logs.filter((l) => l.startsWith(`${service}+ `) && l.includes(ready)).at(-1)!;
+      const port = (JSON.parse(line.slice(service.length + 2)) as { httpPort: number }).httpPort;
+      await eventually(async () => expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200));
+    }
+    return child;
+  }
+
+  const api = async <T>(method: string, p: string, body?: unknown) => {
+    const res = await fetch(`${system.url}${p}`, {
+      method,
+      headers: { cookie: cookies[0], ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as T };
+  };
+
+  const db = async <R>(query: string): Promise<R[]> => {
+    const client = new Client({ connectionString: testDatabaseUrl });
+    await client.connect();
+    try {
+      return (await client.query(query)).rows as R[];
+    } finally {
+      await client.end();
+    }
+  };
+
+  beforeAll(async () => {
+    system = await startSystem({
+      // Events a stopping inventory had pulled but not started come back within two seconds.
+      INVENTORY_STATUS_ACK_WAIT_MS: '2000',
+      MONITOR_ALLOWED_NETWORKS: '127.0.0.0/8',
+    });
+    gatewayPort = Number(new URL(system.url).port);
+    for (const [service, child] of system.children) current.set(service as Service, child);
+    // One after another: sign-ins in flight at once count against the sign-in throttle.
+    for (let i = 0; i < 8; i++)
+      cookies.push(await signIn(system.url, system.admin.username, system.admin.password));
+    const building = await api<Building>('POST', '/api/buildings', { name: 'Fault Hall' });
+    const room = await api<Room>('POST', `/api/buildings/${building.body.id}/rooms`, {
+      name: '1',
+      type: 'Office',
+      floor: '1',
+    });
+    for (let i = 0; i < 10; i++) {
+      const created = await api<Equipment>('POST', `/api/rooms/${room.body.id}/equipment`, {
+        roomId: room.body.id,
+        name: `E${i}`,
+        ipAddress: `127.0.1.${i + 1}`,
+      });
+      equipment.push(created.body);
+    }
+  });
+
+  afterAll(async () => {
+    for (const child of extra) if (child.exitCode === null) child.kill('SIGKILL');
+    await Promise.all(extra.map(exitOf));
+    await system?.close();
+    if (system) await dropNamespace(system.namespace);
+  });
+
+  it('persists exactly once all of 1,000 status events published while inventory is stopped and started again', async () => {
+    const monitor = await JetStreamConnection.connect({
+      namespace: system.namespace,
+      servers: system.env.NATS_URL,
+      name: 'resilience-monitor',
+      timeoutMs: 5000,
+    });
+    const sent: string[] = [];
+    const start = Date.now();
+    const publish = async (i: number) => {
+      const event: StatusEvent = {
+        eventId: `fault:${randomUUID()}`,
+        equipmentId: equipment[i % equipment.length].id,
+        sweepId: `fault-${i}`,
+        status: i % 2 ? 'active' : 'inactive',
+        checkedAt: new Date(start + i).toISOString(),
+        rttMs: null,
+        results: [{ address: '127.0.1.1', alive: false, rttMs: null }],
+      };
+      await monitor.publish(events.statusChecked, event, { msgId: event.eventId });
+      sent.push(event.eventId);
+    };
+    try {
+      for (let i = 0; i < 300; i++) await publish(i);
+      const inventory = current.get('inventory')!;
+      inventory.kill('SIGTERM');
+      for (let i = 300; i < 600; i++) await publish(i);
+      expect(await exitOf(inventory)).toBe(0);
+
+      // While it is away the gateway says so at once, and readiness shows which service is missing.
+      const list = await api<{ code: string; message: string }>('GET', '/api/buildings');
+      expect(list).toEqual({
+        status: 503,
+        body: expect.objectContaining({
+          code: ErrorCode.SERVICE_UNAVAILABLE,
+          message: 'The inventory service is unavailable. Try again shortly.',
+        }),
+      });
+      const ready = await fetch(`${system.url}/api/readyz`);
+      expect(ready.status).toBe(503);
+      expect(((await ready.json()) as HealthReport).checks.inventory).toMatchObject({ status: 'down' });
+
+      for (let i = 600; i < 1000; i++) await publish(i);
+      current.set('inventory', await startProcess('inventory'));
+    } finally {
+      await monitor.close();
+    }
+
+    const schema = `${system.namespace}_inventory`;
+    const stored = await eventually(async () => {
+      const [row] = await db<{ n: number; distinct: number }>(
+        `SELECT count(*)::int AS n, count(DISTINCT event_id)::int AS distinct
+           FROM ${schema}.equipment_status_history WHERE event_id LIKE 'fault:%'`,
+      );
+      expect(row.n).toBeGreaterThanOrEqual(1000);
+      return row;
+    });
+    expect(stored).toEqual({ n: 1000, distinct: 1000 });
+    const ids = new Set(
+      (
+        await db<{ id: string }>(
+          `SELECT event_id AS id FROM ${schema}.equipment_status_history WHERE event_id LIKE 'fault:%'`,
+        )
+      ).map((r) => r.id),
+    );
+    expect(sent.filter((id) => !ids.has(id))).toEqual([]);
+    expect((await api('GET', '/api/buildings')).status).toBe(200);
+  });
+
+  it('keeps every session valid when the gateway is killed under signed-in load and started again', async () => {
+    const load = new Load(cookies, ['/api/buildings', '/api/auth/user'], () => [system.url]);
+    await load.answered(50);
+    const gateway = current.get('gateway')!;
+    gateway.kill('SIGKILL');
+    await exitOf(gateway);
+    await sleep(500);
+    current.set('gateway', await startProcess('gateway', { PORT: String(gatewayPort) }));
+    await load.answered(50);
+    const outcomes = await load.stop();
+
+    expect(outcomes.some((o) => o.refused)).toBe(true); // the load did meet the outage
+    // Requests cut by the kill never got an answer; every answer, before and after, was a success.
+    expect(load.failures()).toEqual([]);
+    for (const cookie of cookies) {
+      const res = await fetch(`${system.url}/api/auth/user`, { headers: { cookie } });
+      expect(res.status).toBe(200);
+    }
+  });
+
+  it('answers every accepted request while each process in turn is replaced with SIGTERM under load', async () => {
+    const secondPort = String(await freePort());
+    const gateways = [system.url, `http://127.0.0.1:${secondPort}`];
+    let live = [...gateways];
+    // A missing object is media's to say: it answers 404 through the gateway.
+    const missingObject = '/objects/rooms/00000000-0000-4000-8000-000000000000.jpg';
+    const load = new Load(
+      cookies,
+      ['/api/buildings', '/api/auth/user', '/api/monitoring/status', missingObject],
+      () => live,
+      { [missingObject]: 404 },
+    );
+    const exits: Record<string, number | null> = {};
+    try {
+      for (const service of ['auth', 'inventory', 'media', 'monitor'] as const) {
+        const old = current.get(service)!;
+        current.set(service, await startProcess(service));
+        await load.answered(30);
+        old.kill('SIGTERM');
+        exits[service] = await exitOf(old);
+        await load.answered(30);
+      }
+      // Two gateways behind a balancer that sends a refused call to the other one.
+      const second = await startProcess('gateway', { PORT: secondPort });
+      await load.answered(30);
+      const old = current.get('gateway')!;
+      old.kill('SIGTERM');
+      exits.gateway = await exitOf(old);
+      live = [gateways[1]];
+      current.set('gateway', second);
+      await load.answered(30);
+    } finally {
+      await load.stop();
+    }
+    expect(exits).toEqual({ auth: 0, inventory: 0, media: 0, monitor: 0, gateway: 0 });
+    expect(load.failures()).toEqual([]);
+    // A call refused by the stopping gateway went to the other: none was left without an answer.
+    expect(load.outcomes.filter((o) => o.status === undefined)).toEqual([]);
+  });
+});
