@@ -1,5 +1,7 @@
 import { randomInt } from 'node:crypto';
+import * as netPing from 'net-ping';
 import { Pinger, PingerClosedError, type PingerOptions } from '../src/ping/pinger';
+import { guardStaleRequests, type NetPingInternals } from '../src/ping/stale-requests';
 import { NetnsLab } from './support';
 
 /** Real raw ICMP (the tests run as root): loopback answers, the lab's far end answers or stays silent. */
@@ -116,5 +118,30 @@ describe(Pinger.name, () => {
   it('refuses a session id or a bound that net-ping cannot honour', () => {
     expect(() => make({ sessionId: 0 })).toThrow(/1 to 65534/);
     expect(() => make({ maxOutstanding: 65_535 })).toThrow(/65534/);
+  });
+
+  it('lets a retry sent after its request was answered cancel nothing', () => {
+    const session = netPing.createSession({ sessionId: randomInt(1, 65_535), timeout: 60_000, retries: 1 });
+    expect(guardStaleRequests(session)).toBe(true);
+    const internals = session as unknown as NetPingInternals & { reqsPending: number };
+    const answered = { id: 9, retries: 0, callback: jest.fn() };
+    // A later request got id 9 after the first one was answered (ids wrap after 65535).
+    const heir = { id: 9, retries: 0, timer: setTimeout(() => undefined, 60_000), callback: jest.fn() };
+    internals.reqs[9] = heir;
+    internals.reqsPending++;
+    try {
+      // The answered request's retry leaves the socket late, then times out.
+      internals.onSocketSend(answered, null, 16);
+      internals.onTimeout(answered);
+      expect(internals.reqs[9]).toBe(heir);
+      expect(heir.timer).toBeDefined();
+      expect(answered.callback).not.toHaveBeenCalled();
+      expect(heir.callback).not.toHaveBeenCalled();
+    } finally {
+      clearTimeout(heir.timer);
+      delete internals.reqs[9];
+      internals.reqsPending--;
+      session.close();
+    }
   });
 });

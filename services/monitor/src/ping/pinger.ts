@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import * as netPing from 'net-ping';
 import { SocketLevel, SocketOption } from 'raw-socket';
 import { batchSocketIo } from './batched-io';
+import { guardStaleRequests } from './stale-requests';
 
 export interface PingerOptions {
   /** ICMP identifier of the session: replies carrying another one belong to someone else. */
@@ -107,6 +108,9 @@ export class Pinger {
       .getSocket()
       .setOption(SocketLevel.SOL_SOCKET, SocketOption.SO_RCVBUF, this.options.receiveBufferBytes ?? 4 << 20);
     batchSocketIo(session);
+    if (!guardStaleRequests(session)) {
+      this.logger.warn('net-ping is not the version expected: a late reply may leave a ping unanswered');
+    }
     session.on('error', (error) => this.logger.error(`Ping socket error: ${String(error)}`));
     session.on('close', () => {
       if (this.closed || session !== this.session) return;

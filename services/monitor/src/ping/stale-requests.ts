@@ -1,0 +1,36 @@
+import { type Session } from 'net-ping';
+
+/** The parts of net-ping 1.2's Session that the guard wraps. */
+export interface NetPingRequest {
+  id: number;
+  retries: number;
+  timer?: NodeJS.Timeout;
+  callback: (error: Error | null, target: string) => void;
+}
+export interface NetPingInternals {
+  reqs: Record<number, NetPingRequest | undefined>;
+  onSocketSend(req: NetPingRequest, error: Error | null, bytes: number): void;
+  onTimeout(req: NetPingRequest): void;
+}
+
+/**
+ * net-ping sends a retry through the socket's queue. When the reply to the first attempt arrives
+ * while that retry still waits there (a busy sweep), the request is answered and removed, yet the
+ * retry, once sent, arms a timer for it; its timeout then removes whatever request holds the same
+ * 16-bit id by then (ids wrap after 65535 requests) and answers the old one a second time. The
+ * request that loses its entry never answers, so its sweep share waits for the sweep timeout and
+ * its slot in the pinger is never freed. Requests no longer registered are ignored here.
+ */
+export function guardStaleRequests(session: Session): boolean {
+  const s = session as unknown as Partial<NetPingInternals>;
+  if (typeof s.onSocketSend !== 'function' || typeof s.onTimeout !== 'function' || !s.reqs) return false;
+  const { onSocketSend, onTimeout } = s as NetPingInternals;
+  const live = (req: NetPingRequest) => s.reqs![req.id] === req;
+  s.onSocketSend = function (req, error, bytes) {
+    if (live(req)) onSocketSend.call(this, req, error, bytes);
+  };
+  s.onTimeout = function (req) {
+    if (live(req)) onTimeout.call(this, req);
+  };
+  return true;
+}
