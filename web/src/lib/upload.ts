@@ -63,7 +63,8 @@ export async function uploadImageToStore(
     uppy.on('upload-progress', (_file, progress) => {
       if (progress.bytesTotal) onProgress((progress.bytesUploaded ?? 0) / progress.bytesTotal);
     });
-    const result = await uppy.upload();
+    // Uppy sets no deadline of its own on the PUT; destroying it below aborts a stalled one.
+    const result = await withDeadline(uppy.upload(), UPLOAD_TIMEOUT_MS, stalled);
     const failed = result?.failed?.[0];
     if (failed || !uploadURL) throw uploadFailure(failed?.error);
   } finally {
@@ -71,6 +72,17 @@ export async function uploadImageToStore(
   }
   const registered = await apiRequest('PUT', '/api/room-images', { roomImageURL: uploadURL });
   return objectPathResultSchema.parse(await registered.json()).objectPath;
+}
+
+const stalled = 'The upload took longer than 5 minutes and was stopped. Check the connection and try again.';
+
+/** Settles like `work`, or rejects with `message` once `ms` have passed without it settling. */
+export function withDeadline<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 /** Uppy keeps a failed file's reason as text (or an Error); a person reads it under the picker. */
