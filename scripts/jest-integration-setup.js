@@ -30,8 +30,8 @@ async function ensureTestDatabase(url) {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
     if (rowCount) return;
     await client.query(`CREATE DATABASE "${database.replace(/"/g, '""')}"`).catch((error) => {
-      // 42P04: a test run beside this one created it first.
-      if (error.code !== '42P04') throw error;
+      // A test run beside this one created it first (23505 when both creates ran at once).
+      if (error.code !== '42P04' && error.code !== '23505') throw error;
     });
   } finally {
     await client.end();

@@ -31,8 +31,10 @@ export async function ensureDatabase(url: string, timeoutMs = 5000): Promise<voi
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
     if (found.rowCount === 0) {
       await client.query(`CREATE DATABASE ${quoteIdent(database)}`).catch((error: { code?: string }) => {
-        // 42P04: another process created it between our check and our create.
-        if (error.code !== '42P04') throw error;
+        // Another process created it between our check and our create: 42P04 when its create had
+        // committed, 23505 (on pg_database's name index) when both ran at once, as services do
+        // when a whole system starts on a fresh machine.
+        if (error.code !== '42P04' && error.code !== '23505') throw error;
       });
     }
   } finally {
