@@ -2,7 +2,7 @@
 // 30 s, through the whole system (gateway → NATS → inventory and auth → PostgreSQL), then the same
 // load against a single-process baseline that runs the same SQL directly (baseline-server.mjs).
 // The ratio of the two is what the gateway, the NATS hops and the service framework cost.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -10,13 +10,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { buildServices, removeNamespace, root, seedCampus, signIn } from '../support/campus.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
 const { Client } = require('pg');
-const { connect } = require('nats');
 const { startStack } = require(path.join(root, 'scripts/stack.cjs'));
 
 const BUILDINGS = 50;
@@ -32,37 +31,12 @@ const schema = `"${namespace}_inventory"`;
 const adminPassword = randomBytes(12).toString('base64url');
 const sessionSecret = randomBytes(32).toString('base64url');
 
-function build() {
-  const projects = ['contracts', 'platform', 'auth', 'inventory', 'media', 'monitor', 'gateway'].map(
-    (p) => `@cm/${p}`,
-  );
-  const { status } = spawnSync('npx', ['nx', 'run-many', '-t', 'build', '-p', ...projects], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  if (status !== 0) throw new Error('Building the services failed');
-}
-
 async function seed(db) {
-  await db.query('BEGIN');
-  await db.query(
-    `INSERT INTO ${schema}.buildings (name, description)
-     SELECT 'Building ' || lpad(g::text, 3, '0'), 'Seeded for the benchmark' FROM generate_series(1, $1) g`,
-    [BUILDINGS],
-  );
-  await db.query(
-    `INSERT INTO ${schema}.rooms (building_id, name, type, floor, capacity)
-     SELECT b.id, 'Room ' || lpad(r::text, 2, '0'), 'Classroom', ((r - 1) / 10 + 1)::text, 30
-       FROM ${schema}.buildings b, generate_series(1, $1) r`,
-    [ROOMS_PER_BUILDING],
-  );
-  await db.query(
-    `INSERT INTO ${schema}.equipment (room_id, name, model)
-     SELECT r.id, 'Equipment ' || e, 'Model ' || e FROM ${schema}.rooms r, generate_series(1, $1) e`,
-    [EQUIPMENT_PER_ROOM],
-  );
-  await db.query('COMMIT');
-  await db.query(`VACUUM ANALYZE ${schema}.buildings, ${schema}.rooms, ${schema}.equipment`);
+  await seedCampus(db, schema, {
+    buildings: BUILDINGS,
+    roomsPerBuilding: ROOMS_PER_BUILDING,
+    equipmentPerRoom: EQUIPMENT_PER_ROOM,
+  });
   const buildings = (await db.query(`SELECT id FROM ${schema}.buildings`)).rows.map((r) => r.id);
   const rooms = (await db.query(`SELECT id FROM ${schema}.rooms`)).rows.map((r) => r.id);
   return { buildings, rooms };
@@ -71,20 +45,7 @@ async function seed(db) {
 /** Sessions one after another: sign-ins in flight at once count against the sign-in throttle. */
 async function signInMany(url, n) {
   const cookies = [];
-  for (let i = 0; i < n; i++) {
-    const res = await globalThis.fetch(`${url}/api/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: adminPassword }),
-    });
-    if (!res.ok) throw new Error(`Sign-in answered ${res.status}: ${await res.text()}`);
-    cookies.push(
-      res.headers
-        .getSetCookie()
-        .map((c) => c.split(';')[0])
-        .find((c) => c.startsWith('cm.sid=')),
-    );
-  }
+  for (let i = 0; i < n; i++) cookies.push(await signIn(url, 'admin', adminPassword));
   return cookies;
 }
 
@@ -131,26 +92,8 @@ function startBaseline(env) {
   });
 }
 
-async function cleanup(db) {
-  const { rows } = await db.query("SELECT nspname FROM pg_namespace WHERE nspname LIKE $1 || '\\_%'", [
-    namespace,
-  ]);
-  for (const { nspname } of rows) await db.query(`DROP SCHEMA "${nspname}" CASCADE`);
-  const nc = await connect({ servers: NATS_URL, timeout: 5000 });
-  try {
-    const jsm = await nc.jetstreamManager({ timeout: 5000 });
-    const names = ['STATUS', 'EQUIPMENT'].map((n) => `${namespace}_${n}`);
-    for (const name of names) await jsm.streams.delete(name).catch(() => undefined);
-    const list = await jsm.streams.names().next();
-    for (const name of list.filter((n) => n.startsWith(`KV_${namespace}_`)))
-      await jsm.streams.delete(name).catch(() => undefined);
-  } finally {
-    await nc.close();
-  }
-}
-
 async function main() {
-  build();
+  buildServices();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cm-bench-'));
   const env = {
     CM_NAMESPACE: namespace,
@@ -208,7 +151,9 @@ async function main() {
       baseline.child.kill('SIGTERM');
     }
     await stack?.stop();
-    await cleanup(db).catch((error) => console.error(`cleanup: ${error.message}`));
+    await removeNamespace(db, NATS_URL, namespace).catch((error) =>
+      console.error(`cleanup: ${error.message}`),
+    );
     await db.end().catch(() => undefined);
     rmSync(dataDir, { recursive: true, force: true });
   }

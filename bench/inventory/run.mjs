@@ -8,11 +8,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { TextEncoder } from 'node:util';
-import { spawnSync } from 'node:child_process';
+import { buildServices, removeNamespace, root, seedCampus, signIn } from '../support/campus.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
 const { Client } = require('pg');
@@ -31,60 +29,18 @@ const namespace = `bench_${randomBytes(4).toString('hex')}`;
 const schema = `"${namespace}_inventory"`;
 const adminPassword = randomBytes(12).toString('base64url');
 
-function build() {
-  const projects = ['contracts', 'platform', 'auth', 'inventory', 'media', 'monitor', 'gateway'].map(
-    (p) => `@cm/${p}`,
-  );
-  const { status } = spawnSync('npx', ['nx', 'run-many', '-t', 'build', '-p', ...projects], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  if (status !== 0) throw new Error('Building the services failed');
-}
-
 async function seed(db) {
   const started = performance.now();
-  await db.query('BEGIN');
-  await db.query(
-    `INSERT INTO ${schema}.buildings (name, description)
-     SELECT 'Building ' || lpad(g::text, 3, '0'), 'Seeded for the benchmark' FROM generate_series(1, $1) g`,
-    [BUILDINGS],
-  );
-  await db.query(
-    `INSERT INTO ${schema}.rooms (building_id, name, type, floor, capacity)
-     SELECT b.id, 'Room ' || lpad(r::text, 2, '0'), 'Classroom', ((r - 1) / 10 + 1)::text, 30
-       FROM ${schema}.buildings b, generate_series(1, $1) r`,
-    [ROOMS_PER_BUILDING],
-  );
-  // Without addresses: the change-event trigger (for the monitor) stays quiet during the seed.
-  await db.query(
-    `INSERT INTO ${schema}.equipment (room_id, name, model)
-     SELECT r.id, 'Equipment ' || e, 'Model ' || e FROM ${schema}.rooms r, generate_series(1, $1) e`,
-    [EQUIPMENT_PER_ROOM],
-  );
-  await db.query('COMMIT');
-  // What autovacuum does after a bulk load: statistics, and the visibility map for index-only counts.
-  await db.query(`VACUUM ANALYZE ${schema}.buildings, ${schema}.rooms, ${schema}.equipment`);
+  await seedCampus(db, schema, {
+    buildings: BUILDINGS,
+    roomsPerBuilding: ROOMS_PER_BUILDING,
+    equipmentPerRoom: EQUIPMENT_PER_ROOM,
+  });
   const { rows } = await db.query(
     `SELECT (SELECT count(*) FROM ${schema}.buildings)::int AS buildings, (SELECT count(*) FROM ${schema}.rooms)::int AS rooms,
             (SELECT count(*) FROM ${schema}.equipment)::int AS equipment`,
   );
   return { ...rows[0], seconds: (performance.now() - started) / 1000 };
-}
-
-async function signIn(url) {
-  const res = await globalThis.fetch(`${url}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: adminPassword }),
-  });
-  if (!res.ok) throw new Error(`Sign-in answered ${res.status}: ${await res.text()}`);
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .find((c) => c.startsWith('cm.sid='));
-  if (!cookie) throw new Error('Sign-in set no session cookie');
-  return cookie;
 }
 
 async function measure(name, url, cookie) {
@@ -147,23 +103,8 @@ async function measureNats(name, pattern, data) {
   };
 }
 
-async function cleanup(db) {
-  const { rows } = await db.query("SELECT nspname FROM pg_namespace WHERE nspname LIKE $1 || '\\_%'", [
-    namespace,
-  ]);
-  for (const { nspname } of rows) await db.query(`DROP SCHEMA "${nspname}" CASCADE`);
-  const nc = await connect({ servers: NATS_URL, timeout: 5000 });
-  try {
-    const jsm = await nc.jetstreamManager({ timeout: 5000 });
-    for (const name of ['STATUS', 'EQUIPMENT'])
-      await jsm.streams.delete(`${namespace}_${name}`).catch(() => undefined);
-  } finally {
-    await nc.close();
-  }
-}
-
 async function main() {
-  build();
+  buildServices();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cm-bench-'));
   const env = {
     CM_NAMESPACE: namespace,
@@ -181,7 +122,7 @@ async function main() {
     console.log(
       `seeded ${seeded.buildings} buildings, ${seeded.rooms} rooms, ${seeded.equipment} equipment in ${seeded.seconds.toFixed(1)} s`,
     );
-    const cookie = await signIn(stack.url);
+    const cookie = await signIn(stack.url, 'admin', adminPassword);
     const { rows } = await db.query(
       `SELECT id FROM ${schema}.buildings ORDER BY lower(name), id LIMIT 1 OFFSET $1`,
       [BUILDINGS / 2],
@@ -211,7 +152,9 @@ async function main() {
     }
   } finally {
     await stack?.stop();
-    await cleanup(db).catch((error) => console.error(`cleanup: ${error.message}`));
+    await removeNamespace(db, NATS_URL, namespace).catch((error) =>
+      console.error(`cleanup: ${error.message}`),
+    );
     await db.end().catch(() => undefined);
     rmSync(dataDir, { recursive: true, force: true });
   }
