@@ -105,6 +105,24 @@ export async function openSignedInPhone(browser: Browser, baseURL: string, cooki
   return phone;
 }
 
+/**
+ * A fresh signed-in phone for each test of the file (`web` answers the file's system once it has
+ * started), handed to `use`; after each test the phone closes, and the test fails if the page
+ * logged an error or a call failed on the way.
+ */
+export function signedInPhonePerTest(web: () => WebSystem, use: (phone: Phone) => void): void {
+  let phone: Phone;
+  beforeEach(async () => {
+    const { browser, system, adminCookie } = web();
+    phone = await openSignedInPhone(browser, system.url, adminCookie);
+    use(phone);
+  });
+  afterEach(async () => {
+    await phone.context.close();
+    expect(phone.problems).toEqual([]);
+  });
+}
+
 /** Accepts (or dismisses) the next browser confirmation and answers its text. */
 export function answerNextConfirm(page: Page, accept: boolean): Promise<string> {
   return new Promise((resolve) =>

@@ -12,8 +12,7 @@ import {
   answerNextConfirm,
   expectToast,
   openPhone,
-  openSignedInPhone,
-  type Phone,
+  signedInPhonePerTest,
   screenshot,
   signInThroughForm,
   startWebSystem,
@@ -25,7 +24,6 @@ import { createUser, signIn } from './session';
 /** Settings, Reports and User Management against the whole system, the monitor pinging loopback. */
 describe('web app: settings, reports and users', () => {
   let web: WebSystem;
-  let phone: Phone;
   let page: Page;
   const api: WebSystem['api'] = (method, path, body) => web.api(method, path, body);
   const addRoom = async (buildingName: string, roomName: string) => {
@@ -64,14 +62,10 @@ describe('web app: settings, reports and users', () => {
     });
   });
   afterAll(() => web?.close());
-  beforeEach(async () => {
-    phone = await openSignedInPhone(web.browser, web.system.url, web.adminCookie);
-    page = phone.page;
-  });
-  afterEach(async () => {
-    await phone.context.close();
-    expect(phone.problems).toEqual([]);
-  });
+  signedInPhonePerTest(
+    () => web,
+    (phone) => (page = phone.page),
+  );
 
   it('checks now, starts and stops monitoring from Settings, turning loopback equipment active', async () => {
     const room = await addRoom('Monitor Hall', 'M1');

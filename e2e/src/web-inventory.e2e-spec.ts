@@ -10,8 +10,7 @@ import {
   answerNextConfirm,
   expectToast,
   holdRequests,
-  openSignedInPhone,
-  type Phone,
+  signedInPhonePerTest,
   pngImage,
   screenshot,
   textsOf,
@@ -23,7 +22,6 @@ const photo = { name: 'science-hall.png', mimeType: 'image/png', buffer: pngImag
 
 describe('web app: buildings and rooms', () => {
   let web: WebSystem;
-  let phone: Phone;
   let page: Page;
   const api: WebSystem['api'] = (method, path, body) => web.api(method, path, body);
 
@@ -57,14 +55,10 @@ describe('web app: buildings and rooms', () => {
     web = await startWebSystem();
   });
   afterAll(() => web?.close());
-  beforeEach(async () => {
-    phone = await openSignedInPhone(web.browser, web.system.url, web.adminCookie);
-    page = phone.page;
-  });
-  afterEach(async () => {
-    await phone.context.close();
-    expect(phone.problems).toEqual([]);
-  });
+  signedInPhonePerTest(
+    () => web,
+    (phone) => (page = phone.page),
+  );
 
   it('shows four placeholder cards while the buildings load, then "No buildings found"', async () => {
     const held = await holdRequests(page, '**/api/buildings');

@@ -4,8 +4,7 @@ import {
   answerNextConfirm,
   expectToast,
   holdRequests,
-  openSignedInPhone,
-  type Phone,
+  signedInPhonePerTest,
   pngImage,
   screenshot,
   startWebSystem,
@@ -19,7 +18,6 @@ const seating = { name: 'seating.png', mimeType: 'image/png', buffer: pngImage(5
 
 describe('web app: room detail and equipment', () => {
   let web: WebSystem;
-  let phone: Phone;
   let page: Page;
   let building: Building;
   const api: WebSystem['api'] = (method, path, body) => web.api(method, path, body);
@@ -55,14 +53,10 @@ describe('web app: room detail and equipment', () => {
     building = await api<Building>('POST', '/api/buildings', { name: 'Detail Hall' });
   });
   afterAll(() => web?.close());
-  beforeEach(async () => {
-    phone = await openSignedInPhone(web.browser, web.system.url, web.adminCookie);
-    page = phone.page;
-  });
-  afterEach(async () => {
-    await phone.context.close();
-    expect(phone.problems).toEqual([]);
-  });
+  signedInPhonePerTest(
+    () => web,
+    (phone) => (page = phone.page),
+  );
 
   it('shows the room with a drawn picture, its tiles, and uploads a photo, a wiring diagram and a seating layout', async () => {
     const room = await newRoom('101', { roomSize: '', isAdaAccessible: 1 });
