@@ -14,7 +14,10 @@ export class EquipmentEventRepository {
   /**
    * Hands the oldest outbox events, in order, to `publish`, and deletes those it published, in
    * one transaction. A transaction-scoped advisory lock lets one replica at a time do it, so
-   * events leave in the order they were written. Null when another replica holds the lock.
+   * events leave in seq order among those committed. Seqs are taken at insert, not at commit, so
+   * a change that commits late can leave after later-numbered ones; one equipment's changes still
+   * leave in order, as its row lock makes the next change take its seq only after the previous
+   * one committed. Null when another replica holds the lock.
    */
   drain(
     limit: number,
@@ -40,8 +43,13 @@ export class EquipmentEventRepository {
         changedAt: new Date(changedAt).toISOString(),
       }));
       const published = await publish(events);
+      // Exactly the rows published, never a range up to the last one: a change that took a lower
+      // seq but committed after the read above is visible to this delete (each statement sees
+      // what has committed by then), and would go unpublished. Left alone, it is read next round.
       if (published > 0) {
-        await manager.query(`DELETE FROM ${this.t.events} WHERE seq <= $1`, [rows[published - 1].seq]);
+        await manager.query(`DELETE FROM ${this.t.events} WHERE seq = ANY($1::bigint[])`, [
+          rows.slice(0, published).map((row) => row.seq),
+        ]);
       }
       return { published, remaining: published === rows.length && rows.length === limit };
     });

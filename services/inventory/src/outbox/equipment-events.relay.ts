@@ -41,7 +41,10 @@ export class EquipmentEventsRelay implements OnApplicationBootstrap, BeforeAppli
     await this.running;
   }
 
-  /** Starts a flush, or asks the running one to look again when it ends. */
+  /**
+   * Starts a flush, or asks the running one to look again when it ends: a change that commits
+   * after the running round read the outbox is not in that round, and is left for the next.
+   */
   kick(): void {
     if (this.running) {
       this.again = true;
