@@ -59,7 +59,10 @@ export const equipmentSchema = z.object({
   notes: z.string().nullable(),
   imageUrl: z.string().nullable(),
   type: z.string().nullable(),
+  /** When the monitor last checked it (null before its first check). */
   lastCheckedAt: timestampSchema.nullable(),
+  /** Round-trip time of that check in ms (a range: its answering addresses' mean); null without an answer. */
+  lastRttMs: z.number().nonnegative().nullable(),
 });
 export type Equipment = z.infer<typeof equipmentSchema>;
 

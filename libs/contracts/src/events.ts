@@ -1,11 +1,11 @@
 import { type z } from 'zod';
 import { equipmentChangedEventSchema } from './equipment';
 import { events } from './messaging';
-import { statusEventSchema } from './monitoring';
+import { statusMessageSchema } from './monitoring';
 
 /** The payload schema of every JetStream event subject: publishers and consumers check with it. */
 export const eventSchemas = {
-  [events.statusChecked]: statusEventSchema,
+  [events.statusChecked]: statusMessageSchema,
   [events.equipmentChanged]: equipmentChangedEventSchema,
 } as const;
 

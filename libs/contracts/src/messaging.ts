@@ -59,10 +59,18 @@ export const patterns = {
 
 /** Events that must not be lost travel on JetStream streams. */
 export const events = {
-  /** One equipment's check result, published by the monitor, persisted by inventory. */
+  /** Check results of a sweep (a batch, or one check), published by the monitor, persisted by inventory. */
   statusChecked: 'monitor.status.checked',
   /** Equipment created, readdressed or deleted: the monitor's target list follows it. */
   equipmentChanged: 'inventory.equipment.changed',
+} as const;
+
+/**
+ * Durable consumers other services wait on: the monitor's Check Now answers once inventory's
+ * consumer has acknowledged (so committed) the sweep's results.
+ */
+export const durableConsumers = {
+  inventoryStatus: 'inventory-status',
 } as const;
 
 export const streams = {

@@ -48,6 +48,42 @@ export const statusEventSchema = z.object({
 });
 export type StatusEvent = z.infer<typeof statusEventSchema>;
 
+/** One equipment's result within a batch; its event id is `<equipmentId>:<sweepId>`. */
+export const statusCheckSchema = z.object({
+  equipmentId: idSchema,
+  status: equipmentStatusSchema,
+  checkedAt: timestampSchema,
+  rttMs: z.number().nonnegative().nullable(),
+  results: z.array(addressResultSchema),
+});
+export type StatusCheck = z.infer<typeof statusCheckSchema>;
+
+/**
+ * Results of one sweep as the monitor publishes them: many checks in one message, so a campus
+ * sweep is a few hundred messages rather than one per device. The stream's message id is the
+ * batch's; each check keeps its own event id for inventory's de-duplication.
+ */
+export const statusBatchSchema = z.object({
+  sweepId: z.string().min(1).max(27),
+  checks: z.array(statusCheckSchema).min(1),
+});
+export type StatusBatch = z.infer<typeof statusBatchSchema>;
+
+/**
+ * What travels on `monitor.status.checked`: a batch, or a single event (as published before
+ * batches, and still accepted so that events in the stream at an upgrade are not lost). The
+ * checks of a batch are only loosely typed here: inventory checks each on its own, so that one
+ * malformed check does not take the others with it.
+ */
+export const statusMessageSchema = z.union([
+  statusEventSchema,
+  z.object({ sweepId: statusBatchSchema.shape.sweepId, checks: z.array(z.unknown()).min(1) }),
+]);
+export type StatusMessage = z.infer<typeof statusMessageSchema>;
+
+/** Most checks in one batch message: a few hundred kB, well under NATS's 1 MB payload limit. */
+export const STATUS_BATCH_MAX_CHECKS = 500;
+
 /** One equipment the monitor pings: its id and its address or range as stored. */
 export const monitorTargetSchema = z.object({
   equipmentId: idSchema,
@@ -107,5 +143,7 @@ export const sweepReportSchema = z.object({
   published: z.number().int().nonnegative(),
   /** True when the replica stopped before finishing: its share must go to another. */
   aborted: z.boolean(),
+  /** Highest stream sequence of the results this replica published for the part (0 when none). */
+  lastSequence: z.number().int().nonnegative().default(0),
 });
 export type SweepReport = z.infer<typeof sweepReportSchema>;

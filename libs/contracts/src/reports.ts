@@ -39,11 +39,20 @@ export const reportSummarySchema = z.object({
 });
 export type ReportSummary = z.infer<typeof reportSummarySchema>;
 
-/** `GET /api/reports/uptime`: everything the Reports screen and its CSV need, in one call. */
+/** Rows of the report that `GET /api/reports/uptime` carries; the whole list is the CSV. */
+export const REPORT_PREVIEW_ROWS = 100;
+
+/**
+ * `GET /api/reports/uptime`: the Reports screen's counts, and the first rows of the report (by
+ * equipment id). A campus's whole list is `GET /api/reports/uptime.csv`, streamed by the server.
+ */
 export const uptimeReportSchema = reportSummarySchema.extend({
   windowHours: z.number().int().positive(),
   generatedAt: timestampSchema,
+  /** At most REPORT_PREVIEW_ROWS rows. */
   equipment: z.array(equipmentUptimeSchema),
+  /** True when there are more rows than `equipment` holds (see the CSV). */
+  truncated: z.boolean(),
 });
 export type UptimeReport = z.infer<typeof uptimeReportSchema>;
 
@@ -68,3 +77,62 @@ export const reportPageSchema = z.object({
   nextCursor: idSchema.nullable(),
 });
 export type ReportPage = z.infer<typeof reportPageSchema>;
+
+/** Spec section 9, in this order. */
+export const uptimeCsvColumns = [
+  'Building',
+  'Room',
+  'Equipment Name',
+  'Equipment Type',
+  'IP Address',
+  'Status',
+  'Uptime %',
+  'Uptime Hours',
+  'Downtime Hours',
+  'Last Updated',
+] as const;
+
+/**
+ * RFC 4180 quoting; a cell that a spreadsheet would read as a formula (=, +, -, @) is prefixed
+ * with an apostrophe, since names are typed by people and the file is opened in spreadsheets.
+ */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+const hours = (h: number) => h.toFixed(1);
+
+/** One line of the uptime CSV, CRLF-terminated. */
+export function uptimeCsvLine(r: EquipmentUptime): string {
+  return (
+    [
+      r.buildingName,
+      r.roomName,
+      r.name,
+      r.type ?? '',
+      r.ipAddress || 'N/A',
+      r.status,
+      // No recorded history in the window: no percentage to give.
+      r.uptimePercent === null ? 'N/A' : r.uptimePercent.toFixed(1),
+      hours(r.uptimeHours),
+      hours(r.downtimeHours),
+      r.lastUpdated,
+    ]
+      .map(csvCell)
+      .join(',') + '\r\n'
+  );
+}
+
+export const uptimeCsvHeader = uptimeCsvColumns.join(',') + '\r\n';
+
+/** The uptime report as CSV text, a header line then one line per equipment. */
+export function uptimeCsv(rows: readonly EquipmentUptime[]): string {
+  return uptimeCsvHeader + rows.map(uptimeCsvLine).join('');
+}
+
+/** Spec section 9: equipment-uptime-report-{date}.csv, the date as YYYY-MM-DD in local time. */
+export function uptimeCsvFileName(now: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `equipment-uptime-report-${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}.csv`;
+}

@@ -17,6 +17,8 @@ export interface ApiRouteDef {
   /** Non-JSON bodies (multipart uploads) are described here instead of `body`. */
   bodyContentType?: string;
   response?: z.ZodType;
+  /** Non-JSON responses (a streamed CSV) are described here instead of `response`. */
+  responseContentType?: string;
   /** Success status when it is not 200. */
   status?: number;
 }

@@ -15,8 +15,11 @@ export const configSchema = z.object({
   INVENTORY_STATUS_MAX_DELIVER: int(10, 1, 1000),
   /** How often leftover equipment change events are published (they normally leave at once). */
   INVENTORY_OUTBOX_INTERVAL_MS: int(5000, 100, 600_000),
-  /** Status history older than this is deleted; at least the report window. */
-  INVENTORY_HISTORY_RETENTION_HOURS: int(REPORT_WINDOW_HOURS + 24, REPORT_WINDOW_HOURS, 24 * 366),
+  /**
+   * Status spans that ended, and day counters, older than this are deleted (at least the report
+   * window). History is kept as changes, not pings, so a year and more costs little.
+   */
+  INVENTORY_HISTORY_RETENTION_HOURS: int(24 * 400, REPORT_WINDOW_HOURS, 24 * 3660),
   INVENTORY_HISTORY_PRUNE_INTERVAL_MS: int(3_600_000, 1000, 24 * 3_600_000),
 });
 export type Config = z.infer<typeof configSchema>;

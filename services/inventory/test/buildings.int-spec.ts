@@ -109,9 +109,10 @@ describe('inventory buildings', () => {
     const [counts] = await sql(
       inventory.sut,
       `SELECT (SELECT count(*)::int FROM inv.rooms) AS rooms, (SELECT count(*)::int FROM inv.equipment) AS equipment,
-              (SELECT count(*)::int FROM inv.equipment_status_history) AS history`,
+              (SELECT count(*)::int FROM inv.status_spans) AS history,
+              (SELECT count(*)::int FROM inv.equipment_state) AS states`,
     );
-    expect(counts).toEqual({ rooms: 1, equipment: 1, history: 1 });
+    expect(counts).toEqual({ rooms: 1, equipment: 1, history: 1, states: 1 });
     expect(await failureOf(send(patterns.inventory.getRoom, { id: room.id }))).toMatchObject({
       code: ErrorCode.ROOM_NOT_FOUND,
     });

@@ -7,11 +7,9 @@ describe('inventory equipment', () => {
   const { make, send } = inventory;
   let roomId: string;
   const history = (equipmentId: string) =>
-    sql(
-      inventory.sut,
-      'SELECT status, source FROM inv.equipment_status_history WHERE equipment_id = $1 ORDER BY id',
-      [equipmentId],
-    );
+    sql(inventory.sut, 'SELECT status FROM inv.status_spans WHERE equipment_id = $1 ORDER BY started_at', [
+      equipmentId,
+    ]);
 
   beforeEach(async () => {
     await sql(inventory.sut, 'DELETE FROM inv.buildings');
@@ -43,8 +41,9 @@ describe('inventory equipment', () => {
       imageUrl: null,
       type: null,
       lastCheckedAt: null,
+      lastRttMs: null,
     });
-    await expect(history(created.id)).resolves.toEqual([{ status: 'active', source: 'manual' }]);
+    await expect(history(created.id)).resolves.toEqual([{ status: 'active' }]);
   });
 
   it('refuses a body roomId other than the room of the path', async () => {
@@ -126,9 +125,9 @@ describe('inventory equipment', () => {
       changes: { name: e.name, status: 'partial' },
     });
     await expect(history(e.id)).resolves.toEqual([
-      { status: 'active', source: 'manual' },
-      { status: 'maintenance', source: 'manual' },
-      { status: 'partial', source: 'manual' },
+      { status: 'active' },
+      { status: 'maintenance' },
+      { status: 'partial' },
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { type Equipment, ErrorCode, patterns, type ReportPage } from '@cm/contracts';
-import { failureOf, inventoryUnderTest, sql } from './support';
+import { failureOf, inventoryUnderTest, setHistory } from './support';
 
 const HOUR = 3_600_000;
 
@@ -10,17 +10,13 @@ describe('inventory uptime report', () => {
   const hoursAgo = (h: number) => new Date(asOf.getTime() - h * HOUR);
   let steady: Equipment, flappy: Equipment, serviced: Equipment, fresh: Equipment;
 
-  /** Replaces an equipment's history with checks at the given times. */
-  const historyFor = async (e: Equipment, checks: [status: string, hoursAgo: number][]) => {
-    await sql(inventory.sut, 'DELETE FROM inv.equipment_status_history WHERE equipment_id = $1', [e.id]);
-    for (const [status, h] of checks) {
-      await sql(
-        inventory.sut,
-        `INSERT INTO inv.equipment_status_history (equipment_id, status, checked_at, source) VALUES ($1, $2, $3, 'monitor')`,
-        [e.id, status, hoursAgo(h)],
-      );
-    }
-  };
+  /** Replaces an equipment's status history with checks at the given times (oldest first). */
+  const historyFor = (e: Equipment, checks: [status: string, hoursAgo: number][]) =>
+    setHistory(
+      inventory.sut,
+      e.id,
+      checks.map(([status, h]) => [status, hoursAgo(h)]),
+    );
 
   beforeAll(async () => {
     const hall = await make.building({ name: 'Hall' });

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type Equipment, events, namespacedName, patterns, type StatusEvent, streams } from '@cm/contracts';
+import {
+  type Equipment,
+  events,
+  namespacedName,
+  patterns,
+  type ReportPage,
+  type StatusEvent,
+  streams,
+} from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
 import { testNatsUrl } from '@cm/platform/testing';
 import { HistoryRetentionService } from '../src/status/history-retention.service';
@@ -10,6 +18,7 @@ import {
   type Inventory,
   inventoryUnderTest,
   newNamespace,
+  setHistory,
   sql,
   startInventory,
 } from './support';
@@ -17,7 +26,8 @@ import {
 const check = (equipmentId: string, over: Partial<StatusEvent> = {}): StatusEvent => ({
   eventId: randomUUID(),
   equipmentId,
-  sweepId: randomUUID(),
+  // As the monitor's: short enough that `<equipment>:<sweep>` is a 64-character event id.
+  sweepId: randomUUID().slice(0, 18),
   status: 'inactive',
   checkedAt: new Date().toISOString(),
   rttMs: null,
@@ -26,14 +36,33 @@ const check = (equipmentId: string, over: Partial<StatusEvent> = {}): StatusEven
 });
 
 /** The monitor's side: publishes status events into the namespace's stream. */
+/** The monitor's side: publishes status messages into the namespace's stream. */
 const monitorOf = (namespace: string) =>
   JetStreamConnection.connect({ namespace, servers: testNatsUrl, name: 'monitor-test', timeoutMs: 5000 });
 
-const historyOf = (inventory: Inventory, equipmentId: string) =>
-  sql<{ status: string; source: string; rtt: number | null; results: unknown; event: string | null }>(
+/** What the service keeps of an equipment's checks: its state row and its spans. */
+const stateOf = async (inventory: Inventory, equipmentId: string) => {
+  const [state] = await sql<{
+    lastCheckedAt: Date | null;
+    lastRttMs: number | null;
+    checks: number;
+    pings: number;
+    pingsAnswered: number;
+  }>(
     inventory,
-    `SELECT status, source, rtt_ms AS rtt, results, event_id AS event
-       FROM inv.equipment_status_history WHERE equipment_id = $1 ORDER BY checked_at, id`,
+    `SELECT last_checked_at AS "lastCheckedAt", last_rtt_ms AS "lastRttMs",
+            day_checks + COALESCE((SELECT sum(checks) FROM inv.status_days d WHERE d.equipment_id = st.equipment_id), 0)::int AS checks,
+            day_pings AS pings, day_pings_answered AS "pingsAnswered"
+       FROM inv.equipment_state st WHERE equipment_id = $1`,
+    [equipmentId],
+  );
+  return state;
+};
+const spansOf = (inventory: Inventory, equipmentId: string) =>
+  sql<{ status: string; started: Date; ended: Date | null }>(
+    inventory,
+    `SELECT status, started_at AS started, ended_at AS ended FROM inv.status_spans
+      WHERE equipment_id = $1 ORDER BY started_at`,
     [equipmentId],
   );
 
@@ -42,8 +71,12 @@ describe('inventory status events', () => {
   const { make, send } = inventory;
   let monitor: JetStreamConnection;
   let equipment: Equipment;
+  let batches = 0;
   const publish = (event: StatusEvent, msgId = event.eventId) =>
     monitor.publish(events.statusChecked, event, { msgId });
+  /** One batch message, as the monitor sends a sweep's results. */
+  const publishBatch = (sweepId: string, checks: unknown[], msgId = `batch-${++batches}`) =>
+    monitor.publish(events.statusChecked, { sweepId, checks }, { msgId });
   const current = () => send<Equipment[]>(patterns.inventory.listEquipment, { roomId: equipment.roomId });
   const consumerState = async () => {
     const info = await monitor.jsm.consumers.info(
@@ -52,6 +85,7 @@ describe('inventory status events', () => {
     );
     return { pending: info.num_pending, unacked: info.num_ack_pending, redelivered: info.num_redelivered };
   };
+  const drained = () => eventually(consumerState, (s) => s.pending === 0 && s.unacked === 0);
 
   beforeAll(async () => {
     monitor = await monitorOf(inventory.namespace);
@@ -63,7 +97,7 @@ describe('inventory status events', () => {
     equipment = await make.equipment(room.id, { ipAddress: '127.0.0.1-3' });
   });
 
-  it('sets the status and appends the check to the history, with round trip and per-address results', async () => {
+  it('sets the status, the last check and its round trip, and counts the pings', async () => {
     const event = check(equipment.id, {
       status: 'partial',
       rttMs: 0.4,
@@ -75,43 +109,68 @@ describe('inventory status events', () => {
     });
     await publish(event);
     const [after] = await eventually(current, ([e]) => e.status === 'partial');
-    expect(after).toMatchObject({
-      status: 'partial',
-      lastCheckedAt: event.checkedAt.replace(/\.\d+Z$/, (z) => z),
-    });
+    expect(after).toMatchObject({ status: 'partial', lastRttMs: 0.4 });
     expect(new Date(after.lastCheckedAt!).toISOString()).toBe(event.checkedAt);
-    expect(await historyOf(inventory.sut, equipment.id)).toEqual([
-      { status: 'active', source: 'manual', rtt: null, results: null, event: null },
-      { status: 'partial', source: 'monitor', rtt: 0.4, results: event.results, event: event.eventId },
+    expect(await stateOf(inventory.sut, equipment.id)).toMatchObject({
+      checks: 1,
+      pings: 3,
+      pingsAnswered: 2,
+    });
+    expect((await spansOf(inventory.sut, equipment.id)).map((s) => s.status)).toEqual(['active', 'partial']);
+  });
+
+  it('records a batch of checks in one message, each equipment on its own', async () => {
+    const room = equipment.roomId;
+    const others = await Promise.all([1, 2, 3].map((i) => make.equipment(room, { name: `E${i}` })));
+    const sweepId = 'sweep-batch';
+    await publishBatch(
+      sweepId,
+      [equipment, ...others].map((e, i) => ({
+        ...check(e.id, { status: i % 2 ? 'active' : 'inactive' }),
+        eventId: undefined,
+      })),
+    );
+    await drained();
+    const statuses = new Map((await current()).map((e) => [e.id, e.status]));
+    expect([equipment, ...others].map((e) => statuses.get(e.id))).toEqual([
+      'inactive',
+      'active',
+      'inactive',
+      'active',
     ]);
   });
 
-  it('persists an event delivered twice once', async () => {
+  it('records a check delivered twice once: the same message again, or the same sweep in another batch', async () => {
     const event = check(equipment.id);
     // Two deliveries of one event: beyond the stream's de-duplication, as after a lost ack.
     await publish(event, `${event.eventId}-a`);
     await publish(event, `${event.eventId}-b`);
-    await eventually(consumerState, (s) => s.pending === 0 && s.unacked === 0);
-    const monitorRows = (await historyOf(inventory.sut, equipment.id)).filter((h) => h.source === 'monitor');
-    expect(monitorRows).toHaveLength(1);
+    // A share handed to another replica: the same equipment and sweep, pinged again a moment later.
+    const again = { ...event, checkedAt: new Date(Date.parse(event.checkedAt) + 500).toISOString() };
+    await publishBatch(event.sweepId, [again]);
+    await drained();
+    expect(await stateOf(inventory.sut, equipment.id)).toMatchObject({ checks: 1 });
     expect((await current())[0].status).toBe('inactive');
   });
 
   it('keeps in the history, but does not apply, a check older than the current status', async () => {
     const newer = check(equipment.id, { status: 'inactive' });
     const older = check(equipment.id, {
-      status: 'active',
+      status: 'partial',
       checkedAt: new Date(Date.parse(newer.checkedAt) - 60_000).toISOString(),
     });
     await publish(newer);
     await publish(older);
-    await eventually(consumerState, (s) => s.pending === 0 && s.unacked === 0);
+    await drained();
     expect((await current())[0].status).toBe('inactive');
-    expect((await historyOf(inventory.sut, equipment.id)).map((h) => h.status)).toEqual([
-      'active', // created
-      'active', // the late check, in its place in time
-      'inactive',
+    const spans = await spansOf(inventory.sut, equipment.id);
+    // The late check holds from its own time until the next one it precedes.
+    expect(spans.map((s) => [s.status, s.started.toISOString()])).toEqual([
+      ['partial', older.checkedAt],
+      ['active', spans[1].started.toISOString()], // created
+      ['inactive', newer.checkedAt],
     ]);
+    expect(await stateOf(inventory.sut, equipment.id)).toMatchObject({ checks: 2 });
   });
 
   it('does not apply a check made before a manual status change', async () => {
@@ -125,7 +184,7 @@ describe('inventory status events', () => {
       changes: { name: 'P', status: 'partial' },
     });
     await publish(before);
-    await eventually(consumerState, (s) => s.pending === 0 && s.unacked === 0);
+    await drained();
     expect((await current())[0].status).toBe('partial');
   });
 
@@ -136,7 +195,7 @@ describe('inventory status events', () => {
     });
     const later = check(equipment.id, { checkedAt: new Date(Date.now() + 1000).toISOString() });
     await publish(later);
-    await eventually(consumerState, (s) => s.pending === 0 && s.unacked === 0);
+    await drained();
     const [after] = await current();
     expect(after.status).toBe('maintenance');
     expect(new Date(after.lastCheckedAt!).toISOString()).toBe(later.checkedAt);
@@ -145,24 +204,141 @@ describe('inventory status events', () => {
   it('acknowledges and drops an event for equipment that no longer exists', async () => {
     const gone = check(randomUUID());
     await publish(gone);
-    const state = await eventually(consumerState, (s) => s.pending === 0 && s.unacked === 0);
+    const state = await drained();
     expect(state).toMatchObject({ pending: 0, unacked: 0 });
     expect(
-      await sql(inventory.sut, 'SELECT 1 FROM inv.equipment_status_history WHERE event_id = $1', [
-        gone.eventId,
-      ]),
+      await sql(inventory.sut, 'SELECT 1 FROM inv.status_spans WHERE equipment_id = $1', [gone.equipmentId]),
     ).toEqual([]);
   });
 
-  it('prunes history older than the retention (the report window and a day), and keeps the rest', async () => {
+  it('records the rest of a batch around a poison check: one that fails its schema, one the database refuses', async () => {
+    const room = equipment.roomId;
+    const others = await Promise.all([1, 2, 3, 4].map((i) => make.equipment(room, { name: `P${i}` })));
+    const good = (e: Equipment) => ({ ...check(e.id, { status: 'inactive' }), eventId: undefined });
+    await publishBatch('sweep-poison', [
+      good(others[0]),
+      { ...good(equipment), status: 'exploded' },
+      good(others[1]),
+      // A round trip no real column can hold: the transaction fails for this check's data alone.
+      { ...good(equipment), rttMs: 1e300 },
+      good(others[2]),
+      good(others[3]),
+    ]);
+    const state = await drained();
+    expect(state).toMatchObject({ pending: 0, unacked: 0 });
+    const statuses = new Map((await current()).map((e) => [e.id, e.status]));
+    expect(others.map((e) => statuses.get(e.id))).toEqual(['inactive', 'inactive', 'inactive', 'inactive']);
+    expect(statuses.get(equipment.id)).toBe('active');
+  });
+
+  it('drops the checks of equipment deleted while its batches are recorded, and records the others', async () => {
+    const room = equipment.roomId;
+    const fleet = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => make.equipment(room, { name: `F${i}` })),
+    );
+    const sweeps = 15;
+    const t0 = Date.now();
+    const publishing = (async () => {
+      for (let s = 0; s < sweeps; s++) {
+        await publishBatch(
+          `sweep-del-${s}`,
+          fleet.map((e) => ({
+            ...check(e.id, { checkedAt: new Date(t0 + s * 1000).toISOString() }),
+            eventId: undefined,
+          })),
+        );
+      }
+    })();
+    const deleted = fleet.filter((_, i) => i % 2 === 0);
+    for (const e of deleted) await send(patterns.inventory.deleteEquipment, { id: e.id });
+    await publishing;
+    expect(await drained()).toMatchObject({ pending: 0, unacked: 0 });
+    for (const e of fleet.filter((_, i) => i % 2 === 1)) {
+      expect(await stateOf(inventory.sut, e.id)).toMatchObject({ checks: sweeps });
+    }
+    const left = await sql(
+      inventory.sut,
+      'SELECT 1 FROM inv.status_spans WHERE equipment_id = ANY($1::uuid[])',
+      [deleted.map((e) => e.id)],
+    );
+    expect(left).toEqual([]);
+  });
+
+  it('gives the report the uptime the checks themselves give, however late and out of order they arrive', async () => {
+    const start = Date.now() - 4 * 3_600_000;
+    await sql(inventory.sut, 'UPDATE inv.status_spans SET started_at = $2 WHERE equipment_id = $1', [
+      equipment.id,
+      new Date(start),
+    ]);
     await sql(
       inventory.sut,
-      `INSERT INTO inv.equipment_status_history (equipment_id, status, checked_at, source)
-       VALUES ($1, 'inactive', now() - interval '745 hours', 'monitor'), ($1, 'active', now() - interval '743 hours', 'monitor')`,
-      [equipment.id],
+      'UPDATE inv.equipment_state SET recent = ARRAY[$2::timestamptz], span_started_at = $2, status_at = $2 WHERE equipment_id = $1',
+      [equipment.id, new Date(start)],
     );
+    const pattern = [
+      'active',
+      'active',
+      'inactive',
+      'partial',
+      'partial',
+      'active',
+      'inactive',
+      'active',
+    ] as const;
+    const checks = Array.from({ length: 200 }, (_, i) => ({
+      ...check(equipment.id, { status: pattern[(i * 7 + (i >> 3)) % pattern.length] }),
+      sweepId: `late-${i}`,
+      checkedAt: new Date(start + 60_000 * (i + 1)).toISOString(),
+    }));
+    // Mostly in order, in batches of ten; every seventh check comes again later, and every
+    // eleventh comes up to twenty checks late.
+    const order = checks.map((c, i) => ({ c, key: i % 11 === 0 ? i + 20 : i }));
+    for (const [i, c] of checks.entries()) if (i % 7 === 0) order.push({ c, key: i + 5.5 });
+    order.sort((a, b) => a.key - b.key);
+    for (let i = 0; i < order.length; i += 10) {
+      for (const { c } of order.slice(i, i + 10))
+        await publishBatch(c.sweepId, [{ ...c, eventId: undefined }]);
+    }
+    await drained();
+
+    const asOf = new Date(start + 60_000 * 205);
+    const page = await send<ReportPage>(patterns.inventory.report, { asOf: asOf.toISOString(), limit: 1000 });
+    const line = page.items.find((item) => item.equipmentId === equipment.id)!;
+    // The straightforward way: every check holds until the next one.
+    const timeline = [
+      { at: start, status: 'active' },
+      ...checks.map((c) => ({ at: Date.parse(c.checkedAt), status: c.status })),
+    ];
+    let up = 0;
+    let down = 0;
+    timeline.forEach((o, i) => {
+      const length = (timeline[i + 1]?.at ?? asOf.getTime()) - o.at;
+      if (o.status === 'active') up += length;
+      else if (o.status !== 'maintenance') down += length;
+    });
+    expect(line).toMatchObject({
+      uptimeHours: Math.round((up / 3_600_000) * 100) / 100,
+      downtimeHours: Math.round((down / 3_600_000) * 100) / 100,
+      uptimePercent: Math.round((up / (up + down)) * 1000) / 10,
+    });
+    expect(await stateOf(inventory.sut, equipment.id)).toMatchObject({ checks: 200 });
+    expect((await current())[0].status).toBe(checks.at(-1)!.status);
+  });
+
+  it('prunes spans that ended before the retention, and keeps the rest', async () => {
+    const hoursAgo = (h: number) => new Date(Date.now() - h * 3_600_000);
+    await setHistory(inventory.sut, equipment.id, [
+      ['inactive', hoursAgo(9700)],
+      ['active', hoursAgo(9601)],
+      ['inactive', hoursAgo(9599)],
+      ['active', hoursAgo(1)],
+    ]);
     await expect(inventory.sut.app.get(HistoryRetentionService).prune()).resolves.toBeGreaterThanOrEqual(1);
-    expect((await historyOf(inventory.sut, equipment.id)).map((h) => h.status)).toEqual(['active', 'active']);
+    expect((await spansOf(inventory.sut, equipment.id)).map((s) => s.status)).toEqual([
+      'active',
+      'inactive',
+      'active',
+    ]);
   });
 });
 
@@ -216,26 +392,18 @@ describe('inventory status events across a restart', () => {
       publishing = false;
       await publisher;
 
-      const stored = await eventually(
+      // Every event counted once, in whichever replica's day counters.
+      const counted = await eventually(
         () =>
-          sql<{ n: number; distinct: number }>(
+          sql<{ checks: number }>(
             inventory,
-            `SELECT count(*)::int AS n, count(DISTINCT event_id)::int AS distinct
-               FROM inv.equipment_status_history WHERE source = 'monitor'`,
+            `SELECT ((SELECT COALESCE(sum(day_checks), 0) FROM inv.equipment_state)
+                   + (SELECT COALESCE(sum(checks), 0) FROM inv.status_days))::int AS checks`,
           ),
-        ([row]) => row.n >= sent.length,
+        ([row]) => row.checks >= sent.length,
         30_000,
       );
-      expect(stored).toEqual([{ n: sent.length, distinct: sent.length }]);
-      const ids = new Set(
-        (
-          await sql<{ id: string }>(
-            inventory,
-            `SELECT event_id AS id FROM inv.equipment_status_history WHERE source = 'monitor'`,
-          )
-        ).map((r) => r.id),
-      );
-      expect(sent.filter((e) => !ids.has(e.eventId))).toEqual([]);
+      expect(counted).toEqual([{ checks: sent.length }]);
     } finally {
       await monitor.close();
       await inventory.close();

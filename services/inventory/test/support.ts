@@ -54,6 +54,29 @@ export function sql<T = Record<string, unknown>>(inventory: Inventory, text: str
   return dataSource.query(text.replace(/\binv\./g, `${schema}.`), params) as Promise<T[]>;
 }
 
+/**
+ * Replaces an equipment's status history with checks at the given times (oldest first): each
+ * status holds until the next, stored as the service stores it, as spans of one status.
+ */
+export async function setHistory(inventory: Inventory, equipmentId: string, checks: [string, Date][]) {
+  await sql(inventory, 'DELETE FROM inv.status_spans WHERE equipment_id = $1', [equipmentId]);
+  const runs = checks.filter(([status], i) => i === 0 || checks[i - 1][0] !== status);
+  for (const [i, [status, at]] of runs.entries()) {
+    await sql(
+      inventory,
+      'INSERT INTO inv.status_spans (equipment_id, started_at, ended_at, status) VALUES ($1, $2, $3, $4)',
+      [equipmentId, at, runs[i + 1]?.[1] ?? null, status],
+    );
+  }
+  const [status, at] = runs.at(-1)!;
+  await sql(
+    inventory,
+    `UPDATE inv.equipment_state SET span_started_at = $2, span_status = $3, recent = ARRAY[$4::timestamptz]
+      WHERE equipment_id = $1`,
+    [equipmentId, at, status, checks.at(-1)![1]],
+  );
+}
+
 /** The error body a call fails with (the test fails if it succeeds). */
 export async function failureOf(
   call: Promise<unknown>,

@@ -157,9 +157,18 @@ export const inventoryRoutes = {
     method: 'GET',
     path: '/api/reports/uptime',
     summary:
-      'Counts for the Reports screen and, per equipment, uptime over the last 720 hours from the status history',
+      'Counts for the Reports screen and the first 100 rows of the uptime report (uptime over the last 720 hours)',
     tag: 'Reports',
     access: 'user',
     response: uptimeReportSchema,
+  },
+  uptimeReportCsv: {
+    method: 'GET',
+    path: '/api/reports/uptime.csv',
+    summary:
+      'The whole uptime report as CSV (equipment-uptime-report-{date}.csv, the spec columns), streamed as it is read',
+    tag: 'Reports',
+    access: 'user',
+    responseContentType: 'text/csv',
   },
 } as const satisfies Record<string, ApiRouteDef>;

@@ -47,7 +47,9 @@ export function tablesOf(dataSource: { options: object }) {
     buildings: `${s}.buildings`,
     rooms: `${s}.rooms`,
     equipment: `${s}.equipment`,
-    history: `${s}.equipment_status_history`,
+    state: `${s}.equipment_state`,
+    spans: `${s}.status_spans`,
+    days: `${s}.status_days`,
     events: `${s}.equipment_events`,
   };
 }

@@ -1,7 +1,12 @@
 import { Module } from '@nestjs/common';
+import { StatusModule } from '../status/status.module';
 import { EquipmentRepository } from './equipment.repository';
 import { EquipmentMessageController } from './equipment.message.controller';
 import { EquipmentService } from './equipment.service';
 
-@Module({ controllers: [EquipmentMessageController], providers: [EquipmentRepository, EquipmentService] })
+@Module({
+  imports: [StatusModule],
+  controllers: [EquipmentMessageController],
+  providers: [EquipmentRepository, EquipmentService],
+})
 export class EquipmentModule {}

@@ -1,17 +1,19 @@
 import {
   type Equipment,
   type EquipmentCreate,
-  type EquipmentStatus,
   type EquipmentUpdate,
   type MonitorTarget,
 } from '@cm/contracts';
 import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { TableRepository } from '../database/table.repository';
+import { StatusRepository } from '../status/status.repository';
 
 const columns = `e.id, e.room_id AS "roomId", e.name, e.model, e.serial_number AS "serialNumber",
-  e.ip_address AS "ipAddress", e.status, e.notes, e.image_url AS "imageUrl", e.type,
-  e.last_checked_at AS "lastCheckedAt"`;
+  e.ip_address AS "ipAddress", e.status, e.notes, e.image_url AS "imageUrl", e.type`;
+
+/** The monitor's last word on it, from the state row every check rewrites. */
+const checkColumns = `st.last_checked_at AS "lastCheckedAt", st.last_rtt_ms AS "lastRttMs"`;
 
 const updatable = {
   roomId: 'room_id',
@@ -27,16 +29,20 @@ const updatable = {
 
 @Injectable()
 export class EquipmentRepository extends TableRepository {
-  constructor(dataSource: DataSource) {
+  constructor(
+    dataSource: DataSource,
+    private readonly status: StatusRepository,
+  ) {
     super(dataSource);
   }
 
   /** A room's equipment; null when the room does not exist (one query either way). */
   async listByRoom(roomId: string): Promise<Equipment[] | null> {
     const rows: (Equipment | { id: null })[] = await this.dataSource.query(
-      `SELECT ${columns}
+      `SELECT ${columns}, ${checkColumns}
          FROM ${this.t.rooms} r
          LEFT JOIN ${this.t.equipment} e ON e.room_id = r.id
+         LEFT JOIN ${this.t.state} st ON st.equipment_id = e.id
         WHERE r.id = $1
         ORDER BY lower(e.name), e.id`,
       [roomId],
@@ -46,36 +52,33 @@ export class EquipmentRepository extends TableRepository {
   }
 
   /**
-   * Inserts the equipment and records its first status in the history, in one transaction.
-   * Fails with a foreign key violation when the room does not exist.
+   * Inserts the equipment; a trigger gives it its state row and first status span in the same
+   * statement. Fails with a foreign key violation when the room does not exist.
    */
-  create(roomId: string, equipment: EquipmentCreate): Promise<Equipment> {
-    return this.dataSource.transaction(async (manager) => {
-      const [row]: Equipment[] = await manager.query(
-        `INSERT INTO ${this.t.equipment} AS e (room_id, name, model, serial_number, ip_address, status, notes,
-                image_url, type)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-         RETURNING ${columns}`,
-        [
-          roomId,
-          equipment.name,
-          equipment.model,
-          equipment.serialNumber,
-          equipment.ipAddress,
-          equipment.status,
-          equipment.notes,
-          equipment.imageUrl,
-          equipment.type,
-        ],
-      );
-      await this.recordManualStatus(manager, row.id, row.status as EquipmentStatus);
-      return row;
-    });
+  async create(roomId: string, equipment: EquipmentCreate): Promise<Equipment> {
+    const [row]: Equipment[] = await this.dataSource.query(
+      `INSERT INTO ${this.t.equipment} AS e (room_id, name, model, serial_number, ip_address, status, notes,
+              image_url, type)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+       RETURNING ${columns}`,
+      [
+        roomId,
+        equipment.name,
+        equipment.model,
+        equipment.serialNumber,
+        equipment.ipAddress,
+        equipment.status,
+        equipment.notes,
+        equipment.imageUrl,
+        equipment.type,
+      ],
+    );
+    return { ...row, lastCheckedAt: null, lastRttMs: null };
   }
 
   /**
-   * Applies the fields an update carries. A status that changes is recorded in the history as a
-   * manual change, and makes older monitor results stale. Null when the equipment does not exist.
+   * Applies the fields an update carries. A status that changes is recorded as a person's
+   * change, and makes older monitor results stale. Null when the equipment does not exist.
    */
   update(id: string, changes: EquipmentUpdate): Promise<Equipment | null> {
     return this.dataSource.transaction(async (manager) => {
@@ -84,15 +87,20 @@ export class EquipmentRepository extends TableRepository {
         [id],
       );
       if (current.length === 0) return null;
-      const statusChanged = changes.status !== undefined && changes.status !== current[0].status;
+      const { status, ...rest } = changes;
+      if (status !== undefined && status !== current[0].status) {
+        await this.status.recordManual(manager, id, status);
+      }
       const row = await this.updateById<Equipment, EquipmentUpdate>(`${this.t.equipment} AS e`, columns, id, {
-        changes,
+        changes: rest,
         updatable,
-        extraSet: statusChanged ? ', status_at = now()' : '',
         manager,
       });
-      if (statusChanged) await this.recordManualStatus(manager, id, changes.status!);
-      return row;
+      const [check]: Pick<Equipment, 'lastCheckedAt' | 'lastRttMs'>[] = await manager.query(
+        `SELECT ${checkColumns} FROM ${this.t.state} st WHERE st.equipment_id = $1`,
+        [id],
+      );
+      return row && { ...row, status: status ?? row.status, ...check };
     });
   }
 
@@ -109,17 +117,6 @@ export class EquipmentRepository extends TableRepository {
         ORDER BY id
         LIMIT $2`,
       [after ?? null, limit],
-    );
-  }
-
-  private async recordManualStatus(
-    manager: EntityManager,
-    id: string,
-    status: EquipmentStatus,
-  ): Promise<void> {
-    await manager.query(
-      `INSERT INTO ${this.t.history} (equipment_id, status, checked_at, source) VALUES ($1, $2, now(), 'manual')`,
-      [id, status],
     );
   }
 }

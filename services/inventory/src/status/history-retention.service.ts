@@ -10,8 +10,8 @@ import { type Config } from '../config';
 import { StatusRepository } from './status.repository';
 
 /**
- * A status event arrives for every equipment on every sweep (every 30 s by default), so the
- * history is kept for a bounded time: at least the report window, by default a day more.
+ * Status spans that ended, and day counters, are kept for a bounded time: at least the report
+ * window, by default 400 days. They are few (changes, not pings), so deleting them is cheap.
  */
 @Injectable()
 export class HistoryRetentionService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -41,7 +41,9 @@ export class HistoryRetentionService implements OnApplicationBootstrap, BeforeAp
     const before = new Date(Date.now() - this.config.INVENTORY_HISTORY_RETENTION_HOURS * 3_600_000);
     const removed = await this.status.prune(before);
     if (removed)
-      this.logger.log(`Removed ${removed} status history row(s) older than ${before.toISOString()}`);
+      this.logger.log(
+        `Removed ${removed} status span(s) and day counter(s) older than ${before.toISOString()}`,
+      );
     return removed;
   }
 }

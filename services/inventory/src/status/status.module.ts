@@ -3,5 +3,8 @@ import { HistoryRetentionService } from './history-retention.service';
 import { StatusEventsConsumer } from './status-events.consumer';
 import { StatusRepository } from './status.repository';
 
-@Module({ providers: [StatusRepository, StatusEventsConsumer, HistoryRetentionService] })
+@Module({
+  providers: [StatusRepository, StatusEventsConsumer, HistoryRetentionService],
+  exports: [StatusRepository],
+})
 export class StatusModule {}

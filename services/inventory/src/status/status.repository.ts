@@ -1,17 +1,66 @@
-import { type StatusEvent } from '@cm/contracts';
+import { type EquipmentStatus } from '@cm/contracts';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { isPgError, pgCodes, type Tables, tablesOf } from '../database/sql';
+import { DataSource, type EntityManager } from 'typeorm';
+import { type Tables, tablesOf } from '../database/sql';
+import {
+  type DayStats,
+  type DeviceTimeline,
+  type Observation,
+  observe,
+  type Span,
+  spanChanges,
+  type Verdict,
+} from './timeline';
 
-/** What became of one status event. */
-export type CheckOutcome =
-  /** Recorded, and the equipment's status follows it. */
-  | 'applied'
-  /** Recorded in the history only: older than the current status, or the equipment is in maintenance. */
-  | 'history-only'
-  | 'duplicate'
-  | 'unknown-equipment';
+/** One check of one equipment, as inventory records it. */
+export interface Check {
+  equipmentId: string;
+  sweepId: string;
+  status: EquipmentStatus;
+  checkedAt: number;
+  rttMs: number | null;
+  pings: number;
+  pingsAnswered: number;
+}
 
+export type CheckOutcome = Verdict | 'unknown-equipment';
+export type BatchOutcome = Record<CheckOutcome, number>;
+
+interface StateRow {
+  id: string;
+  status: EquipmentStatus;
+  status_at: Date;
+  last_checked_at: Date | null;
+  last_rtt_ms: number | null;
+  last_sweep_id: string | null;
+  recent: Date[];
+  span_started_at: Date | null;
+  span_status: EquipmentStatus | null;
+  day: string | null;
+  day_checks: number;
+  day_answered: number;
+  day_pings: number;
+  day_pings_answered: number;
+  day_rtt_min: number | null;
+  day_rtt_max: number | null;
+  day_rtt_sum: number;
+}
+
+const ms = (d: Date | null) => (d === null ? null : d.getTime());
+const iso = (t: number | null) => (t === null || t === Infinity ? null : new Date(t).toISOString());
+
+export const emptyOutcome = (): BatchOutcome => ({
+  applied: 0,
+  'history-only': 0,
+  duplicate: 0,
+  'too-late': 0,
+  'unknown-equipment': 0,
+});
+
+/**
+ * Records checks and manual status changes into the equipment state, the status spans and the
+ * day counters: one transaction per batch, with set-based statements whatever its size.
+ */
 @Injectable()
 export class StatusRepository {
   private readonly t: Tables;
@@ -20,66 +69,261 @@ export class StatusRepository {
     this.t = tablesOf(dataSource);
   }
 
-  /**
-   * Records one check in one transaction. The event id is a unique key of the history, so a
-   * redelivered event inserts nothing and changes nothing. The equipment's status follows only
-   * a check newer than whatever set it last (a check or a person), and never replaces
-   * maintenance, which a person sets and a person ends.
-   */
-  recordCheck(event: StatusEvent): Promise<CheckOutcome> {
-    return this.dataSource
-      .transaction(async (manager): Promise<CheckOutcome> => {
-        const inserted: unknown[] = await manager.query(
-          `INSERT INTO ${this.t.history} (equipment_id, status, checked_at, rtt_ms, results, source, event_id)
-           SELECT $1, $2, $3, $4, $5::jsonb, 'monitor', $6
-            WHERE EXISTS (SELECT 1 FROM ${this.t.equipment} WHERE id = $1)
-           ON CONFLICT (event_id) DO NOTHING
-           RETURNING id`,
-          [
-            event.equipmentId,
-            event.status,
-            event.checkedAt,
-            event.rttMs,
-            JSON.stringify(event.results),
-            event.eventId,
-          ],
-        );
-        if (inserted.length === 0) {
-          const known: unknown[] = await manager.query(`SELECT 1 FROM ${this.t.equipment} WHERE id = $1`, [
-            event.equipmentId,
-          ]);
-          return known.length ? 'duplicate' : 'unknown-equipment';
-        }
-        const [rows]: [{ applied: boolean }[]] = await manager.query(
-          `UPDATE ${this.t.equipment}
-              SET last_checked_at = GREATEST(last_checked_at, $2::timestamptz),
-                  status = CASE WHEN status_at < $2::timestamptz AND status <> 'maintenance' THEN $3 ELSE status END,
-                  status_at = CASE WHEN status_at < $2::timestamptz AND status <> 'maintenance' THEN $2::timestamptz
-                                   ELSE status_at END
-            WHERE id = $1
-            RETURNING status_at = $2::timestamptz AS applied`,
-          [event.equipmentId, event.checkedAt, event.status],
-        );
-        return rows[0]?.applied ? 'applied' : 'history-only';
-      })
-      .catch((error: unknown) => {
-        // The equipment was deleted between our check and our insert.
-        if (isPgError(error, pgCodes.foreignKeyViolation)) return 'unknown-equipment';
-        throw error;
+  /** Records a batch of checks in one transaction; answers what became of them. */
+  recordChecks(checks: readonly Check[]): Promise<BatchOutcome> {
+    const byDevice = new Map<string, Observation[]>();
+    for (const c of checks) {
+      const list = byDevice.get(c.equipmentId) ?? [];
+      list.push({
+        at: c.checkedAt,
+        status: c.status,
+        sweepId: c.sweepId,
+        rttMs: c.rttMs,
+        pings: c.pings,
+        pingsAnswered: c.pingsAnswered,
       });
+      byDevice.set(c.equipmentId, list);
+    }
+    return this.dataSource.transaction((manager) => this.apply(manager, byDevice));
   }
 
-  /** Deletes history older than `before`, a batch at a time; answers how many rows went. */
-  async prune(before: Date, batch = 5000): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const [, count]: [unknown, number] = await this.dataSource.query(
-        `DELETE FROM ${this.t.history}
-          WHERE id IN (SELECT id FROM ${this.t.history} WHERE checked_at < $1 LIMIT $2)`,
-        [before, batch],
-      );
-      total += count;
-      if (count < batch) return total;
+  /** A person's status change, inside the caller's transaction (which holds the equipment row). */
+  async recordManual(manager: EntityManager, equipmentId: string, status: EquipmentStatus): Promise<void> {
+    await this.apply(manager, new Map([[equipmentId, [{ at: Date.now(), status, manual: true }]]]));
+  }
+
+  private async apply(manager: EntityManager, byDevice: Map<string, Observation[]>): Promise<BatchOutcome> {
+    const outcome = emptyOutcome();
+    // Locked in id order, so batches that share devices wait for each other instead of
+    // deadlocking; KEY SHARE on the equipment makes a concurrent delete wait for this commit.
+    const rows: StateRow[] = await manager.query(
+      `SELECT e.id, e.status, st.status_at, st.last_checked_at, st.last_rtt_ms, st.last_sweep_id, st.recent,
+              st.span_started_at, st.span_status, to_char(st.day, 'YYYY-MM-DD') AS day, st.day_checks,
+              st.day_answered, st.day_pings, st.day_pings_answered, st.day_rtt_min, st.day_rtt_max, st.day_rtt_sum
+         FROM ${this.t.equipment} e
+         JOIN ${this.t.state} st ON st.equipment_id = e.id
+        WHERE e.id = ANY($1::uuid[])
+        ORDER BY e.id
+          FOR KEY SHARE OF e
+          FOR NO KEY UPDATE OF st`,
+      [[...byDevice.keys()]],
+    );
+    const known = new Set(rows.map((r) => r.id));
+    for (const [id, list] of byDevice) if (!known.has(id)) outcome['unknown-equipment'] += list.length;
+    if (rows.length === 0) return outcome;
+
+    const devices = rows.map((row) => this.timelineOf(row));
+    await this.loadSpansForLateObservations(manager, devices, byDevice);
+
+    const before = devices.map((d) => ({ spans: d.spans, status: d.state.status }));
+    for (const device of devices) {
+      const list = [...byDevice.get(device.state.equipmentId)!].sort((a, b) => a.at - b.at);
+      for (const o of list) outcome[observe(device, o)]++;
     }
+    await this.write(manager, devices, before);
+    return outcome;
+  }
+
+  private timelineOf(row: StateRow): DeviceTimeline {
+    const open: Span[] =
+      row.span_started_at && row.span_status
+        ? [{ start: row.span_started_at.getTime(), end: Infinity, status: row.span_status }]
+        : [];
+    return {
+      state: {
+        equipmentId: row.id,
+        status: row.status,
+        statusAt: row.status_at.getTime(),
+        lastCheckedAt: ms(row.last_checked_at),
+        lastRttMs: row.last_rtt_ms,
+        lastSweepId: row.last_sweep_id,
+        recent: row.recent.map((d) => new Date(d).getTime()),
+        day: row.day
+          ? {
+              day: row.day,
+              checks: row.day_checks,
+              answered: row.day_answered,
+              pings: row.day_pings,
+              pingsAnswered: row.day_pings_answered,
+              rttMin: row.day_rtt_min,
+              rttMax: row.day_rtt_max,
+              rttSum: row.day_rtt_sum,
+            }
+          : null,
+      },
+      spans: open,
+      dayDeltas: new Map(),
+    };
+  }
+
+  /**
+   * In order, only the open span (held in the state row) can change. A late observation can
+   * change any span from its time on: those are read, for the few devices that have one.
+   */
+  private async loadSpansForLateObservations(
+    manager: EntityManager,
+    devices: DeviceTimeline[],
+    byDevice: Map<string, Observation[]>,
+  ): Promise<void> {
+    const since = new Map<string, number>();
+    for (const d of devices) {
+      const newest = d.state.recent.at(-1) ?? -Infinity;
+      const earliest = Math.min(...byDevice.get(d.state.equipmentId)!.map((o) => o.at));
+      if (earliest < newest) since.set(d.state.equipmentId, earliest);
+    }
+    if (since.size === 0) return;
+    const spans: {
+      equipment_id: string;
+      started_at: Date;
+      ended_at: Date | null;
+      status: EquipmentStatus;
+    }[] = await manager.query(
+      `SELECT s.equipment_id, s.started_at, s.ended_at, s.status
+           FROM ${this.t.spans} s
+           JOIN unnest($1::uuid[], $2::timestamptz[]) AS l (id, since) ON s.equipment_id = l.id
+          WHERE s.ended_at IS NULL OR s.ended_at >= l.since
+          ORDER BY s.equipment_id, s.started_at`,
+      [[...since.keys()], [...since.values()].map((t) => new Date(t).toISOString())],
+    );
+    const byId = new Map<string, Span[]>();
+    for (const s of spans) {
+      const list = byId.get(s.equipment_id) ?? [];
+      list.push({ start: s.started_at.getTime(), end: s.ended_at?.getTime() ?? Infinity, status: s.status });
+      byId.set(s.equipment_id, list);
+    }
+    for (const d of devices)
+      if (since.has(d.state.equipmentId)) d.spans = byId.get(d.state.equipmentId) ?? [];
+  }
+
+  private async write(
+    manager: EntityManager,
+    devices: DeviceTimeline[],
+    before: { spans: Span[]; status: EquipmentStatus }[],
+  ): Promise<void> {
+    const states = devices.map(({ state: s, spans }) => {
+      const open = spans.at(-1)?.end === Infinity ? spans.at(-1)! : null;
+      return {
+        equipment_id: s.equipmentId,
+        status_at: iso(s.statusAt),
+        last_checked_at: iso(s.lastCheckedAt),
+        last_rtt_ms: s.lastRttMs,
+        last_sweep_id: s.lastSweepId,
+        recent: s.recent.map((t) => iso(t)),
+        span_started_at: iso(open?.start ?? null),
+        span_status: open?.status ?? null,
+        day: s.day?.day ?? null,
+        day_checks: s.day?.checks ?? 0,
+        day_answered: s.day?.answered ?? 0,
+        day_pings: s.day?.pings ?? 0,
+        day_pings_answered: s.day?.pingsAnswered ?? 0,
+        day_rtt_min: s.day?.rttMin ?? null,
+        day_rtt_max: s.day?.rttMax ?? null,
+        day_rtt_sum: s.day?.rttSum ?? 0,
+      };
+    });
+    await manager.query(
+      `UPDATE ${this.t.state} st
+          SET status_at = x.status_at, last_checked_at = x.last_checked_at, last_rtt_ms = x.last_rtt_ms,
+              last_sweep_id = x.last_sweep_id, recent = x.recent, span_started_at = x.span_started_at,
+              span_status = x.span_status, day = x.day, day_checks = x.day_checks, day_answered = x.day_answered,
+              day_pings = x.day_pings, day_pings_answered = x.day_pings_answered, day_rtt_min = x.day_rtt_min,
+              day_rtt_max = x.day_rtt_max, day_rtt_sum = x.day_rtt_sum
+         FROM jsonb_to_recordset($1::jsonb) AS x (
+                equipment_id uuid, status_at timestamptz, last_checked_at timestamptz, last_rtt_ms real,
+                last_sweep_id varchar, recent timestamptz[], span_started_at timestamptz, span_status varchar,
+                day date, day_checks integer, day_answered integer, day_pings integer, day_pings_answered integer,
+                day_rtt_min real, day_rtt_max real, day_rtt_sum double precision)
+        WHERE st.equipment_id = x.equipment_id`,
+      [JSON.stringify(states)],
+    );
+
+    const deleted: { equipment_id: string; started_at: string }[] = [];
+    const written: { equipment_id: string; started_at: string; ended_at: string | null; status: string }[] =
+      [];
+    devices.forEach((d, i) => {
+      const changes = spanChanges(before[i].spans, d.spans);
+      for (const start of changes.deleted)
+        deleted.push({ equipment_id: d.state.equipmentId, started_at: iso(start)! });
+      for (const s of changes.written) {
+        written.push({
+          equipment_id: d.state.equipmentId,
+          started_at: iso(s.start)!,
+          ended_at: iso(s.end),
+          status: s.status,
+        });
+      }
+    });
+    if (deleted.length) {
+      await manager.query(
+        `DELETE FROM ${this.t.spans} s
+          USING jsonb_to_recordset($1::jsonb) AS x (equipment_id uuid, started_at timestamptz)
+          WHERE s.equipment_id = x.equipment_id AND s.started_at = x.started_at`,
+        [JSON.stringify(deleted)],
+      );
+    }
+    if (written.length) {
+      await manager.query(
+        `INSERT INTO ${this.t.spans} (equipment_id, started_at, ended_at, status)
+         SELECT equipment_id, started_at, ended_at, status
+           FROM jsonb_to_recordset($1::jsonb)
+                AS x (equipment_id uuid, started_at timestamptz, ended_at timestamptz, status varchar)
+         ON CONFLICT (equipment_id, started_at) DO UPDATE SET ended_at = excluded.ended_at, status = excluded.status`,
+        [JSON.stringify(written)],
+      );
+    }
+
+    const statuses = devices
+      .filter((d, i) => d.state.status !== before[i].status)
+      .map((d) => ({ id: d.state.equipmentId, status: d.state.status }));
+    if (statuses.length) {
+      await manager.query(
+        `UPDATE ${this.t.equipment} e SET status = x.status
+           FROM jsonb_to_recordset($1::jsonb) AS x (id uuid, status varchar)
+          WHERE e.id = x.id`,
+        [JSON.stringify(statuses)],
+      );
+    }
+
+    const days = devices.flatMap((d) =>
+      [...d.dayDeltas.values()].map((s: DayStats) => ({
+        equipment_id: d.state.equipmentId,
+        day: s.day,
+        checks: s.checks,
+        answered: s.answered,
+        pings: s.pings,
+        pings_answered: s.pingsAnswered,
+        rtt_min: s.rttMin,
+        rtt_max: s.rttMax,
+        rtt_sum: s.rttSum,
+      })),
+    );
+    if (days.length) {
+      await manager.query(
+        `INSERT INTO ${this.t.days} AS d (equipment_id, day, checks, answered, pings, pings_answered, rtt_min,
+                                          rtt_max, rtt_sum)
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x (
+                  equipment_id uuid, day date, checks integer, answered integer, pings integer,
+                  pings_answered integer, rtt_min real, rtt_max real, rtt_sum double precision)
+         ON CONFLICT (equipment_id, day) DO UPDATE
+            SET checks = d.checks + excluded.checks, answered = d.answered + excluded.answered,
+                pings = d.pings + excluded.pings, pings_answered = d.pings_answered + excluded.pings_answered,
+                rtt_min = LEAST(d.rtt_min, excluded.rtt_min), rtt_max = GREATEST(d.rtt_max, excluded.rtt_max),
+                rtt_sum = d.rtt_sum + excluded.rtt_sum`,
+        [JSON.stringify(days)],
+      );
+    }
+  }
+
+  /** Deletes spans that ended and day counters that closed before `before`; answers how many rows went. */
+  async prune(before: Date): Promise<number> {
+    const [, spans]: [unknown, number] = await this.dataSource.query(
+      `DELETE FROM ${this.t.spans} WHERE ended_at < $1`,
+      [before],
+    );
+    const [, days]: [unknown, number] = await this.dataSource.query(
+      `DELETE FROM ${this.t.days} WHERE day < ($1::timestamptz AT TIME ZONE 'UTC')::date`,
+      [before],
+    );
+    return spans + days;
   }
 }

@@ -1,5 +1,4 @@
-import { type EquipmentUptime } from '@cm/contracts';
-import { csvCell, uptimeCsv, uptimeCsvFileName } from './uptime-csv';
+import { csvCell, type EquipmentUptime, uptimeCsv, uptimeCsvFileName } from './reports';
 
 const row = (over: Partial<EquipmentUptime> = {}): EquipmentUptime => ({
   equipmentId: '00000000-0000-4000-8000-000000000001',
