@@ -9,6 +9,7 @@ import {
   type Room,
   type RoomListItem,
   type UptimeReport,
+  uptimeCsvColumns,
 } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
 import { testDatabaseUrl, testNatsUrl } from '@cm/platform/testing';
@@ -224,12 +225,19 @@ describe('inventory through the gateway', () => {
     expect(report.status).toBe(200);
     expect(report.body).toMatchObject({ windowHours: 720, offline: expect.any(Number) });
     expect(report.body.offline).toBeGreaterThanOrEqual(1);
-    expect(report.body.equipment.find((x) => x.equipmentId === e)).toMatchObject({
-      buildingName: 'Monitored',
-      roomName: '1',
-      name: 'Switch',
-      status: 'inactive',
-    });
+    const csv = await uptimeCsvRows();
+    expect(csv.find((line) => line[2] === 'Switch')).toEqual([
+      'Monitored',
+      '1',
+      'Switch',
+      '',
+      '127.0.0.1',
+      'inactive',
+      expect.stringMatching(/^\d+\.\d$/),
+      expect.stringMatching(/^\d+\.\d$/),
+      expect.stringMatching(/^\d+\.\d$/),
+      expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    ]);
   });
 
   it('assembles the uptime report of a campus larger than one inventory page', async () => {
@@ -250,9 +258,26 @@ describe('inventory through the gateway', () => {
     }
     const report = await api<UptimeReport>('GET', '/api/reports/uptime');
     expect(report.status).toBe(200);
-    const spares = report.body.equipment.filter((x) => x.roomId === r);
-    expect(spares).toHaveLength(1200);
-    expect(new Set(report.body.equipment.map((x) => x.equipmentId)).size).toBe(report.body.equipment.length);
-    expect(report.body.totalEquipment).toBe(report.body.equipment.length);
+    // The screen's answer stays small: the counts and the first rows.
+    expect(report.body.equipment).toHaveLength(100);
+    expect(report.body.truncated).toBe(true);
+    // The whole campus is the CSV, streamed page by page.
+    const csv = await uptimeCsvRows();
+    expect(csv.filter((line) => line[0] === 'Large' && line[1] === 'Store')).toHaveLength(1200);
+    expect(csv).toHaveLength(report.body.totalEquipment);
   });
+
+  /** The streamed CSV's rows (after its header), split into cells; it has no quoted commas here. */
+  async function uptimeCsvRows(): Promise<string[][]> {
+    const res = await fetch(`${system.url}/api/reports/uptime.csv`, { headers: cookie });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="equipment-uptime-report-\d{4}-\d\d-\d\d\.csv"$/,
+    );
+    const [header, ...lines] = (await res.text()).split('\r\n');
+    expect(header).toBe(uptimeCsvColumns.join(','));
+    expect(lines.pop()).toBe('');
+    return lines.map((line) => line.split(','));
+  }
 });

@@ -29,7 +29,9 @@ function operation(name: string, route: ApiRouteDef): JsonSchema {
           description: 'Success',
           content: { 'application/json': { schema: schemaOf(route.response, 'output') } },
         }
-      : { description: 'Success' },
+      : route.responseContentType
+        ? { description: 'Success', content: { [route.responseContentType]: { schema: { type: 'string' } } } }
+        : { description: 'Success' },
     default: {
       description: 'Failure, with a stable error code and a message for a person',
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },

@@ -22,19 +22,22 @@ export type ButtonProps = ComponentProps<'button'> & {
   size?: keyof typeof sizes;
 };
 
-export function Button({ variant = 'primary', size = 'default', className, type, ...props }: ButtonProps) {
-  return (
-    <button
-      type={type ?? 'button'}
-      className={cn(
-        'inline-flex items-center justify-center gap-2 font-medium transition-colors',
-        'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600',
-        'disabled:cursor-not-allowed disabled:opacity-60',
-        variants[variant],
-        sizes[size],
-        className,
-      )}
-      {...props}
-    />
+/** The button look, for a link that acts as a button (a download). */
+export function buttonClass({
+  variant = 'primary',
+  size = 'default',
+  className,
+}: Pick<ButtonProps, 'variant' | 'size' | 'className'> = {}): string {
+  return cn(
+    'inline-flex items-center justify-center gap-2 font-medium transition-colors',
+    'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600',
+    'disabled:cursor-not-allowed disabled:opacity-60',
+    variants[variant],
+    sizes[size],
+    className,
   );
+}
+
+export function Button({ variant, size, className, type, ...props }: ButtonProps) {
+  return <button type={type ?? 'button'} className={buttonClass({ variant, size, className })} {...props} />;
 }

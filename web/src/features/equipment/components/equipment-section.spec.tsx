@@ -18,6 +18,7 @@ const item = (name: string, status: string): Equipment => ({
   imageUrl: null,
   type: null,
   lastCheckedAt: null,
+  lastRttMs: null,
 });
 
 describe(EquipmentSection.name, () => {
