@@ -3,8 +3,8 @@ import {
   kvBuckets,
   namespacedName,
   namespacedSubject,
+  statusBatchSchema,
   type StatusEvent,
-  statusEventSchema,
 } from '@cm/contracts';
 import { deleteNamespaceStreams } from '@cm/platform';
 import { testNatsUrl } from '@cm/platform/testing';
@@ -13,8 +13,9 @@ import { connect, JSONCodec, type NatsConnection } from 'nats';
 const json = JSONCodec<unknown>();
 
 /**
- * Every status event the replicas publish, as sent (a plain subscription sees each publish,
- * also those the stream drops as duplicates), so a test can count them per sweep.
+ * Every check the replicas publish, as sent (a plain subscription sees each publish, also those
+ * the stream drops as duplicates), each batch unpacked into one event per equipment with the
+ * event id inventory gives it, so a test can count them per sweep.
  */
 export class StatusEvents {
   readonly all: StatusEvent[] = [];
@@ -25,7 +26,11 @@ export class StatusEvents {
     const nc = await connect({ servers: testNatsUrl, name: 'status-listener' });
     const sut = new StatusEvents(nc);
     nc.subscribe(namespacedSubject(namespace, events.statusChecked), {
-      callback: (_error, msg) => sut.all.push(statusEventSchema.parse(json.decode(msg.data))),
+      callback: (_error, msg) => {
+        const { sweepId, checks } = statusBatchSchema.parse(json.decode(msg.data));
+        for (const check of checks)
+          sut.all.push({ eventId: `${check.equipmentId}:${sweepId}`, sweepId, ...check });
+      },
     });
     await nc.flush();
     return sut;

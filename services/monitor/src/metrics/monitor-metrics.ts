@@ -13,6 +13,14 @@ export class MonitorMetrics {
     'Time from firing a sweep to the last share reported, on the replica that fired it (the leader, or the one asked to check).',
     secondsBuckets,
   );
+  readonly sweepInterval = this.registry.gauge(
+    'cm_monitor_sweep_interval_seconds',
+    'The sweep interval in force, to compare with the sweep duration.',
+  );
+  readonly sweepOverruns = this.registry.counter(
+    'cm_monitor_sweep_overruns_total',
+    'Scheduled sweeps that took longer than the interval: the next one started late rather than overlap.',
+  );
   readonly sweeps = this.registry.counter(
     'cm_monitor_sweeps_total',
     'Sweeps fired by this replica, by reason (schedule, check) and outcome (complete, incomplete).',

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ClusterModule } from '../cluster/cluster.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { PingModule } from '../ping/ping.module';
+import { ResultsRecorded } from '../sweep/results-recorded';
 import { SweepCoordinator } from '../sweep/sweep-coordinator';
 import { SweepScheduler } from '../sweep/sweep-scheduler';
 import { SweepWorker } from '../sweep/sweep-worker';
@@ -19,6 +20,7 @@ import { ReplicaLifecycle } from './replica.lifecycle';
     MonitoringState,
     MonitoringService,
     SweepCoordinator,
+    ResultsRecorded,
     SweepScheduler,
     SweepWorker,
     ReplicaLifecycle,

@@ -2,6 +2,7 @@ import { ErrorCode, type MonitoringCheckResult, type MonitoringStatus } from '@c
 import { AppError, CONFIG } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Config } from '../config';
+import { ResultsRecorded } from '../sweep/results-recorded';
 import { SweepCoordinator } from '../sweep/sweep-coordinator';
 import { MonitoringState } from './monitoring-state';
 
@@ -11,6 +12,7 @@ export class MonitoringService {
     @Inject(CONFIG) private readonly config: Config,
     private readonly state: MonitoringState,
     private readonly coordinator: SweepCoordinator,
+    private readonly recorded: ResultsRecorded,
   ) {}
 
   status(): Promise<MonitoringStatus> {
@@ -25,9 +27,13 @@ export class MonitoringService {
     return this.state.setRunning(false);
   }
 
-  /** One sweep now, whatever the running state; answers when it ends or after MONITOR_CHECK_WAIT_MS. */
+  /**
+   * One sweep now, whatever the running state; answers when its results are recorded (so a
+   * screen refreshed after the answer shows them) or after MONITOR_CHECK_WAIT_MS.
+   */
   async check(): Promise<MonitoringCheckResult> {
     const waitMs = this.config.MONITOR_CHECK_WAIT_MS;
+    const deadline = Date.now() + waitMs;
     const sweep = this.coordinator.run('check');
     let timer: NodeJS.Timeout | undefined;
     const outcome = await Promise.race([
@@ -45,6 +51,12 @@ export class MonitoringService {
       throw new AppError(
         ErrorCode.CHECK_INCOMPLETE,
         `The check ended without results for all equipment (${outcome.published} of ${outcome.targets} recorded): a monitor replica stopped with no other to take over. Try again.`,
+      );
+    }
+    if (!(await this.recorded.waitFor(outcome.lastSequence, deadline))) {
+      throw new AppError(
+        ErrorCode.CHECK_INCOMPLETE,
+        `Every equipment was checked, but not all results were recorded within ${waitMs / 1000} s. Statuses update as they are.`,
       );
     }
     return {

@@ -34,6 +34,8 @@ export interface SweepOutcome {
   targets: number;
   answered: number;
   published: number;
+  /** Highest stream sequence of the sweep's results: recorded once inventory has acknowledged it. */
+  lastSequence: number;
   members: number;
   durationMs: number;
 }
@@ -149,6 +151,7 @@ export class SweepCoordinator {
         targets: sweep.targets,
         answered: Math.min(sweep.answered, sweep.targets),
         published: sweep.published,
+        lastSequence: sweep.lastSequence,
         members: members.length,
         durationMs: Math.round(performance.now() - started),
       };
@@ -219,6 +222,7 @@ class SweepRun {
   readonly finished: Promise<boolean>;
   answered = 0;
   published = 0;
+  lastSequence = 0;
   onFailure: (member: string) => void = () => undefined;
   private resolve!: (completed: boolean) => void;
   private over = false;
@@ -300,6 +304,7 @@ class SweepRun {
 
   onReport(report: SweepReport): void {
     this.published += report.published;
+    this.lastSequence = Math.max(this.lastSequence, report.lastSequence);
     const parts = this.pending.get(report.memberId);
     if (!parts?.has(report.part)) return;
     if (report.aborted) {

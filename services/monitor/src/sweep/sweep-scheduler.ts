@@ -91,13 +91,24 @@ export class SweepScheduler {
     const firedAt = Date.now();
     this.nextDue = firedAt + interval;
     const sweepId = newSweepId(firedAt);
+    this.metrics.sweepInterval.set(interval / 1000);
     this.inFlight = this.state
       .recordSweep(sweepId, firedAt)
       .then(() => this.coordinator.run('schedule', sweepId))
       .then(
-        () => undefined,
+        (outcome) => this.checkOverrun(outcome.durationMs, interval, outcome.targets, sweepId),
         (error: unknown) => this.logger.warn(`Scheduled sweep ${sweepId} failed: ${String(error)}`),
       )
       .finally(() => (this.inFlight = undefined));
+  }
+
+  /** A sweep longer than the interval delays the next one; say so, so that someone adds replicas. */
+  private checkOverrun(durationMs: number, interval: number, targets: number, sweepId: string): void {
+    if (durationMs <= interval) return;
+    this.metrics.sweepOverruns.inc();
+    this.logger.warn(
+      `Sweep ${sweepId} of ${targets} equipment took ${durationMs} ms, longer than the ${interval} ms interval: ` +
+        'the next sweep starts late. Add monitor replicas, or lengthen the interval.',
+    );
   }
 }

@@ -1,6 +1,5 @@
 import {
   type AddressResult,
-  events,
   namespacedSubject,
   patterns,
   type SweepAcceptance,
@@ -17,16 +16,11 @@ import { Membership } from '../cluster/membership';
 import { MonitorMetrics } from '../metrics/monitor-metrics';
 import { Pinger, PingerClosedError } from '../ping/pinger';
 import { summarize } from '../ping/status';
-import { type Target, TargetList } from '../targets/target-list';
+import { TargetList } from '../targets/target-list';
+import { StatusPublisher } from './status-publisher';
 import { decodeJson, encodeJson } from './wire';
 
-/** Status events awaiting the stream's acknowledgement at once. */
-const PUBLISH_CONCURRENCY = 128;
-
 const tracer = trace.getTracer('@cm/monitor');
-
-/** The de-duplication id of one equipment's result in one sweep (stream msgId and history key). */
-export const statusEventId = (equipmentId: string, sweepId: string) => `${equipmentId}:${sweepId}`;
 
 interface Share {
   aborted: boolean;
@@ -35,9 +29,9 @@ interface Share {
 
 /**
  * Pings this replica's share of a sweep when a coordinator asks (on a subject of its own), and
- * publishes one status event per equipment. When the replica stops mid-share it reports the
- * share aborted, so the coordinator hands it to the others; the events it already published
- * carry the same ids as the ones they will publish, so the stream keeps one of each.
+ * publishes the results in batches as they come. When the replica stops mid-share it reports the
+ * share aborted, so the coordinator hands it to the others; inventory recognises a check it
+ * already has by its sweep, so a device checked by both is recorded once.
  */
 @Injectable()
 export class SweepWorker {
@@ -112,6 +106,7 @@ export class SweepWorker {
       answered: 0,
       published: 0,
       aborted: false,
+      lastSequence: 0,
     };
     // An address shared by several equipment is pinged once.
     const pings = new Map<string, Promise<AddressResult>>();
@@ -120,7 +115,11 @@ export class SweepWorker {
       if (!p) pings.set(address, (p = this.pinger.ping(address)));
       return p;
     };
-    const publishing = new Limiter(PUBLISH_CONCURRENCY);
+    const publisher = new StatusPublisher(this.jetstream, this.metrics, {
+      sweepId: assignment.sweepId,
+      part: assignment.part,
+      memberId: me,
+    });
     await Promise.all(
       mine.map(async (target) => {
         let results: AddressResult[];
@@ -132,11 +131,20 @@ export class SweepWorker {
         }
         // A replica going away publishes nothing more: what it measured while stopping is not trusted.
         if (share.aborted) return;
-        const published = await publishing.run(() => this.publish(assignment.sweepId, target, results));
+        const { status, rttMs } = summarize(results);
+        publisher.add({
+          equipmentId: target.equipmentId,
+          status,
+          checkedAt: new Date().toISOString(),
+          rttMs,
+          results,
+        });
         if (results.some((r) => r.alive)) report.answered++;
-        if (published) report.published++;
       }),
     );
+    await publisher.close();
+    report.published = publisher.published;
+    report.lastSequence = publisher.lastSequence;
     for (const r of pings.values()) {
       const result = await r.catch(() => null);
       if (result) this.metrics.pings.inc(1, { result: result.alive ? 'answered' : 'unanswered' });
@@ -147,51 +155,5 @@ export class SweepWorker {
       namespacedSubject(this.jetstream.namespace, patterns.monitor.sweepDone),
       encodeJson(report),
     );
-  }
-
-  private async publish(sweepId: string, target: Target, results: AddressResult[]): Promise<boolean> {
-    const { status, rttMs } = summarize(results);
-    const eventId = statusEventId(target.equipmentId, sweepId);
-    this.metrics.equipmentChecked.inc(1, { status });
-    try {
-      await this.jetstream.publish(
-        events.statusChecked,
-        {
-          eventId,
-          equipmentId: target.equipmentId,
-          sweepId,
-          status,
-          checkedAt: new Date().toISOString(),
-          rttMs,
-          results,
-        },
-        { msgId: eventId },
-      );
-      this.metrics.eventsPublished.inc();
-      return true;
-    } catch (error) {
-      this.metrics.publishFailures.inc();
-      this.logger.warn(`Status of ${target.equipmentId} in sweep ${sweepId} not published: ${String(error)}`);
-      return false;
-    }
-  }
-}
-
-/** Runs at most `limit` tasks at once, the rest in the order they asked. */
-class Limiter {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(private readonly limit: number) {}
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
-    try {
-      return await task();
-    } finally {
-      this.active--;
-      this.waiting.shift()?.();
-    }
   }
 }
