@@ -1,0 +1,140 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { type Equipment, events, namespacedName, patterns, streams } from '@cm/contracts';
+import { JetStreamConnection } from '@cm/platform';
+import { testEnv, testNatsUrl } from '@cm/platform/testing';
+import { STATUS_CONSUMER } from '../src/status/status-events.consumer';
+import { dropNamespace, eventually, type Inventory, newNamespace, sql, startInventory } from './support';
+
+const freePort = async () => {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
+};
+
+/**
+ * Two inventory replicas share the status consumer; one is killed (SIGKILL: no shutdown, no
+ * acknowledgement of what it holds, perhaps a commit without its ack) while batches flow. Every
+ * check must be recorded once: none lost, none counted twice.
+ */
+describe('inventory replica killed mid-batch', () => {
+  const namespace = newNamespace();
+  // Events a killed replica held come back after this long, to the replica left.
+  const env = { INVENTORY_STATUS_ACK_WAIT_MS: '2000' };
+  let survivor: Inventory;
+  let victim: ChildProcess | undefined;
+  let monitor: JetStreamConnection;
+
+  beforeAll(async () => {
+    survivor = await startInventory(namespace, env);
+    monitor = await JetStreamConnection.connect({
+      namespace,
+      servers: testNatsUrl,
+      name: 'kill-test',
+      timeoutMs: 5000,
+    });
+  });
+  afterAll(async () => {
+    if (victim?.exitCode === null) victim.kill('SIGKILL');
+    await monitor?.close();
+    await survivor?.close();
+    await dropNamespace(namespace);
+  });
+
+  it('records every check exactly once when a replica dies while it holds batches', async () => {
+    const port = await freePort();
+    victim = spawn(process.execPath, [path.resolve(__dirname, '../dist/main.js')], {
+      env: { ...process.env, ...testEnv(namespace, { ...env, HTTP_PORT: String(port) }) },
+      stdio: 'ignore',
+    });
+    const exited = once(victim, 'exit');
+    await eventually(
+      () =>
+        fetch(`http://127.0.0.1:${port}/readyz`).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      (ready) => ready,
+      30_000,
+    );
+
+    const building = await survivor.rpc.send<{ id: string }>(patterns.inventory.createBuilding, {
+      name: 'K',
+    });
+    const room = await survivor.rpc.send<{ id: string }>(patterns.inventory.createRoom, {
+      buildingId: building.id,
+      room: { name: '1', type: 'Office', floor: '1' },
+    });
+    const fleet: Equipment[] = [];
+    for (let i = 0; i < 100; i++) {
+      fleet.push(
+        await survivor.rpc.send<Equipment>(patterns.inventory.createEquipment, {
+          roomId: room.id,
+          equipment: { name: `K${i}`, ipAddress: `127.0.9.${i + 1}` },
+        }),
+      );
+    }
+
+    const sweeps = 60;
+    const t0 = Date.now();
+    const statusOf = (device: number, sweep: number) => ((device + sweep) % 5 === 0 ? 'inactive' : 'active');
+    for (let s = 0; s < sweeps; s++) {
+      // A sweep every 100 ms: the killed replica's batches come back within the 32 observations
+      // each device keeps, as they would at any real interval.
+      await monitor.publish(
+        events.statusChecked,
+        {
+          sweepId: `kill-${s}`,
+          checks: fleet.map((e, d) => ({
+            equipmentId: e.id,
+            status: statusOf(d, s),
+            checkedAt: new Date(t0 + s * 1000).toISOString(),
+            rttMs: statusOf(d, s) === 'active' ? 0.1 : null,
+            results: [{ address: e.ipAddress!, alive: statusOf(d, s) === 'active', rttMs: null }],
+          })),
+        },
+        { msgId: `kill-${s}` },
+      );
+      if (s === 20) victim.kill('SIGKILL');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await exited;
+
+    const info = () =>
+      monitor.jsm.consumers.info(namespacedName(namespace, streams.status.name), STATUS_CONSUMER);
+    const drained = await eventually(info, (i) => i.num_pending === 0 && i.num_ack_pending === 0, 60_000);
+    expect(drained).toMatchObject({ num_pending: 0, num_ack_pending: 0 });
+
+    const rows = await sql<{ id: string; checks: number; last: Date; status: string }>(
+      survivor,
+      `SELECT st.equipment_id AS id, st.day_checks + COALESCE(
+                (SELECT sum(checks) FROM inv.status_days d WHERE d.equipment_id = st.equipment_id), 0)::int AS checks,
+              st.last_checked_at AS last, e.status
+         FROM inv.equipment_state st JOIN inv.equipment e ON e.id = st.equipment_id`,
+    );
+    expect(rows).toHaveLength(fleet.length);
+    for (const [d, e] of fleet.entries()) {
+      expect(rows.find((r) => r.id === e.id)).toEqual({
+        id: e.id,
+        checks: sweeps,
+        last: new Date(t0 + (sweeps - 1) * 1000),
+        status: statusOf(d, sweeps - 1),
+      });
+    }
+    // The timeline is the checks' own: a span starts at every change of status, none at a repeat.
+    const [{ spans }] = await sql<{ spans: number }>(
+      survivor,
+      'SELECT count(*)::int AS spans FROM inv.status_spans',
+    );
+    let changes = fleet.length; // each device's first span, from its creation
+    for (let d = 0; d < fleet.length; d++) {
+      for (let s = 0; s < sweeps; s++)
+        if (statusOf(d, s) !== (s === 0 ? 'active' : statusOf(d, s - 1))) changes++;
+    }
+    expect(spans).toBe(changes);
+  }, 180_000);
+});
