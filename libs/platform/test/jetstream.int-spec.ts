@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { events, namespacedName, namespacedSubject, type StatusEvent, streams } from '@cm/contracts';
+import {
+  events,
+  namespacedName,
+  namespacedSubject,
+  type StatusEvent,
+  type StatusMessage,
+  streams,
+} from '@cm/contracts';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -11,6 +18,9 @@ import {
 import { JSONCodec, nanos, StorageType } from 'nats';
 import { type DeliveryMeta, ensureStream, JetStreamConnection } from '../src';
 import { testNamespace, testNatsUrl } from '../src/testing';
+
+/** A single status event's id (these tests publish single events, the pre-batch kind). */
+const idOf = (e: StatusMessage) => ('eventId' in e ? e.eventId : e.sweepId);
 
 const statusEvent = (over: Partial<StatusEvent> = {}): StatusEvent => ({
   eventId: randomUUID(),
@@ -121,13 +131,13 @@ describe(JetStreamConnection.name, () => {
         durable,
         subject: events.statusChecked,
         handle: async (e) => {
-          seen.push(e.eventId);
+          seen.push(idOf(e));
         },
       });
       const sent = [statusEvent(), statusEvent(), statusEvent()];
       for (const e of sent) await publish(e);
       await until(() => seen.length === 3);
-      expect(seen).toEqual(sent.map((e) => e.eventId));
+      expect(seen).toEqual(sent.map((e) => idOf(e)));
       await until(async () => (await pendingOf()).unacked === 0);
       expect(await pendingOf()).toEqual({ pending: 0, unacked: 0 });
     });
@@ -144,8 +154,8 @@ describe(JetStreamConnection.name, () => {
         retryDelayMs: () => 50,
         handle: async (e, meta) => {
           deliveries.push(meta);
-          if (e.eventId === poison.eventId) throw new Error('database down');
-          if (e.eventId === flaky.eventId && meta.deliveryCount === 1) throw new Error('deadlock');
+          if (idOf(e) === poison.eventId) throw new Error('database down');
+          if (idOf(e) === flaky.eventId && meta.deliveryCount === 1) throw new Error('deadlock');
         },
       });
       await publish(poison);
@@ -166,7 +176,7 @@ describe(JetStreamConnection.name, () => {
         durable,
         subject: events.statusChecked,
         handle: async (e) => {
-          handled.push(e.eventId);
+          handled.push(idOf(e));
         },
       });
       await sut.js.publish(
@@ -212,7 +222,7 @@ describe(JetStreamConnection.name, () => {
         handle: async (e) => {
           started = true;
           await gate;
-          handled.push(e.eventId);
+          handled.push(idOf(e));
         },
       });
       const sent = Array.from({ length: 5 }, () => statusEvent());
@@ -231,12 +241,12 @@ describe(JetStreamConnection.name, () => {
           subject: events.statusChecked,
           ackWaitMs: 2000,
           handle: async (e) => {
-            handled.push(e.eventId);
+            handled.push(idOf(e));
           },
         });
         // At least once: none is lost (those pulled ahead come back at once or after the ack wait);
         // the one finished during stop was acknowledged and does not come back.
-        await until(() => sent.every((e) => handled.includes(e.eventId)));
+        await until(() => sent.every((e) => handled.includes(idOf(e))));
         expect(handled.filter((id) => id === sent[0].eventId)).toHaveLength(1);
       } finally {
         await other.close();
