@@ -1,4 +1,7 @@
 import { randomInt } from 'node:crypto';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { type AddressResult } from '@cm/contracts';
 import * as netPing from 'net-ping';
 import { Pinger, PingerClosedError, type PingerOptions } from '../src/ping/pinger';
 import { guardStaleRequests, type NetPingInternals } from '../src/ping/stale-requests';
@@ -145,3 +148,125 @@ describe(Pinger.name, () => {
     }
   });
 });
+
+/**
+ * Sweeps as a script makes them (bench/monitor/sweep.cjs): nothing but the sweep's own callbacks
+ * refers to the pinger, so only what net-ping and raw-socket hold can keep it. Major collections
+ * are forced all along: in a script's small heap a sweep's garbage (about 70 MB per 10,000 pings)
+ * brings one or two anyway, at a moment that varies; jest's larger heap may see none.
+ */
+describe(`${Pinger.name} without a packet gap`, () => {
+  const SWEEPS = 20;
+  const STALL_LIMIT_MS = 10_000;
+  /** 10,000 loopback addresses over two /16s: 127.1.0.1 to 127.2.19.250. */
+  const addresses = Array.from({ length: 10_000 }, (_, i) => {
+    const j = i % 5000;
+    return `127.${1 + Math.floor(i / 5000)}.${Math.floor(j / 250)}.${(j % 250) + 1}`;
+  });
+  let collecting: NodeJS.Timeout | undefined;
+
+  beforeAll(() => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    // At most a third of the time, however long a collection of jest's heap takes.
+    const collect = () => {
+      const started = performance.now();
+      gc();
+      collecting = setTimeout(collect, Math.max(50, 2 * (performance.now() - started)));
+    };
+    collecting = setTimeout(collect, 50);
+  });
+  afterAll(() => clearTimeout(collecting));
+
+  it.each([
+    ['a fresh pinger for each', true],
+    ['one pinger for all', false],
+  ])(`answers every address of ${SWEEPS} sweeps of 10,000, with %s`, async (_, fresh) => {
+    let swept = 0;
+    let pinger: WeakRef<Pinger> | undefined;
+    const sweeps = unrootedSweeps(addresses, SWEEPS, fresh, {
+      pinger: (p) => (pinger = p),
+      swept: (sweep, results) => {
+        const silent = results.filter((r, i) => !r.alive || r.address !== addresses[i]);
+        expect({ sweep, count: results.length, silent: silent.slice(0, 5) }).toEqual({
+          sweep,
+          count: addresses.length,
+          silent: [],
+        });
+        swept = sweep;
+      },
+    });
+    await unlessStalled(
+      sweeps,
+      () => swept,
+      STALL_LIMIT_MS,
+      () => {
+        const left = pinger?.deref();
+        left?.close();
+        return (
+          `sweep ${swept + 1} of ${SWEEPS} had not answered every address after ${STALL_LIMIT_MS} ms ` +
+          (left
+            ? `(${left.counters.answered + left.counters.unanswered} of ${left.counters.sent} settled)`
+            : '(its pinger, socket included, was garbage-collected with pings in flight)')
+        );
+      },
+    );
+    expect(swept).toBe(SWEEPS);
+  });
+});
+
+/**
+ * Sweeps `addresses` `sweeps` times, with a fresh pinger for each or one for all, in a chain of
+ * promises that nothing else holds. It reports each pinger (as a WeakRef, to close one that
+ * hangs) and each sweep's results, through callbacks that cannot reach the pinger.
+ */
+async function unrootedSweeps(
+  addresses: readonly string[],
+  sweeps: number,
+  fresh: boolean,
+  report: { pinger(pinger: WeakRef<Pinger>): void; swept(sweep: number, results: AddressResult[]): void },
+): Promise<void> {
+  let pinger: Pinger | undefined;
+  try {
+    for (let sweep = 1; sweep <= sweeps; sweep++) {
+      if (!pinger || fresh) {
+        pinger?.close();
+        pinger = new Pinger({
+          sessionId: randomInt(1, 65_535),
+          timeoutMs: 1000,
+          retries: 1,
+          packetGapMs: 0,
+          maxOutstanding: 10_000,
+        });
+        report.pinger(new WeakRef(pinger));
+      }
+      const sut = pinger;
+      report.swept(sweep, await Promise.all(addresses.map((a) => sut.ping(a))));
+    }
+  } finally {
+    pinger?.close();
+  }
+}
+
+/** Settles as `work` does, or fails with `explain()` once `progress()` has stayed put for `ms`. */
+function unlessStalled(
+  work: Promise<void>,
+  progress: () => number,
+  ms: number,
+  explain: () => string,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let seen = progress();
+    let since = performance.now();
+    const watch = setInterval(() => {
+      if (progress() !== seen) {
+        seen = progress();
+        since = performance.now();
+      } else if (performance.now() - since > ms) {
+        clearInterval(watch);
+        reject(new Error(explain()));
+      }
+    }, 100);
+    work.then(resolve, reject).finally(() => clearInterval(watch));
+  });
+}

@@ -61,6 +61,19 @@ export interface PingerCounters {
 }
 
 /**
+ * Pingers with a request queued or awaiting its reply, held here (a GC root through the module)
+ * until every one of them is answered. raw-socket's native socket is a weak Nan::ObjectWrap that
+ * it never Ref()s: its libuv poll handle keeps the event loop running but not the JS objects
+ * alive, and net-ping references a session only from the timers of requests already sent. Between
+ * two send batches of a sweep without a gap, when every request sent has been answered and the
+ * rest still wait in raw-socket's send queue, nothing else reaches a pinger that only its callers'
+ * promises refer to (a script's): a major collection then deletes the socket, whose destructor
+ * closes it without a "close" event, so no request is sent, times out or fails, and the sweep
+ * never ends (a process with nothing else to do exits).
+ */
+const busy = new Set<Pinger>();
+
+/**
  * One long-lived net-ping session (one raw ICMP socket) for the whole process. Requests wait in
  * a queue and leave one per `packetGapMs` (a timer wakes at most every millisecond, so each wake
  * sends what is due, which keeps the average rate), never more than `maxOutstanding` at once.
@@ -135,6 +148,7 @@ export class Pinger {
     // After an idle spell the schedule restarts now, so no burst makes up for the pause. (While
     // requests wait, a late timer's arrears are kept: that is what holds the average rate.)
     if (this.head === this.queue.length) this.nextSendAt = Math.max(this.nextSendAt, performance.now());
+    busy.add(this);
     return new Promise((resolve, reject) => {
       this.queue.push({ address, resolve, reject });
       this.pump();
@@ -145,6 +159,7 @@ export class Pinger {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    busy.delete(this);
     this.wakeUp?.();
     const waiting = this.queue.splice(this.head);
     this.head = 0;
@@ -226,6 +241,7 @@ export class Pinger {
         q.resolve({ address: q.address, alive: true, rttMs });
       }
       if (this.head < this.queue.length) this.pump();
+      else if (this.outstanding === 0) busy.delete(this);
     });
   }
 }
