@@ -164,8 +164,12 @@ describe('observability of the whole system', () => {
       expect(found).toBeDefined();
       return found!;
     });
-    const chain = ancestry(receiver.trace(commit.traceId), commit);
-    expect(chain.at(-1)).toBe('gateway: POST /api/monitoring/check');
+    // Check Now answers after the commit, so the spans above it end (and are exported) later.
+    const chain = await eventually(() => {
+      const spans = ancestry(receiver.trace(commit.traceId), commit);
+      expect(spans.at(-1)).toBe('gateway: POST /api/monitoring/check');
+      return spans;
+    });
     expect(chain.slice(0, 7)).toEqual([
       expect.stringMatching(/^inventory: pg\.query:COMMIT/),
       'inventory: jetstream process monitor.status.checked',
