@@ -174,7 +174,7 @@ async function seedHistory(db, ids, now) {
     `UPDATE ${s}.equipment_state st
         SET span_started_at = sp.started_at, span_status = sp.status, status_at = sp.started_at,
             last_checked_at = x.at, last_rtt_ms = CASE WHEN sp.status = 'active' THEN 0.05 END,
-            last_sweep_id = 'seed', recent = ARRAY[x.at], day = ($1::timestamptz AT TIME ZONE 'UTC')::date,
+            last_sweep_id = 'seed', recent = ARRAY[(extract(epoch FROM x.at) * 1000)::bigint], day = ($1::timestamptz AT TIME ZONE 'UTC')::date,
             day_checks = 100, day_answered = CASE WHEN sp.status = 'active' THEN 100 ELSE 0 END,
             day_pings = 100, day_pings_answered = CASE WHEN sp.status = 'active' THEN 100 ELSE 0 END,
             day_rtt_min = 0.03, day_rtt_max = 0.2, day_rtt_sum = 5
@@ -243,7 +243,7 @@ async function prefillRecent(db, ids) {
             last_checked_at = p.last, last_rtt_ms = 0.05, last_sweep_id = 'prefill',
             day = (p.last AT TIME ZONE 'UTC')::date, day_checks = 32, day_answered = 32, day_pings = 32,
             day_pings_answered = 32, day_rtt_min = 0.03, day_rtt_max = 0.2, day_rtt_sum = 1.6
-       FROM (SELECT array_agg(at ORDER BY at) AS times, min(at) AS first, max(at) AS last FROM pre) p
+       FROM (SELECT array_agg((extract(epoch FROM at) * 1000)::bigint ORDER BY at) AS times, min(at) AS first, max(at) AS last FROM pre) p
       WHERE st.equipment_id = ANY($1::uuid[])`,
     [ids],
   );

@@ -272,7 +272,7 @@ describe('inventory status events', () => {
     ]);
     await sql(
       inventory.sut,
-      'UPDATE inv.equipment_state SET recent = ARRAY[$2::timestamptz], span_started_at = $2, status_at = $2 WHERE equipment_id = $1',
+      'UPDATE inv.equipment_state SET recent = ARRAY[(extract(epoch FROM $2::timestamptz) * 1000)::bigint], span_started_at = $2, status_at = $2 WHERE equipment_id = $1',
       [equipment.id, new Date(start)],
     );
     const pattern = [

@@ -125,6 +125,10 @@ describe('inventory replica killed mid-batch', () => {
         status: statusOf(d, sweeps - 1),
       });
     }
+    // Each device keeps the times of its 32 newest checks, oldest first, for placing a late one.
+    const kept = await sql<{ recent: string[] }>(survivor, 'SELECT recent FROM inv.equipment_state');
+    const newest32 = Array.from({ length: 32 }, (_, i) => String(t0 + (sweeps - 32 + i) * 1000));
+    for (const { recent } of kept) expect(recent).toEqual(newest32);
     // The timeline is the checks' own: a span starts at every change of status, none at a repeat.
     const [{ spans }] = await sql<{ spans: number }>(
       survivor,

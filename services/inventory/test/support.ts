@@ -71,7 +71,7 @@ export async function setHistory(inventory: Inventory, equipmentId: string, chec
   const [status, at] = runs.at(-1)!;
   await sql(
     inventory,
-    `UPDATE inv.equipment_state SET span_started_at = $2, span_status = $3, recent = ARRAY[$4::timestamptz]
+    `UPDATE inv.equipment_state SET span_started_at = $2, span_status = $3, recent = ARRAY[(extract(epoch FROM $4::timestamptz) * 1000)::bigint]
       WHERE equipment_id = $1`,
     [equipmentId, at, status, checks.at(-1)![1]],
   );

@@ -5,11 +5,17 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
 const RECENT_LIMIT = 32;
 
 /**
+ * Those times are epoch milliseconds: the service compares them in milliseconds, and an array of
+ * integers costs far less to read and write on every check than one of timestamps.
+ */
+const epochMs = (column: string) => `(extract(epoch FROM ${column}) * 1000)::bigint`;
+
+/**
  * Replaces the row-per-ping status history with what changes and what adds up:
  *
  * - `equipment_state`, one narrow row per equipment, rewritten by every check: when it was last
- *   checked, its last round trip, the open span, the times of its newest observations (so a late
- *   check can be placed exactly) and today's ping counters;
+ *   checked, its last round trip, the open span, the times of its newest observations in epoch
+ *   milliseconds (so a late check can be placed exactly) and today's ping counters;
  * - `status_spans`, one row per run of the same status: a device whose status does not change
  *   costs no new row however often it is pinged;
  * - `status_days`, per device and UTC day: checks, answers, pings and round trips.
@@ -30,7 +36,7 @@ export class StatusSpans1763900000000 implements MigrationInterface {
         last_checked_at timestamptz,
         last_rtt_ms real,
         last_sweep_id varchar(64),
-        recent timestamptz[] NOT NULL DEFAULT '{}',
+        recent bigint[] NOT NULL DEFAULT '{}',
         span_started_at timestamptz,
         span_status varchar(16),
         day date,
@@ -78,7 +84,7 @@ export class StatusSpans1763900000000 implements MigrationInterface {
         at timestamptz := date_trunc('milliseconds', now());
       BEGIN
         INSERT INTO ${s}.equipment_state (equipment_id, status_at, recent, span_started_at, span_status)
-        VALUES (NEW.id, at, ARRAY[at], at, NEW.status);
+        VALUES (NEW.id, at, ARRAY[${epochMs('at')}], at, NEW.status);
         INSERT INTO ${s}.status_spans (equipment_id, started_at, status) VALUES (NEW.id, at, NEW.status);
         RETURN NULL;
       END $$`);
@@ -125,7 +131,7 @@ export class StatusSpans1763900000000 implements MigrationInterface {
            WHERE h.equipment_id = e.id AND h.source = 'monitor'
            ORDER BY h.checked_at DESC, h.id DESC LIMIT 1) last_check ON true
         LEFT JOIN LATERAL (
-          SELECT array_agg(checked_at ORDER BY checked_at) AS times
+          SELECT array_agg(${epochMs('checked_at')} ORDER BY checked_at) AS times
             FROM (SELECT checked_at FROM history_points p WHERE p.equipment_id = e.id
                    ORDER BY checked_at DESC LIMIT ${RECENT_LIMIT}) newest) recent ON true
         LEFT JOIN ${s}.status_spans open_span ON open_span.equipment_id = e.id AND open_span.ended_at IS NULL`);

@@ -7,6 +7,7 @@ import {
   type DeviceTimeline,
   type Observation,
   observe,
+  RECENT_LIMIT,
   type Span,
   spanChanges,
   type Verdict,
@@ -33,7 +34,8 @@ interface StateRow {
   last_checked_at: Date | null;
   last_rtt_ms: number | null;
   last_sweep_id: string | null;
-  recent: Date[];
+  /** The newest of the kept observation times (epoch ms, as text: bigint). */
+  newest: string | null;
   span_started_at: Date | null;
   span_status: EquipmentStatus | null;
   day: string | null;
@@ -97,7 +99,8 @@ export class StatusRepository {
     // Locked in id order, so batches that share devices wait for each other instead of
     // deadlocking; KEY SHARE on the equipment makes a concurrent delete wait for this commit.
     const rows: StateRow[] = await manager.query(
-      `SELECT e.id, e.status, st.status_at, st.last_checked_at, st.last_rtt_ms, st.last_sweep_id, st.recent,
+      `SELECT e.id, e.status, st.status_at, st.last_checked_at, st.last_rtt_ms, st.last_sweep_id,
+              st.recent[cardinality(st.recent)] AS newest,
               st.span_started_at, st.span_status, to_char(st.day, 'YYYY-MM-DD') AS day, st.day_checks,
               st.day_answered, st.day_pings, st.day_pings_answered, st.day_rtt_min, st.day_rtt_max, st.day_rtt_sum
          FROM ${this.t.equipment} e
@@ -113,14 +116,15 @@ export class StatusRepository {
     if (rows.length === 0) return outcome;
 
     const devices = rows.map((row) => this.timelineOf(row));
-    await this.loadSpansForLateObservations(manager, devices, byDevice);
+    const before = devices.map((d) => ({ newest: d.state.recent.at(-1) ?? null }));
+    const full = await this.loadForLateObservations(manager, devices, byDevice);
 
-    const before = devices.map((d) => ({ spans: d.spans, status: d.state.status }));
+    const loaded = devices.map((d, i) => ({ ...before[i], spans: d.spans, status: d.state.status }));
     for (const device of devices) {
       const list = [...byDevice.get(device.state.equipmentId)!].sort((a, b) => a.at - b.at);
       for (const o of list) outcome[observe(device, o)]++;
     }
-    await this.write(manager, devices, before);
+    await this.write(manager, devices, loaded, full);
     return outcome;
   }
 
@@ -137,7 +141,8 @@ export class StatusRepository {
         lastCheckedAt: ms(row.last_checked_at),
         lastRttMs: row.last_rtt_ms,
         lastSweepId: row.last_sweep_id,
-        recent: row.recent.map((d) => new Date(d).getTime()),
+        // Only the newest: all an observation in order needs (see loadForLateObservations).
+        recent: row.newest === null ? [] : [Number(row.newest)],
         day: row.day
           ? {
               day: row.day,
@@ -157,21 +162,29 @@ export class StatusRepository {
   }
 
   /**
-   * In order, only the open span (held in the state row) can change. A late observation can
-   * change any span from its time on: those are read, for the few devices that have one.
+   * In order, an observation needs only the newest kept time and the open span, both in the
+   * state row. One at or before the newest may be late or a repeat: for those few devices the
+   * whole list of kept times and every span from the observation on are read. Answers the ids
+   * whose list was read.
    */
-  private async loadSpansForLateObservations(
+  private async loadForLateObservations(
     manager: EntityManager,
     devices: DeviceTimeline[],
     byDevice: Map<string, Observation[]>,
-  ): Promise<void> {
+  ): Promise<Set<string>> {
     const since = new Map<string, number>();
     for (const d of devices) {
       const newest = d.state.recent.at(-1) ?? -Infinity;
       const earliest = Math.min(...byDevice.get(d.state.equipmentId)!.map((o) => o.at));
-      if (earliest < newest) since.set(d.state.equipmentId, earliest);
+      if (earliest <= newest) since.set(d.state.equipmentId, earliest);
     }
-    if (since.size === 0) return;
+    if (since.size === 0) return new Set();
+    const ids = [...since.keys()];
+    const lists: { equipment_id: string; recent: string[] }[] = await manager.query(
+      `SELECT equipment_id, recent FROM ${this.t.state} WHERE equipment_id = ANY($1::uuid[])`,
+      [ids],
+    );
+    const recentById = new Map(lists.map((l) => [l.equipment_id, l.recent.map(Number)]));
     const spans: {
       equipment_id: string;
       started_at: Date;
@@ -183,7 +196,7 @@ export class StatusRepository {
            JOIN unnest($1::uuid[], $2::timestamptz[]) AS l (id, since) ON s.equipment_id = l.id
           WHERE s.ended_at IS NULL OR s.ended_at >= l.since
           ORDER BY s.equipment_id, s.started_at`,
-      [[...since.keys()], [...since.values()].map((t) => new Date(t).toISOString())],
+      [ids, [...since.values()].map((t) => new Date(t).toISOString())],
     );
     const byId = new Map<string, Span[]>();
     for (const s of spans) {
@@ -191,16 +204,22 @@ export class StatusRepository {
       list.push({ start: s.started_at.getTime(), end: s.ended_at?.getTime() ?? Infinity, status: s.status });
       byId.set(s.equipment_id, list);
     }
-    for (const d of devices)
-      if (since.has(d.state.equipmentId)) d.spans = byId.get(d.state.equipmentId) ?? [];
+    for (const d of devices) {
+      if (!since.has(d.state.equipmentId)) continue;
+      d.state.recent = recentById.get(d.state.equipmentId) ?? [];
+      d.spans = byId.get(d.state.equipmentId) ?? [];
+    }
+    return new Set(ids);
   }
 
   private async write(
     manager: EntityManager,
     devices: DeviceTimeline[],
-    before: { spans: Span[]; status: EquipmentStatus }[],
+    before: { newest: number | null; spans: Span[]; status: EquipmentStatus }[],
+    full: Set<string>,
   ): Promise<void> {
-    const states = devices.map(({ state: s, spans }) => {
+    const states = devices.map(({ state: s, spans }, i) => {
+      const whole = full.has(s.equipmentId);
       const open = spans.at(-1)?.end === Infinity ? spans.at(-1)! : null;
       return {
         equipment_id: s.equipmentId,
@@ -208,7 +227,9 @@ export class StatusRepository {
         last_checked_at: iso(s.lastCheckedAt),
         last_rtt_ms: s.lastRttMs,
         last_sweep_id: s.lastSweepId,
-        recent: s.recent.map((t) => iso(t)),
+        // A list read whole is written whole; otherwise only the times added, appended in SQL.
+        recent_whole: whole,
+        recent: whole ? s.recent : s.recent.filter((t) => before[i].newest === null || t > before[i].newest),
         span_started_at: iso(open?.start ?? null),
         span_status: open?.status ?? null,
         day: s.day?.day ?? null,
@@ -224,13 +245,17 @@ export class StatusRepository {
     await manager.query(
       `UPDATE ${this.t.state} st
           SET status_at = x.status_at, last_checked_at = x.last_checked_at, last_rtt_ms = x.last_rtt_ms,
-              last_sweep_id = x.last_sweep_id, recent = x.recent, span_started_at = x.span_started_at,
+              last_sweep_id = x.last_sweep_id,
+              recent = CASE WHEN x.recent_whole THEN x.recent
+                            ELSE (st.recent || x.recent)[greatest(cardinality(st.recent) + cardinality(x.recent) - ${RECENT_LIMIT - 1}, 1):]
+                       END,
+              span_started_at = x.span_started_at,
               span_status = x.span_status, day = x.day, day_checks = x.day_checks, day_answered = x.day_answered,
               day_pings = x.day_pings, day_pings_answered = x.day_pings_answered, day_rtt_min = x.day_rtt_min,
               day_rtt_max = x.day_rtt_max, day_rtt_sum = x.day_rtt_sum
          FROM jsonb_to_recordset($1::jsonb) AS x (
                 equipment_id uuid, status_at timestamptz, last_checked_at timestamptz, last_rtt_ms real,
-                last_sweep_id varchar, recent timestamptz[], span_started_at timestamptz, span_status varchar,
+                last_sweep_id varchar, recent_whole boolean, recent bigint[], span_started_at timestamptz, span_status varchar,
                 day date, day_checks integer, day_answered integer, day_pings integer, day_pings_answered integer,
                 day_rtt_min real, day_rtt_max real, day_rtt_sum double precision)
         WHERE st.equipment_id = x.equipment_id`,
