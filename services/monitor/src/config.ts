@@ -17,7 +17,7 @@ export const configSchema = z
     /** Echo requests sent again to an address that did not answer (fping -r). */
     MONITOR_PING_RETRIES: int(1, 0, 10),
     /** Least time between two packets a replica sends, in milliseconds, fractions allowed (fping -i). */
-    MONITOR_PACKET_GAP_MS: z.coerce.number().min(0).max(1000).default(0.5),
+    MONITOR_PACKET_GAP_MS: z.coerce.number().min(0).max(1000).default(0.2),
     /** Echo requests awaiting their reply at once; net-ping's sequence numbers allow fewer than 65535. */
     MONITOR_MAX_OUTSTANDING: int(10_000, 1, 60_000),
     /** ICMP identifier of this process's ping session; unset: a random free one. */
