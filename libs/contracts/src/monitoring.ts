@@ -33,12 +33,9 @@ export const addressResultSchema = z.object({
 });
 export type AddressResult = z.infer<typeof addressResultSchema>;
 
-/** The event the monitor publishes for every equipment it checked (JetStream, at-least-once). */
-export const statusEventSchema = z.object({
-  /** Unique per check: the de-duplication key on the stream and in the status history. */
-  eventId: z.string().min(1).max(64),
+/** One equipment's result of one sweep; its event id is `<equipmentId>:<sweepId>`. */
+export const statusCheckSchema = z.object({
   equipmentId: idSchema,
-  sweepId: z.string().min(1).max(64),
   status: equipmentStatusSchema,
   checkedAt: timestampSchema,
   /** Round-trip time of the address, or the mean of a range's answering addresses; null when none answered. */
@@ -46,17 +43,15 @@ export const statusEventSchema = z.object({
   /** Every address pinged for it: one for a single address, `.d`…`.N` for a range. */
   results: z.array(addressResultSchema),
 });
-export type StatusEvent = z.infer<typeof statusEventSchema>;
-
-/** One equipment's result within a batch; its event id is `<equipmentId>:<sweepId>`. */
-export const statusCheckSchema = z.object({
-  equipmentId: idSchema,
-  status: equipmentStatusSchema,
-  checkedAt: timestampSchema,
-  rttMs: z.number().nonnegative().nullable(),
-  results: z.array(addressResultSchema),
-});
 export type StatusCheck = z.infer<typeof statusCheckSchema>;
+
+/** One check as its own message, as the monitor published them before batches (still accepted). */
+export const statusEventSchema = statusCheckSchema.extend({
+  /** Unique per check: `<equipmentId>:<sweepId>`, the stream's de-duplication key. */
+  eventId: z.string().min(1).max(64),
+  sweepId: z.string().min(1).max(64),
+});
+export type StatusEvent = z.infer<typeof statusEventSchema>;
 
 /**
  * Results of one sweep as the monitor publishes them: many checks in one message, so a campus
