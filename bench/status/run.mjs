@@ -28,6 +28,7 @@ import {
   cpuMs,
   loadAverage,
   median,
+  memoryMiB,
   percentile,
   round,
 } from '../support/measure.mjs';
@@ -508,6 +509,7 @@ async function pipelinePhase(ctx, n, previous) {
     );
   }
   const cpuAfter = { inventory: cpuMs(inventoryPid), monitor: cpuMs(monitorPid) };
+  const monitorMemory = memoryMiB(monitorPid);
   const bytesAfter = await statusTableBytes(db);
   // The statistics collector reports with a delay of up to about half a second.
   await sleep(1000);
@@ -547,6 +549,10 @@ async function pipelinePhase(ctx, n, previous) {
   phase.inventoryCpuMsPer1000 = round(((cpuAfter.inventory - cpuBefore.inventory) / checks) * 1000, 1);
   phase.postgresCpuMsPer1000 = round((pgCpu / checks) * 1000, 1);
   phase.monitorCpuMsPer1000 = round(((cpuAfter.monitor - cpuBefore.monitor) / checks) * 1000, 1);
+  phase.monitorCpuMsPerSweep = Math.round((cpuAfter.monitor - cpuBefore.monitor) / SWEEPS);
+  // After the sweeps: what the monitor holds, and the most it held since it started.
+  phase.monitorRssMiB = monitorMemory?.rss ?? null;
+  phase.monitorPeakRssMiB = monitorMemory?.peak ?? null;
   // Definitive: the database did not hold every result of the sweep when Check Now said it did.
   phase.checkNowBeforeCommit = phase.sweeps.filter(
     (r) => r.checkNowStatus === 200 && r.recordedAtAnswer < n,
@@ -984,12 +990,12 @@ function printSummary(r) {
       `\nStatus pipeline: ${r.sweepsPerSize} sweeps per size, Check Now back to back, packet gap ${r.packetGapMs} ms`,
     );
     console.log(
-      '| devices | monitor sweep p50 ms | last msg → commit p50 ms | p99 ms | COPY floor ms | p50 ÷ COPY | p99 ÷ COPY | backlog after publish (max) | backlog at next start (max) | B/device/sweep | B/device/day | inventory CPU ms/1000 checks | PG backends CPU ms/1000 | monitor CPU ms/1000 |',
+      '| devices | monitor sweep p50 ms | last msg → commit p50 ms | p99 ms | COPY floor ms | p50 ÷ COPY | p99 ÷ COPY | backlog after publish (max) | backlog at next start (max) | B/device/sweep | B/device/day | inventory CPU ms/1000 checks | PG backends CPU ms/1000 | monitor CPU ms/1000 | monitor CPU ms/sweep | monitor RSS / peak MiB |',
     );
-    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const p of r.pipeline) {
       console.log(
-        `| ${p.devices} | ${p.monitorSweepP50Ms} | ${p.latencyP50Ms} | ${p.latencyP99Ms} | ${p.copyFloorMs} | ${p.latencyP50OverCopy} | ${p.latencyP99OverCopy} | ${p.backlogAfterPublishMax} | ${p.backlogAtStartMax} | ${p.bytesPerDevicePerSweep} | ${p.bytesPerDevicePerDay} | ${p.inventoryCpuMsPer1000} | ${p.postgresCpuMsPer1000} | ${p.monitorCpuMsPer1000} |`,
+        `| ${p.devices} | ${p.monitorSweepP50Ms} | ${p.latencyP50Ms} | ${p.latencyP99Ms} | ${p.copyFloorMs} | ${p.latencyP50OverCopy} | ${p.latencyP99OverCopy} | ${p.backlogAfterPublishMax} | ${p.backlogAtStartMax} | ${p.bytesPerDevicePerSweep} | ${p.bytesPerDevicePerDay} | ${p.inventoryCpuMsPer1000} | ${p.postgresCpuMsPer1000} | ${p.monitorCpuMsPer1000} | ${p.monitorCpuMsPerSweep} | ${p.monitorRssMiB} / ${p.monitorPeakRssMiB} |`,
       );
     }
   }

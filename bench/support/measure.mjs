@@ -35,6 +35,17 @@ export function cpuMs(pid) {
   }
 }
 
+/** Resident memory of a process now and at its peak, in MiB (null when it is gone). */
+export function memoryMiB(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
+  } catch {
+    return null;
+  }
+}
+
 /** The local ports of a process's established TCP connections to `port` (needs root for ss -p). */
 function clientPorts(pid, port) {
   const out = spawnSync('ss', ['-tnpH', 'state', 'established', `( dport = :${port} )`], {
