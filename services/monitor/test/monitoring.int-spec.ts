@@ -197,4 +197,25 @@ describe('monitoring', () => {
       expect(lastSweep().size).toBe(7);
     });
   });
+
+  it('says so when a sweep outlasts the interval, and starts the next one late rather than overlap it', async () => {
+    // Still the replica whose silent address takes 2 × 1.5 s: every sweep outlasts the 1 s interval.
+    const metric = async (series: string) => {
+      const text = await fetch(`${httpBase(sut)}/metrics`).then((r) => r.text());
+      return Number(new RegExp(`^${series} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+    };
+    await sut.rpc.send(patterns.monitor.start);
+    try {
+      await eventually(async () =>
+        expect(await metric('cm_monitor_sweep_overruns_total')).toBeGreaterThanOrEqual(1),
+      );
+      expect(await metric('cm_monitor_sweep_interval_seconds')).toBe(1);
+      const before = statuses.sweeps().length;
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      // At a 1 s interval, overlapping sweeps would be 4 more in 4 s; each here takes 3 s or more.
+      expect(statuses.sweeps().length - before).toBeLessThanOrEqual(2);
+    } finally {
+      await sut.rpc.send(patterns.monitor.stop);
+    }
+  });
 });
