@@ -93,7 +93,8 @@ export function streamConfigFor(
   };
 }
 
-const isNotFound = (error: unknown) => /not found/i.test(String((error as Error)?.message ?? error));
+/** JetStream's answer for a stream or consumer that does not exist. */
+export const isNotFound = (error: unknown) => /not found/i.test(String((error as Error)?.message ?? error));
 const isAlreadyInUse = (error: unknown) => /already in use/i.test(String((error as Error)?.message ?? error));
 
 /**

@@ -100,7 +100,8 @@ export class EquipmentRepository extends TableRepository {
         `SELECT ${checkColumns} FROM ${this.t.state} st WHERE st.equipment_id = $1`,
         [id],
       );
-      return row && { ...row, status: status ?? row.status, ...check };
+      // The status, when it changed, was written above, in this transaction: the row has it.
+      return row && { ...row, ...check };
     });
   }
 

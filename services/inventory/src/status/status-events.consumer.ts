@@ -2,6 +2,7 @@ import { durableConsumers, events, type StatusMessage, statusCheckSchema, stream
 import { CONFIG, type DeliveryMeta, JetStreamConnection } from '@cm/platform';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { type Config } from '../config';
+import { pgCodeOf } from '../database/sql';
 import { type BatchOutcome, type Check, emptyOutcome, StatusRepository } from './status.repository';
 
 /** Durable name: replicas of inventory share it, so each status message is persisted by one of them. */
@@ -10,12 +11,7 @@ export const STATUS_CONSUMER = durableConsumers.inventoryStatus;
 /** SQLSTATE classes of errors a retry cannot cure: a value out of range, a broken constraint. */
 const dataErrorClasses = ['22', '23'];
 
-function isDataError(error: unknown): boolean {
-  const code =
-    (error as { code?: unknown; driverError?: { code?: unknown } })?.driverError?.code ??
-    (error as { code?: unknown })?.code;
-  return typeof code === 'string' && dataErrorClasses.includes(code.slice(0, 2));
-}
+const isDataError = (error: unknown) => dataErrorClasses.includes(pgCodeOf(error)?.slice(0, 2) ?? '');
 
 /**
  * Persists the monitor's status messages: a batch of checks (or, from before batches, a single

@@ -1,5 +1,5 @@
 import { durableConsumers, namespacedName, streams } from '@cm/contracts';
-import { JetStreamConnection } from '@cm/platform';
+import { isNotFound, JetStreamConnection } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 
 const POLL_MS = 100;
@@ -26,7 +26,7 @@ export class ResultsRecorded {
         const info = await this.jetstream.jsm.consumers.info(stream, durableConsumers.inventoryStatus);
         floor = info.ack_floor.stream_seq;
       } catch (error) {
-        if (/not found/i.test(String(error))) return true;
+        if (isNotFound(error)) return true;
         throw error;
       }
       if (floor >= sequence) return true;
