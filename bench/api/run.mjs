@@ -10,7 +10,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { buildServices, removeNamespace, root, seedCampus, signIn } from '../support/campus.mjs';
+import {
+  buildServices,
+  removeNamespace,
+  root,
+  seedCampus,
+  signIn,
+  DATABASE_URL,
+  NATS_URL,
+  stackEnv,
+} from '../support/campus.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -23,8 +32,6 @@ const ROOMS_PER_BUILDING = 20;
 const EQUIPMENT_PER_ROOM = 5;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 30);
 const CLIENTS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/classroom_monitor_test';
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
 const namespace = `bench_${randomBytes(4).toString('hex')}`;
 const schema = `"${namespace}_inventory"`;
@@ -95,14 +102,9 @@ function startBaseline(env) {
 async function main() {
   buildServices();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cm-bench-'));
-  const env = {
-    CM_NAMESPACE: namespace,
-    DATABASE_URL,
-    NATS_URL,
-    ADMIN_PASSWORD: adminPassword,
+  const env = stackEnv(namespace, adminPassword, {
     SESSION_SECRET: sessionSecret,
-    LOG_LEVEL: 'warn',
-  };
+  });
   const db = new Client({ connectionString: DATABASE_URL });
   let stack;
   let baseline;

@@ -9,7 +9,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { TextEncoder } from 'node:util';
-import { buildServices, removeNamespace, root, seedCampus, signIn } from '../support/campus.mjs';
+import {
+  buildServices,
+  removeNamespace,
+  root,
+  seedCampus,
+  signIn,
+  DATABASE_URL,
+  NATS_URL,
+  stackEnv,
+} from '../support/campus.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
@@ -22,8 +31,6 @@ const ROOMS_PER_BUILDING = 50;
 const EQUIPMENT_PER_ROOM = 10;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
-const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/classroom_monitor_test';
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
 const namespace = `bench_${randomBytes(4).toString('hex')}`;
 const schema = `"${namespace}_inventory"`;
@@ -106,13 +113,7 @@ async function measureNats(name, pattern, data) {
 async function main() {
   buildServices();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cm-bench-'));
-  const env = {
-    CM_NAMESPACE: namespace,
-    DATABASE_URL,
-    NATS_URL,
-    ADMIN_PASSWORD: adminPassword,
-    LOG_LEVEL: 'warn',
-  };
+  const env = stackEnv(namespace, adminPassword);
   const db = new Client({ connectionString: DATABASE_URL });
   let stack;
   try {

@@ -20,7 +20,15 @@ import { performance } from 'node:perf_hooks';
 import { Buffer } from 'node:buffer';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { buildServices, removeNamespace, root, signIn } from '../support/campus.mjs';
+import {
+  buildServices,
+  removeNamespace,
+  root,
+  signIn,
+  DATABASE_URL,
+  NATS_URL,
+  stackEnv,
+} from '../support/campus.mjs';
 import {
   backendCpu,
   backendCpuDelta,
@@ -60,8 +68,6 @@ const PREFILL_RECENT = process.env.BENCH_PREFILL_RECENT !== '0';
 /** Sweeps observed with monitoring started (the 30 s interval) at the largest size; 0: none. */
 const SCHEDULED_SWEEPS = Number(process.env.BENCH_SCHEDULED_SWEEPS ?? 5);
 const POLL_MS = 20;
-const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/classroom_monitor_test';
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 /** Devices per second octet block: 5,000 per /16, so 10,000 devices span two /16s, 50,000 ten. */
 const DEVICES_PER_16 = 5000;
 
@@ -345,25 +351,8 @@ async function measureSweep(ctx, n) {
   const seqBefore = (await jsm.streams.info(STREAM)).state.last_seq;
   const known = observer.order.length;
 
-  const samples = [];
-  let polling = true;
-  const poller = (async () => {
-    const until = performance.now() + 180_000;
-    while (polling && performance.now() < until) {
-      try {
-        const ci = await jsm.consumers.info(STREAM, DURABLE);
-        samples.push({
-          at: performance.now(),
-          floor: ci.ack_floor.stream_seq,
-          backlog: ci.num_pending + ci.num_ack_pending,
-          redelivered: ci.num_redelivered,
-        });
-      } catch (error) {
-        samples.push({ at: performance.now(), error: String(error) });
-      }
-      await sleep(POLL_MS);
-    }
-  })();
+  const consumer = pollConsumer(jsm, 180_000);
+  const { samples } = consumer;
 
   const startedAt = performance.now();
   const answerP = checkNow(url, cookie);
@@ -391,8 +380,7 @@ async function measureSweep(ctx, n) {
       () => samples.find((x) => x.floor !== undefined && x.floor >= lastSeq),
       { timeoutMs: 150_000, everyMs: POLL_MS },
     );
-    polling = false;
-    await poller;
+    await consumer.stop();
     const streamLast = (await jsm.streams.info(STREAM)).state.last_seq;
     const afterPublish = samples.find((x) => x.at >= sweep.lastAt && x.backlog !== undefined);
     const maxBacklog = Math.max(...samples.filter((x) => x.backlog !== undefined).map((x) => x.backlog));
@@ -421,8 +409,7 @@ async function measureSweep(ctx, n) {
       pollErrors: samples.filter((x) => x.error).length,
     };
   } finally {
-    polling = false;
-    await poller;
+    await consumer.stop();
     await answerP.catch(() => undefined);
   }
 }
@@ -573,25 +560,9 @@ async function pipelinePhase(ctx, n, previous) {
  */
 async function scheduledPhase(ctx, n, count) {
   const { jsm, observer, url, cookie, stack } = ctx;
-  const samples = [];
-  let polling = true;
   const intervalMs = 30_000;
-  const poller = (async () => {
-    const until = performance.now() + (count + 2) * intervalMs + 120_000;
-    while (polling && performance.now() < until) {
-      try {
-        const ci = await jsm.consumers.info(STREAM, DURABLE);
-        samples.push({
-          at: performance.now(),
-          floor: ci.ack_floor.stream_seq,
-          backlog: ci.num_pending + ci.num_ack_pending,
-        });
-      } catch (error) {
-        samples.push({ at: performance.now(), error: String(error) });
-      }
-      await sleep(POLL_MS);
-    }
-  })();
+  const consumer = pollConsumer(jsm, (count + 2) * intervalMs + 120_000);
+  const { samples } = consumer;
   const inventoryPid = stack.children.get('inventory').pid;
   const cpuBefore = cpuMs(inventoryPid);
   const known = observer.order.length;
@@ -644,8 +615,7 @@ async function scheduledPhase(ctx, n, count) {
     }).catch(() => null);
   } finally {
     await post('stop').catch((error) => log(`stopping monitoring: ${error.message}`));
-    polling = false;
-    await poller;
+    await consumer.stop();
     // A sweep under way finishes: let inventory record it before anything else runs.
     const tail = observer.sweepAfter(known)[count];
     if (tail) await observer.waitChecks(tail, n, 60_000);
@@ -846,21 +816,49 @@ function serviceLogSummary() {
   return summary;
 }
 
+/**
+ * Reads inventory's consumer every POLL_MS until stopped (or `forMs` passed): its ack floor (the
+ * last message committed), backlog and redeliveries, each reading timestamped.
+ */
+function pollConsumer(jsm, forMs) {
+  const samples = [];
+  let polling = true;
+  const loop = (async () => {
+    const until = performance.now() + forMs;
+    while (polling && performance.now() < until) {
+      try {
+        const ci = await jsm.consumers.info(STREAM, DURABLE);
+        samples.push({
+          at: performance.now(),
+          floor: ci.ack_floor.stream_seq,
+          backlog: ci.num_pending + ci.num_ack_pending,
+          redelivered: ci.num_redelivered,
+        });
+      } catch (error) {
+        samples.push({ at: performance.now(), error: String(error) });
+      }
+      await sleep(POLL_MS);
+    }
+  })();
+  return {
+    samples,
+    stop: async () => {
+      polling = false;
+      await loop;
+    },
+  };
+}
+
 async function main() {
   log(`namespace ${namespace}; load average ${loadAverage()?.join(' ')}; building the services`);
   buildServices();
   log('built');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cm-bench-'));
-  const env = {
-    CM_NAMESPACE: namespace,
-    DATABASE_URL,
-    NATS_URL,
-    ADMIN_PASSWORD: adminPassword,
-    LOG_LEVEL: 'warn',
+  const env = stackEnv(namespace, adminPassword, {
     MONITOR_ALLOWED_NETWORKS: '127.0.0.0/8',
     MONITOR_PACKET_GAP_MS: PACKET_GAP_MS,
     MONITOR_CHECK_WAIT_MS: '25000',
-  };
+  });
   const db = new Client({ connectionString: DATABASE_URL });
   const results = {
     bench: 'status',

@@ -10,6 +10,22 @@ const { connect } = require('nats');
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+export const DATABASE_URL =
+  process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/classroom_monitor_test';
+export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+
+/** What every benchmark's stack is started with: its namespace, the local services, quiet logs. */
+export function stackEnv(namespace, adminPassword, extra = {}) {
+  return {
+    CM_NAMESPACE: namespace,
+    DATABASE_URL,
+    NATS_URL,
+    ADMIN_PASSWORD: adminPassword,
+    LOG_LEVEL: 'warn',
+    ...extra,
+  };
+}
+
 export function buildServices() {
   const projects = ['contracts', 'platform', 'auth', 'inventory', 'media', 'monitor', 'gateway'].map(
     (p) => `@cm/${p}`,
