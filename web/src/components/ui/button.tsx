@@ -17,7 +17,7 @@ const sizes = {
   round: 'h-12 w-12 shrink-0 rounded-full shadow-md',
 } as const;
 
-export type ButtonProps = ComponentProps<'button'> & {
+type ButtonProps = ComponentProps<'button'> & {
   variant?: keyof typeof variants;
   size?: keyof typeof sizes;
 };

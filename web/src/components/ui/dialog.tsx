@@ -4,8 +4,6 @@ import { type ComponentProps, type ReactNode } from 'react';
 import { cn } from '../../lib/cn';
 
 export const Dialog = DialogPrimitive.Root;
-export const DialogTrigger = DialogPrimitive.Trigger;
-export const DialogClose = DialogPrimitive.Close;
 
 /** A centred panel within the phone-width column; its body scrolls when it is taller than the screen. */
 export function DialogContent({

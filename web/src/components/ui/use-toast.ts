@@ -1,13 +1,13 @@
 import { type ReactNode, useSyncExternalStore } from 'react';
 
-export interface ToastInput {
+interface ToastInput {
   title: string;
   description?: ReactNode;
   /** Failures use the destructive (red) style. */
   variant?: 'default' | 'destructive';
 }
 
-export interface ToastItem extends ToastInput {
+interface ToastItem extends ToastInput {
   id: number;
   open: boolean;
 }

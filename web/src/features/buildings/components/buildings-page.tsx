@@ -15,7 +15,7 @@ import { BuildingForm } from './building-form';
 type Mode = { kind: 'list' } | { kind: 'add' } | { kind: 'edit'; building: BuildingListItem };
 
 /** Case-insensitive match on name or description (spec section 2). */
-export function filterBuildings<T extends { name: string; description: string | null }>(
+function filterBuildings<T extends { name: string; description: string | null }>(
   buildings: T[],
   search: string,
 ): T[] {

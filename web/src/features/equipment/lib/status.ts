@@ -1,6 +1,6 @@
 import { type EquipmentStatus, equipmentStatuses } from '@cm/contracts';
 
-export type StatusTone = 'green' | 'red' | 'yellow' | 'grey';
+type StatusTone = 'green' | 'red' | 'yellow' | 'grey';
 
 export interface StatusIndicator {
   label: string;
@@ -32,5 +32,3 @@ export const toneDotClass: Record<StatusTone, string> = {
   yellow: 'bg-yellow-400',
   grey: 'bg-slate-400',
 };
-
-export const statusOptions = equipmentStatuses.map((value) => ({ value, label: indicators[value].label }));

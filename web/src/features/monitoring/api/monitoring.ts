@@ -3,7 +3,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { apiRequest } from '../../../lib/api';
 
 /** Spec section 7: polled every 5 seconds while the screen shows it. */
-export const MONITORING_POLL_MS = 5000;
+const MONITORING_POLL_MS = 5000;
 
 export const monitoringStatusQuery = queryOptions<MonitoringStatus>({
   queryKey: ['/api/monitoring/status'],

@@ -2,9 +2,9 @@
 const LEADING_FLOORS = ['LL', 'B3', 'B2', 'B1', 'SB', 'SUB'];
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 
-export const UNSPECIFIED_FLOOR = 'Unspecified';
+const UNSPECIFIED_FLOOR = 'Unspecified';
 
-export interface FloorGroup<T> {
+interface FloorGroup<T> {
   /** The floor as entered, or null for rooms with none. */
   floor: string | null;
   heading: string;
