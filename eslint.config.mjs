@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import globals from 'globals';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', 'deploy/**'] },
@@ -38,16 +39,9 @@ export default tseslint.config(
       'bench/**/*.{js,mjs,cjs}',
       '**/*.config.{js,cjs,mjs}',
       'jest.preset.js',
+      '.dependency-cruiser.cjs',
     ],
-    languageOptions: {
-      globals: {
-        require: 'readonly',
-        module: 'writable',
-        __dirname: 'readonly',
-        process: 'readonly',
-        console: 'readonly',
-      },
-    },
+    languageOptions: { globals: globals.node },
     rules: { 'no-console': 'off', '@typescript-eslint/no-require-imports': 'off' },
   },
 );

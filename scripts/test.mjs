@@ -21,6 +21,25 @@ const steps = [
     ['prettier', '--check', 'libs', 'services', 'web/src', 'e2e/src', 'scripts', 'bench'],
   ],
   [
+    'Layer rules',
+    'npx',
+    [
+      'depcruise',
+      '--config',
+      '.dependency-cruiser.cjs',
+      '--output-type',
+      'err',
+      'libs',
+      'services',
+      'web/src',
+    ],
+  ],
+  [
+    'Lint of scripts, benchmarks and root configuration',
+    'npx',
+    ['eslint', 'scripts', 'bench', '.dependency-cruiser.cjs', 'eslint.config.mjs', 'jest.preset.js'],
+  ],
+  [
     'Lint, type checks and unit tests',
     'npx',
     ['nx', 'run-many', '-t', 'lint', 'typecheck', 'test', '--parallel=2'],
