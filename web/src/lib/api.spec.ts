@@ -1,4 +1,32 @@
-import { ApiError, apiRequest, errorMessage, getQueryFn, throwIfNotOk } from './api';
+import { apiRoutes, type Building } from '@cm/contracts';
+import { ApiError, apiJson, errorMessage, getQueryFn, nullOn401, queryKeyOf, throwIfNotOk } from './api';
+
+type Call = [string, RequestInit | undefined];
+
+/** Stands in for the network: each call is recorded and answered by `answer`. */
+function fakeFetch(answer: () => Response): Call[] {
+  const calls: Call[] = [];
+  global.fetch = (async (url: string, init?: RequestInit) => {
+    calls.push([url, init]);
+    return answer();
+  }) as typeof fetch;
+  return calls;
+}
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+const building: Building = {
+  id: '00000000-0000-4000-8000-000000000001',
+  name: 'Science Hall',
+  description: null,
+  imageUrl: null,
+};
+
+const realFetch = global.fetch;
+afterEach(() => {
+  global.fetch = realFetch;
+});
 
 describe(throwIfNotOk.name, () => {
   it('raises "status: body text" for a non-OK answer', async () => {
@@ -14,46 +42,26 @@ describe(throwIfNotOk.name, () => {
   });
 });
 
-describe(getQueryFn.name, () => {
-  const realFetch = global.fetch;
-  afterEach(() => {
-    global.fetch = realFetch;
+describe(apiJson.name, () => {
+  it("builds the path from the route's parameters, each encoded", async () => {
+    const calls = fakeFetch(() => json([]));
+    await apiJson(apiRoutes.listRooms, { buildingId: 'b1' });
+    await apiJson(apiRoutes.listEquipment, { roomId: 'a/b c?' });
+    expect(calls.map(([url]) => url)).toEqual([
+      '/api/buildings/b1/rooms',
+      '/api/rooms/a%2Fb%20c%3F/equipment',
+    ]);
   });
 
-  it('GETs the query key segments joined by "/" with credentials, and may return null on 401', async () => {
-    const calls: [string, RequestInit | undefined][] = [];
-    global.fetch = (async (url: string, init?: RequestInit) => {
-      calls.push([url, init]);
-      return new Response('{"message":"Sign in first"}', { status: 401 });
-    }) as typeof fetch;
-    const sut = getQueryFn<unknown>({ on401: 'returnNull' });
-    const result = await sut({ queryKey: ['/api/buildings', 'b1', 'rooms'] } as never);
-    expect(result).toBeNull();
-    expect(calls).toEqual([['/api/buildings/b1/rooms', { credentials: 'include' }]]);
-  });
-});
-
-describe(apiRequest.name, () => {
-  const realFetch = global.fetch;
-  let calls: [string, RequestInit | undefined][];
-  beforeEach(() => {
-    calls = [];
-    global.fetch = (async (url: string, init?: RequestInit) => {
-      calls.push([url, init]);
-      return new Response(null, { status: 204 });
-    }) as typeof fetch;
-  });
-  afterEach(() => {
-    global.fetch = realFetch;
-  });
-
-  it('sends a JSON body and its content type only when there is a payload', async () => {
-    await apiRequest('POST', '/api/logout');
-    await apiRequest('PUT', '/api/buildings/b1', { name: 'Science Hall' });
+  it('sends the method and the cookie, and a JSON body and its content type only with a payload', async () => {
+    const answers = [new Response(null, { status: 204 }), json(building)];
+    const calls = fakeFetch(() => answers.shift() ?? json(null, 500));
+    await apiJson(apiRoutes.logout);
+    await apiJson(apiRoutes.updateBuilding, { id: building.id }, { name: 'Science Hall' });
     expect(calls).toEqual([
       ['/api/logout', { method: 'POST', headers: {}, body: undefined, credentials: 'include' }],
       [
-        '/api/buildings/b1',
+        `/api/buildings/${building.id}`,
         {
           method: 'PUT',
           headers: { 'Content-Type': 'application/json' },
@@ -62,6 +70,70 @@ describe(apiRequest.name, () => {
         },
       ],
     ]);
+  });
+
+  it("answers the reply as the route's response schema reads it", async () => {
+    fakeFetch(() => json({ ...building, notInTheContract: true }));
+    await expect(apiJson(apiRoutes.getBuilding, { buildingId: building.id })).resolves.toEqual(building);
+  });
+
+  it('answers nothing for a route without a response', async () => {
+    fakeFetch(() => new Response(null, { status: 204 }));
+    await expect(apiJson(apiRoutes.deleteBuilding, { id: building.id })).resolves.toBeUndefined();
+  });
+
+  it('refuses a reply of another shape, naming the route and what is wrong', async () => {
+    fakeFetch(() => json([{ ...building, roomCount: 'three' }]));
+    await expect(apiJson(apiRoutes.listBuildings)).rejects.toThrow(
+      /^The server's answer to listBuildings \(GET \/api\/buildings\) was not as expected: 0\.roomCount: /,
+    );
+  });
+
+  it('refuses a reply that is not JSON', async () => {
+    fakeFetch(() => new Response('<html>Sign in</html>', { status: 200 }));
+    await expect(apiJson(apiRoutes.monitoringStatus)).rejects.toThrow(
+      "The server's answer to monitoringStatus (GET /api/monitoring/status) was not as expected: it is not JSON",
+    );
+  });
+
+  it('raises ApiError with "status: body" for a non-OK answer', async () => {
+    const body = '{"code":"INVENTORY.BUILDING_NOT_FOUND","message":"No such building"}';
+    fakeFetch(() => new Response(body, { status: 404, statusText: 'Not Found' }));
+    const failure = apiJson(apiRoutes.getBuilding, { buildingId: building.id });
+    await expect(failure).rejects.toBeInstanceOf(ApiError);
+    await expect(failure).rejects.toMatchObject({ status: 404, message: `404: ${body}` });
+  });
+});
+
+describe(queryKeyOf.name, () => {
+  it('cuts the path at its parameters, so the key joined by "/" is the path', () => {
+    expect(queryKeyOf(apiRoutes.listBuildings)).toEqual(['/api/buildings']);
+    expect(queryKeyOf(apiRoutes.getRoom, { roomId: 'r1' })).toEqual(['/api/rooms', 'r1']);
+    expect(queryKeyOf(apiRoutes.listRooms, { buildingId: 'b1' })).toEqual(['/api/buildings', 'b1', 'rooms']);
+  });
+
+  it('says which parameter is missing', () => {
+    expect(() => queryKeyOf(apiRoutes.getRoom, {})).toThrow(
+      'getRoom (GET /api/rooms/:roomId) needs the roomId parameter',
+    );
+  });
+});
+
+describe(nullOn401.name, () => {
+  it('answers null for a 401 and passes any other failure on', async () => {
+    await expect(nullOn401(Promise.reject(new ApiError(401, '', 'Unauthorized')))).resolves.toBeNull();
+    await expect(nullOn401(Promise.reject(new ApiError(500, 'boom', '')))).rejects.toThrow('500: boom');
+    await expect(nullOn401(Promise.resolve('user'))).resolves.toBe('user');
+  });
+});
+
+describe(getQueryFn.name, () => {
+  it('GETs the query key segments joined by "/" with credentials, and may return null on 401', async () => {
+    const calls = fakeFetch(() => new Response('{"message":"Sign in first"}', { status: 401 }));
+    const sut = getQueryFn({ on401: 'returnNull' });
+    const result = await sut({ queryKey: ['/api/buildings', 'b1', 'rooms'] } as never);
+    expect(result).toBeNull();
+    expect(calls).toEqual([['/api/buildings/b1/rooms', { credentials: 'include' }]]);
   });
 });
 

@@ -1,4 +1,6 @@
-import { type QueryFunction } from '@tanstack/react-query';
+import { type ApiRouteDef, apiRoutes } from '@cm/contracts';
+import { type QueryFunction, queryOptions } from '@tanstack/react-query';
+import { type z } from 'zod';
 
 /**
  * A non-OK answer. Its message is "status: body text" (or the status text when the body is
@@ -15,32 +17,133 @@ export class ApiError extends Error {
   }
 }
 
+/** An OK answer that is not what the route promises: a server and a web app out of step. */
+class UnexpectedReplyError extends Error {
+  constructor(route: ApiRouteDef, problem: string) {
+    super(`The server's answer to ${describeRoute(route)} was not as expected: ${problem}`);
+    this.name = 'UnexpectedReplyError';
+  }
+}
+
 export async function throwIfNotOk(res: Response): Promise<void> {
   if (!res.ok) throw new ApiError(res.status, await res.text(), res.statusText);
 }
 
+/** A route that takes and answers JSON: not an upload, not a file download. */
+type JsonRoute = ApiRouteDef & { bodyContentType?: never; responseContentType?: never };
+
+type ParamsOf<R> = R extends { params: infer P extends z.ZodType } ? z.input<P> : undefined;
+export type ApiBody<R> = R extends { body: infer B extends z.ZodType } ? z.input<B> : undefined;
+type ReplyOf<R> = R extends { response: infer S extends z.ZodType } ? z.output<S> : undefined;
+
+/** What a call passes after the route: its path parameters, then its body, each when it has one. */
+type ArgsOf<R> = R extends { body: z.ZodType }
+  ? [params: ParamsOf<R>, body: ApiBody<R>]
+  : R extends { params: z.ZodType }
+    ? [params: ParamsOf<R>]
+    : [];
+
+type PathParams = Record<string, string> | undefined;
+
+const routeNames = new Map<ApiRouteDef, string>(
+  Object.entries(apiRoutes).map(([name, route]) => [route, name]),
+);
+const describeRoute = (route: ApiRouteDef) =>
+  `${routeNames.get(route) ?? 'a call'} (${route.method} ${route.path})`;
+
+function paramOf(route: ApiRouteDef, params: PathParams, name: string): string {
+  const value = params?.[name];
+  if (value === undefined) throw new Error(`${describeRoute(route)} needs the ${name} parameter`);
+  return value;
+}
+
+/** The route's express-style path with each `:name` replaced by its encoded parameter. */
+const pathOf = (route: ApiRouteDef, params: PathParams): string =>
+  route.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(paramOf(route, params, name)));
+
 /**
- * Every call sends the session cookie; a JSON body and its content type only when there is a
- * payload.
+ * A query key for a GET route: the path cut at its parameters (`/api/buildings/:buildingId/rooms`
+ * is `['/api/buildings', id, 'rooms']`), so that the default fetch, which joins the key with "/",
+ * asks the same path, and a key is a prefix of the keys below it for invalidation.
  */
-export async function apiRequest(method: string, url: string, data?: unknown): Promise<Response> {
-  const res = await fetch(url, {
-    method,
-    headers: data === undefined ? {} : { 'Content-Type': 'application/json' },
-    body: data === undefined ? undefined : JSON.stringify(data),
+export function queryKeyOf(route: ApiRouteDef, params?: PathParams): string[] {
+  const key: string[] = [];
+  let fixed: string[] = [];
+  for (const segment of route.path.split('/')) {
+    if (!segment.startsWith(':')) {
+      fixed.push(segment);
+      continue;
+    }
+    if (fixed.length > 0) key.push(fixed.join('/'));
+    fixed = [];
+    key.push(paramOf(route, params, segment.slice(1)));
+  }
+  if (fixed.length > 0) key.push(fixed.join('/'));
+  return key;
+}
+
+/**
+ * Calls a JSON route of the API: every call sends the session cookie; a JSON body and its content
+ * type only when there is a payload. A non-OK answer raises `ApiError`; an OK one is checked
+ * against the route's response schema, so a screen never works on a shape it does not expect.
+ * The body is not parsed here: the forms have checked it with the same schema, the server checks
+ * it again.
+ */
+export async function apiJson<R extends JsonRoute>(route: R, ...args: ArgsOf<R>): Promise<ReplyOf<R>> {
+  const [params, body] = args as [PathParams, unknown];
+  const res = await fetch(pathOf(route, params), {
+    method: route.method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
     credentials: 'include',
   });
   await throwIfNotOk(res);
-  return res;
+  if (!route.response) return undefined as ReplyOf<R>;
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new UnexpectedReplyError(route, 'it is not JSON');
+  }
+  const reply = route.response.safeParse(json);
+  if (!reply.success) {
+    const problems = reply.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.join('.') || '(the whole answer)'}: ${i.message}`);
+    throw new UnexpectedReplyError(route, problems.join('; '));
+  }
+  return reply.data as ReplyOf<R>;
 }
 
-/** The default fetch: a GET to the query key segments joined by "/". */
-export function getQueryFn<T>({ on401 }: { on401: 'returnNull' | 'throw' }): QueryFunction<T | null> {
-  return async ({ queryKey }) => {
-    const res = await fetch(queryKey.join('/'), { credentials: 'include' });
-    if (on401 === 'returnNull' && res.status === 401) return null;
-    await throwIfNotOk(res);
-    return (await res.json()) as T;
+/** The query for a GET route: its key from the path, its fetch through `apiJson`. */
+export function apiQuery<R extends JsonRoute & { method: 'GET' }>(route: R, ...args: ArgsOf<R>) {
+  const [params] = args as [PathParams];
+  return queryOptions({ queryKey: queryKeyOf(route, params), queryFn: () => apiJson(route, ...args) });
+}
+
+/** Spec section 8: a fetch can be set to answer null on 401 instead of raising. */
+export async function nullOn401<T>(call: Promise<T>): Promise<T | null> {
+  try {
+    return await call;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+/**
+ * Spec section 7, the default fetch: a GET to the query key segments joined by "/". Every query
+ * of the app names its route and fetches through `apiJson`; this answers a query that does not.
+ */
+export function getQueryFn({ on401 }: { on401: 'returnNull' | 'throw' }): QueryFunction<unknown> {
+  return ({ queryKey }) => {
+    const get = async (): Promise<unknown> => {
+      const res = await fetch(queryKey.join('/'), { credentials: 'include' });
+      await throwIfNotOk(res);
+      return res.json();
+    };
+    return on401 === 'returnNull' ? nullOn401(get()) : get();
   };
 }
 

@@ -1,11 +1,5 @@
-import {
-  MAX_UPLOAD_BYTES,
-  MAX_UPLOAD_FILES,
-  objectPathResultSchema,
-  uploadResultSchema,
-  uploadUrlResultSchema,
-} from '@cm/contracts';
-import { apiRequest, throwIfNotOk } from './api';
+import { apiRoutes, MAX_UPLOAD_BYTES, MAX_UPLOAD_FILES, uploadResultSchema } from '@cm/contracts';
+import { apiJson, throwIfNotOk } from './api';
 
 // A file goes to the server or the store in one request: generous, but a stalled upload ends.
 const UPLOAD_TIMEOUT_MS = 5 * 60_000;
@@ -14,8 +8,8 @@ const UPLOAD_TIMEOUT_MS = 5 * 60_000;
 export async function uploadFile(file: File): Promise<string> {
   const form = new FormData();
   form.append('file', file);
-  const res = await fetch('/api/upload', {
-    method: 'POST',
+  const res = await fetch(apiRoutes.upload.path, {
+    method: apiRoutes.upload.method,
     body: form,
     credentials: 'include',
     signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS),
@@ -52,8 +46,7 @@ export async function uploadImageToStore(
   }).use(AwsS3, {
     shouldUseMultipart: false,
     signRequest: async () => {
-      const res = await apiRequest('POST', '/api/objects/upload');
-      uploadURL = uploadUrlResultSchema.parse(await res.json()).uploadURL;
+      uploadURL = (await apiJson(apiRoutes.createUploadUrl)).uploadURL;
       return { url: uploadURL };
     },
   });
@@ -70,8 +63,8 @@ export async function uploadImageToStore(
   } finally {
     uppy.destroy();
   }
-  const registered = await apiRequest('PUT', '/api/room-images', { roomImageURL: uploadURL });
-  return objectPathResultSchema.parse(await registered.json()).objectPath;
+  const registered = await apiJson(apiRoutes.registerRoomImage, undefined, { roomImageURL: uploadURL });
+  return registered.objectPath;
 }
 
 const stalled = 'The upload took longer than 5 minutes and was stopped. Check the connection and try again.';

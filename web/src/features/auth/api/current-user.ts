@@ -1,11 +1,11 @@
-import { type User } from '@cm/contracts';
+import { apiRoutes } from '@cm/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { getQueryFn } from '../../../lib/api';
+import { apiJson, nullOn401, queryKeyOf } from '../../../lib/api';
 
 /** Signed out is a 401, answered as null rather than an error; never retried (spec section 1). */
 export const currentUserQuery = queryOptions({
-  queryKey: ['/api/auth/user'],
-  queryFn: getQueryFn<User>({ on401: 'returnNull' }),
+  queryKey: queryKeyOf(apiRoutes.currentUser),
+  queryFn: () => nullOn401(apiJson(apiRoutes.currentUser)),
   retry: false,
 });
 

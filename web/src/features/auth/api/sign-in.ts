@@ -1,13 +1,12 @@
-import { type Login, type User } from '@cm/contracts';
+import { apiRoutes, type Login } from '@cm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api';
+import { apiJson } from '../../../lib/api';
 import { currentUserQuery } from './current-user';
 
 export function useSignIn({ onSuccess, onError }: { onSuccess: () => void; onError: (e: Error) => void }) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (credentials: Login) =>
-      (await (await apiRequest('POST', '/api/login', credentials)).json()) as User,
+    mutationFn: (credentials: Login) => apiJson(apiRoutes.login, undefined, credentials),
     onSuccess: (user) => {
       queryClient.setQueryData(currentUserQuery.queryKey, user);
       onSuccess();

@@ -1,5 +1,6 @@
+import { apiRoutes } from '@cm/contracts';
 import { type QueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api';
+import { apiJson } from '../../../lib/api';
 import { currentUserQuery } from './current-user';
 
 /**
@@ -8,9 +9,9 @@ import { currentUserQuery } from './current-user';
  */
 export async function signOut(queryClient: QueryClient): Promise<void> {
   try {
-    await apiRequest('POST', '/api/logout');
+    await apiJson(apiRoutes.logout);
   } catch {
-    window.location.assign('/api/logout');
+    window.location.assign(apiRoutes.logoutNavigation.path);
     return;
   }
   queryClient.setQueryData(currentUserQuery.queryKey, null);

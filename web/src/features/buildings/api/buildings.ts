@@ -1,27 +1,22 @@
-import {
-  type Building,
-  type BuildingCreate,
-  type BuildingListItem,
-  type BuildingUpdate,
-} from '@cm/contracts';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api';
+import { apiRoutes } from '@cm/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type ApiBody, apiJson, apiQuery } from '../../../lib/api';
 
-export const buildingsQuery = queryOptions<BuildingListItem[]>({ queryKey: ['/api/buildings'] });
+export const buildingsQuery = apiQuery(apiRoutes.listBuildings);
 
-export const buildingQuery = (buildingId: string) =>
-  queryOptions<Building>({ queryKey: ['/api/buildings', buildingId] });
+export const buildingQuery = (buildingId: string) => apiQuery(apiRoutes.getBuilding, { buildingId });
 
-export type BuildingSave = { id?: string; body: BuildingCreate | BuildingUpdate };
+/** The edit form sends the create payload (spec section 7). */
+type BuildingSave = { id?: string; body: ApiBody<typeof apiRoutes.createBuilding> };
 
 /** Create (no id) or edit; afterwards the buildings list is refreshed (spec section 7). */
 export function useSaveBuilding() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ id, body }: BuildingSave) =>
-      (await (
-        await apiRequest(id ? 'PUT' : 'POST', id ? `/api/buildings/${id}` : '/api/buildings', body)
-      ).json()) as Building,
+    mutationFn: ({ id, body }: BuildingSave) =>
+      id
+        ? apiJson(apiRoutes.updateBuilding, { id }, body)
+        : apiJson(apiRoutes.createBuilding, undefined, body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: buildingsQuery.queryKey }),
   });
 }
@@ -29,7 +24,7 @@ export function useSaveBuilding() {
 export function useDeleteBuilding() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest('DELETE', `/api/buildings/${id}`),
+    mutationFn: (id: string) => apiJson(apiRoutes.deleteBuilding, { id }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: buildingsQuery.queryKey }),
   });
 }

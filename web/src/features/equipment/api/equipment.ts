@@ -1,26 +1,21 @@
-import { type Equipment, type EquipmentCreateBody, type EquipmentUpdate } from '@cm/contracts';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api';
+import { apiRoutes } from '@cm/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type ApiBody, apiJson, apiQuery } from '../../../lib/api';
 
-export const equipmentListQuery = (roomId: string) =>
-  queryOptions<Equipment[]>({ queryKey: ['/api/rooms', roomId, 'equipment'] });
+export const equipmentListQuery = (roomId: string) => apiQuery(apiRoutes.listEquipment, { roomId });
 
-export type EquipmentSave =
-  | { roomId: string; id?: undefined; body: EquipmentCreateBody }
-  | { roomId: string; id: string; body: EquipmentUpdate };
+type EquipmentSave =
+  | { roomId: string; id?: undefined; body: ApiBody<typeof apiRoutes.createEquipment> }
+  | { roomId: string; id: string; body: ApiBody<typeof apiRoutes.updateEquipment> };
 
 /** Create (no id) or update; afterwards the room's equipment list is refreshed. */
 export function useSaveEquipment() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ roomId, id, body }: EquipmentSave) =>
-      (await (
-        await apiRequest(
-          id ? 'PUT' : 'POST',
-          id ? `/api/equipment/${id}` : `/api/rooms/${roomId}/equipment`,
-          body,
-        )
-      ).json()) as Equipment,
+    mutationFn: (save: EquipmentSave) =>
+      save.id === undefined
+        ? apiJson(apiRoutes.createEquipment, { roomId: save.roomId }, save.body)
+        : apiJson(apiRoutes.updateEquipment, { id: save.id }, save.body),
     onSuccess: (_equipment, { roomId }) =>
       queryClient.invalidateQueries({ queryKey: equipmentListQuery(roomId).queryKey }),
   });
@@ -29,7 +24,7 @@ export function useSaveEquipment() {
 export function useDeleteEquipment() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id }: { id: string; roomId: string }) => apiRequest('DELETE', `/api/equipment/${id}`),
+    mutationFn: ({ id }: { id: string; roomId: string }) => apiJson(apiRoutes.deleteEquipment, { id }),
     onSuccess: (_res, { roomId }) =>
       queryClient.invalidateQueries({ queryKey: equipmentListQuery(roomId).queryKey }),
   });

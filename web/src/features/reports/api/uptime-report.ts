@@ -1,5 +1,5 @@
-import { type UptimeReport } from '@cm/contracts';
-import { queryOptions } from '@tanstack/react-query';
+import { apiRoutes } from '@cm/contracts';
+import { apiQuery } from '../../../lib/api';
 
 /** One call for the tiles, the bar and the CSV: the server weighs the recorded status history. */
-export const uptimeReportQuery = queryOptions<UptimeReport>({ queryKey: ['/api/reports/uptime'] });
+export const uptimeReportQuery = apiQuery(apiRoutes.uptimeReport);

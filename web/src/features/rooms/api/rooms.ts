@@ -1,25 +1,19 @@
-import {
-  type Room,
-  roomAttachmentFields,
-  type RoomCreate,
-  type RoomListItem,
-  type RoomUpdate,
-} from '@cm/contracts';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api';
+import { apiRoutes, roomAttachmentFields } from '@cm/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type ApiBody, apiJson, apiQuery, queryKeyOf } from '../../../lib/api';
 
-const BUILDINGS_KEY = '/api/buildings';
+// The buildings list is the buildings feature's; rooms only invalidate it, by its route.
+const buildingsKey = queryKeyOf(apiRoutes.listBuildings);
 
-export const roomsQuery = (buildingId: string) =>
-  queryOptions<RoomListItem[]>({ queryKey: [BUILDINGS_KEY, buildingId, 'rooms'] });
+export const roomsQuery = (buildingId: string) => apiQuery(apiRoutes.listRooms, { buildingId });
 
-export const roomQuery = (roomId: string) => queryOptions<Room>({ queryKey: ['/api/rooms', roomId] });
+export const roomQuery = (roomId: string) => apiQuery(apiRoutes.getRoom, { roomId });
 
 /** The building a rooms page names in its heading (the rooms feature reads it, it does not own it). */
-export const buildingOfRoomsQuery = (buildingId: string) =>
-  queryOptions<{ id: string; name: string }>({ queryKey: [BUILDINGS_KEY, buildingId] });
+export const buildingOfRoomsQuery = (buildingId: string) => apiQuery(apiRoutes.getBuilding, { buildingId });
 
-export type RoomSave = { buildingId: string; id?: string; body: RoomCreate | RoomUpdate };
+/** The edit form sends the whole create payload. */
+type RoomSave = { buildingId: string; id?: string; body: ApiBody<typeof apiRoutes.createRoom> };
 
 /**
  * Create (no id) or update. Spec section 7: afterwards the buildings queries and that
@@ -29,16 +23,10 @@ export type RoomSave = { buildingId: string; id?: string; body: RoomCreate | Roo
 export function useSaveRoom() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ buildingId, id, body }: RoomSave) =>
-      (await (
-        await apiRequest(
-          id ? 'PUT' : 'POST',
-          id ? `/api/rooms/${id}` : `/api/buildings/${buildingId}/rooms`,
-          body,
-        )
-      ).json()) as Room,
+    mutationFn: ({ buildingId, id, body }: RoomSave) =>
+      id ? apiJson(apiRoutes.updateRoom, { id }, body) : apiJson(apiRoutes.createRoom, { buildingId }, body),
     onSuccess: async (_room, { buildingId }) => {
-      for (const queryKey of [[BUILDINGS_KEY], roomsQuery(buildingId).queryKey]) {
+      for (const queryKey of [buildingsKey, roomsQuery(buildingId).queryKey]) {
         await queryClient.invalidateQueries({ queryKey });
         queryClient.removeQueries({ queryKey, type: 'inactive' });
       }
@@ -50,11 +38,11 @@ export function useSaveRoom() {
 export function useDeleteRoom() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id }: { id: string; buildingId: string }) => apiRequest('DELETE', `/api/rooms/${id}`),
+    mutationFn: ({ id }: { id: string; buildingId: string }) => apiJson(apiRoutes.deleteRoom, { id }),
     onSuccess: (_res, { buildingId }) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: roomsQuery(buildingId).queryKey }),
-        queryClient.invalidateQueries({ queryKey: [BUILDINGS_KEY], exact: true }),
+        queryClient.invalidateQueries({ queryKey: buildingsKey, exact: true }),
       ]),
   });
 }
@@ -68,8 +56,8 @@ export type RoomAttachmentField = (typeof roomAttachmentFields)[number];
 export function useAttachToRoom() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ id, field, path }: { id: string; field: RoomAttachmentField; path: string }) =>
-      (await (await apiRequest('PUT', `/api/rooms/${id}`, { [field]: path })).json()) as Room,
+    mutationFn: ({ id, field, path }: { id: string; field: RoomAttachmentField; path: string }) =>
+      apiJson(apiRoutes.updateRoom, { id }, { [field]: path }),
     onSuccess: (room) => {
       queryClient.setQueryData(roomQuery(room.id).queryKey, room);
       return queryClient.invalidateQueries({ queryKey: roomsQuery(room.buildingId).queryKey });

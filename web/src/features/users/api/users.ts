@@ -1,21 +1,21 @@
-import { type User, type UserCreate, type UserUpdate } from '@cm/contracts';
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api';
+import { apiRoutes } from '@cm/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type ApiBody, apiJson, apiQuery } from '../../../lib/api';
 
-export const usersQuery = queryOptions<User[]>({ queryKey: ['/api/users'] });
+export const usersQuery = apiQuery(apiRoutes.listUsers);
 
-export type UserSave =
-  | { id?: undefined; body: UserCreate }
-  | { id: string; body: Omit<UserUpdate, 'password'> & { password?: string } };
+type UserSave =
+  | { id?: undefined; body: ApiBody<typeof apiRoutes.createUser> }
+  | { id: string; body: ApiBody<typeof apiRoutes.updateUser> };
 
 /** Create (no id) or edit; afterwards the list of users is refreshed. */
 export function useSaveUser() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ id, body }: UserSave) =>
-      (await (
-        await apiRequest(id ? 'PUT' : 'POST', id ? `/api/users/${id}` : '/api/users', body)
-      ).json()) as User,
+    mutationFn: (save: UserSave) =>
+      save.id === undefined
+        ? apiJson(apiRoutes.createUser, undefined, save.body)
+        : apiJson(apiRoutes.updateUser, { id: save.id }, save.body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: usersQuery.queryKey }),
   });
 }
@@ -23,7 +23,7 @@ export function useSaveUser() {
 export function useDeleteUser() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest('DELETE', `/api/users/${id}`),
+    mutationFn: (id: string) => apiJson(apiRoutes.deleteUser, { id }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: usersQuery.queryKey }),
   });
 }
