@@ -1,5 +1,5 @@
 import { type Building, type Equipment, type MonitoringCheckResult, type Room } from '@cm/contracts';
-import { eventually as retry } from '../../services/monitor/test/eventually';
+import { eventually as retry } from '@cm/platform/testing';
 import { dropNamespace } from '../../services/monitor/test/nats-helpers';
 import { ancestry, OtlpReceiver } from './otlp-receiver';
 import { sessionHeaders, signIn } from './session';
@@ -200,7 +200,7 @@ describe('observability of the whole system', () => {
     expect(
       sample(
         text,
-        'cm_http_request_duration_seconds_bucket{method="GET",route="/api/buildings/:buildingId",le="+Inf"}',
+        'cm_http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/api/buildings/:buildingId"}',
       ),
     ).toBe(2);
     // NATS request latency per pattern, with the outcome.

@@ -1,12 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import {
-  closeConnectionsWhenDraining,
-  httpMetrics,
-  JsonLogger,
-  MetricsService,
-  PROMETHEUS_CONTENT_TYPE,
-} from '@cm/platform';
+import { closeConnectionsWhenDraining, httpMetrics, JsonLogger, MetricsService } from '@cm/platform';
 import { NestFactory } from '@nestjs/core';
 import { type NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
@@ -38,7 +32,7 @@ export async function createGateway(config: Config): Promise<NestExpressApplicat
   const server = app.getHttpAdapter().getInstance() as express.Express;
   server.get('/metrics', (req, res, next) => {
     if (req.headers['x-forwarded-for']) return next();
-    metrics.render().then((text) => res.type(PROMETHEUS_CONTENT_TYPE).send(text), next);
+    metrics.render().then((text) => res.type(metrics.contentType).send(text), next);
   });
   app.use(securityHeaders(config));
   app.use(sameOriginGuard(config));

@@ -27,8 +27,8 @@ export function httpMetrics({ log }: HttpMetricsOptions = {}) {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = routeOf(req);
       const status = res.statusCode;
-      platformMetrics.httpRequests.inc(1, { method: req.method, route, status: String(status) });
-      platformMetrics.httpDuration.observe(seconds, { method: req.method, route });
+      platformMetrics.httpRequests.inc({ method: req.method, route, status: String(status) });
+      platformMetrics.httpDuration.observe({ method: req.method, route }, seconds);
       if (log) {
         const ms = Math.round(seconds * 10_000) / 10;
         context.with(requestContext, () => log({ msg: 'request', method: req.method, route, status, ms }));

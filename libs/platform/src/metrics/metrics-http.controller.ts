@@ -1,7 +1,6 @@
-import { Controller, Get, Header } from '@nestjs/common';
+import { Controller, Get, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { MetricsService } from './metrics.service';
-
-export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
 /** Prometheus text on the process's HTTP port, beside the probes. */
 @Controller()
@@ -9,8 +8,8 @@ export class MetricsHttpController {
   constructor(private readonly metrics: MetricsService) {}
 
   @Get('metrics')
-  @Header('Content-Type', PROMETHEUS_CONTENT_TYPE)
-  scrape(): Promise<string> {
+  scrape(@Res({ passthrough: true }) res: Response): Promise<string> {
+    res.type(this.metrics.contentType);
     return this.metrics.render();
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { Registry } from 'prom-client';
 import { platformMetrics } from './platform-metrics';
-import { type Registry } from './registry';
 
 export type MetricsCollector = () => Promise<void> | void;
 
@@ -9,12 +9,16 @@ const COLLECT_TIMEOUT_MS = 2000;
 /**
  * What `/metrics` renders: the process's platform metrics plus the registries features add, after
  * running the collectors that read values only worth reading at scrape time (consumer lag).
+ * A feature's registry belongs to its app, not the process: tests host several replicas of a
+ * service in one process, and each must show its own.
  */
 @Injectable()
 export class MetricsService {
   private readonly logger = new Logger(MetricsService.name);
   private readonly registries: Registry[] = [platformMetrics.registry];
   private readonly collectors: MetricsCollector[] = [];
+
+  readonly contentType = platformMetrics.registry.contentType;
 
   addRegistry(registry: Registry): void {
     if (!this.registries.includes(registry)) this.registries.push(registry);
@@ -26,7 +30,8 @@ export class MetricsService {
 
   async render(): Promise<string> {
     await Promise.all(this.collectors.map((collect) => this.collect(collect)));
-    return this.registries.map((r) => r.render()).join('');
+    // Merging refuses a name registered twice, which concatenated texts would show twice.
+    return Registry.merge(this.registries).metrics();
   }
 
   // A slow or failing collector (NATS down) leaves its gauges as last read: a scrape still answers.

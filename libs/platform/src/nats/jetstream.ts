@@ -212,14 +212,14 @@ export class DurableConsumer<S extends EventSubject> {
   /** Reads the consumer's lag from the server into the process's gauges. */
   async collectLag(): Promise<void> {
     const info = await this.connection.jsm.consumers.info(this.streamName, this.options.durable);
-    const labels = { stream: this.streamName, consumer: this.options.durable };
-    platformMetrics.consumerPending.set(info.num_pending, labels);
-    platformMetrics.consumerAckPending.set(info.num_ack_pending, labels);
-    platformMetrics.consumerRedelivered.set(info.num_redelivered, labels);
+    const labels = { consumer: this.options.durable, stream: this.streamName };
+    platformMetrics.consumerPending.set(labels, info.num_pending);
+    platformMetrics.consumerAckPending.set(labels, info.num_ack_pending);
+    platformMetrics.consumerRedelivered.set(labels, info.num_redelivered);
   }
 
   private count(outcome: 'ack' | 'nak' | 'term'): void {
-    platformMetrics.eventsHandled.inc(1, { consumer: this.options.durable, outcome });
+    platformMetrics.eventsHandled.inc({ consumer: this.options.durable, outcome });
   }
 
   private async ensureConsumer(): Promise<void> {

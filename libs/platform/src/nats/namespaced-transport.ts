@@ -67,7 +67,7 @@ export class NamespacedServerNats extends ServerNats {
         async (span) => {
           const started = performance.now();
           let outcome = 'ok';
-          platformMetrics.natsInFlight.add(1);
+          platformMetrics.natsInFlight.inc();
           try {
             return await super.handleMessage(channel, natsMsg as never);
           } catch (error) {
@@ -75,11 +75,11 @@ export class NamespacedServerNats extends ServerNats {
             span.setStatus({ code: SpanStatusCode.ERROR });
             throw error;
           } finally {
-            platformMetrics.natsInFlight.add(-1);
-            platformMetrics.natsHandleDuration.observe((performance.now() - started) / 1000, {
-              pattern: name,
-              outcome,
-            });
+            platformMetrics.natsInFlight.dec();
+            platformMetrics.natsHandleDuration.observe(
+              { outcome, pattern: name },
+              (performance.now() - started) / 1000,
+            );
             span.end();
           }
         },

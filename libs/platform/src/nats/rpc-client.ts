@@ -65,10 +65,10 @@ export class RpcClient implements OnApplicationShutdown {
           span.setStatus({ code: SpanStatusCode.ERROR, message: appError.code });
           throw appError;
         } finally {
-          platformMetrics.natsRequestDuration.observe((performance.now() - started) / 1000, {
-            pattern,
-            outcome,
-          });
+          platformMetrics.natsRequestDuration.observe(
+            { outcome, pattern },
+            (performance.now() - started) / 1000,
+          );
           span.end();
         }
       },

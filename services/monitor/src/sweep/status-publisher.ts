@@ -36,7 +36,7 @@ export class StatusPublisher {
   ) {}
 
   add(check: StatusCheck): void {
-    this.metrics.equipmentChecked.inc(1, { status: check.status });
+    this.metrics.equipmentChecked.inc({ status: check.status });
     this.pending.push(check);
     this.pendingBytes += sizeOf(check);
     if (this.pending.length >= STATUS_BATCH_MAX_CHECKS || this.pendingBytes >= MAX_BATCH_BYTES) this.flush();

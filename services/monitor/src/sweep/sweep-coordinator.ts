@@ -205,7 +205,7 @@ export class SweepCoordinator {
   }
 
   private record(reason: SweepReason, outcome: SweepOutcome): void {
-    this.metrics.sweeps.inc(1, { reason, outcome: outcome.completed ? 'complete' : 'incomplete' });
+    this.metrics.sweeps.inc({ outcome: outcome.completed ? 'complete' : 'incomplete', reason });
     this.metrics.sweepDuration.observe(outcome.durationMs / 1000);
     this.metrics.sweepTargets.set(outcome.targets);
     this.metrics.members.set(outcome.members);

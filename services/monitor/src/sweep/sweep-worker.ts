@@ -147,7 +147,7 @@ export class SweepWorker {
     report.lastSequence = publisher.lastSequence;
     for (const r of pings.values()) {
       const result = await r.catch(() => null);
-      if (result) this.metrics.pings.inc(1, { result: result.alive ? 'answered' : 'unanswered' });
+      if (result) this.metrics.pings.inc({ result: result.alive ? 'answered' : 'unanswered' });
     }
     report.aborted = share.aborted;
     this.metrics.shareDuration.observe((performance.now() - started) / 1000);
