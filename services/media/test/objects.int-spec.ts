@@ -9,7 +9,6 @@ import {
   type UploadUrlResult,
 } from '@cm/contracts';
 import { startLocalS3, startTestService, type TestService } from '@cm/platform/testing';
-import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import { AppModule } from '../src/app.module';
 import { type Config, configSchema } from '../src/config';
 import { UploadCleanupService } from '../src/objects/upload-cleanup.service';
@@ -42,13 +41,8 @@ describe('media objects', () => {
       },
     });
 
-  const exists = async (service: TestService<Config>, key: string) => {
-    const store = service.app.get(ObjectStore);
-    return store.client.send(new HeadObjectCommand({ Bucket: store.bucket, Key: key })).then(
-      () => true,
-      () => false,
-    );
-  };
+  const exists = async (service: TestService<Config>, key: string) =>
+    (await service.app.get(ObjectStore).head(key)) !== null;
 
   const uploadUrl = async (service = sut) =>
     (await service.rpc.send<UploadUrlResult>(patterns.media.createUploadUrl, {})).uploadURL;

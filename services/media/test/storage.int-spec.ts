@@ -1,6 +1,5 @@
 import { type HealthReport, patterns } from '@cm/contracts';
 import { startLocalS3, startTestService, type TestService } from '@cm/platform/testing';
-import { HeadBucketCommand } from '@aws-sdk/client-s3';
 import { AppModule } from '../src/app.module';
 import { type Config, configSchema } from '../src/config';
 import { ObjectStore } from '../src/storage/object-store';
@@ -26,7 +25,7 @@ describe('media service start-up', () => {
   it('creates its namespaced bucket when missing', async () => {
     const store = sut.app.get(ObjectStore);
     expect(store.bucket).toBe(`${sut.namespace.replace(/_/g, '-')}-media`);
-    await expect(store.client.send(new HeadBucketCommand({ Bucket: store.bucket }))).resolves.toBeDefined();
+    await expect(store.check()).resolves.toBeUndefined();
   });
 
   it('reports PostgreSQL and the object store in its health answer', async () => {

@@ -18,22 +18,10 @@ import {
   type UploadUrlResult,
 } from '@cm/contracts';
 import { AppError } from '@cm/platform';
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CopyObjectCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  PutObjectCommand,
-  UploadPartCommand,
-} from '@aws-sdk/client-s3';
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { ObjectStore, statusOf } from '../storage/object-store';
+import { ObjectStore } from '../storage/object-store';
 import { MediaObjectRepository, type ObjectDetails } from './media-object.repository';
-import { keyFromStoreUrl } from './store-url';
 
 /** S3's smallest part (but the last): the gateway holds one part in memory at a time. */
 export const PART_SIZE = 5 * 1024 * 1024;
@@ -58,39 +46,21 @@ export class ObjectsService {
   /** Opens a multipart upload with one presigned URL per part up to the size limit. */
   async startUpload({ contentType, ownerId }: UploadStart): Promise<UploadSession> {
     const key = newKey();
-    const { UploadId } = await this.store.client.send(
-      new CreateMultipartUploadCommand({ Bucket: this.store.bucket, Key: key, ContentType: contentType }),
-    );
-    if (!UploadId) throw new Error('The object store returned no upload id');
-    await this.objects.createPending(key, ownerId ?? null, UploadId);
+    const uploadId = await this.store.startMultipart(key, contentType);
+    await this.objects.createPending(key, ownerId ?? null, uploadId);
     const partCount = Math.ceil(MAX_UPLOAD_BYTES / PART_SIZE);
     const partUrls = await Promise.all(
       Array.from({ length: partCount }, (_, i) =>
-        this.store.presign(
-          new UploadPartCommand({ Bucket: this.store.bucket, Key: key, UploadId, PartNumber: i + 1 }),
-          UPLOAD_URL_TTL_S,
-          'internal',
-        ),
+        this.store.presignPart(key, uploadId, i + 1, UPLOAD_URL_TTL_S),
       ),
     );
-    return { key, uploadId: UploadId, partSize: PART_SIZE, partUrls };
+    return { key, uploadId, partSize: PART_SIZE, partUrls };
   }
 
   async completeUpload({ key, uploadId, parts }: UploadComplete): Promise<UploadResult> {
     const row = await this.objects.findByKey(key);
     if (!row || row.uploadId !== uploadId) throw notFound();
-    await this.store.client.send(
-      new CompleteMultipartUploadCommand({
-        Bucket: this.store.bucket,
-        Key: key,
-        UploadId: uploadId,
-        MultipartUpload: {
-          Parts: [...parts]
-            .sort((a, b) => a.partNumber - b.partNumber)
-            .map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })),
-        },
-      }),
-    );
+    await this.store.completeMultipart(key, uploadId, parts);
     await this.objects.markRegistered(key, await this.inspect(key));
     return { url: objectPathOf(key) };
   }
@@ -107,16 +77,11 @@ export class ObjectsService {
   async createUploadUrl({ ownerId }: UploadUrlRequest): Promise<UploadUrlResult> {
     const key = newKey();
     await this.objects.createPending(key, ownerId ?? null);
-    const uploadURL = await this.store.presign(
-      new PutObjectCommand({ Bucket: this.store.bucket, Key: key }),
-      UPLOAD_URL_TTL_S,
-      'public',
-    );
-    return { uploadURL };
+    return { uploadURL: await this.store.presignPut(key, UPLOAD_URL_TTL_S) };
   }
 
   async registerRoomImage({ roomImageURL, ownerId }: RoomImageRegistration): Promise<ObjectPathResult> {
-    const key = keyFromStoreUrl(roomImageURL, this.store);
+    const key = this.store.keyOfUrl(roomImageURL);
     if (!key) {
       throw new AppError(
         ErrorCode.FOREIGN_OBJECT_URL,
@@ -136,13 +101,8 @@ export class ObjectsService {
   async getObject({ key }: ObjectLookup): Promise<ObjectDownload> {
     const row = await this.objects.findByKey(key);
     if (!row || row.status === 'pending' || !row.contentType || !row.lastModified) throw notFound();
-    const url = await this.store.presign(
-      new GetObjectCommand({ Bucket: this.store.bucket, Key: key }),
-      DOWNLOAD_URL_TTL_S,
-      'internal',
-    );
     return {
-      url,
+      url: await this.store.presignGet(key, DOWNLOAD_URL_TTL_S),
       contentType: row.contentType as ObjectDownload['contentType'],
       size: row.size ?? 0,
       etag: row.etag ?? '',
@@ -155,25 +115,17 @@ export class ObjectsService {
    * nobody can use it, and the user is told why.
    */
   private async inspect(key: string): Promise<ObjectDetails> {
-    const head = await this.head(key);
-    const size = head.ContentLength ?? 0;
+    const { size, etag, lastModified } = await this.head(key);
     if (size > MAX_UPLOAD_BYTES) {
       await this.discard(key);
       throw tooLarge();
     }
-    const first = await this.store.client.send(
-      new GetObjectCommand({
-        Bucket: this.store.bucket,
-        Key: key,
-        Range: `bytes=0-${IMAGE_SNIFF_BYTES - 1}`,
-      }),
-    );
-    const contentType = detectImageType((await first.Body?.transformToByteArray()) ?? new Uint8Array());
+    const contentType = detectImageType(await this.store.readStart(key, IMAGE_SNIFF_BYTES));
     if (!contentType) {
       await this.discard(key);
       throw notAnImage();
     }
-    return { contentType, size, etag: head.ETag ?? null, lastModified: head.LastModified ?? new Date() };
+    return { contentType, size, etag, lastModified };
   }
 
   /**
@@ -182,47 +134,38 @@ export class ObjectsService {
    * inspected and served is that copy; the upload is removed (its row goes with the cleanup).
    */
   private async registerCopy(uploadKey: string, ownerId: string | null): Promise<string> {
-    if (((await this.head(uploadKey)).ContentLength ?? 0) > MAX_UPLOAD_BYTES) {
+    if ((await this.head(uploadKey)).size > MAX_UPLOAD_BYTES) {
       await this.discard(uploadKey);
       throw tooLarge();
     }
     const key = newKey();
-    await this.store.client.send(
-      new CopyObjectCommand({
-        Bucket: this.store.bucket,
-        Key: key,
-        CopySource: encodeURI(`${this.store.bucket}/${uploadKey}`),
-      }),
-    );
-    await this.store.client.send(new DeleteObjectCommand({ Bucket: this.store.bucket, Key: uploadKey }));
+    await this.store.copy(uploadKey, key);
+    await this.store.delete(uploadKey);
     await this.objects.recordCopy(uploadKey, key, ownerId, await this.inspect(key));
     return key;
   }
 
-  private head(key: string) {
-    return this.store.client
-      .send(new HeadObjectCommand({ Bucket: this.store.bucket, Key: key }))
-      .catch((error: unknown) => {
-        if (statusOf(error) === 404) throw notFound();
-        throw error;
-      });
+  private async head(key: string) {
+    const object = await this.store.head(key);
+    if (!object) throw notFound();
+    return object;
   }
 
   private async discard(key: string): Promise<void> {
-    await this.store.client.send(new DeleteObjectCommand({ Bucket: this.store.bucket, Key: key }));
+    await this.store.delete(key);
     await this.objects.remove(key);
   }
 
   /** Deletes what a multipart upload left behind; stores without abort support keep parts until their own expiry. */
   async discardUpload(key: string, uploadId: string | null): Promise<void> {
     if (uploadId) {
-      await this.store.client
-        .send(new AbortMultipartUploadCommand({ Bucket: this.store.bucket, Key: key, UploadId: uploadId }))
+      await this.store
+        .abortMultipart(key, uploadId)
         .catch((error: unknown) =>
           this.logger.warn(`Could not abort upload of ${key}: ${(error as Error).name}`),
         );
     }
-    await this.store.client.send(new DeleteObjectCommand({ Bucket: this.store.bucket, Key: key }));
+    await this.store.delete(key);
   }
 }
 

@@ -1,44 +1,75 @@
 import { CONFIG, HealthService } from '@cm/platform';
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CopyObjectCommand,
   CreateBucketCommand,
-  type GetObjectCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
   HeadBucketCommand,
+  HeadObjectCommand,
   PutBucketCorsCommand,
-  type PutObjectCommand,
+  PutObjectCommand,
   S3Client,
   type S3ServiceException,
-  type UploadPartCommand,
+  UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { type Config } from '../config';
+import { keyFromStoreUrl } from './store-url';
 
-export function createS3Client(config: Config, endpoint = config.S3_ENDPOINT): S3Client {
+const MAX_ATTEMPTS = 3;
+
+function createS3Client(config: Config, endpoint = config.S3_ENDPOINT): S3Client {
   return new S3Client({
     endpoint,
     region: config.S3_REGION,
     forcePathStyle: config.S3_FORCE_PATH_STYLE,
     credentials: { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY },
-    requestHandler: { requestTimeout: config.S3_REQUEST_TIMEOUT_MS, connectionTimeout: 5000 },
-    maxAttempts: 3,
+    // Without throwOnRequestTimeout the SDK only logs a warning when a request outlives its timeout.
+    requestHandler: {
+      requestTimeout: config.S3_REQUEST_TIMEOUT_MS,
+      throwOnRequestTimeout: true,
+      connectionTimeout: 5000,
+    },
+    maxAttempts: MAX_ATTEMPTS,
   });
 }
 
-export const statusOf = (error: unknown) => (error as S3ServiceException).$metadata?.httpStatusCode;
+const statusOf = (error: unknown) => (error as S3ServiceException).$metadata?.httpStatusCode;
 
-type Presignable = UploadPartCommand | PutObjectCommand | GetObjectCommand;
+/** What the store knows of an object without reading it. */
+export interface StoredObject {
+  size: number;
+  etag: string | null;
+  lastModified: Date;
+}
 
-/** The private bucket every media object lives in; created at start when missing. */
+export interface UploadedPart {
+  partNumber: number;
+  etag: string;
+}
+
+/**
+ * The private bucket every media object lives in, created at start when missing; the only place
+ * the S3 API appears. Callers speak of keys.
+ */
 @Injectable()
 export class ObjectStore implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(ObjectStore.name);
-  readonly client: S3Client;
+  private readonly client: S3Client;
   /** Signs URLs for browsers, which may reach the store at another address than we do. */
   private readonly publicClient: S3Client;
   readonly bucket: string;
   /** Origins (scheme, host, port) under which URLs of this store are ours. */
-  readonly endpoints: string[];
-  readonly forcePathStyle: boolean;
+  private readonly endpoints: string[];
+  /**
+   * The request timeout bounds one attempt; this bounds a whole call, retries and their back-off
+   * included, so that a failing store cannot hold a request (or the cleanup's lock) for long.
+   */
+  private readonly deadlineMs: number;
 
   constructor(
     @Inject(CONFIG) private readonly config: Config,
@@ -50,17 +81,122 @@ export class ObjectStore implements OnModuleInit, OnApplicationShutdown {
       : this.client;
     this.bucket = config.S3_BUCKET;
     this.endpoints = [...new Set([config.S3_PUBLIC_ENDPOINT ?? config.S3_ENDPOINT, config.S3_ENDPOINT])];
-    this.forcePathStyle = config.S3_FORCE_PATH_STYLE;
-    health.register('s3', async () => {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    this.deadlineMs = config.S3_REQUEST_TIMEOUT_MS * MAX_ATTEMPTS;
+    health.register('s3', () => this.check());
+  }
+
+  /** Fails unless the store answers and the bucket is there. */
+  async check(): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), this.deadline());
+  }
+
+  /** The key of a URL this store issued (either endpoint, our bucket, a key media hands out), or null. */
+  keyOfUrl(url: string): string | null {
+    return keyFromStoreUrl(url, {
+      endpoints: this.endpoints,
+      bucket: this.bucket,
+      forcePathStyle: this.config.S3_FORCE_PATH_STYLE,
     });
   }
 
-  /** A URL the gateway (internal) or a browser (public) can use without credentials. */
-  presign(command: Presignable, expiresInSeconds: number, audience: 'internal' | 'public'): Promise<string> {
-    const client = audience === 'public' ? this.publicClient : this.client;
-    // The SDK types each command's middleware by its own input, so a union of commands does not fit its generics.
-    return getSignedUrl(client, command as never, { expiresIn: expiresInSeconds });
+  /** A URL a browser can PUT one object to, without credentials. */
+  presignPut(key: string, expiresInSeconds: number): Promise<string> {
+    return getSignedUrl(this.publicClient, new PutObjectCommand({ Bucket: this.bucket, Key: key }), {
+      expiresIn: expiresInSeconds,
+    });
+  }
+
+  /** A URL the gateway can GET the object from. */
+  presignGet(key: string, expiresInSeconds: number): Promise<string> {
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
+      expiresIn: expiresInSeconds,
+    });
+  }
+
+  /** A URL the gateway can PUT one part of a multipart upload to. */
+  presignPart(key: string, uploadId: string, partNumber: number, expiresInSeconds: number): Promise<string> {
+    return getSignedUrl(
+      this.client,
+      new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber }),
+      { expiresIn: expiresInSeconds },
+    );
+  }
+
+  /** Opens a multipart upload; answers its id. */
+  async startMultipart(key: string, contentType: string): Promise<string> {
+    const { UploadId } = await this.client.send(
+      new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }),
+      this.deadline(),
+    );
+    if (!UploadId) throw new Error('The object store returned no upload id');
+    return UploadId;
+  }
+
+  async completeMultipart(key: string, uploadId: string, parts: readonly UploadedPart[]): Promise<void> {
+    await this.client.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: this.bucket,
+        Key: key,
+        UploadId: uploadId,
+        MultipartUpload: {
+          Parts: [...parts]
+            .sort((a, b) => a.partNumber - b.partNumber)
+            .map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })),
+        },
+      }),
+      this.deadline(),
+    );
+  }
+
+  async abortMultipart(key: string, uploadId: string): Promise<void> {
+    await this.client.send(
+      new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }),
+      this.deadline(),
+    );
+  }
+
+  /** Size, ETag and date of an object, or null when there is none at that key. */
+  async head(key: string): Promise<StoredObject | null> {
+    try {
+      const head = await this.client.send(
+        new HeadObjectCommand({ Bucket: this.bucket, Key: key }),
+        this.deadline(),
+      );
+      return {
+        size: head.ContentLength ?? 0,
+        etag: head.ETag ?? null,
+        lastModified: head.LastModified ?? new Date(),
+      };
+    } catch (error) {
+      if (statusOf(error) === 404) return null;
+      throw error;
+    }
+  }
+
+  /** The first `length` bytes of an object (fewer when it is shorter). */
+  async readStart(key: string, length: number): Promise<Uint8Array> {
+    const { Body } = await this.client.send(
+      new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=0-${length - 1}` }),
+      this.deadline(),
+    );
+    return (await Body?.transformToByteArray()) ?? new Uint8Array();
+  }
+
+  /** Copies within the store: the bytes never pass through this process. */
+  async copy(from: string, to: string): Promise<void> {
+    await this.client.send(
+      new CopyObjectCommand({
+        Bucket: this.bucket,
+        Key: to,
+        CopySource: encodeURI(`${this.bucket}/${from}`),
+      }),
+      this.deadline(),
+    );
+  }
+
+  /** Removes an object; removing one that is not there is not an error (S3 answers alike). */
+  async delete(key: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }), this.deadline());
   }
 
   /** The store may start after us (compose, a cluster): wait for it a while rather than die at once. */
@@ -78,12 +214,16 @@ export class ObjectStore implements OnModuleInit, OnApplicationShutdown {
     await this.allowBrowserUploads();
   }
 
+  private deadline() {
+    return { abortSignal: AbortSignal.timeout(this.deadlineMs) };
+  }
+
   private async ensureBucket(): Promise<void> {
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+      await this.check();
     } catch (error) {
       if (statusOf(error) !== 404) throw error;
-      await this.client.send(new CreateBucketCommand({ Bucket: this.bucket }));
+      await this.client.send(new CreateBucketCommand({ Bucket: this.bucket }), this.deadline());
       this.logger.log(`Created bucket ${this.bucket}`);
     }
   }
@@ -111,6 +251,7 @@ export class ObjectStore implements OnModuleInit, OnApplicationShutdown {
             ],
           },
         }),
+        this.deadline(),
       );
     } catch (error) {
       this.logger.warn(
