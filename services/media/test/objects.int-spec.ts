@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   ErrorCode,
   MAX_UPLOAD_BYTES,
@@ -9,6 +10,7 @@ import {
   type UploadUrlResult,
 } from '@cm/contracts';
 import { startLocalS3, startTestService, type TestService } from '@cm/platform/testing';
+import { DataSource } from 'typeorm';
 import { AppModule } from '../src/app.module';
 import { type Config, configSchema } from '../src/config';
 import { UploadCleanupService } from '../src/objects/upload-cleanup.service';
@@ -213,6 +215,18 @@ describe('media objects', () => {
         }),
       ).rejects.toMatchObject({ code: ErrorCode.OBJECT_NOT_FOUND });
     });
+  });
+
+  it('stores no status but pending and registered (attached was never set, and is gone)', async () => {
+    const insert = (status: string) =>
+      sut.app
+        .get(DataSource)
+        .query(`INSERT INTO "${sut.namespace}_media".objects (key, status) VALUES ($1, $2)`, [
+          `uploads/${randomUUID()}`,
+          status,
+        ]);
+    await expect(insert('registered')).resolves.toBeDefined();
+    await expect(insert('attached')).rejects.toThrow(/objects_status_check/);
   });
 
   describe(UploadCleanupService.name, () => {

@@ -1,6 +1,6 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
-export type ObjectStatus = 'pending' | 'registered' | 'attached';
+export type ObjectStatus = 'pending' | 'registered';
 
 @Entity({ name: 'objects' })
 export class MediaObjectEntity {
