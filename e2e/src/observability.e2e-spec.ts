@@ -1,5 +1,5 @@
 import { type Building, type Equipment, type MonitoringCheckResult, type Room } from '@cm/contracts';
-import { eventually as retry } from '@cm/platform/testing';
+import { eventually as retry } from '../../services/monitor/test/eventually';
 import { dropNamespace } from '../../services/monitor/test/nats-helpers';
 import { ancestry, OtlpReceiver } from './otlp-receiver';
 import { sessionHeaders, signIn } from './session';
