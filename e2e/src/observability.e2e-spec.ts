@@ -1,7 +1,7 @@
 import { type Building, type Equipment, type MonitoringCheckResult, type Room } from '@cm/contracts';
+import { ancestry, OtlpReceiver } from '@cm/platform/testing';
 import { eventually as retry } from '../../services/monitor/test/eventually';
 import { dropNamespace } from '../../services/monitor/test/nats-helpers';
-import { ancestry, OtlpReceiver } from './otlp-receiver';
 import { sessionHeaders, signIn } from './session';
 import { startSystem } from './stack';
 

@@ -7,7 +7,7 @@ import { ConfigError, type CoreConfig, type HttpPortConfig } from './config';
 import { JsonLogger } from './logger';
 import { NamespacedServerNats } from './nats/namespaced-transport';
 import { RpcErrorFilter } from './rpc-error.filter';
-import { startDraining } from './shutdown';
+import { runExitTasks, startDraining } from './shutdown';
 
 export interface ServiceBootstrapOptions {
   service: ServiceName;
@@ -59,8 +59,20 @@ export async function bootstrapService({
 }
 
 /**
- * On SIGTERM or SIGINT: stop taking work, let what is in flight finish (Nest's shutdown hooks
- * close NATS subscriptions, then connections), and exit 0; exit 1 if that takes too long.
+ * Closes the app (Nest's shutdown hooks close NATS subscriptions, then connections), then runs the
+ * exit tasks, such as sending the last spans: they end only once the app has closed.
+ */
+export async function shutDown(app: INestApplication): Promise<void> {
+  try {
+    await app.close();
+  } finally {
+    await runExitTasks();
+  }
+}
+
+/**
+ * On SIGTERM or SIGINT: stop taking work, let what is in flight finish and shut down, and exit 0;
+ * exit 1 if that takes too long.
  */
 export function closeOnSignals(app: INestApplication, logger: JsonLogger, timeoutMs: number): void {
   let closing = false;
@@ -74,7 +86,7 @@ export function closeOnSignals(app: INestApplication, logger: JsonLogger, timeou
       process.exit(1);
     }, timeoutMs);
     timer.unref();
-    app.close().then(
+    shutDown(app).then(
       () => process.exit(0),
       (error: unknown) => {
         logger.error(error instanceof Error ? error : String(error));

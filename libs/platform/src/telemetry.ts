@@ -14,6 +14,7 @@ import {
   type ReadableSpan,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import { onExit } from './shutdown';
 
 /** Keeps spans (and so trace ids in logs) alive when no collector is configured. */
 class DiscardingSpanProcessor implements SpanProcessor {
@@ -62,6 +63,8 @@ export function startTelemetry({
     ],
   });
   sdk.start();
+  // The batch goes out every 5 s: without a flush at exit, a process's last spans would be lost.
+  onExit(stopTelemetry);
   return sdk;
 }
 

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Registry } from 'prom-client';
+import { waitAtMost } from '../wait-at-most';
 import { platformMetrics } from './platform-metrics';
 
 export type MetricsCollector = () => Promise<void> | void;
@@ -36,16 +37,10 @@ export class MetricsService {
 
   // A slow or failing collector (NATS down) leaves its gauges as last read: a scrape still answers.
   private async collect(collect: MetricsCollector): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([
-        collect(),
-        new Promise((resolve) => (timer = setTimeout(resolve, COLLECT_TIMEOUT_MS))),
-      ]);
+      await waitAtMost(COLLECT_TIMEOUT_MS, Promise.resolve().then(collect));
     } catch (error) {
       this.logger.warn(`A metrics collector failed: ${String(error)}`);
-    } finally {
-      clearTimeout(timer);
     }
   }
 }
