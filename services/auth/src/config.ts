@@ -9,5 +9,12 @@ export const configSchema = z.object({
   ADMIN_USERNAME: z.string().trim().min(1).max(64).default('admin'),
   /** Unset: a random password is generated and logged once. */
   ADMIN_PASSWORD: z.string().min(8, { message: 'must be at least 8 characters' }).optional(),
+  /**
+   * argon2id cost of new password hashes; the defaults are the argon2 library's. A hash records
+   * its own cost, so changing these never locks anyone out.
+   */
+  PASSWORD_HASH_MEMORY_KIB: z.coerce.number().int().min(1024).max(4_194_304).default(65_536),
+  PASSWORD_HASH_PASSES: z.coerce.number().int().min(1).max(20).default(3),
+  PASSWORD_HASH_PARALLELISM: z.coerce.number().int().min(1).max(16).default(4),
 });
 export type Config = z.infer<typeof configSchema>;

@@ -10,8 +10,6 @@ import { bootstrapService } from '../bootstrap';
 import { type CoreConfig, type HttpPortConfig, parseEnv } from '../config';
 import { RpcClient } from '../nats/rpc-client';
 
-export * from './otlp-receiver';
-
 /** A namespace of its own for one test file: subjects, streams and schemas never cross. */
 export function testNamespace(label = 't'): string {
   return `${label.replace(/[^a-z0-9]/g, '').slice(0, 8) || 't'}_${randomBytes(4).toString('hex')}`;
@@ -25,8 +23,8 @@ const secretKey = randomBytes(32);
 
 /**
  * The environment a service under test reads: local services, its own namespace, a free port,
- * and a session secret that is random but the same for every start in one namespace (a restarted
- * gateway must accept the cookies it signed before).
+ * cheap password hashing, and a session secret that is random but the same for every start in one
+ * namespace (a restarted gateway must accept the cookies it signed before).
  */
 export function testEnv(namespace: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
@@ -37,6 +35,10 @@ export function testEnv(namespace: string, extra: Record<string, string> = {}): 
     HTTP_PORT: '0',
     LOG_LEVEL: 'warn',
     SESSION_SECRET: createHmac('sha256', secretKey).update(namespace).digest('base64url'),
+    // The cheapest argon2id the auth service accepts: tests sign in hundreds of times.
+    PASSWORD_HASH_MEMORY_KIB: '1024',
+    PASSWORD_HASH_PASSES: '1',
+    PASSWORD_HASH_PARALLELISM: '1',
     ...extra,
   };
 }
