@@ -10,6 +10,8 @@ import { bootstrapService } from '../bootstrap';
 import { type CoreConfig, type HttpPortConfig, parseEnv } from '../config';
 import { RpcClient } from '../nats/rpc-client';
 
+export * from './otlp-receiver';
+
 /** A namespace of its own for one test file: subjects, streams and schemas never cross. */
 export function testNamespace(label = 't'): string {
   return `${label.replace(/[^a-z0-9]/g, '').slice(0, 8) || 't'}_${randomBytes(4).toString('hex')}`;
