@@ -1,4 +1,5 @@
 import { ErrorCode } from '@cm/contracts';
+import { type Clock, LOGIN_CLOCK } from '../src/auth/login-throttle.service';
 import { adminCredentials, startAuthAndGateway, startGateway } from './support';
 
 /** Clients are told apart by X-Forwarded-For, which a gateway behind a trusted proxy believes. */
@@ -93,11 +94,17 @@ describe('throttling of failed sign-ins', () => {
   });
 
   it('lets the username try again once the window has passed', async () => {
-    const quick = await startGateway(sut.namespace, { ...limits, LOGIN_THROTTLE_WINDOW_SECONDS: '1' });
+    const quick = await startGateway(sut.namespace, limits);
     try {
+      const clock = quick.app.get<Clock>(LOGIN_CLOCK);
+      const start = Date.now();
+      const at = jest.spyOn(clock, 'now').mockReturnValue(start);
       const attempt = () => login('erin', 'guess', '10.0.1.1', quick.base);
       expect(await statuses(times(4, attempt))).toEqual([401, 401, 401, 429]);
-      await new Promise((resolve) => setTimeout(resolve, 1100));
+      at.mockReturnValue(start + 59_000);
+      const refused = await attempt();
+      expect([refused.status, refused.headers.get('retry-after')]).toEqual([429, '1']);
+      at.mockReturnValue(start + 60_000);
       expect((await attempt()).status).toBe(401);
     } finally {
       await quick.close();

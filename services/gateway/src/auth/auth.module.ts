@@ -3,12 +3,17 @@ import { APP_GUARD } from '@nestjs/core';
 import { AccessGuard } from './access.guard';
 import { AuthController } from './auth.controller';
 import { LoginAttemptRepository } from './login-attempt.repository';
-import { LoginThrottle } from './login-throttle.service';
+import { loginClockProvider, LoginThrottle } from './login-throttle.service';
 import { UsersController } from './users.controller';
 
 /** Sign-in, the session routes, User Management, and the access guard every route passes. */
 @Module({
   controllers: [AuthController, UsersController],
-  providers: [LoginAttemptRepository, LoginThrottle, { provide: APP_GUARD, useClass: AccessGuard }],
+  providers: [
+    LoginAttemptRepository,
+    LoginThrottle,
+    loginClockProvider,
+    { provide: APP_GUARD, useClass: AccessGuard },
+  ],
 })
 export class AuthModule {}

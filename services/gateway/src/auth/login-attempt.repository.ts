@@ -20,21 +20,22 @@ export class LoginAttemptRepository {
     return `"${(this.dataSource.options as { schema?: string }).schema}".login_failures`;
   }
 
-  async count(keys: string[], windowSeconds: number): Promise<AttemptCount[]> {
+  /** Counts one more attempt for each key at `at`, the throttle's clock (not the database's). */
+  async count(keys: string[], windowSeconds: number, at: Date): Promise<AttemptCount[]> {
     // Windows that ended are of no use; sign-ins are rare enough to sweep them here.
     await this.dataSource.query(
-      `DELETE FROM ${this.table} WHERE window_start <= now() - make_interval(secs => $1)`,
-      [windowSeconds],
+      `DELETE FROM ${this.table} WHERE window_start <= $2::timestamptz - make_interval(secs => $1)`,
+      [windowSeconds, at],
     );
     const rows = (await this.dataSource.query(
       `INSERT INTO ${this.table} AS f (key, failures, window_start)
-         SELECT unnest($1::varchar[]), 1, now()
+         SELECT unnest($1::varchar[]), 1, $3::timestamptz
        ON CONFLICT (key) DO UPDATE SET
-         failures = CASE WHEN f.window_start <= now() - make_interval(secs => $2) THEN 1 ELSE f.failures + 1 END,
-         window_start = CASE WHEN f.window_start <= now() - make_interval(secs => $2) THEN now() ELSE f.window_start END
+         failures = CASE WHEN f.window_start <= $3::timestamptz - make_interval(secs => $2) THEN 1 ELSE f.failures + 1 END,
+         window_start = CASE WHEN f.window_start <= $3::timestamptz - make_interval(secs => $2) THEN $3::timestamptz ELSE f.window_start END
        RETURNING key, failures,
-         ceil(extract(epoch FROM f.window_start + make_interval(secs => $2) - now()))::int AS "retryAfterSeconds"`,
-      [keys, windowSeconds],
+         ceil(extract(epoch FROM f.window_start + make_interval(secs => $2) - $3::timestamptz))::int AS "retryAfterSeconds"`,
+      [keys, windowSeconds, at],
     )) as AttemptCount[];
     return rows;
   }

@@ -14,6 +14,17 @@ export class TooManyAttempts extends AppError {
   }
 }
 
+/** Where the throttle reads the time; a test moves it instead of waiting out a window. */
+export interface Clock {
+  now(): number;
+}
+export const LOGIN_CLOCK = Symbol('LOGIN_CLOCK');
+/** One per application, so that moving one gateway's clock leaves another's alone. */
+export const loginClockProvider = {
+  provide: LOGIN_CLOCK,
+  useFactory: (): Clock => ({ now: () => Date.now() }),
+};
+
 /**
  * Limits failed sign-ins per username (LOGIN_MAX_FAILURES) and per client address
  * (LOGIN_MAX_FAILURES_PER_IP) within LOGIN_THROTTLE_WINDOW_SECONDS. The counters live in
@@ -26,6 +37,7 @@ export class LoginThrottle {
   constructor(
     @Inject(CONFIG) private readonly config: Config,
     private readonly attempts: LoginAttemptRepository,
+    @Inject(LOGIN_CLOCK) private readonly clock: Clock,
   ) {}
 
   /** Runs one sign-in attempt under the limits; refused at once when a limit is reached. */
@@ -37,7 +49,7 @@ export class LoginThrottle {
       [userKey]: this.config.LOGIN_MAX_FAILURES,
       [ipKey]: this.config.LOGIN_MAX_FAILURES_PER_IP,
     };
-    const counts = await this.attempts.count([ipKey, userKey], window);
+    const counts = await this.attempts.count([ipKey, userKey], window, new Date(this.clock.now()));
     const over = counts.filter((c) => c.failures > limits[c.key]);
     if (over.length) {
       this.logger.warn({ msg: 'Sign-in refused: too many failures', keys: over.map((c) => c.key) });
