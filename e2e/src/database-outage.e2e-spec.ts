@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket, connect } from 'node:net';
 import { type Building } from '@cm/contracts';
 import { testDatabaseUrl } from '@cm/platform/testing';
-import { eventually as retry } from '../../services/monitor/test/eventually';
+import { eventually as retry } from '@cm/platform/testing';
 import { signIn } from './session';
 import { startSystem } from './stack';
 

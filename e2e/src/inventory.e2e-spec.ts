@@ -12,7 +12,7 @@ import {
   uptimeCsvColumns,
 } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
-import { testDatabaseUrl, testNatsUrl } from '@cm/platform/testing';
+import { eventually, testDatabaseUrl, testNatsUrl } from '@cm/platform/testing';
 import { Client } from 'pg';
 import { sessionHeaders, signIn } from './session';
 import { startSystem } from './stack';
@@ -214,12 +214,12 @@ describe('inventory through the gateway', () => {
     } finally {
       await monitor.close();
     }
-    let status = 'active';
-    for (const deadline = Date.now() + 10_000; status !== 'inactive' && Date.now() < deadline;) {
-      status = (await api<Equipment[]>('GET', `/api/rooms/${r}/equipment`)).body[0].status;
-      if (status !== 'inactive') await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(status).toBe('inactive');
+    await eventually(
+      async () =>
+        expect((await api<Equipment[]>('GET', `/api/rooms/${r}/equipment`)).body[0].status).toBe('inactive'),
+      10_000,
+      100,
+    );
 
     const report = await api<UptimeReport>('GET', '/api/reports/uptime');
     expect(report.status).toBe(200);

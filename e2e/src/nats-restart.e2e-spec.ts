@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Building, type Equipment, events, type Room } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
-import { eventually as retry } from '../../services/monitor/test/eventually';
+import { eventually as retry } from '@cm/platform/testing';
 import { signIn } from './session';
 import { startSystem } from './stack';
 

@@ -1,6 +1,5 @@
 import { type Building, type Equipment, type MonitoringCheckResult, type Room } from '@cm/contracts';
-import { ancestry, OtlpReceiver } from '@cm/platform/testing';
-import { eventually as retry } from '../../services/monitor/test/eventually';
+import { ancestry, eventually as retry, OtlpReceiver } from '@cm/platform/testing';
 import { dropNamespace } from '../../services/monitor/test/nats-helpers';
 import { sessionHeaders, signIn } from './session';
 import { startSystem } from './stack';

@@ -12,9 +12,8 @@ import {
   type StatusEvent,
 } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
-import { testDatabaseUrl } from '@cm/platform/testing';
+import { eventually as retry, testDatabaseUrl } from '@cm/platform/testing';
 import { Client } from 'pg';
-import { eventually as retry } from '../../services/monitor/test/eventually';
 import { dropNamespace } from '../../services/monitor/test/nats-helpers';
 import { signIn } from './session';
 import { startSystem } from './stack';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deleteNamespaceStreams } from '@cm/platform';
-import { dropNamespaceSchemas, testEnv, testNamespace, testNatsUrl } from '@cm/platform/testing';
+import { dropNamespaceSchemas, eventually, testEnv, testNamespace, testNatsUrl } from '@cm/platform/testing';
 
 export interface RunningStack {
   url: string;
@@ -32,12 +32,16 @@ async function adminOf(env: Record<string, string>, logs: string[]): Promise<Cre
   const username = env.ADMIN_USERNAME ?? 'admin';
   if (env.ADMIN_PASSWORD) return { username, password: env.ADMIN_PASSWORD };
   const pattern = /with the generated password (\S+) /;
-  for (const deadline = Date.now() + 10_000; Date.now() < deadline;) {
-    const password = logs.map((line) => pattern.exec(line)?.[1]).find(Boolean);
-    if (password) return { username, password };
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('The auth service logged no generated administrator password');
+  const password = await eventually(
+    () => {
+      const logged = logs.map((line) => pattern.exec(line)?.[1]).find(Boolean);
+      if (!logged) throw new Error('The auth service logged no generated administrator password');
+      return logged;
+    },
+    10_000,
+    100,
+  );
+  return { username, password };
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   type UptimeReport,
   type User,
 } from '@cm/contracts';
+import { eventually } from '@cm/platform/testing';
 import { type Page } from 'playwright-core';
 import {
   answerNextConfirm,
@@ -40,17 +41,17 @@ describe('web app: settings, reports and users', () => {
   const statusOnCard = (name: string) =>
     page.getByTestId('equipment-card').filter({ hasText: name }).getByTestId('status-dot').locator('..');
   /** Reloads the room until every named card reads `label` (inventory records checks as they arrive). */
-  const waitForStatus = async (room: Room, names: string[], label: string, timeoutMs = 20_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      await page.goto(`/rooms/${room.id}`);
-      await page.getByTestId('equipment-card').first().waitFor();
-      const shown = await Promise.all(names.map((n) => statusOnCard(n).innerText()));
-      if (shown.every((s) => s.trim() === label)) return;
-      if (Date.now() > deadline) throw new Error(`Still ${JSON.stringify(shown)}, not ${label}`);
-      await page.waitForTimeout(1000);
-    }
-  };
+  const waitForStatus = (room: Room, names: string[], label: string) =>
+    eventually(
+      async () => {
+        await page.goto(`/rooms/${room.id}`);
+        await page.getByTestId('equipment-card').first().waitFor();
+        const shown = await Promise.all(names.map((n) => statusOnCard(n).innerText()));
+        expect(shown.map((s) => s.trim())).toEqual(names.map(() => label));
+      },
+      20_000,
+      1000,
+    );
 
   beforeAll(async () => {
     web = await startWebSystem({

@@ -17,7 +17,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { JSONCodec, nanos, StorageType } from 'nats';
 import { type DeliveryMeta, ensureStream, JetStreamConnection } from '../src';
-import { testNamespace, testNatsUrl } from '../src/testing';
+import { eventually, testNamespace, testNatsUrl } from '../src/testing';
 
 /** A single status event's id (these tests publish single events, the pre-batch kind). */
 const idOf = (e: StatusMessage) => ('eventId' in e ? e.eventId : e.sweepId);
@@ -33,13 +33,9 @@ const statusEvent = (over: Partial<StatusEvent> = {}): StatusEvent => ({
   ...over,
 });
 
-const until = async (check: () => boolean | Promise<boolean>, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
+/** Waits for a condition that expect() cannot describe better than true or false. */
+const until = (check: () => boolean | Promise<boolean>) =>
+  eventually(async () => expect(await check()).toBe(true), 10_000, 25);
 
 describe(JetStreamConnection.name, () => {
   const exporter = new InMemorySpanExporter();
@@ -136,9 +132,9 @@ describe(JetStreamConnection.name, () => {
       });
       const sent = [statusEvent(), statusEvent(), statusEvent()];
       for (const e of sent) await publish(e);
-      await until(() => seen.length === 3);
+      await eventually(() => expect(seen).toHaveLength(3), 10_000, 25);
       expect(seen).toEqual(sent.map((e) => idOf(e)));
-      await until(async () => (await pendingOf()).unacked === 0);
+      await eventually(async () => expect((await pendingOf()).unacked).toBe(0), 10_000, 25);
       expect(await pendingOf()).toEqual({ pending: 0, unacked: 0 });
     });
 
@@ -166,7 +162,7 @@ describe(JetStreamConnection.name, () => {
       expect(deliveries.filter((d) => d.msgId === poison.eventId).map((d) => d.deliveryCount)).toEqual([
         1, 2, 3,
       ]);
-      await until(async () => (await pendingOf()).unacked === 0);
+      await eventually(async () => expect((await pendingOf()).unacked).toBe(0), 10_000, 25);
     });
 
     it('drops an event that fails its schema without calling the handler, and goes on', async () => {
@@ -185,9 +181,9 @@ describe(JetStreamConnection.name, () => {
       );
       const good = statusEvent();
       await publish(good);
-      await until(() => handled.length === 1);
+      await eventually(() => expect(handled).toHaveLength(1), 10_000, 25);
       expect(handled).toEqual([good.eventId]);
-      await until(async () => (await pendingOf()).unacked === 0);
+      await eventually(async () => expect((await pendingOf()).unacked).toBe(0), 10_000, 25);
     });
 
     it('continues the publisher trace in the handler', async () => {

@@ -9,12 +9,11 @@ import {
   streams,
 } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
-import { testNatsUrl } from '@cm/platform/testing';
+import { eventually, testNatsUrl } from '@cm/platform/testing';
 import { HistoryRetentionService } from '../src/status/history-retention.service';
 import { STATUS_CONSUMER } from '../src/status/status-events.consumer';
 import {
   dropNamespace,
-  eventually,
   type Inventory,
   inventoryUnderTest,
   newNamespace,
@@ -85,7 +84,12 @@ describe('inventory status events', () => {
     );
     return { pending: info.num_pending, unacked: info.num_ack_pending, redelivered: info.num_redelivered };
   };
-  const drained = () => eventually(consumerState, (s) => s.pending === 0 && s.unacked === 0);
+  const drained = () =>
+    eventually(async () => {
+      const state = await consumerState();
+      expect(state).toMatchObject({ pending: 0, unacked: 0 });
+      return state;
+    });
 
   beforeAll(async () => {
     monitor = await monitorOf(inventory.namespace);
@@ -108,8 +112,11 @@ describe('inventory status events', () => {
       ],
     });
     await publish(event);
-    const [after] = await eventually(current, ([e]) => e.status === 'partial');
-    expect(after).toMatchObject({ status: 'partial', lastRttMs: 0.4 });
+    const [after] = await eventually(async () => {
+      const equipment = await current();
+      expect(equipment[0]).toMatchObject({ status: 'partial', lastRttMs: 0.4 });
+      return equipment;
+    });
     expect(new Date(after.lastCheckedAt!).toISOString()).toBe(event.checkedAt);
     expect(await stateOf(inventory.sut, equipment.id)).toMatchObject({
       checks: 1,
@@ -378,32 +385,27 @@ describe('inventory status events across a restart', () => {
         }
       })();
 
-      await eventually(
-        async () => sent.length,
-        (n) => n >= 50,
-      );
+      await eventually(() => expect(sent.length).toBeGreaterThanOrEqual(50));
       await inventory.close(); // stops mid-stream; the monitor goes on publishing
       const whileStopped = sent.length;
-      await eventually(
-        async () => sent.length,
-        (n) => n >= whileStopped + 50,
-      );
+      await eventually(() => expect(sent.length).toBeGreaterThanOrEqual(whileStopped + 50));
       inventory = await startInventory(namespace, env);
       publishing = false;
       await publisher;
 
       // Every event counted once, in whichever replica's day counters.
-      const counted = await eventually(
-        () =>
-          sql<{ checks: number }>(
-            inventory,
-            `SELECT ((SELECT COALESCE(sum(day_checks), 0) FROM inv.equipment_state)
-                   + (SELECT COALESCE(sum(checks), 0) FROM inv.status_days))::int AS checks`,
-          ),
-        ([row]) => row.checks >= sent.length,
+      const counted = () =>
+        sql<{ checks: number }>(
+          inventory,
+          `SELECT ((SELECT COALESCE(sum(day_checks), 0) FROM inv.equipment_state)
+                 + (SELECT COALESCE(sum(checks), 0) FROM inv.status_days))::int AS checks`,
+        );
+      // Waits for all of them, then checks none was counted twice.
+      await eventually(
+        async () => expect((await counted())[0].checks).toBeGreaterThanOrEqual(sent.length),
         30_000,
       );
-      expect(counted).toEqual([{ checks: sent.length }]);
+      expect(await counted()).toEqual([{ checks: sent.length }]);
     } finally {
       await monitor.close();
       await inventory.close();

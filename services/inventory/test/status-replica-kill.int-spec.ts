@@ -4,9 +4,9 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { type Equipment, events, namespacedName, patterns, streams } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
-import { testEnv, testNatsUrl } from '@cm/platform/testing';
+import { eventually, testEnv, testNatsUrl } from '@cm/platform/testing';
 import { STATUS_CONSUMER } from '../src/status/status-events.consumer';
-import { dropNamespace, eventually, type Inventory, newNamespace, sql, startInventory } from './support';
+import { dropNamespace, type Inventory, newNamespace, sql, startInventory } from './support';
 
 const freePort = async () => {
   const server = createServer().listen(0, '127.0.0.1');
@@ -53,12 +53,7 @@ describe('inventory replica killed mid-batch', () => {
     });
     const exited = once(victim, 'exit');
     await eventually(
-      () =>
-        fetch(`http://127.0.0.1:${port}/readyz`).then(
-          (r) => r.ok,
-          () => false,
-        ),
-      (ready) => ready,
+      async () => expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200),
       30_000,
     );
 
@@ -106,8 +101,10 @@ describe('inventory replica killed mid-batch', () => {
 
     const info = () =>
       monitor.jsm.consumers.info(namespacedName(namespace, streams.status.name), STATUS_CONSUMER);
-    const drained = await eventually(info, (i) => i.num_pending === 0 && i.num_ack_pending === 0, 60_000);
-    expect(drained).toMatchObject({ num_pending: 0, num_ack_pending: 0 });
+    await eventually(
+      async () => expect(await info()).toMatchObject({ num_pending: 0, num_ack_pending: 0 }),
+      60_000,
+    );
 
     const rows = await sql<{ id: string; checks: number; last: Date; status: string }>(
       survivor,

@@ -137,20 +137,6 @@ export async function equipmentChangeReader(namespace: string) {
   };
 }
 
-/** Polls until `check` holds or the time is up. */
-export async function eventually<T>(
-  check: () => Promise<T>,
-  accept: (v: T) => boolean,
-  ms = 10_000,
-): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (accept(value) || Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /**
  * One inventory for a test file: started before its tests in a namespace of its own, removed
  * with its schemas and streams after them. Read the fields inside tests, not at load time.

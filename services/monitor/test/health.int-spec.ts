@@ -1,4 +1,5 @@
 import { type HealthReport, patterns } from '@cm/contracts';
+import { eventually } from '@cm/platform/testing';
 import { dropNamespace, FakeInventory, httpBase, newNamespace, type Replica, startReplica } from './support';
 
 describe('monitor service health', () => {
@@ -27,12 +28,15 @@ describe('monitor service health', () => {
 
     inventory = await FakeInventory.start(namespace);
     inventory.add('127.0.0.1');
-    const deadline = Date.now() + 15_000;
-    let report = before;
-    while (report.status !== 'up' && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      report = await sut.rpc.send<HealthReport>(patterns.monitor.health);
-    }
+    const report = await eventually(
+      async () => {
+        const now = await sut.rpc.send<HealthReport>(patterns.monitor.health);
+        expect(now.status).toBe('up');
+        return now;
+      },
+      15_000,
+      200,
+    );
     expect(report.checks).toEqual({
       jetstream: expect.objectContaining({ status: 'up' }),
       equipmentList: expect.objectContaining({ status: 'up', detail: '1 equipment with an address' }),

@@ -5,9 +5,9 @@ import {
   patterns,
   type StatusEvent,
 } from '@cm/contracts';
+import { eventually } from '@cm/platform/testing';
 import {
   dropNamespace,
-  eventually,
   FakeInventory,
   httpBase,
   joined,

@@ -1,7 +1,7 @@
 import { type MonitoringStatus, patterns } from '@cm/contracts';
+import { eventually } from '@cm/platform/testing';
 import {
   dropNamespace,
-  eventually,
   FakeInventory,
   httpBase,
   joined,

@@ -9,10 +9,15 @@ import {
   type TargetsPageRequest,
 } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
-import { startTestService, testNamespace, testNatsUrl, type TestService } from '@cm/platform/testing';
+import {
+  eventually,
+  startTestService,
+  testNamespace,
+  testNatsUrl,
+  type TestService,
+} from '@cm/platform/testing';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import { AppModule } from '../src/app.module';
-import { eventually } from './eventually';
 import { type Config, configSchema } from '../src/config';
 
 const json = JSONCodec<unknown>();
@@ -133,4 +138,3 @@ export class FakeInventory {
 
 export { NetnsLab } from './netns-lab';
 export { dropNamespace, StatusEvents } from './nats-helpers';
-export { eventually } from './eventually';

@@ -10,6 +10,7 @@ import { bootstrapService } from '../bootstrap';
 import { type CoreConfig, type HttpPortConfig, parseEnv } from '../config';
 import { RpcClient } from '../nats/rpc-client';
 
+export { eventually } from './eventually';
 export * from './otlp-receiver';
 
 /** A namespace of its own for one test file: subjects, streams and schemas never cross. */

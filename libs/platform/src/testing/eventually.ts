@@ -1,4 +1,7 @@
-/** Retries `check` (it throws until what it expects holds) until it passes or time runs out. */
+/**
+ * Retries `check` until it stops throwing (an `expect` inside is the usual check) and answers
+ * what it returned; once `timeoutMs` has passed, the last failure is thrown as it was.
+ */
 export async function eventually<T>(
   check: () => T | Promise<T>,
   timeoutMs = 15_000,
