@@ -58,3 +58,14 @@ export function useToasts(): ToastItem[] {
     () => toasts,
   );
 }
+
+/** Spec section 8, a save's toasts: "Success" saying what was done, or "Error" saying what failed. */
+export function saveOutcome({ done, failed, onDone }: { done: string; failed: string; onDone: () => void }) {
+  return {
+    onSuccess: () => {
+      toast({ title: 'Success', description: done });
+      onDone();
+    },
+    onError: () => toast({ title: 'Error', description: failed, variant: 'destructive' }),
+  };
+}

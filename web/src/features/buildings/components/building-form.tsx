@@ -1,13 +1,13 @@
 import { type BuildingListItem, buildingCreateSchema, MAX_UPLOAD_BYTES } from '@cm/contracts';
 import { ImagePlus } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Field } from '../../../components/ui/field';
 import { Input, Textarea } from '../../../components/ui/input';
-import { toast } from '../../../components/ui/use-toast';
-import { fieldErrors } from '../../../lib/form-errors';
+import { saveOutcome, toast } from '../../../components/ui/use-toast';
 import { errorMessage } from '../../../lib/api';
+import { editableField, useSchemaForm } from '../../../lib/form';
 import { refuseFile, uploadFile } from '../../../lib/upload';
 import { useSaveBuilding } from '../api/buildings';
 
@@ -17,16 +17,18 @@ interface BuildingFormProps {
   onDone: () => void;
 }
 
-type Errors = Partial<Record<'name' | 'description' | 'photo', string>>;
-
 /** Shown in place of the list (it has no route of its own). */
 export function BuildingForm({ building, onDone }: BuildingFormProps) {
   const editing = Boolean(building);
   const photoId = useId();
-  const [name, setName] = useState(building?.name ?? '');
-  const [description, setDescription] = useState(building?.description ?? '');
+  const form = useSchemaForm(buildingCreateSchema, {
+    name: building?.name ?? '',
+    description: building?.description ?? '',
+  });
+  const { errors } = form.formState;
   const [photo, setPhoto] = useState<File | null>(null);
-  const [errors, setErrors] = useState<Errors>({});
+  // The photo is not a form value: it is uploaded before the save, and its problems are said here.
+  const [photoError, setPhotoError] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
   const save = useSaveBuilding();
   const busy = uploading || save.isPending;
@@ -34,84 +36,52 @@ export function BuildingForm({ building, onDone }: BuildingFormProps) {
   const pickPhoto = (file: File | undefined) => {
     if (!file) return;
     const refusal = refuseFile(file, MAX_UPLOAD_BYTES);
-    setErrors((e) => ({ ...e, photo: refusal ?? undefined }));
+    setPhotoError(refusal);
     setPhoto(refusal ? null : file);
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = buildingCreateSchema.safeParse({ name, description });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
-    // Upload first, then save; a failed upload saves nothing (spec section 8).
-    let imageUrl: string | undefined;
-    if (photo) {
-      setUploading(true);
-      try {
-        imageUrl = await uploadFile(photo);
-      } catch (error) {
-        toast({ title: 'Upload Error', description: 'Failed to upload image', variant: 'destructive' });
-        // The toast is the spec's; the reason (not an image, too large) is said beside the picker.
-        setErrors({ photo: errorMessage(error) });
-        return;
-      } finally {
-        setUploading(false);
+  const submit = form.handleSubmit(
+    async ({ name, description }) => {
+      setPhotoError(null);
+      // Upload first, then save; a failed upload saves nothing (spec section 8).
+      let imageUrl: string | undefined;
+      if (photo) {
+        setUploading(true);
+        try {
+          imageUrl = await uploadFile(photo);
+        } catch (error) {
+          toast({ title: 'Upload Error', description: 'Failed to upload image', variant: 'destructive' });
+          // The toast is the spec's; the reason (not an image, too large) is said beside the picker.
+          setPhotoError(errorMessage(error));
+          return;
+        } finally {
+          setUploading(false);
+        }
       }
-    }
-    // An edit without a new photo leaves imageUrl out, so the current photo stays.
-    const body = {
-      name: parsed.data.name,
-      description: parsed.data.description ?? '',
-      ...(imageUrl ? { imageUrl } : {}),
-    };
-    save.mutate(
-      { id: building?.id, body },
-      {
-        onSuccess: () => {
-          toast({
-            title: 'Success',
-            description: editing ? 'Building updated successfully' : 'Building added successfully',
-          });
-          onDone();
-        },
-        onError: () =>
-          toast({
-            title: 'Error',
-            description: editing ? 'Failed to update building' : 'Failed to add building',
-            variant: 'destructive',
-          }),
-      },
-    );
-  };
+      // An edit without a new photo leaves imageUrl out, so the current photo stays.
+      const body = { name, description: description ?? '', ...(imageUrl ? { imageUrl } : {}) };
+      save.mutate(
+        { id: building?.id, body },
+        saveOutcome({
+          done: editing ? 'Building updated successfully' : 'Building added successfully',
+          failed: editing ? 'Failed to update building' : 'Failed to add building',
+          onDone,
+        }),
+      );
+    },
+    () => setPhotoError(null),
+  );
 
   const submitLabel = editing ? (busy ? 'Saving...' : 'Save Building') : busy ? 'Adding...' : 'Add Building';
   return (
     <Card className="p-5">
       <h1 className="mb-4 text-xl font-bold text-slate-900">{editing ? 'Edit Building' : 'Add Building'}</h1>
       <form onSubmit={submit} noValidate className="space-y-4">
-        <Field label="Building Name *" error={errors.name}>
-          <Input
-            name="name"
-            placeholder="e.g. Science Hall"
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-              setErrors((errs) => ({ ...errs, name: undefined }));
-            }}
-            maxLength={120}
-          />
+        <Field label="Building Name *" error={errors.name?.message}>
+          <Input placeholder="e.g. Science Hall" maxLength={120} {...editableField(form, 'name')} />
         </Field>
-        <Field label="Description" error={errors.description}>
-          <Textarea
-            name="description"
-            rows={3}
-            value={description}
-            onChange={(e) => setDescription(e.target.value)}
-            maxLength={2000}
-          />
+        <Field label="Description" error={errors.description?.message}>
+          <Textarea rows={3} maxLength={2000} {...form.register('description')} />
         </Field>
         <div className="space-y-1.5">
           <span className="block text-sm font-medium text-slate-800">Building Photo</span>
@@ -140,9 +110,9 @@ export function BuildingForm({ building, onDone }: BuildingFormProps) {
             className="sr-only"
             onChange={(e) => pickPhoto(e.target.files?.[0])}
           />
-          {errors.photo ? (
+          {photoError ? (
             <p role="alert" className="text-sm text-red-600">
-              {errors.photo}
+              {photoError}
             </p>
           ) : null}
         </div>

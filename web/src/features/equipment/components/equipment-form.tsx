@@ -2,46 +2,48 @@ import {
   type Equipment,
   equipmentCreateBodySchema,
   equipmentStatuses,
+  equipmentStatusSchema,
   equipmentUpdateSchema,
   presetProducts,
 } from '@cm/contracts';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import { z } from 'zod';
+import { SelectField } from '../../../components/form/select-field';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
 import { Input, Textarea } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
-import { toast } from '../../../components/ui/use-toast';
-import { fieldErrors } from '../../../lib/form-errors';
+import { saveOutcome } from '../../../components/ui/use-toast';
+import { editableField, type SchemaFormProps, useSchemaForm } from '../../../lib/form';
 import { useSaveEquipment } from '../api/equipment';
 import { statusIndicator } from '../lib/status';
 
-type Values = {
-  name: string;
-  model: string;
-  serialNumber: string;
-  ipAddress: string;
-  status: string;
-  notes: string;
-};
-type Errors = Partial<Record<keyof Values, string>>;
+// The status as the form holds it: the one chosen, or whatever the server had (an older
+// client's "online", say), which the contract's list refuses.
+const formStatus = z.string().pipe(equipmentStatusSchema);
+const createFormSchema = equipmentCreateBodySchema.extend({ status: formStatus });
+const updateFormSchema = equipmentUpdateSchema.extend({ status: formStatus });
 
-const emptyValues: Values = {
+type EquipmentFormValues = z.input<typeof createFormSchema>;
+
+const emptyValues = {
   name: '',
   model: '',
   serialNumber: '',
   ipAddress: '',
   status: 'active',
   notes: '',
-};
+} satisfies EquipmentFormValues;
 
-const valuesOf = (e: Equipment): Values => ({
-  name: e.name,
-  model: e.model ?? '',
-  serialNumber: e.serialNumber ?? '',
-  ipAddress: e.ipAddress ?? '',
-  status: e.status,
-  notes: e.notes ?? '',
-});
+const valuesOf = (e: Equipment) =>
+  ({
+    name: e.name,
+    model: e.model ?? '',
+    serialNumber: e.serialNumber ?? '',
+    ipAddress: e.ipAddress ?? '',
+    status: e.status,
+    notes: e.notes ?? '',
+  }) satisfies EquipmentFormValues;
 
 const presetModels = presetProducts.map((p) => p.model);
 const presetLabel = (model: string) => {
@@ -57,62 +59,63 @@ interface EquipmentFormProps {
 }
 
 export function EquipmentForm({ roomId, equipment, onDone }: EquipmentFormProps) {
-  const editing = Boolean(equipment);
-  const [values, setValues] = useState<Values>(equipment ? valuesOf(equipment) : emptyValues);
-  const [preset, setPreset] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
   const save = useSaveEquipment();
-  const set = <K extends keyof Values>(key: K, value: Values[K]) => {
-    setValues((v) => ({ ...v, [key]: value }));
-    setErrors((e) => ({ ...e, [key]: undefined }));
-  };
+  const editing = Boolean(equipment);
+  const outcome = saveOutcome({
+    done: editing ? 'Equipment updated successfully' : 'Equipment added successfully',
+    failed: editing ? 'Failed to update equipment' : 'Failed to add equipment',
+    onDone,
+  });
+  const fields = { editing, pending: save.isPending, onCancel: onDone };
+  // The room is sent with the fields (spec section 7), as a value the form holds but does not show.
+  if (equipment) {
+    return (
+      <EquipmentFields
+        key={equipment.id}
+        {...fields}
+        schema={updateFormSchema}
+        defaultValues={{ roomId, ...valuesOf(equipment) }}
+        onValid={(body) => save.mutate({ roomId, id: equipment.id, body }, outcome)}
+      />
+    );
+  }
+  return (
+    <EquipmentFields
+      key="new"
+      {...fields}
+      schema={createFormSchema}
+      defaultValues={{ roomId, ...emptyValues, imageUrl: '' }}
+      onValid={(body) => save.mutate({ roomId, body }, outcome)}
+    />
+  );
+}
+
+function EquipmentFields<Output>(props: SchemaFormProps<EquipmentFormValues, Output>) {
+  const { schema, defaultValues, onValid, editing, pending, onCancel } = props;
+  const form = useSchemaForm(schema, defaultValues);
+  const { clearErrors, setValue } = form;
+  const { errors } = form.formState;
+  const [preset, setPreset] = useState('');
 
   // Spec section 2: choosing a product pre-fills its name and model; both stay editable.
   const choosePreset = (model: string) => {
     const product = presetProducts.find((p) => p.model === model);
     if (!product) return;
     setPreset(model);
-    setValues((v) => ({ ...v, name: product.name, model: product.model }));
-    setErrors((e) => ({ ...e, name: undefined, model: undefined }));
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const onSuccess = () => {
-      toast({
-        title: 'Success',
-        description: editing ? 'Equipment updated successfully' : 'Equipment added successfully',
-      });
-      onDone();
-    };
-    const onError = () =>
-      toast({
-        title: 'Error',
-        description: editing ? 'Failed to update equipment' : 'Failed to add equipment',
-        variant: 'destructive',
-      });
-    if (equipment) {
-      const parsed = equipmentUpdateSchema.safeParse({ roomId, ...values });
-      if (!parsed.success) return setErrors(fieldErrors(parsed.error));
-      setErrors({});
-      save.mutate({ roomId, id: equipment.id, body: parsed.data }, { onSuccess, onError });
-    } else {
-      const parsed = equipmentCreateBodySchema.safeParse({ roomId, ...values, imageUrl: '' });
-      if (!parsed.success) return setErrors(fieldErrors(parsed.error));
-      setErrors({});
-      save.mutate({ roomId, body: parsed.data }, { onSuccess, onError });
-    }
+    setValue('name', product.name);
+    setValue('model', product.model);
+    clearErrors(['name', 'model']);
   };
 
   const submitLabel = editing
-    ? save.isPending
+    ? pending
       ? 'Saving...'
       : 'Save Equipment'
-    : save.isPending
+    : pending
       ? 'Adding...'
       : 'Add Equipment';
   return (
-    <form onSubmit={submit} noValidate className="space-y-4">
+    <form onSubmit={form.handleSubmit(onValid)} noValidate className="space-y-4">
       <Field label="Preset Product" hint="Fills in the name and model">
         <Select
           value={preset}
@@ -122,60 +125,43 @@ export function EquipmentForm({ roomId, equipment, onDone }: EquipmentFormProps)
           placeholder="Choose from the catalogue"
         />
       </Field>
-      <Field label="Name *" error={errors.name}>
-        <Input
-          name="name"
-          placeholder="e.g. Ceiling Projector"
-          value={values.name}
-          onChange={(e) => set('name', e.target.value)}
-        />
+      <Field label="Name *" error={errors.name?.message}>
+        <Input placeholder="e.g. Ceiling Projector" {...editableField(form, 'name')} />
       </Field>
-      <Field label="Model" error={errors.model}>
-        <Input name="model" value={values.model} onChange={(e) => set('model', e.target.value)} />
+      <Field label="Model" error={errors.model?.message}>
+        <Input {...editableField(form, 'model')} />
       </Field>
-      <Field label="Serial Number" error={errors.serialNumber}>
-        <Input
-          name="serialNumber"
-          value={values.serialNumber}
-          onChange={(e) => set('serialNumber', e.target.value)}
-        />
+      <Field label="Serial Number" error={errors.serialNumber?.message}>
+        <Input {...editableField(form, 'serialNumber')} />
       </Field>
       <Field
         label="IP Address"
-        error={errors.ipAddress}
+        error={errors.ipAddress?.message}
         hint="One address (10.0.0.5) or a range of the last part (10.0.0.5-73)"
       >
         <Input
-          name="ipAddress"
           inputMode="decimal"
           autoComplete="off"
           placeholder="e.g. 10.0.0.5"
-          value={values.ipAddress}
-          onChange={(e) => set('ipAddress', e.target.value)}
+          {...editableField(form, 'ipAddress')}
         />
       </Field>
-      <Field label="Status" error={errors.status}>
-        <Select
-          value={values.status}
-          onValueChange={(v) => set('status', v)}
-          options={equipmentStatuses}
-          labelOf={(v) => statusIndicator(v).label}
-          placeholder="Select status"
-        />
-      </Field>
-      <Field label="Notes" error={errors.notes}>
-        <Textarea
-          name="notes"
-          className="min-h-[100px]"
-          value={values.notes}
-          onChange={(e) => set('notes', e.target.value)}
-        />
+      <SelectField
+        form={form}
+        name="status"
+        label="Status"
+        options={equipmentStatuses}
+        labelOf={(v) => statusIndicator(v).label}
+        placeholder="Select status"
+      />
+      <Field label="Notes" error={errors.notes?.message}>
+        <Textarea className="min-h-[100px]" {...editableField(form, 'notes')} />
       </Field>
       <div className="flex gap-2 pt-2">
-        <Button variant="outline" className="flex-1" onClick={onDone} disabled={save.isPending}>
+        <Button variant="outline" className="flex-1" onClick={onCancel} disabled={pending}>
           Cancel
         </Button>
-        <Button type="submit" className="flex-1" disabled={save.isPending}>
+        <Button type="submit" className="flex-1" disabled={pending}>
           {submitLabel}
         </Button>
       </div>

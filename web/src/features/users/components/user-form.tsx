@@ -1,28 +1,28 @@
-import { type User, userCreateSchema, userRoleLabels, userRoles, userUpdateSchema } from '@cm/contracts';
-import { type FormEvent, useId, useState } from 'react';
+import {
+  type User,
+  type UserCreate,
+  userCreateSchema,
+  userRoleLabels,
+  userRoles,
+  type UserUpdate,
+  userUpdateSchema,
+} from '@cm/contracts';
+import { type z } from 'zod';
+import { FlagSwitchField } from '../../../components/form/flag-switch-field';
+import { SelectField } from '../../../components/form/select-field';
 import { Button } from '../../../components/ui/button';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
-import { Select } from '../../../components/ui/select';
-import { Switch } from '../../../components/ui/switch';
 import { toast } from '../../../components/ui/use-toast';
 import { errorMessage } from '../../../lib/api';
-import { fieldErrors } from '../../../lib/form-errors';
+import { editableField, type SchemaFormProps, useSchemaForm } from '../../../lib/form';
 import { useSaveUser } from '../api/users';
 
-type Values = {
-  username: string;
-  password: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  role: string;
-  isActive: 0 | 1;
-};
-type Errors = Partial<Record<keyof Values, string>>;
+/** What the form holds; the edit schema reads it as the create schema does, bar the password. */
+type UserFormValues = z.input<typeof userUpdateSchema>;
 
 // Spec section 5: role user and active by default.
-const emptyValues: Values = {
+const emptyValues: UserFormValues = {
   username: '',
   password: '',
   email: '',
@@ -32,7 +32,7 @@ const emptyValues: Values = {
   isActive: 1,
 };
 
-const valuesOf = (u: User): Values => ({
+const valuesOf = (u: User): UserFormValues => ({
   username: u.username,
   password: '',
   email: u.email ?? '',
@@ -43,124 +43,100 @@ const valuesOf = (u: User): Values => ({
 });
 
 export function UserForm({ user, onDone }: { user?: User; onDone: () => void }) {
-  const editing = Boolean(user);
-  const activeId = useId();
-  const [values, setValues] = useState<Values>(user ? valuesOf(user) : emptyValues);
-  const [errors, setErrors] = useState<Errors>({});
   const save = useSaveUser();
-  const set = <K extends keyof Values>(key: K, value: Values[K]) => {
-    setValues((v) => ({ ...v, [key]: value }));
-    setErrors((e) => ({ ...e, [key]: undefined }));
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const verb = editing ? 'updated' : 'created';
-    const onSuccess = () => {
+  const editing = Boolean(user);
+  const verb = editing ? 'updated' : 'created';
+  const outcome = {
+    onSuccess: () => {
       toast({
         title: editing ? 'User updated' : 'User created',
         description: `The user has been successfully ${verb}.`,
       });
       onDone();
-    };
-    const onError = (error: unknown) =>
+    },
+    onError: (error: unknown) =>
       toast({
         title: editing ? 'Error updating user' : 'Error creating user',
         description: errorMessage(error),
         variant: 'destructive',
-      });
-    if (user) {
-      // Spec section 5: a blank password keeps the current one and is not sent.
-      const { password, ...rest } = values;
-      const parsed = userUpdateSchema.safeParse(password ? values : rest);
-      if (!parsed.success) return setErrors(fieldErrors(parsed.error));
-      setErrors({});
-      const { password: kept, ...body } = parsed.data;
-      save.mutate({ id: user.id, body: kept ? { ...body, password: kept } : body }, { onSuccess, onError });
-    } else {
-      const parsed = userCreateSchema.safeParse(values);
-      if (!parsed.success) return setErrors(fieldErrors(parsed.error));
-      setErrors({});
-      save.mutate({ body: parsed.data }, { onSuccess, onError });
-    }
+      }),
   };
+  const fields = { editing, pending: save.isPending, onCancel: onDone };
+  if (user) {
+    // Spec section 5: a blank password keeps the current one and is not sent.
+    const update = ({ password, ...body }: UserUpdate) =>
+      save.mutate({ id: user.id, body: password ? { ...body, password } : body }, outcome);
+    return (
+      <UserFields
+        key={user.id}
+        {...fields}
+        schema={userUpdateSchema}
+        defaultValues={valuesOf(user)}
+        onValid={update}
+      />
+    );
+  }
+  const create = (body: UserCreate) => save.mutate({ body }, outcome);
+  return (
+    <UserFields
+      key="new"
+      {...fields}
+      schema={userCreateSchema}
+      defaultValues={emptyValues}
+      onValid={create}
+    />
+  );
+}
+
+function UserFields<Output>(props: SchemaFormProps<UserFormValues, Output>) {
+  const { schema, defaultValues, onValid, editing, pending, onCancel } = props;
+  const form = useSchemaForm(schema, defaultValues);
+  const { errors } = form.formState;
 
   const submitLabel = editing
-    ? save.isPending
+    ? pending
       ? 'Saving...'
       : 'Save User'
-    : save.isPending
+    : pending
       ? 'Creating...'
       : 'Create User';
   return (
-    <form onSubmit={submit} noValidate className="space-y-4">
-      <Field label="Username *" error={errors.username}>
-        <Input
-          name="username"
-          autoComplete="off"
-          autoCapitalize="none"
-          value={values.username}
-          onChange={(e) => set('username', e.target.value)}
-        />
+    <form onSubmit={form.handleSubmit(onValid)} noValidate className="space-y-4">
+      <Field label="Username *" error={errors.username?.message}>
+        <Input autoComplete="off" autoCapitalize="none" {...editableField(form, 'username')} />
       </Field>
       <Field
         label={editing ? 'Password' : 'Password *'}
-        error={errors.password}
+        error={errors.password?.message}
         hint={editing ? 'Leave blank to keep the current password' : undefined}
       >
-        <Input
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          value={values.password}
-          onChange={(e) => set('password', e.target.value)}
-        />
+        <Input type="password" autoComplete="new-password" {...editableField(form, 'password')} />
       </Field>
-      <Field label="Email" error={errors.email}>
-        <Input
-          name="email"
-          type="email"
-          autoComplete="off"
-          value={values.email}
-          onChange={(e) => set('email', e.target.value)}
-        />
+      <Field label="Email" error={errors.email?.message}>
+        <Input type="email" autoComplete="off" {...editableField(form, 'email')} />
       </Field>
       <div className="grid grid-cols-2 gap-3">
-        <Field label="First Name" error={errors.firstName}>
-          <Input
-            name="firstName"
-            value={values.firstName}
-            onChange={(e) => set('firstName', e.target.value)}
-          />
+        <Field label="First Name" error={errors.firstName?.message}>
+          <Input {...editableField(form, 'firstName')} />
         </Field>
-        <Field label="Last Name" error={errors.lastName}>
-          <Input name="lastName" value={values.lastName} onChange={(e) => set('lastName', e.target.value)} />
+        <Field label="Last Name" error={errors.lastName?.message}>
+          <Input {...editableField(form, 'lastName')} />
         </Field>
       </div>
-      <Field label="Role" error={errors.role}>
-        <Select
-          value={values.role}
-          onValueChange={(v) => set('role', v)}
-          options={userRoles}
-          labelOf={(v) => userRoleLabels[v as keyof typeof userRoleLabels] ?? v}
-          placeholder="Select role"
-        />
-      </Field>
-      <div className="flex items-center justify-between gap-3 rounded-lg border border-slate-200 py-1 pr-1 pl-3">
-        <label htmlFor={activeId} className="text-sm font-medium text-slate-800">
-          Active
-        </label>
-        <Switch
-          id={activeId}
-          checked={values.isActive === 1}
-          onCheckedChange={(checked) => set('isActive', checked ? 1 : 0)}
-        />
-      </div>
+      <SelectField
+        form={form}
+        name="role"
+        label="Role"
+        options={userRoles}
+        labelOf={(v) => userRoleLabels[v as keyof typeof userRoleLabels] ?? v}
+        placeholder="Select role"
+      />
+      <FlagSwitchField control={form.control} name="isActive" label="Active" />
       <div className="flex gap-2 pt-2">
-        <Button variant="outline" className="flex-1" onClick={onDone} disabled={save.isPending}>
+        <Button variant="outline" className="flex-1" onClick={onCancel} disabled={pending}>
           Cancel
         </Button>
-        <Button type="submit" className="flex-1" disabled={save.isPending}>
+        <Button type="submit" className="flex-1" disabled={pending}>
           {submitLabel}
         </Button>
       </div>

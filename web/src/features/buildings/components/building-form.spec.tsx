@@ -1,0 +1,42 @@
+import { type BuildingListItem } from '@cm/contracts';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { fakeFetch, renderWithApp } from '../../../test/render';
+import { BuildingForm } from './building-form';
+
+const building: BuildingListItem = {
+  id: '00000000-0000-4000-8000-000000000001',
+  name: 'Science Hall',
+  description: 'North campus',
+  imageUrl: '/objects/uploads/00000000-0000-4000-8000-000000000009',
+  roomCount: 2,
+};
+
+describe(BuildingForm.name, () => {
+  it('needs a name, sends nothing without one, and drops the message once the name is edited', async () => {
+    const calls = fakeFetch();
+    renderWithApp(<BuildingForm onDone={() => {}} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Add Building' }));
+    expect(await screen.findByText('Building name is required')).toBeInTheDocument();
+    expect(screen.getByLabelText('Building Name *')).toHaveAttribute('aria-invalid', 'true');
+    expect(calls).toEqual([]);
+    await userEvent.type(screen.getByLabelText('Building Name *'), ' ');
+    expect(screen.queryByText('Building name is required')).not.toBeInTheDocument();
+  });
+
+  it('edits without a new photo: PUTs the name and description and leaves the photo out', async () => {
+    const calls = fakeFetch({ status: 200, body: { ...building, name: 'Science Hall North' } });
+    const onDone = jest.fn();
+    renderWithApp(<BuildingForm building={building} onDone={onDone} />);
+    expect(screen.getByRole('heading', { name: 'Edit Building' })).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('Building Name *'), ' North');
+    await userEvent.click(screen.getByRole('button', { name: 'Save Building' }));
+    expect(await screen.findByText('Building updated successfully')).toBeInTheDocument();
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
+    expect(calls[0]).toMatchObject({ url: `/api/buildings/${building.id}`, init: { method: 'PUT' } });
+    expect(JSON.parse(String(calls[0].init?.body))).toEqual({
+      name: 'Science Hall North',
+      description: 'North campus',
+    });
+  });
+});
