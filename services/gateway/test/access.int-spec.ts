@@ -1,5 +1,5 @@
 import { type Access, type ApiRouteDef, apiRoutes, ErrorCode } from '@cm/contracts';
-import { adminCredentials, startAuthAndGateway } from './support';
+import { adminCredentials, fetch, startAuthAndGateway } from './support';
 
 type Role = 'anonymous' | 'user' | 'admin';
 const routes = Object.entries(apiRoutes as Record<string, ApiRouteDef>).map(([name, route]) => ({

@@ -8,6 +8,7 @@ import { type NestExpressApplication } from '@nestjs/platform-express';
 import { configSchema } from '../src/config';
 import { createGateway } from '../src/gateway';
 import { openApiPath } from '../src/docs/openapi';
+import { fetch } from './support';
 
 describe('gateway', () => {
   const namespace = testNamespace('gw');

@@ -1,5 +1,5 @@
 import { ErrorCode } from '@cm/contracts';
-import { adminCredentials, startAuthAndGateway, startGateway } from './support';
+import { adminCredentials, fetch, startAuthAndGateway, startGateway } from './support';
 
 describe('cross-site requests and security headers', () => {
   let sut: Awaited<ReturnType<typeof startAuthAndGateway>>;

@@ -1,7 +1,7 @@
 import { authMessages, ErrorCode, type User } from '@cm/contracts';
 import { DataSource } from 'typeorm';
 import { SessionStore } from '../src/session/session-store';
-import { adminCredentials, sessionCookieOf, startAuthAndGateway, startGateway } from './support';
+import { adminCredentials, fetch, sessionCookieOf, startAuthAndGateway, startGateway } from './support';
 
 describe('sign-in and sessions', () => {
   let sut: Awaited<ReturnType<typeof startAuthAndGateway>>;

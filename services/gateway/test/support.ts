@@ -1,32 +1,104 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type User } from '@cm/contracts';
-import { type CoreConfig, type HttpPortConfig, parseEnv } from '@cm/platform';
-import { dropNamespaceSchemas, startTestService, testEnv, testNamespace } from '@cm/platform/testing';
+import { type ApiRouteDef, apiRoutes, type ServiceName, type User } from '@cm/contracts';
+import { type CoreConfig, deleteNamespaceStreams, type HttpPortConfig, parseEnv } from '@cm/platform';
+import {
+  dropNamespaceSchemas,
+  startLocalS3,
+  startTestService,
+  testEnv,
+  testNamespace,
+  testNatsUrl,
+} from '@cm/platform/testing';
 import { type DynamicModule } from '@nestjs/common';
 import { type NestExpressApplication } from '@nestjs/platform-express';
-import { type z } from 'zod';
+import { z } from 'zod';
 import { configSchema } from '../src/config';
 import { createGateway } from '../src/gateway';
 
-/**
- * The real auth service, from its source (jest transpiles it). Required by path so that the
- * gateway's type-check does not take in another service's files.
- */
-type AuthConfig = CoreConfig & HttpPortConfig;
+/** `/api/rooms/:id` → a pattern its concrete paths match. */
+const pathPattern = (path: string) =>
+  new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z0-9_]+/g, '[^/]+')}$`);
 
-function authService() {
-  const dir = path.resolve(__dirname, '../../auth/src');
+const jsonRoutes = Object.entries(apiRoutes as Record<string, ApiRouteDef>).flatMap(([name, route]) =>
+  route.response ? [{ name, route, response: route.response, pattern: pathPattern(route.path) }] : [],
+);
+
+/** The contract route of a JSON reply to `method url`, if it has a response schema. */
+function jsonRouteOf(method: string, url: string) {
+  const { pathname } = new URL(url);
+  return jsonRoutes.find((r) => r.route.method === method.toUpperCase() && r.pattern.test(pathname));
+}
+
+/**
+ * Holds a success reply to its contract route (method and path pattern) when the route has a
+ * JSON response schema: the status must be the documented one, the body must parse, and it may
+ * carry no field the schema does not name. Throws
+ * naming the route and the issues, so the OpenAPI document cannot drift from what is served.
+ */
+export function checkReply(method: string, url: string, status: number, text: string): void {
+  const found = status >= 200 && status <= 299 ? jsonRouteOf(method, url) : undefined;
+  if (!found) return;
+  const { name, route, response } = found;
+  const mismatch = (why: string) => new Error(`${name} (${route.method} ${route.path}) ${why}`);
+  if (status !== (route.status ?? 200))
+    throw mismatch(`answered ${status}; the contract says ${route.status ?? 200}`);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw mismatch(`answered a body that is not JSON: ${text.slice(0, 200)}`);
+  }
+  const parsed = response.safeParse(body);
+  if (!parsed.success) {
+    throw mismatch(`answered a body its response schema refuses:\n${z.prettifyError(parsed.error)}`);
+  }
+  const extra = undocumented(body, parsed.data);
+  if (extra.length) throw mismatch(`answered fields its response schema does not name: ${extra.join(', ')}`);
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Paths of what a reply carries but parsing dropped: zod objects strip keys they do not name. */
+function undocumented(sent: unknown, kept: unknown, at = ''): string[] {
+  if (Array.isArray(sent) && Array.isArray(kept)) {
+    return sent.flatMap((v, i) => undocumented(v, kept[i], `${at}[${i}]`));
+  }
+  if (!isRecord(sent) || !isRecord(kept)) return [];
+  return Object.keys(sent).flatMap((key) => {
+    const path = at ? `${at}.${key}` : key;
+    return key in kept ? undocumented(sent[key], kept[key], path) : [path];
+  });
+}
+
+/** The tests' fetch: the global one, with every reply held to its route's contract (checkReply). */
+export const fetch: typeof globalThis.fetch = async (input, init) => {
+  const res = await globalThis.fetch(input, init);
+  const method = init?.method ?? (input instanceof Request ? input.method : 'GET');
+  if (res.ok && jsonRouteOf(method, res.url))
+    checkReply(method, res.url, res.status, await res.clone().text());
+  return res;
+};
+
+/**
+ * A service from its source (jest transpiles it). Required by path so that the gateway's
+ * type-check does not take in another service's files.
+ */
+type ServiceConfig = CoreConfig & HttpPortConfig;
+
+function serviceFromSource(service: ServiceName) {
+  const dir = path.resolve(__dirname, `../../${service}/src`);
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { AppModule } = require(path.join(dir, 'app.module')) as {
-    AppModule: { forRoot(config: AuthConfig): DynamicModule };
+    AppModule: { forRoot(config: ServiceConfig): DynamicModule };
   };
   const { configSchema: schema } = require(path.join(dir, 'config')) as {
-    configSchema: z.ZodType<AuthConfig>;
+    configSchema: z.ZodType<ServiceConfig>;
   };
   /* eslint-enable @typescript-eslint/no-require-imports */
-  return { module: AppModule.forRoot, schema };
+  return { service, module: AppModule.forRoot, schema };
 }
 
 export const adminCredentials = { username: 'chief', password: 'chief password' };
@@ -64,22 +136,54 @@ export async function signIn(base: string, username: string, password: string, h
   return { cookie: sessionCookieOf(res)!, user: (await res.json()) as User };
 }
 
+/** Monitor settings for tests: quick, and pinging nothing but loopback. */
+const monitorEnv = {
+  MONITOR_PING_TIMEOUT_MS: '400',
+  MONITOR_PING_RETRIES: '0',
+  MONITOR_MEMBER_TTL_MS: '3000',
+  MONITOR_CHECK_WAIT_MS: '15000',
+  MONITOR_ALLOWED_NETWORKS: '127.0.0.0/8',
+};
+
 /**
  * The auth service and a gateway in one namespace of their own: enough for every session and
  * access rule (routes of services that are not running answer 503 to those let through).
+ * `everyService` adds inventory, media (with a local S3 store) and monitor, so that every route
+ * can answer for real.
  */
-export async function startAuthAndGateway(env: Record<string, string> = {}) {
+export async function startAuthAndGateway(env: Record<string, string> = {}, { everyService = false } = {}) {
   const namespace = testNamespace('gw');
-  const auth = await startTestService({
-    service: 'auth',
-    ...authService(),
-    namespace,
-    env: { ADMIN_USERNAME: adminCredentials.username, ADMIN_PASSWORD: adminCredentials.password },
-  });
-  let gateway = await startGateway(namespace, env);
+  const closers: (() => Promise<unknown>)[] = [];
+  const start = async (service: ServiceName, serviceEnv: Record<string, string> = {}) => {
+    const started = await startTestService({ ...serviceFromSource(service), namespace, env: serviceEnv });
+    closers.unshift(() => started.close());
+  };
+  let gateway: Gateway;
+  try {
+    await start('auth', {
+      ADMIN_USERNAME: adminCredentials.username,
+      ADMIN_PASSWORD: adminCredentials.password,
+    });
+    if (everyService) {
+      const s3 = await startLocalS3();
+      closers.unshift(() => s3.close());
+      await start('inventory');
+      await start('media', {
+        S3_ENDPOINT: s3.endpoint,
+        S3_ACCESS_KEY_ID: 'S3RVER',
+        S3_SECRET_ACCESS_KEY: 'S3RVER',
+      });
+      await start('monitor', monitorEnv);
+      env = { S3_PUBLIC_ENDPOINT: s3.endpoint, ...env };
+    }
+    gateway = await startGateway(namespace, env);
+  } catch (error) {
+    for (const close of closers) await close();
+    await dropNamespaceSchemas(namespace);
+    throw error;
+  }
   return {
     namespace,
-    auth,
     get base() {
       return gateway.base;
     },
@@ -96,8 +200,9 @@ export async function startAuthAndGateway(env: Record<string, string> = {}) {
     },
     close: async () => {
       await gateway.close();
-      await auth.close();
+      for (const close of closers) await close();
       await dropNamespaceSchemas(namespace);
+      if (everyService) await deleteNamespaceStreams(namespace, testNatsUrl);
     },
   };
 }
