@@ -32,7 +32,7 @@ export async function createGateway(config: Config): Promise<NestExpressApplicat
   const server = app.getHttpAdapter().getInstance() as express.Express;
   server.get('/metrics', (req, res, next) => {
     if (req.headers['x-forwarded-for']) return next();
-    metrics.render().then((text) => res.type(metrics.contentType).send(text), next);
+    metrics.respond(res).catch(next);
   });
   app.use(securityHeaders(config));
   app.use(sameOriginGuard(config));

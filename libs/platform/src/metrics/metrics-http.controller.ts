@@ -1,5 +1,5 @@
+import { type ServerResponse } from 'node:http';
 import { Controller, Get, Res } from '@nestjs/common';
-import type { Response } from 'express';
 import { MetricsService } from './metrics.service';
 
 /** Prometheus text on the process's HTTP port, beside the probes. */
@@ -8,8 +8,7 @@ export class MetricsHttpController {
   constructor(private readonly metrics: MetricsService) {}
 
   @Get('metrics')
-  scrape(@Res({ passthrough: true }) res: Response): Promise<string> {
-    res.type(this.metrics.contentType);
-    return this.metrics.render();
+  scrape(@Res() res: ServerResponse): Promise<void> {
+    return this.metrics.respond(res);
   }
 }

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import { type AddressInfo } from 'node:net';
 import { Gauge, Registry } from 'prom-client';
 import { MetricsService } from './metrics.service';
 import { platformMetrics } from './platform-metrics';
@@ -17,7 +19,6 @@ describe(MetricsService.name, () => {
 
     const text = await sut.render();
 
-    expect(sut.contentType).toBe('text/plain; version=0.0.4; charset=utf-8');
     expect(text).toContain(
       '# HELP cm_nats_request_duration_seconds Time from sending a NATS request to its reply, by pattern and outcome (ok, or the error code).\n' +
         '# TYPE cm_nats_request_duration_seconds histogram\n',
@@ -75,5 +76,19 @@ describe(MetricsService.name, () => {
     fail = true;
 
     expect(sample(await sut.render(), 'feature_lag{stream="S"}')).toBe(3);
+  });
+
+  it('answers a scrape with prom-client’s content type, as it is', async () => {
+    const sut = new MetricsService();
+    const server = createServer((_req, res) => void sut.respond(res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/metrics`);
+
+      expect(res.headers.get('content-type')).toBe(new Registry().contentType);
+      expect(await res.text()).toContain('# TYPE cm_http_requests_total counter');
+    } finally {
+      server.close();
+    }
   });
 });

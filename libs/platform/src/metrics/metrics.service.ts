@@ -1,3 +1,4 @@
+import { type ServerResponse } from 'node:http';
 import { Injectable, Logger } from '@nestjs/common';
 import { Registry } from 'prom-client';
 import { waitAtMost } from '../wait-at-most';
@@ -27,6 +28,12 @@ export class MetricsService {
 
   addCollector(collector: MetricsCollector): void {
     this.collectors.push(collector);
+  }
+
+  /** Answers a scrape. Express's send() would rewrite the content type: it goes out as prom-client's. */
+  async respond(res: ServerResponse): Promise<void> {
+    const text = await this.render();
+    res.setHeader('Content-Type', this.contentType).end(text);
   }
 
   async render(): Promise<string> {
