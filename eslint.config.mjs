@@ -1,7 +1,15 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
+
+// Each folder under web/src/features is one feature.
+const webFeatures = readdirSync(new URL('./web/src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', 'deploy/**'] },
@@ -32,6 +40,45 @@ export default tseslint.config(
     files: ['services/*/src/**/*.ts'],
     ignores: ['**/*.entity.ts', '**/*.repository.ts', '**/migrations/**', '**/*.spec.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: ['typeorm'] }] },
+  },
+  {
+    // The web app: hooks used as React requires, accessible markup, and features that do not
+    // reach into each other (what two features share lives in components/ or lib/).
+    files: ['web/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
+    languageOptions: jsxA11y.flatConfigs.recommended.languageOptions,
+    rules: {
+      ...reactHooks.configs.flat.recommended.rules,
+      'react-hooks/exhaustive-deps': 'error',
+      ...jsxA11y.flatConfigs.recommended.rules,
+    },
+  },
+  ...webFeatures.map((feature) => ({
+    files: [`web/src/features/${feature}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(features/)?(${webFeatures.filter((f) => f !== feature).join('|')})(/|$)`,
+              message:
+                'A feature does not import another feature: move what both need to web/src/lib or web/src/components.',
+            },
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    // Shared parts serve every feature, so they never depend on one.
+    files: ['web/src/components/**/*.{ts,tsx}', 'web/src/lib/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '/features/', message: 'Shared web code does not import a feature.' }] },
+      ],
+    },
   },
   {
     files: [

@@ -1,5 +1,5 @@
 import { ImagePlus } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { errorMessage } from '../../lib/api';
 import { formatBytes, refuseFile, uploadImageToStore } from '../../lib/upload';
 import { Button } from '../ui/button';
@@ -30,20 +30,43 @@ export function ImageUploadDialog({
   maxBytes,
   onUploaded,
 }: ImageUploadDialogProps) {
+  const [uploading, setUploading] = useState(false);
+  // The form inside is unmounted when the dialog closes: each opening starts without a file.
+  return (
+    <Dialog open={open} onOpenChange={(next) => !uploading && onOpenChange(next)}>
+      <DialogContent title={title}>
+        <ImageUploadForm
+          maxBytes={maxBytes}
+          onUploaded={onUploaded}
+          onClose={() => onOpenChange(false)}
+          uploading={uploading}
+          onUploadingChange={setUploading}
+        />
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+interface ImageUploadFormProps extends Pick<ImageUploadDialogProps, 'maxBytes' | 'onUploaded'> {
+  onClose: () => void;
+  /** Kept by the dialog, which refuses to close while an upload runs. */
+  uploading: boolean;
+  onUploadingChange: (uploading: boolean) => void;
+}
+
+function ImageUploadForm({
+  maxBytes,
+  onUploaded,
+  onClose,
+  uploading,
+  onUploadingChange,
+}: ImageUploadFormProps) {
   const inputId = useId();
   const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
-
-  useEffect(() => {
-    if (open) return;
-    setFile(null);
-    setProblem(null);
-    setProgress(null);
-  }, [open]);
+  const [progress, setProgress] = useState(0);
 
   const pick = (picked: File | undefined) => {
-    setProgress(null);
     if (!picked) return;
     const refusal = refuseFile(picked, maxBytes);
     setProblem(refusal);
@@ -54,80 +77,69 @@ export function ImageUploadDialog({
     if (!file) return;
     setProblem(null);
     setProgress(0);
+    onUploadingChange(true);
     try {
       const objectPath = await uploadImageToStore(file, setProgress, maxBytes);
       await onUploaded(objectPath);
-      onOpenChange(false);
+      onClose();
     } catch (error) {
-      setProgress(null);
       setProblem(`Failed to upload image: ${errorMessage(error)}`);
       // Spec section 8; the sentence above says what to do about it.
       toast({ title: 'Upload Error', description: 'Failed to upload image', variant: 'destructive' });
+    } finally {
+      onUploadingChange(false);
     }
   };
 
-  const uploading = progress !== null;
   return (
-    <Dialog open={open} onOpenChange={(next) => !uploading && onOpenChange(next)}>
-      <DialogContent title={title}>
-        <div className="space-y-4">
-          <label
-            htmlFor={inputId}
-            className="flex min-h-32 cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed border-slate-300 p-4 text-center text-sm text-slate-600 hover:border-brand-600"
-          >
-            <ImagePlus aria-hidden className="h-8 w-8 text-slate-400" />
-            {file ? (
-              <span className="font-medium break-all text-slate-900">
-                {file.name} ({formatBytes(file.size)})
-              </span>
-            ) : (
-              <span>Tap to choose an image (up to {formatBytes(maxBytes)})</span>
-            )}
-          </label>
-          <input
-            id={inputId}
-            type="file"
-            accept="image/*"
-            className="sr-only"
-            disabled={uploading}
-            aria-label="Choose image"
-            onChange={(e) => pick(e.target.files?.[0])}
-          />
-          {problem ? (
-            <p role="alert" className="text-sm text-red-600">
-              {problem}
-            </p>
-          ) : null}
-          {uploading ? (
-            <div
-              role="progressbar"
-              aria-label="Upload progress"
-              aria-valuemin={0}
-              aria-valuemax={100}
-              aria-valuenow={Math.round(progress * 100)}
-              className="h-2 overflow-hidden rounded-full bg-slate-200"
-            >
-              <div
-                className="h-full bg-brand-700 transition-[width]"
-                style={{ width: `${progress * 100}%` }}
-              />
-            </div>
-          ) : null}
-          <div className="flex gap-2">
-            <Button
-              variant="outline"
-              className="flex-1"
-              disabled={uploading}
-              onClick={() => onOpenChange(false)}
-            >
-              Cancel
-            </Button>
-            <Button className="flex-1" disabled={!file || uploading} onClick={upload}>
-              {uploading ? 'Uploading...' : 'Upload'}
-            </Button>
-          </div>
+    <div className="space-y-4">
+      <label
+        htmlFor={inputId}
+        className="flex min-h-32 cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed border-slate-300 p-4 text-center text-sm text-slate-600 hover:border-brand-600"
+      >
+        <ImagePlus aria-hidden className="h-8 w-8 text-slate-400" />
+        {file ? (
+          <span className="font-medium break-all text-slate-900">
+            {file.name} ({formatBytes(file.size)})
+          </span>
+        ) : (
+          <span>Tap to choose an image (up to {formatBytes(maxBytes)})</span>
+        )}
+      </label>
+      <input
+        id={inputId}
+        type="file"
+        accept="image/*"
+        className="sr-only"
+        disabled={uploading}
+        aria-label="Choose image"
+        onChange={(e) => pick(e.target.files?.[0])}
+      />
+      {problem ? (
+        <p role="alert" className="text-sm text-red-600">
+          {problem}
+        </p>
+      ) : null}
+      {uploading ? (
+        <div
+          role="progressbar"
+          aria-label="Upload progress"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={Math.round(progress * 100)}
+          className="h-2 overflow-hidden rounded-full bg-slate-200"
+        >
+          <div className="h-full bg-brand-700 transition-[width]" style={{ width: `${progress * 100}%` }} />
         </div>
-      </DialogContent>
-    </Dialog>
+      ) : null}
+      <div className="flex gap-2">
+        <Button variant="outline" className="flex-1" disabled={uploading} onClick={onClose}>
+          Cancel
+        </Button>
+        <Button className="flex-1" disabled={!file || uploading} onClick={upload}>
+          {uploading ? 'Uploading...' : 'Upload'}
+        </Button>
+      </div>
+    </div>
   );
 }

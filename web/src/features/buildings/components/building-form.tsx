@@ -92,7 +92,7 @@ export function BuildingForm({ building, onDone }: BuildingFormProps) {
             {building?.imageUrl && !photo ? (
               <img
                 src={building.imageUrl}
-                alt="Current building photo"
+                alt={`${building.name} (current)`}
                 className="h-24 w-full rounded-lg object-cover"
               />
             ) : (
