@@ -6,6 +6,10 @@ export type Id = z.infer<typeof idSchema>;
 
 export const idParamsSchema = z.object({ id: idSchema });
 
+/** What every delete answers once the record is gone. */
+export const deletedSchema = z.object({ deleted: z.literal(true) });
+export const deleted = { deleted: true } as const;
+
 /** Bounded free text: the database column widths follow these limits. */
 export const limits = {
   name: 120,

@@ -94,6 +94,10 @@ export type UploadComplete = z.infer<typeof uploadCompleteSchema>;
 export const uploadAbortSchema = z.object({ key: objectKeySchema, uploadId: z.string().min(1) });
 export type UploadAbort = z.infer<typeof uploadAbortSchema>;
 
+/** False when there was no pending upload of that key and id (already completed or aborted). */
+export const uploadAbortResultSchema = z.object({ aborted: z.boolean() });
+export type UploadAbortResult = z.infer<typeof uploadAbortResultSchema>;
+
 export const uploadUrlRequestSchema = ownerSchema;
 export type UploadUrlRequest = z.infer<typeof uploadUrlRequestSchema>;
 

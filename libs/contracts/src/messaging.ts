@@ -1,59 +1,159 @@
+import { z } from 'zod';
+import {
+  buildingCreateSchema,
+  buildingIdParamsSchema,
+  buildingListItemSchema,
+  buildingSchema,
+  buildingUpdateMessageSchema,
+} from './buildings';
+import { deletedSchema, idParamsSchema } from './common';
+import { equipmentCreateMessageSchema, equipmentSchema, equipmentUpdateMessageSchema } from './equipment';
+import { healthReportSchema } from './health';
+import {
+  objectDownloadSchema,
+  objectLookupSchema,
+  objectPathResultSchema,
+  roomImageRegistrationSchema,
+  uploadAbortResultSchema,
+  uploadAbortSchema,
+  uploadCompleteSchema,
+  uploadResultSchema,
+  uploadSessionSchema,
+  uploadStartSchema,
+  uploadUrlRequestSchema,
+  uploadUrlResultSchema,
+} from './media';
+import {
+  monitoringCheckResultSchema,
+  monitoringStatusSchema,
+  sweepAcceptanceSchema,
+  sweepAssignmentSchema,
+  sweepReportSchema,
+  targetsPageRequestSchema,
+  targetsPageSchema,
+} from './monitoring';
+import { reportPageRequestSchema, reportPageSchema } from './reports';
+import {
+  roomCreateMessageSchema,
+  roomIdParamsSchema,
+  roomListItemSchema,
+  roomSchema,
+  roomUpdateMessageSchema,
+} from './rooms';
+import {
+  loginSchema,
+  userCreateMessageSchema,
+  userDeleteMessageSchema,
+  userIdMessageSchema,
+  userSchema,
+  userUpdateMessageSchema,
+} from './users';
+
 /**
- * NATS message patterns (request/reply), event subjects and JetStream names.
+ * NATS request/reply messages, event subjects and JetStream names.
  * Every name here is relative: on the wire it carries the stack's namespace
  * (CM_NAMESPACE), so two stacks can share one NATS server without crossing.
  */
 export const serviceNames = ['auth', 'inventory', 'media', 'monitor'] as const;
 export type ServiceName = (typeof serviceNames)[number];
 
-export const patterns = {
+/**
+ * One request/reply pattern: the subject it travels on, what the caller sends and what comes
+ * back. Callers (`RpcClient.send`) and handlers (`@HandleMessage`) both take it from here, so
+ * neither can name a subject without its schemas.
+ */
+export interface MessageDef<Req extends z.ZodType = z.ZodType, Reply extends z.ZodType = z.ZodType> {
+  readonly subject: string;
+  readonly request: Req;
+  readonly reply: Reply;
+}
+
+export function message<Req extends z.ZodType, Reply extends z.ZodType>(
+  subject: string,
+  request: Req,
+  reply: Reply,
+): MessageDef<Req, Reply> {
+  return { subject, request, reply };
+}
+
+/** Published on core NATS for whoever listens: nobody answers, and it may be lost. */
+export interface NoticeDef<Payload extends z.ZodType = z.ZodType> {
+  readonly subject: string;
+  readonly payload: Payload;
+}
+
+export function notice<Payload extends z.ZodType>(subject: string, payload: Payload): NoticeDef<Payload> {
+  return { subject, payload };
+}
+
+/** What a caller sends: the request schema's input, so fields with a default may be left out. */
+export type MessageRequest<M extends MessageDef> = z.input<M['request']>;
+/** What a handler receives: the request as its schema parsed it. */
+export type MessagePayload<M extends MessageDef> = z.output<M['request']>;
+/** What a caller receives: the reply as its schema parsed it. */
+export type MessageReply<M extends MessageDef> = z.output<M['reply']>;
+
+/** Patterns that take no arguments still get an object, so that a stray value is refused. */
+const noArguments = z.object({});
+
+const health = (service: ServiceName) => message(`${service}.health`, noArguments, healthReportSchema);
+
+export const messages = {
   auth: {
-    health: 'auth.health',
-    login: 'auth.login',
-    getUser: 'auth.user.get',
-    listUsers: 'auth.user.list',
-    createUser: 'auth.user.create',
-    updateUser: 'auth.user.update',
-    deleteUser: 'auth.user.delete',
+    health: health('auth'),
+    login: message('auth.login', loginSchema, userSchema),
+    getUser: message('auth.user.get', userIdMessageSchema, userSchema),
+    listUsers: message('auth.user.list', noArguments, z.array(userSchema)),
+    createUser: message('auth.user.create', userCreateMessageSchema, userSchema),
+    updateUser: message('auth.user.update', userUpdateMessageSchema, userSchema),
+    deleteUser: message('auth.user.delete', userDeleteMessageSchema, deletedSchema),
   },
   inventory: {
-    health: 'inventory.health',
-    listBuildings: 'inventory.building.list',
-    getBuilding: 'inventory.building.get',
-    createBuilding: 'inventory.building.create',
-    updateBuilding: 'inventory.building.update',
-    deleteBuilding: 'inventory.building.delete',
-    listRooms: 'inventory.room.list',
-    getRoom: 'inventory.room.get',
-    createRoom: 'inventory.room.create',
-    updateRoom: 'inventory.room.update',
-    deleteRoom: 'inventory.room.delete',
-    listEquipment: 'inventory.equipment.list',
-    createEquipment: 'inventory.equipment.create',
-    updateEquipment: 'inventory.equipment.update',
-    deleteEquipment: 'inventory.equipment.delete',
-    listTargets: 'inventory.equipment.targets',
-    report: 'inventory.report',
+    health: health('inventory'),
+    listBuildings: message('inventory.building.list', noArguments, z.array(buildingListItemSchema)),
+    getBuilding: message('inventory.building.get', idParamsSchema, buildingSchema),
+    createBuilding: message('inventory.building.create', buildingCreateSchema, buildingSchema),
+    updateBuilding: message('inventory.building.update', buildingUpdateMessageSchema, buildingSchema),
+    deleteBuilding: message('inventory.building.delete', idParamsSchema, deletedSchema),
+    listRooms: message('inventory.room.list', buildingIdParamsSchema, z.array(roomListItemSchema)),
+    getRoom: message('inventory.room.get', idParamsSchema, roomSchema),
+    createRoom: message('inventory.room.create', roomCreateMessageSchema, roomSchema),
+    updateRoom: message('inventory.room.update', roomUpdateMessageSchema, roomSchema),
+    deleteRoom: message('inventory.room.delete', idParamsSchema, deletedSchema),
+    listEquipment: message('inventory.equipment.list', roomIdParamsSchema, z.array(equipmentSchema)),
+    createEquipment: message('inventory.equipment.create', equipmentCreateMessageSchema, equipmentSchema),
+    updateEquipment: message('inventory.equipment.update', equipmentUpdateMessageSchema, equipmentSchema),
+    deleteEquipment: message('inventory.equipment.delete', idParamsSchema, deletedSchema),
+    /** For the monitor: equipment with an address, a page at a time. */
+    listTargets: message('inventory.equipment.targets', targetsPageRequestSchema, targetsPageSchema),
+    report: message('inventory.report', reportPageRequestSchema, reportPageSchema),
   },
   media: {
-    health: 'media.health',
-    createUpload: 'media.upload.create',
-    completeUpload: 'media.upload.complete',
-    abortUpload: 'media.upload.abort',
-    createUploadUrl: 'media.upload-url.create',
-    registerRoomImage: 'media.room-image.register',
-    getObject: 'media.object.get',
+    health: health('media'),
+    createUpload: message('media.upload.create', uploadStartSchema, uploadSessionSchema),
+    completeUpload: message('media.upload.complete', uploadCompleteSchema, uploadResultSchema),
+    abortUpload: message('media.upload.abort', uploadAbortSchema, uploadAbortResultSchema),
+    createUploadUrl: message('media.upload-url.create', uploadUrlRequestSchema, uploadUrlResultSchema),
+    registerRoomImage: message(
+      'media.room-image.register',
+      roomImageRegistrationSchema,
+      objectPathResultSchema,
+    ),
+    getObject: message('media.object.get', objectLookupSchema, objectDownloadSchema),
   },
   monitor: {
-    health: 'monitor.health',
-    status: 'monitor.status',
-    start: 'monitor.start',
-    stop: 'monitor.stop',
-    check: 'monitor.check',
-    /** Coordinator → one replica: ping your share of a sweep (suffixed with the member id). */
-    assignSweep: 'monitor.member.sweep',
+    health: health('monitor'),
+    status: message('monitor.status', noArguments, monitoringStatusSchema),
+    start: message('monitor.start', noArguments, monitoringStatusSchema),
+    stop: message('monitor.stop', noArguments, monitoringStatusSchema),
+    check: message('monitor.check', noArguments, monitoringCheckResultSchema),
+    /**
+     * Coordinator → one replica: ping your share of a sweep. Sent on the subject suffixed with
+     * the replica's member id, outside the service's queue group.
+     */
+    assignSweep: message('monitor.member.sweep', sweepAssignmentSchema, sweepAcceptanceSchema),
     /** Replica → coordinator: a share of a sweep is finished (or given up). */
-    sweepDone: 'monitor.sweep.done',
+    sweepDone: notice('monitor.sweep.done', sweepReportSchema),
   },
 } as const;
 

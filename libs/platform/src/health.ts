@@ -1,7 +1,7 @@
-import type { DependencyCheck, HealthReport } from '@cm/contracts';
+import type { DependencyCheck, HealthReport, messages, ServiceName } from '@cm/contracts';
 import { Controller, Get, Injectable, Res, type Type } from '@nestjs/common';
-import { MessagePattern } from '@nestjs/microservices';
 import type { Response } from 'express';
+import { HandleMessage } from './nats/handle-message';
 import { isDraining } from './shutdown';
 
 export type HealthCheckFn = () => Promise<Partial<DependencyCheck> | void>;
@@ -51,13 +51,13 @@ export async function runCheck(check: HealthCheckFn, timeoutMs = CHECK_TIMEOUT_M
   }
 }
 
-/** The NATS health pattern of one service, answered with its readiness report. */
-export function healthMessageController(pattern: string): Type {
+/** The NATS health message of one service, answered with its readiness report. */
+export function healthMessageController(message: (typeof messages)[ServiceName]['health']): Type {
   @Controller()
   class HealthMessageController {
     constructor(private readonly health: HealthService) {}
 
-    @MessagePattern(pattern)
+    @HandleMessage(message)
     report(): Promise<HealthReport> {
       return this.health.report();
     }

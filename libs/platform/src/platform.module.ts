@@ -1,4 +1,4 @@
-import { patterns, type ServiceName } from '@cm/contracts';
+import { messages, type ServiceName } from '@cm/contracts';
 import { type DynamicModule, type Provider } from '@nestjs/common';
 import { CONFIG, type CoreConfig } from './config';
 import { HealthHttpController, HealthService, healthMessageController } from './health';
@@ -36,7 +36,7 @@ export class PlatformModule {
       module: PlatformModule,
       global: true,
       controllers: [
-        healthMessageController(patterns[service].health),
+        healthMessageController(messages[service].health),
         HealthHttpController,
         MetricsHttpController,
       ],

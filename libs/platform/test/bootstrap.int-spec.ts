@@ -1,11 +1,11 @@
-import { ErrorCode } from '@cm/contracts';
+import { ErrorCode, messages } from '@cm/contracts';
 import { Controller, type DynamicModule, Module } from '@nestjs/common';
-import { MessagePattern } from '@nestjs/microservices';
 import { z } from 'zod';
 import {
   AppError,
   coreEnv,
   type CoreConfig,
+  HandleMessage,
   httpPortEnv,
   type HttpPortConfig,
   PlatformModule,
@@ -15,7 +15,7 @@ import { startTestService } from '../src/testing';
 
 @Controller()
 class FailingController {
-  @MessagePattern('monitor.status')
+  @HandleMessage(messages.monitor.status)
   status(): never {
     throw new AppError(ErrorCode.CHECK_INCOMPLETE, 'The check did not finish in time');
   }
@@ -40,11 +40,11 @@ describe('bootstrapService', () => {
       module: ProbeAppModule.forRoot,
     });
     try {
-      await expect(sut.rpc.send('monitor.status')).rejects.toMatchObject({
+      await expect(sut.rpc.send(messages.monitor.status)).rejects.toMatchObject({
         code: ErrorCode.CHECK_INCOMPLETE,
         message: 'The check did not finish in time',
       });
-      await expect(sut.rpc.send('monitor.health')).resolves.toMatchObject({ status: 'up' });
+      await expect(sut.rpc.send(messages.monitor.health)).resolves.toMatchObject({ status: 'up' });
       const probe = await fetch(`${await sut.app.getUrl()}/no-such-probe`);
       expect(probe.status).toBe(404);
       expect(await probe.json()).toMatchObject({ code: ErrorCode.NOT_FOUND });

@@ -1,4 +1,4 @@
-import { ErrorCode } from '@cm/contracts';
+import { ErrorCode, message, type MessagePayload } from '@cm/contracts';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -9,31 +9,48 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { Controller, type INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AppError, NamespacedServerNats, RpcClient, RpcErrorFilter } from '../src';
+import { MessagePattern } from '@nestjs/microservices';
+import { z } from 'zod';
+import { AppError, HandleMessage, NamespacedServerNats, RpcClient, RpcErrorFilter } from '../src';
 import { testNamespace, testNatsUrl } from '../src/testing';
+
+const nothing = z.object({});
+const probe = {
+  echo: message('probe.echo', z.object({ room: z.string().optional() }), z.object({ echoed: z.unknown() })),
+  notFound: message('probe.not-found', nothing, z.never()),
+  crash: message('probe.crash', nothing, z.never()),
+  slow: message('probe.slow', nothing, z.literal('late')),
+  /** Served by a bare pattern (@HandleMessage would not compile): it answers a number for the name. */
+  offContract: message('probe.off-contract', nothing, z.object({ name: z.string() })),
+  nobodyHome: message('probe.nobody-home', nothing, nothing),
+};
 
 @Controller()
 class ProbeController {
-  @MessagePattern('probe.echo')
-  echo(@Payload() data: unknown) {
+  @HandleMessage(probe.echo)
+  echo(data: MessagePayload<typeof probe.echo>) {
     return { echoed: data };
   }
 
-  @MessagePattern('probe.not-found')
+  @HandleMessage(probe.notFound)
   notFound(): never {
     throw new AppError(ErrorCode.ROOM_NOT_FOUND, 'No room with that id');
   }
 
-  @MessagePattern('probe.crash')
+  @HandleMessage(probe.crash)
   crash(): never {
     throw new Error('relation "rooms" does not exist');
   }
 
-  @MessagePattern('probe.slow')
+  @HandleMessage(probe.slow)
   async slow() {
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    return 'late';
+    return 'late' as const;
+  }
+
+  @MessagePattern(probe.offContract.subject)
+  offContract() {
+    return { name: 42 };
   }
 }
 
@@ -71,30 +88,42 @@ describe(RpcClient.name, () => {
   });
 
   it('sends a request and returns the reply', async () => {
-    await expect(sut.send('probe.echo', { room: '101' })).resolves.toEqual({ echoed: { room: '101' } });
+    await expect(sut.send(probe.echo, { room: '101' })).resolves.toEqual({ echoed: { room: '101' } });
   });
 
   it("passes the service's own error code and message through", async () => {
-    await expect(sut.send('probe.not-found')).rejects.toMatchObject({
+    await expect(sut.send(probe.notFound)).rejects.toMatchObject({
       code: ErrorCode.ROOM_NOT_FOUND,
       message: 'No room with that id',
     });
   });
 
   it('hides an unexpected failure behind a generic message', async () => {
-    const error = await sut.send('probe.crash').catch((e: AppError) => e);
+    const error = await sut.send(probe.crash).catch((e: AppError) => e);
     expect(error).toMatchObject({ code: ErrorCode.INTERNAL });
     expect((error as AppError).message).not.toContain('relation');
   });
 
+  it('refuses a reply that breaks its schema: the caller gets INTERNAL, not the wrong value', async () => {
+    const error = await sut.send(probe.offContract).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ code: ErrorCode.INTERNAL });
+  });
+
+  it('refuses a request that breaks its schema with VALIDATION_FAILED from the handler', async () => {
+    await expect(sut.send(probe.echo, { room: 101 } as never)).rejects.toMatchObject({
+      code: ErrorCode.VALIDATION_FAILED,
+    });
+  });
+
   it('gives up on a late reply with SERVICE_TIMEOUT', async () => {
-    await expect(sut.send('probe.slow', {}, { timeoutMs: 200 })).rejects.toMatchObject({
+    await expect(sut.send(probe.slow, {}, { timeoutMs: 200 })).rejects.toMatchObject({
       code: ErrorCode.SERVICE_TIMEOUT,
     });
   });
 
   it('answers SERVICE_UNAVAILABLE at once when nobody serves the pattern, long before the deadline', async () => {
-    await expect(sut.send('probe.nobody-home', {}, { timeoutMs: 30_000 })).rejects.toMatchObject({
+    await expect(sut.send(probe.nobodyHome, {}, { timeoutMs: 30_000 })).rejects.toMatchObject({
       code: ErrorCode.SERVICE_UNAVAILABLE,
       message: 'The probe service is unavailable. Try again shortly.',
     });
@@ -108,7 +137,7 @@ describe(RpcClient.name, () => {
       name: 'x',
     });
     try {
-      await expect(other.send('probe.echo', {})).rejects.toMatchObject({
+      await expect(other.send(probe.echo, {})).rejects.toMatchObject({
         code: ErrorCode.SERVICE_UNAVAILABLE,
       });
     } finally {
@@ -118,7 +147,7 @@ describe(RpcClient.name, () => {
 
   it('continues the caller trace on the service side through NATS headers', async () => {
     exporter.reset();
-    await sut.send('probe.echo', {});
+    await sut.send(probe.echo, {});
     const spans = exporter.getFinishedSpans();
     const client = spans.find((s) => s.name === 'nats request probe.echo');
     const handler = spans.find((s) => s.name === 'nats process probe.echo');

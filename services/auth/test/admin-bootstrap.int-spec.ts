@@ -1,4 +1,4 @@
-import { type HealthReport, patterns } from '@cm/contracts';
+import { messages } from '@cm/contracts';
 import {
   dropNamespaceSchemas,
   startTestService,
@@ -27,7 +27,7 @@ describe('auth service start-up', () => {
       env: { ADMIN_USERNAME: 'facilities', ADMIN_PASSWORD: 'correct horse battery' },
     });
     try {
-      const report = await sut.rpc.send<HealthReport>(patterns.auth.health);
+      const report = await sut.rpc.send(messages.auth.health);
       expect(report).toMatchObject({ status: 'up', checks: { postgres: { status: 'up' } } });
       const rows = await users(sut);
       expect(rows).toHaveLength(1);

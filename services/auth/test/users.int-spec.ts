@@ -1,5 +1,12 @@
-import { authMessages, ErrorCode, patterns, type User, type UserCreate } from '@cm/contracts';
-import { type AppError } from '@cm/platform';
+import {
+  authMessages,
+  ErrorCode,
+  type MessageRequest,
+  messages,
+  type User,
+  type UserCreate,
+} from '@cm/contracts';
+import { type AppError, type RpcClient } from '@cm/platform';
 import { startTestService, type TestService } from '@cm/platform/testing';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../src/app.module';
@@ -9,7 +16,7 @@ describe('auth users', () => {
   let sut: TestService<Config>;
   let admin: User;
 
-  const send = <T>(pattern: string, data: unknown) => sut.rpc.send<T>(pattern, data);
+  const send: RpcClient['send'] = (message, ...args) => sut.rpc.send(message, ...args);
   const failure = (promise: Promise<unknown>) =>
     promise.then(
       () => {
@@ -17,13 +24,15 @@ describe('auth users', () => {
       },
       (error: AppError) => ({ code: error.code, message: error.message, errors: error.errors }),
     );
-  const login = (username: string, password: string) =>
-    send<User>(patterns.auth.login, { username, password });
+  const login = (username: string, password: string) => send(messages.auth.login, { username, password });
   const create = (user: Partial<UserCreate> & { username: string; password: string }, actorId = admin.id) =>
-    send<User>(patterns.auth.createUser, { actorId, user });
-  const update = (id: string, changes: Record<string, unknown>, actorId = admin.id) =>
-    send<User>(patterns.auth.updateUser, { actorId, id, changes });
-  const remove = (id: string, actorId = admin.id) => send(patterns.auth.deleteUser, { actorId, id });
+    send(messages.auth.createUser, { actorId, user });
+  const update = (
+    id: string,
+    changes: MessageRequest<typeof messages.auth.updateUser>['changes'],
+    actorId = admin.id,
+  ) => send(messages.auth.updateUser, { actorId, id, changes });
+  const remove = (id: string, actorId = admin.id) => send(messages.auth.deleteUser, { actorId, id });
   const hashOf = async (id: string) =>
     (
       (await sut.app
@@ -87,7 +96,7 @@ describe('auth users', () => {
     });
 
     it('answers a missing field with the schema messages', async () => {
-      expect(await failure(send(patterns.auth.login, {}))).toMatchObject({
+      expect(await failure(send(messages.auth.login, {} as never))).toMatchObject({
         code: ErrorCode.VALIDATION_FAILED,
         message: 'Username is required. Password is required',
       });
@@ -100,7 +109,7 @@ describe('auth users', () => {
       expect(user).toMatchObject({ username: 'ana', email: 'ana@campus.edu', role: 'user', isActive: 1 });
       expect(await hashOf(user.id)).toMatch(/^\$argon2id\$/);
       await expect(login('ana', 'ana secret')).resolves.toMatchObject({ id: user.id });
-      const list = await send<User[]>(patterns.auth.listUsers, {});
+      const list = await send(messages.auth.listUsers, {});
       expect(list.map((u) => u.username)).toEqual(expect.arrayContaining(['ana', 'chief']));
       expect(JSON.stringify(list)).not.toMatch(/password|argon2/i);
     });
@@ -150,7 +159,7 @@ describe('auth users', () => {
     it('answers 404 for an unknown id', async () => {
       const unknown = '00000000-0000-4000-8000-000000000000';
       for (const attempt of [
-        send(patterns.auth.getUser, { id: unknown }),
+        send(messages.auth.getUser, { id: unknown }),
         update(unknown, { username: 'x' }),
         remove(unknown),
       ]) {
@@ -164,7 +173,7 @@ describe('auth users', () => {
       expect(await failure(login('fred', 'fred secret'))).toMatchObject({
         code: ErrorCode.INVALID_CREDENTIALS,
       });
-      expect(await failure(send(patterns.auth.getUser, { id: user.id }))).toMatchObject({
+      expect(await failure(send(messages.auth.getUser, { id: user.id }))).toMatchObject({
         code: ErrorCode.USER_NOT_FOUND,
       });
     });
@@ -216,7 +225,7 @@ describe('auth users', () => {
       expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
       const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
       expect((refused.reason as AppError).code).toBe(ErrorCode.LAST_ADMIN);
-      const admins = (await send<User[]>(patterns.auth.listUsers, {})).filter(
+      const admins = (await send(messages.auth.listUsers, {})).filter(
         (u) => u.role === 'admin' && u.isActive === 1,
       );
       expect(admins).toHaveLength(1);

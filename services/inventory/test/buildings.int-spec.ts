@@ -1,4 +1,4 @@
-import { type Building, type BuildingListItem, ErrorCode, patterns } from '@cm/contracts';
+import { ErrorCode, messages } from '@cm/contracts';
 import { randomUUID } from 'node:crypto';
 import { failureOf, inventoryUnderTest, sql } from './support';
 
@@ -9,7 +9,7 @@ describe('inventory buildings', () => {
   beforeEach(() => sql(inventory.sut, 'DELETE FROM inv.buildings'));
 
   it('creates a building and answers it with its id, trimmed, empty text stored as null', async () => {
-    const created = await send<Building>(patterns.inventory.createBuilding, {
+    const created = await send(messages.inventory.createBuilding, {
       name: '  Science Hall ',
       description: '',
     });
@@ -19,7 +19,7 @@ describe('inventory buildings', () => {
       description: null,
       imageUrl: null,
     });
-    await expect(send(patterns.inventory.getBuilding, { id: created.id })).resolves.toEqual(created);
+    await expect(send(messages.inventory.getBuilding, { id: created.id })).resolves.toEqual(created);
   });
 
   it('lists buildings by name, case aside, each with its room count', async () => {
@@ -31,7 +31,7 @@ describe('inventory buildings', () => {
     });
     await make.room(zoo.id);
     await make.room(zoo.id, { name: '102' });
-    const list = await send<BuildingListItem[]>(patterns.inventory.listBuildings, {});
+    const list = await send(messages.inventory.listBuildings, {});
     expect(list).toEqual([
       { ...arts, roomCount: 0 },
       { ...zoo, roomCount: 2 },
@@ -40,7 +40,7 @@ describe('inventory buildings', () => {
 
   it('edits a building, keeping a photo the edit leaves out and clearing one sent empty', async () => {
     const b = await make.building({ description: 'd', imageUrl: '/objects/uploads/x' });
-    const renamed = await send<Building>(patterns.inventory.updateBuilding, {
+    const renamed = await send(messages.inventory.updateBuilding, {
       id: b.id,
       changes: { name: 'Physics Hall', description: 'new' },
     });
@@ -50,7 +50,7 @@ describe('inventory buildings', () => {
       description: 'new',
       imageUrl: '/objects/uploads/x',
     });
-    const cleared = await send<Building>(patterns.inventory.updateBuilding, {
+    const cleared = await send(messages.inventory.updateBuilding, {
       id: b.id,
       changes: { name: 'Physics Hall', imageUrl: '' },
     });
@@ -73,7 +73,7 @@ describe('inventory buildings', () => {
       'Image URL must be at most 2048 characters',
     ],
   ])('refuses a building with %s: "%s"', async (_label, building, message) => {
-    const error = await failureOf(send(patterns.inventory.createBuilding, building));
+    const error = await failureOf(send(messages.inventory.createBuilding, building as never));
     expect(error).toMatchObject({ code: ErrorCode.VALIDATION_FAILED, message });
     expect(error.errors?.length).toBeGreaterThan(0);
   });
@@ -81,13 +81,13 @@ describe('inventory buildings', () => {
   it('answers BUILDING_NOT_FOUND for an unknown id and VALIDATION_FAILED for a malformed one', async () => {
     const unknown = randomUUID();
     for (const call of [
-      () => send(patterns.inventory.getBuilding, { id: unknown }),
-      () => send(patterns.inventory.updateBuilding, { id: unknown, changes: { name: 'X' } }),
-      () => send(patterns.inventory.deleteBuilding, { id: unknown }),
+      () => send(messages.inventory.getBuilding, { id: unknown }),
+      () => send(messages.inventory.updateBuilding, { id: unknown, changes: { name: 'X' } }),
+      () => send(messages.inventory.deleteBuilding, { id: unknown }),
     ]) {
       expect(await failureOf(call())).toMatchObject({ code: ErrorCode.BUILDING_NOT_FOUND });
     }
-    expect(await failureOf(send(patterns.inventory.getBuilding, { id: 'not-an-id' }))).toMatchObject({
+    expect(await failureOf(send(messages.inventory.getBuilding, { id: 'not-an-id' }))).toMatchObject({
       code: ErrorCode.VALIDATION_FAILED,
       errors: [{ path: 'id', message: 'Must be a valid id' }],
     });
@@ -102,7 +102,7 @@ describe('inventory buildings', () => {
     const keptRoom = await make.room(kept.id);
     await make.equipment(keptRoom.id);
 
-    await expect(send(patterns.inventory.deleteBuilding, { id: doomed.id })).resolves.toEqual({
+    await expect(send(messages.inventory.deleteBuilding, { id: doomed.id })).resolves.toEqual({
       deleted: true,
     });
 
@@ -113,7 +113,7 @@ describe('inventory buildings', () => {
               (SELECT count(*)::int FROM inv.equipment_state) AS states`,
     );
     expect(counts).toEqual({ rooms: 1, equipment: 1, history: 1, states: 1 });
-    expect(await failureOf(send(patterns.inventory.getRoom, { id: room.id }))).toMatchObject({
+    expect(await failureOf(send(messages.inventory.getRoom, { id: room.id }))).toMatchObject({
       code: ErrorCode.ROOM_NOT_FOUND,
     });
   });

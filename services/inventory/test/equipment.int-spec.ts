@@ -1,4 +1,4 @@
-import { type Equipment, ErrorCode, patterns, type TargetsPage } from '@cm/contracts';
+import { ErrorCode, messages } from '@cm/contracts';
 import { randomUUID } from 'node:crypto';
 import { equipmentChangeReader, failureOf, inventoryUnderTest, sql } from './support';
 
@@ -18,7 +18,7 @@ describe('inventory equipment', () => {
   });
 
   it('adds equipment from the form (roomId included) and answers it with its id, status active', async () => {
-    const created = await send<Equipment>(patterns.inventory.createEquipment, {
+    const created = await send(messages.inventory.createEquipment, {
       roomId,
       equipment: {
         roomId,
@@ -48,7 +48,7 @@ describe('inventory equipment', () => {
 
   it('refuses a body roomId other than the room of the path', async () => {
     const error = await failureOf(
-      send(patterns.inventory.createEquipment, { roomId, equipment: { roomId: randomUUID(), name: 'X' } }),
+      send(messages.inventory.createEquipment, { roomId, equipment: { roomId: randomUUID(), name: 'X' } }),
     );
     expect(error).toMatchObject({ code: ErrorCode.VALIDATION_FAILED, errors: [{ path: 'roomId' }] });
   });
@@ -93,8 +93,8 @@ describe('inventory equipment', () => {
   it("lists a room's equipment by name; an unknown room is ROOM_NOT_FOUND", async () => {
     const b = await make.equipment(roomId, { name: 'b-screen' });
     const a = await make.equipment(roomId, { name: 'A-mic' });
-    await expect(send(patterns.inventory.listEquipment, { roomId })).resolves.toEqual([a, b]);
-    expect(await failureOf(send(patterns.inventory.listEquipment, { roomId: randomUUID() }))).toMatchObject({
+    await expect(send(messages.inventory.listEquipment, { roomId })).resolves.toEqual([a, b]);
+    expect(await failureOf(send(messages.inventory.listEquipment, { roomId: randomUUID() }))).toMatchObject({
       code: ErrorCode.ROOM_NOT_FOUND,
     });
   });
@@ -105,7 +105,7 @@ describe('inventory equipment', () => {
       type: 'Projector',
       notes: 'old',
     });
-    const updated = await send<Equipment>(patterns.inventory.updateEquipment, {
+    const updated = await send(messages.inventory.updateEquipment, {
       id: e.id,
       changes: { roomId, name: 'Projector 2', model: '', notes: 'new', status: 'active' },
     });
@@ -116,11 +116,11 @@ describe('inventory equipment', () => {
 
   it('records a manual status change in the history', async () => {
     const e = await make.equipment(roomId);
-    await send(patterns.inventory.updateEquipment, {
+    await send(messages.inventory.updateEquipment, {
       id: e.id,
       changes: { name: e.name, status: 'maintenance' },
     });
-    await send(patterns.inventory.updateEquipment, {
+    await send(messages.inventory.updateEquipment, {
       id: e.id,
       changes: { name: e.name, status: 'partial' },
     });
@@ -135,11 +135,11 @@ describe('inventory equipment', () => {
     const e = await make.equipment(roomId);
     const other = await make.room((await make.building({ name: 'Other' })).id);
     await expect(
-      send(patterns.inventory.updateEquipment, { id: e.id, changes: { name: e.name, roomId: other.id } }),
+      send(messages.inventory.updateEquipment, { id: e.id, changes: { name: e.name, roomId: other.id } }),
     ).resolves.toMatchObject({ roomId: other.id });
     expect(
       await failureOf(
-        send(patterns.inventory.updateEquipment, {
+        send(messages.inventory.updateEquipment, {
           id: e.id,
           changes: { name: e.name, roomId: randomUUID() },
         }),
@@ -150,20 +150,22 @@ describe('inventory equipment', () => {
   it('answers EQUIPMENT_NOT_FOUND for unknown equipment, and requires a name on update', async () => {
     const id = randomUUID();
     expect(
-      await failureOf(send(patterns.inventory.updateEquipment, { id, changes: { name: 'X' } })),
+      await failureOf(send(messages.inventory.updateEquipment, { id, changes: { name: 'X' } })),
     ).toMatchObject({ code: ErrorCode.EQUIPMENT_NOT_FOUND });
-    expect(await failureOf(send(patterns.inventory.deleteEquipment, { id }))).toMatchObject({
+    expect(await failureOf(send(messages.inventory.deleteEquipment, { id }))).toMatchObject({
       code: ErrorCode.EQUIPMENT_NOT_FOUND,
     });
     expect(
-      await failureOf(send(patterns.inventory.updateEquipment, { id, changes: { status: 'active' } })),
+      await failureOf(
+        send(messages.inventory.updateEquipment, { id, changes: { status: 'active' } as never }),
+      ),
     ).toMatchObject({ code: ErrorCode.VALIDATION_FAILED, message: 'Equipment name is required' });
   });
 
   it('deletes equipment', async () => {
     const e = await make.equipment(roomId);
-    await send(patterns.inventory.deleteEquipment, { id: e.id });
-    await expect(send(patterns.inventory.listEquipment, { roomId })).resolves.toEqual([]);
+    await send(messages.inventory.deleteEquipment, { id: e.id });
+    await expect(send(messages.inventory.listEquipment, { roomId })).resolves.toEqual([]);
   });
 
   it('pages the monitor through every equipment with an address, by id', async () => {
@@ -177,14 +179,14 @@ describe('inventory equipment', () => {
     let after: string | undefined;
     let pages = 0;
     do {
-      const page = await send<TargetsPage>(patterns.inventory.listTargets, { after, limit: 2 });
+      const page = await send(messages.inventory.listTargets, { after, limit: 2 });
       seen.push(...page.items.map((t) => t.ipAddress));
       after = page.nextCursor ?? undefined;
       pages++;
     } while (after);
     expect(seen.sort()).toEqual(addressed.map((e) => e.ipAddress).sort());
     expect(pages).toBe(3);
-    expect(await failureOf(send(patterns.inventory.listTargets, { limit: 5000 }))).toMatchObject({
+    expect(await failureOf(send(messages.inventory.listTargets, { limit: 5000 }))).toMatchObject({
       code: ErrorCode.VALIDATION_FAILED,
     });
   });
@@ -195,14 +197,14 @@ describe('inventory equipment', () => {
       await reader.next(100, 1500); // skip what earlier tests published
       const e = await make.equipment(roomId, { ipAddress: '10.9.0.1' });
       await make.equipment(roomId, { ipAddress: '' }); // no address: nothing for the monitor
-      await send(patterns.inventory.updateEquipment, { id: e.id, changes: { name: 'Renamed' } });
-      await send(patterns.inventory.updateEquipment, {
+      await send(messages.inventory.updateEquipment, { id: e.id, changes: { name: 'Renamed' } });
+      await send(messages.inventory.updateEquipment, {
         id: e.id,
         changes: { name: 'R', ipAddress: '10.9.0.2-4' },
       });
       const cascaded = await make.equipment(roomId, { ipAddress: '10.9.0.9' });
-      await send(patterns.inventory.deleteEquipment, { id: e.id });
-      await send(patterns.inventory.deleteRoom, { id: roomId });
+      await send(messages.inventory.deleteEquipment, { id: e.id });
+      await send(messages.inventory.deleteRoom, { id: roomId });
 
       const got = await reader.next(5);
       expect(

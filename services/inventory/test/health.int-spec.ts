@@ -1,4 +1,4 @@
-import { type HealthReport, patterns } from '@cm/contracts';
+import { messages } from '@cm/contracts';
 import { dropNamespace, type Inventory, newNamespace, startInventory } from './support';
 
 describe('inventory service', () => {
@@ -14,7 +14,7 @@ describe('inventory service', () => {
   });
 
   it('answers its health pattern over NATS with PostgreSQL up', async () => {
-    const report = await sut.rpc.send<HealthReport>(patterns.inventory.health);
+    const report = await sut.rpc.send(messages.inventory.health);
     expect(report.status).toBe('up');
     expect(report.checks.postgres.status).toBe('up');
     expect(report.checks.jetstream.status).toBe('up');

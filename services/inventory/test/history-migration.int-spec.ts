@@ -1,4 +1,4 @@
-import { type Equipment, patterns, type ReportPage } from '@cm/contracts';
+import { messages } from '@cm/contracts';
 import { openServiceDatabase, parseEnv } from '@cm/platform';
 import { testEnv } from '@cm/platform/testing';
 import { configSchema } from '../src/config';
@@ -84,7 +84,7 @@ describe('inventory history migration', () => {
   });
 
   it('keeps each equipment uptime over the report window', async () => {
-    const page = await inventory.rpc.send<ReportPage>(patterns.inventory.report, {
+    const page = await inventory.rpc.send(messages.inventory.report, {
       asOf: asOf.toISOString(),
     });
     const byName = Object.fromEntries(page.items.map((i) => [i.name, i]));
@@ -114,7 +114,7 @@ describe('inventory history migration', () => {
       [ids.flappy],
     );
     expect(days).toEqual({ checks: 7, answered: 3, pings: 7, answeredPings: 3 });
-    const listed = await inventory.rpc.send<Equipment[]>(patterns.inventory.listEquipment, {
+    const listed = await inventory.rpc.send(messages.inventory.listEquipment, {
       roomId: (await sql<{ room: string }>(inventory, 'SELECT room_id AS room FROM inv.equipment LIMIT 1'))[0]
         .room,
     });

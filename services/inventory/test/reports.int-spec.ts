@@ -1,4 +1,4 @@
-import { type Equipment, ErrorCode, patterns, type ReportPage } from '@cm/contracts';
+import { type Equipment, ErrorCode, messages, type ReportPage } from '@cm/contracts';
 import { failureOf, inventoryUnderTest, setHistory } from './support';
 
 const HOUR = 3_600_000;
@@ -43,7 +43,7 @@ describe('inventory uptime report', () => {
     const out: ReportPage[] = [];
     let after: string | undefined;
     do {
-      const page = await send<ReportPage>(patterns.inventory.report, {
+      const page = await send(messages.inventory.report, {
         after,
         limit,
         asOf: asOf.toISOString(),
@@ -96,7 +96,7 @@ describe('inventory uptime report', () => {
   });
 
   it('refuses a page larger than the limit', async () => {
-    expect(await failureOf(send(patterns.inventory.report, { limit: 100_000 }))).toMatchObject({
+    expect(await failureOf(send(messages.inventory.report, { limit: 100_000 }))).toMatchObject({
       code: ErrorCode.VALIDATION_FAILED,
     });
   });

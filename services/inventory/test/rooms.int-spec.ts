@@ -1,4 +1,4 @@
-import { ErrorCode, patterns, type Room, type RoomListItem } from '@cm/contracts';
+import { ErrorCode, type MessageRequest, messages } from '@cm/contracts';
 import { randomUUID } from 'node:crypto';
 import { failureOf, inventoryUnderTest, sql } from './support';
 
@@ -13,7 +13,7 @@ describe('inventory rooms', () => {
     capacity: 24,
     roomSize: '30 x 40',
     isAdaAccessible: 0,
-  };
+  } satisfies MessageRequest<typeof messages.inventory.createRoom>['room'];
 
   beforeEach(async () => {
     await sql(inventory.sut, 'DELETE FROM inv.buildings');
@@ -21,7 +21,7 @@ describe('inventory rooms', () => {
   });
 
   it('creates a room from the form and answers it with its id', async () => {
-    const room = await send<Room>(patterns.inventory.createRoom, { buildingId, room: form });
+    const room = await send(messages.inventory.createRoom, { buildingId, room: form });
     expect(room).toEqual({
       id: expect.any(String),
       buildingId,
@@ -30,7 +30,7 @@ describe('inventory rooms', () => {
       wiringDiagramUrl: null,
       seatingLayoutUrl: null,
     });
-    await expect(send(patterns.inventory.getRoom, { id: room.id })).resolves.toEqual(room);
+    await expect(send(messages.inventory.getRoom, { id: room.id })).resolves.toEqual(room);
   });
 
   it('fills the spec defaults: capacity 0, ADA accessible 1, optional text null', async () => {
@@ -45,24 +45,24 @@ describe('inventory rooms', () => {
     await make.equipment(b.id, { name: 'Screen' });
     const other = await make.building({ name: 'Other' });
     await make.room(other.id);
-    const list = await send<RoomListItem[]>(patterns.inventory.listRooms, { buildingId });
+    const list = await send(messages.inventory.listRooms, { buildingId });
     expect(list).toEqual([
       { ...a, equipmentCount: 0 },
       { ...b, equipmentCount: 2 },
     ]);
-    await expect(send(patterns.inventory.listRooms, { buildingId: other.id })).resolves.toHaveLength(1);
+    await expect(send(messages.inventory.listRooms, { buildingId: other.id })).resolves.toHaveLength(1);
   });
 
   it('answers an empty list for a building without rooms, and BUILDING_NOT_FOUND for an unknown one', async () => {
-    await expect(send(patterns.inventory.listRooms, { buildingId })).resolves.toEqual([]);
-    expect(await failureOf(send(patterns.inventory.listRooms, { buildingId: randomUUID() }))).toMatchObject({
+    await expect(send(messages.inventory.listRooms, { buildingId })).resolves.toEqual([]);
+    expect(await failureOf(send(messages.inventory.listRooms, { buildingId: randomUUID() }))).toMatchObject({
       code: ErrorCode.BUILDING_NOT_FOUND,
     });
   });
 
   it('refuses a room under an unknown building with BUILDING_NOT_FOUND', async () => {
     const error = await failureOf(
-      send(patterns.inventory.createRoom, { buildingId: randomUUID(), room: form }),
+      send(messages.inventory.createRoom, { buildingId: randomUUID(), room: form }),
     );
     expect(error).toMatchObject({ code: ErrorCode.BUILDING_NOT_FOUND });
     expect(error.message).toMatch(/^No building with id/);
@@ -83,7 +83,7 @@ describe('inventory rooms', () => {
     ['a long wiring URL', { wiringDiagramUrl: 'u'.repeat(2049) }, 'Wiring diagram URL must be at most 2048'],
   ])('refuses a room with %s', async (_label, change, message) => {
     const error = await failureOf(
-      send(patterns.inventory.createRoom, { buildingId, room: { ...form, ...change } }),
+      send(messages.inventory.createRoom, { buildingId, room: { ...form, ...change } as never }),
     );
     expect(error.code).toBe(ErrorCode.VALIDATION_FAILED);
     expect(error.message).toContain(message);
@@ -95,8 +95,8 @@ describe('inventory rooms', () => {
   });
 
   it('updates only the attachment a detail-page upload sends', async () => {
-    const room = await send<Room>(patterns.inventory.createRoom, { buildingId, room: form });
-    const updated = await send<Room>(patterns.inventory.updateRoom, {
+    const room = await send(messages.inventory.createRoom, { buildingId, room: form });
+    const updated = await send(messages.inventory.updateRoom, {
       id: room.id,
       changes: { wiringDiagramUrl: '/objects/uploads/w' },
     });
@@ -105,30 +105,30 @@ describe('inventory rooms', () => {
 
   it('updates from the whole form, and refuses an update that changes nothing', async () => {
     const room = await make.room(buildingId);
-    const updated = await send<Room>(patterns.inventory.updateRoom, {
+    const updated = await send(messages.inventory.updateRoom, {
       id: room.id,
       changes: { ...form, name: '202', imageUrl: '/objects/uploads/p' },
     });
     expect(updated).toMatchObject({ ...form, name: '202', imageUrl: '/objects/uploads/p' });
-    expect(await failureOf(send(patterns.inventory.updateRoom, { id: room.id, changes: {} }))).toMatchObject({
+    expect(await failureOf(send(messages.inventory.updateRoom, { id: room.id, changes: {} }))).toMatchObject({
       code: ErrorCode.VALIDATION_FAILED,
       message: 'Send at least one field to change',
     });
     expect(
-      await failureOf(send(patterns.inventory.updateRoom, { id: room.id, changes: { capacity: -3 } })),
+      await failureOf(send(messages.inventory.updateRoom, { id: room.id, changes: { capacity: -3 } })),
     ).toMatchObject({ code: ErrorCode.VALIDATION_FAILED, message: 'Capacity must be 0 or more' });
   });
 
   it('answers ROOM_NOT_FOUND for an unknown room and VALIDATION_FAILED for a malformed id', async () => {
     const id = randomUUID();
     for (const call of [
-      () => send(patterns.inventory.getRoom, { id }),
-      () => send(patterns.inventory.updateRoom, { id, changes: { name: 'x' } }),
-      () => send(patterns.inventory.deleteRoom, { id }),
+      () => send(messages.inventory.getRoom, { id }),
+      () => send(messages.inventory.updateRoom, { id, changes: { name: 'x' } }),
+      () => send(messages.inventory.deleteRoom, { id }),
     ]) {
       expect(await failureOf(call())).toMatchObject({ code: ErrorCode.ROOM_NOT_FOUND });
     }
-    expect(await failureOf(send(patterns.inventory.deleteRoom, { id: '12' }))).toMatchObject({
+    expect(await failureOf(send(messages.inventory.deleteRoom, { id: '12' }))).toMatchObject({
       code: ErrorCode.VALIDATION_FAILED,
     });
   });
@@ -139,13 +139,13 @@ describe('inventory rooms', () => {
     await make.equipment(doomed.id);
     await make.equipment(doomed.id, { name: 'Screen' });
     await make.equipment(kept.id);
-    await send(patterns.inventory.deleteRoom, { id: doomed.id });
+    await send(messages.inventory.deleteRoom, { id: doomed.id });
     const [counts] = await sql(
       inventory.sut,
       `SELECT (SELECT count(*)::int FROM inv.rooms) AS rooms, (SELECT count(*)::int FROM inv.equipment) AS equipment`,
     );
     expect(counts).toEqual({ rooms: 1, equipment: 1 });
-    await expect(send(patterns.inventory.getBuilding, { id: buildingId })).resolves.toMatchObject({
+    await expect(send(messages.inventory.getBuilding, { id: buildingId })).resolves.toMatchObject({
       id: buildingId,
     });
   });

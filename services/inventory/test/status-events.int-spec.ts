@@ -1,13 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type Equipment,
-  events,
-  namespacedName,
-  patterns,
-  type ReportPage,
-  type StatusEvent,
-  streams,
-} from '@cm/contracts';
+import { type Equipment, events, namespacedName, messages, type StatusEvent, streams } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
 import { eventually, testNatsUrl } from '@cm/platform/testing';
 import { HistoryRetentionService } from '../src/status/history-retention.service';
@@ -76,7 +68,7 @@ describe('inventory status events', () => {
   /** One batch message, as the monitor sends a sweep's results. */
   const publishBatch = (sweepId: string, checks: unknown[], msgId = `batch-${++batches}`) =>
     monitor.publish(events.statusChecked, { sweepId, checks }, { msgId });
-  const current = () => send<Equipment[]>(patterns.inventory.listEquipment, { roomId: equipment.roomId });
+  const current = () => send(messages.inventory.listEquipment, { roomId: equipment.roomId });
   const consumerState = async () => {
     const info = await monitor.jsm.consumers.info(
       namespacedName(inventory.namespace, streams.status.name),
@@ -182,11 +174,11 @@ describe('inventory status events', () => {
 
   it('does not apply a check made before a manual status change', async () => {
     const before = check(equipment.id, { checkedAt: new Date(Date.now() - 5000).toISOString() });
-    await send(patterns.inventory.updateEquipment, {
+    await send(messages.inventory.updateEquipment, {
       id: equipment.id,
       changes: { name: 'P', status: 'active' },
     });
-    await send(patterns.inventory.updateEquipment, {
+    await send(messages.inventory.updateEquipment, {
       id: equipment.id,
       changes: { name: 'P', status: 'partial' },
     });
@@ -196,7 +188,7 @@ describe('inventory status events', () => {
   });
 
   it('leaves maintenance alone, which a person sets and a person ends', async () => {
-    await send(patterns.inventory.updateEquipment, {
+    await send(messages.inventory.updateEquipment, {
       id: equipment.id,
       changes: { name: 'P', status: 'maintenance' },
     });
@@ -257,7 +249,7 @@ describe('inventory status events', () => {
       }
     })();
     const deleted = fleet.filter((_, i) => i % 2 === 0);
-    for (const e of deleted) await send(patterns.inventory.deleteEquipment, { id: e.id });
+    for (const e of deleted) await send(messages.inventory.deleteEquipment, { id: e.id });
     await publishing;
     expect(await drained()).toMatchObject({ pending: 0, unacked: 0 });
     for (const e of fleet.filter((_, i) => i % 2 === 1)) {
@@ -309,7 +301,7 @@ describe('inventory status events', () => {
     await drained();
 
     const asOf = new Date(start + 60_000 * 205);
-    const page = await send<ReportPage>(patterns.inventory.report, { asOf: asOf.toISOString(), limit: 1000 });
+    const page = await send(messages.inventory.report, { asOf: asOf.toISOString(), limit: 1000 });
     const line = page.items.find((item) => item.equipmentId === equipment.id)!;
     // The straightforward way: every check holds until the next one.
     const timeline = [
@@ -359,16 +351,16 @@ describe('inventory status events across a restart', () => {
     let inventory = await startInventory(namespace, env);
     const monitor = await monitorOf(namespace);
     try {
-      const building = await inventory.rpc.send<{ id: string }>(patterns.inventory.createBuilding, {
+      const building = await inventory.rpc.send(messages.inventory.createBuilding, {
         name: 'B',
       });
-      const room = await inventory.rpc.send<{ id: string }>(patterns.inventory.createRoom, {
+      const room = await inventory.rpc.send(messages.inventory.createRoom, {
         buildingId: building.id,
         room: { name: '1', type: 'Office', floor: '1' },
       });
       const targets = await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
-          inventory.rpc.send<Equipment>(patterns.inventory.createEquipment, {
+          inventory.rpc.send(messages.inventory.createEquipment, {
             roomId: room.id,
             equipment: { name: `E${i}`, ipAddress: `127.0.0.${i + 1}` },
           }),

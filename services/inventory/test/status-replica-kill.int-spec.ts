@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { type Equipment, events, namespacedName, patterns, streams } from '@cm/contracts';
+import { type Equipment, events, namespacedName, messages, streams } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
 import { eventually, testEnv, testNatsUrl } from '@cm/platform/testing';
 import { STATUS_CONSUMER } from '../src/status/status-events.consumer';
@@ -57,17 +57,17 @@ describe('inventory replica killed mid-batch', () => {
       30_000,
     );
 
-    const building = await survivor.rpc.send<{ id: string }>(patterns.inventory.createBuilding, {
+    const building = await survivor.rpc.send(messages.inventory.createBuilding, {
       name: 'K',
     });
-    const room = await survivor.rpc.send<{ id: string }>(patterns.inventory.createRoom, {
+    const room = await survivor.rpc.send(messages.inventory.createRoom, {
       buildingId: building.id,
       room: { name: '1', type: 'Office', floor: '1' },
     });
     const fleet: Equipment[] = [];
     for (let i = 0; i < 100; i++) {
       fleet.push(
-        await survivor.rpc.send<Equipment>(patterns.inventory.createEquipment, {
+        await survivor.rpc.send(messages.inventory.createEquipment, {
           roomId: room.id,
           equipment: { name: `K${i}`, ipAddress: `127.0.9.${i + 1}` },
         }),

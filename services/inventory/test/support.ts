@@ -1,16 +1,13 @@
 import {
-  type Building,
-  type Equipment,
   type ErrorBody,
   events,
   type EquipmentChangedEvent,
+  messages,
   namespacedName,
   namespacedSubject,
-  patterns,
-  type Room,
   streams,
 } from '@cm/contracts';
-import { deleteNamespaceStreams, ensureStream } from '@cm/platform';
+import { deleteNamespaceStreams, ensureStream, type RpcClient } from '@cm/platform';
 import {
   dropNamespaceSchemas,
   startTestService,
@@ -92,14 +89,14 @@ export async function failureOf(
 /** Creates records through the service's own patterns; `inventory` is read at each call. */
 export const fixtures = (inventory: () => Inventory) => ({
   building: (over: object = {}) =>
-    inventory().rpc.send<Building>(patterns.inventory.createBuilding, { name: 'Science Hall', ...over }),
+    inventory().rpc.send(messages.inventory.createBuilding, { name: 'Science Hall', ...over }),
   room: (buildingId: string, over: object = {}) =>
-    inventory().rpc.send<Room>(patterns.inventory.createRoom, {
+    inventory().rpc.send(messages.inventory.createRoom, {
       buildingId,
       room: { name: '101', type: 'Classroom', floor: '1', ...over },
     }),
   equipment: (roomId: string, over: object = {}) =>
-    inventory().rpc.send<Equipment>(patterns.inventory.createEquipment, {
+    inventory().rpc.send(messages.inventory.createEquipment, {
       roomId,
       equipment: { name: 'Projector', ...over },
     }),
@@ -145,7 +142,7 @@ export interface InventoryUnderTest {
   namespace: string;
   sut: Inventory;
   make: ReturnType<typeof fixtures>;
-  send<T>(pattern: string, data: unknown): Promise<T>;
+  send: RpcClient['send'];
 }
 
 export function inventoryUnderTest(env: Record<string, string> = {}): InventoryUnderTest {
@@ -153,7 +150,7 @@ export function inventoryUnderTest(env: Record<string, string> = {}): InventoryU
     namespace: newNamespace(),
     sut: undefined as unknown as Inventory,
     make: fixtures(() => ctx.sut),
-    send: <T>(pattern: string, data: unknown) => ctx.sut.rpc.send<T>(pattern, data),
+    send: (message, ...args) => ctx.sut.rpc.send(message, ...args),
   };
   beforeAll(async () => {
     ctx.sut = await startInventory(ctx.namespace, env);

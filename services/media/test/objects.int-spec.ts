@@ -1,14 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  ErrorCode,
-  MAX_UPLOAD_BYTES,
-  type ObjectDownload,
-  type ObjectPathResult,
-  patterns,
-  type UploadResult,
-  type UploadSession,
-  type UploadUrlResult,
-} from '@cm/contracts';
+import { ErrorCode, type ImageContentType, MAX_UPLOAD_BYTES, messages } from '@cm/contracts';
 import { startLocalS3, startTestService, type TestService } from '@cm/platform/testing';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../src/app.module';
@@ -47,7 +38,7 @@ describe('media objects', () => {
     (await service.app.get(ObjectStore).head(key)) !== null;
 
   const uploadUrl = async (service = sut) =>
-    (await service.rpc.send<UploadUrlResult>(patterns.media.createUploadUrl, {})).uploadURL;
+    (await service.rpc.send(messages.media.createUploadUrl, {})).uploadURL;
 
   const put = async (url: string, body: Buffer) => {
     const res = await fetch(url, { method: 'PUT', body });
@@ -88,7 +79,7 @@ describe('media objects', () => {
     it('registers an uploaded image and serves it back with its detected type', async () => {
       const url = await uploadUrl();
       await put(url, png);
-      const { objectPath } = await sut.rpc.send<ObjectPathResult>(patterns.media.registerRoomImage, {
+      const { objectPath } = await sut.rpc.send(messages.media.registerRoomImage, {
         roomImageURL: url,
       });
       const uploadKey = new URL(url).pathname.split('/').slice(2).join('/');
@@ -98,12 +89,12 @@ describe('media objects', () => {
       expect(await exists(sut, uploadKey)).toBe(false);
       const key = objectPath.slice('/objects/'.length);
       await put(url, Buffer.from('<html>replaced</html>'));
-      const again = await sut.rpc.send<ObjectPathResult>(patterns.media.registerRoomImage, {
+      const again = await sut.rpc.send(messages.media.registerRoomImage, {
         roomImageURL: url.split('?')[0],
       });
       expect(again.objectPath).toBe(objectPath);
 
-      const download = await sut.rpc.send<ObjectDownload>(patterns.media.getObject, { key });
+      const download = await sut.rpc.send(messages.media.getObject, { key });
       expect(download).toMatchObject({ contentType: 'image/png', size: png.length });
       const res = await fetch(download.url);
       expect(Buffer.from(await res.arrayBuffer())).toEqual(png);
@@ -113,7 +104,7 @@ describe('media objects', () => {
       const url = await uploadUrl();
       await put(url, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'));
       await expect(
-        sut.rpc.send(patterns.media.registerRoomImage, { roomImageURL: url }),
+        sut.rpc.send(messages.media.registerRoomImage, { roomImageURL: url }),
       ).rejects.toMatchObject({ code: ErrorCode.NOT_AN_IMAGE });
       const key = new URL(url).pathname.split('/').slice(2).join('/');
       expect(await exists(sut, key)).toBe(false);
@@ -125,7 +116,7 @@ describe('media objects', () => {
       png.copy(big);
       await put(url, big);
       await expect(
-        sut.rpc.send(patterns.media.registerRoomImage, { roomImageURL: url }),
+        sut.rpc.send(messages.media.registerRoomImage, { roomImageURL: url }),
       ).rejects.toMatchObject({ code: ErrorCode.FILE_TOO_LARGE });
     });
 
@@ -140,11 +131,11 @@ describe('media objects', () => {
         'not a url',
       ]) {
         await expect(
-          sut.rpc.send(patterns.media.registerRoomImage, { roomImageURL: foreign }),
+          sut.rpc.send(messages.media.registerRoomImage, { roomImageURL: foreign }),
         ).rejects.toMatchObject({ code: ErrorCode.FOREIGN_OBJECT_URL });
       }
       await expect(
-        sut.rpc.send(patterns.media.registerRoomImage, {
+        sut.rpc.send(messages.media.registerRoomImage, {
           roomImageURL: `${url.origin}/${bucket}/uploads/00000000-0000-4000-8000-000000000000`,
         }),
       ).rejects.toMatchObject({ code: ErrorCode.OBJECT_NOT_FOUND });
@@ -152,24 +143,24 @@ describe('media objects', () => {
 
     it('answers not found for a URL that was issued but never uploaded to', async () => {
       await expect(
-        sut.rpc.send(patterns.media.registerRoomImage, { roomImageURL: await uploadUrl() }),
+        sut.rpc.send(messages.media.registerRoomImage, { roomImageURL: await uploadUrl() }),
       ).rejects.toMatchObject({ code: ErrorCode.OBJECT_NOT_FOUND });
     });
 
     it('does not serve what is not registered', async () => {
       const key = new URL(await uploadUrl()).pathname.split('/').slice(2).join('/');
-      await expect(sut.rpc.send(patterns.media.getObject, { key })).rejects.toMatchObject({
+      await expect(sut.rpc.send(messages.media.getObject, { key })).rejects.toMatchObject({
         code: ErrorCode.OBJECT_NOT_FOUND,
       });
-      await expect(sut.rpc.send(patterns.media.getObject, { key: '../etc/passwd' })).rejects.toMatchObject({
+      await expect(sut.rpc.send(messages.media.getObject, { key: '../etc/passwd' })).rejects.toMatchObject({
         code: ErrorCode.VALIDATION_FAILED,
       });
     });
   });
 
   describe('streamed upload (the gateway PUTs the parts)', () => {
-    const send = async (parts: Buffer[], contentType = 'image/jpeg') => {
-      const session = await sut.rpc.send<UploadSession>(patterns.media.createUpload, { contentType });
+    const send = async (parts: Buffer[], contentType: ImageContentType = 'image/jpeg') => {
+      const session = await sut.rpc.send(messages.media.createUpload, { contentType });
       const etags = [];
       for (const [i, part] of parts.entries()) {
         const res = await fetch(session.partUrls[i], { method: 'PUT', body: part });
@@ -186,29 +177,29 @@ describe('media objects', () => {
         jpeg.subarray(5 * 1024 * 1024),
       ]);
       expect(session.partSize * session.partUrls.length).toBeGreaterThanOrEqual(MAX_UPLOAD_BYTES);
-      const { url } = await sut.rpc.send<UploadResult>(patterns.media.completeUpload, {
+      const { url } = await sut.rpc.send(messages.media.completeUpload, {
         key: session.key,
         uploadId: session.uploadId,
         parts: etags,
       });
       expect(url).toBe(`/objects/${session.key}`);
-      const download = await sut.rpc.send<ObjectDownload>(patterns.media.getObject, { key: session.key });
+      const download = await sut.rpc.send(messages.media.getObject, { key: session.key });
       expect(download).toMatchObject({ contentType: 'image/jpeg', size: jpeg.length });
     });
 
     it('refuses a content type that is not an accepted image', async () => {
       await expect(
-        sut.rpc.send(patterns.media.createUpload, { contentType: 'image/svg+xml' }),
+        sut.rpc.send(messages.media.createUpload, { contentType: 'image/svg+xml' as never }),
       ).rejects.toMatchObject({ code: ErrorCode.VALIDATION_FAILED });
     });
 
     it('forgets an aborted upload', async () => {
       const { session } = await send([png]);
       await expect(
-        sut.rpc.send(patterns.media.abortUpload, { key: session.key, uploadId: session.uploadId }),
+        sut.rpc.send(messages.media.abortUpload, { key: session.key, uploadId: session.uploadId }),
       ).resolves.toEqual({ aborted: true });
       await expect(
-        sut.rpc.send(patterns.media.completeUpload, {
+        sut.rpc.send(messages.media.completeUpload, {
           key: session.key,
           uploadId: session.uploadId,
           parts: [{ partNumber: 1, etag: 'x' }],
@@ -242,7 +233,7 @@ describe('media objects', () => {
         for (const url of abandoned) await put(url, png);
         const kept = await uploadUrl(replicaA);
         await put(kept, png);
-        const { objectPath } = await replicaA.rpc.send<ObjectPathResult>(patterns.media.registerRoomImage, {
+        const { objectPath } = await replicaA.rpc.send(messages.media.registerRoomImage, {
           roomImageURL: kept,
         });
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -257,7 +248,7 @@ describe('media objects', () => {
         for (const url of abandoned) expect(await exists(replicaA, keyOf(url))).toBe(false);
         expect(await exists(replicaA, objectPath.slice('/objects/'.length))).toBe(true);
         await expect(
-          replicaA.rpc.send(patterns.media.registerRoomImage, { roomImageURL: abandoned[0] }),
+          replicaA.rpc.send(messages.media.registerRoomImage, { roomImageURL: abandoned[0] }),
         ).rejects.toMatchObject({ code: ErrorCode.OBJECT_NOT_FOUND });
       } finally {
         await replicaB.close();

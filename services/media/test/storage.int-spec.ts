@@ -1,4 +1,4 @@
-import { type HealthReport, patterns } from '@cm/contracts';
+import { messages } from '@cm/contracts';
 import { startLocalS3, startTestService, type TestService } from '@cm/platform/testing';
 import { AppModule } from '../src/app.module';
 import { type Config, configSchema } from '../src/config';
@@ -29,7 +29,7 @@ describe('media service start-up', () => {
   });
 
   it('reports PostgreSQL and the object store in its health answer', async () => {
-    const report = await sut.rpc.send<HealthReport>(patterns.media.health);
+    const report = await sut.rpc.send(messages.media.health);
     expect(report).toMatchObject({
       status: 'up',
       checks: { postgres: { status: 'up' }, s3: { status: 'up' } },
@@ -38,7 +38,7 @@ describe('media service start-up', () => {
 
   it('reports the object store down, naming it, when the store stops', async () => {
     await s3.close();
-    const report = await sut.rpc.send<HealthReport>(patterns.media.health);
+    const report = await sut.rpc.send(messages.media.health);
     expect(report.status).toBe('down');
     expect(report.checks.s3.status).toBe('down');
     expect(report.checks.postgres.status).toBe('up');

@@ -1,4 +1,4 @@
-import { type HealthReport, patterns } from '@cm/contracts';
+import { messages } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
 import { dropNamespace, FakeInventory, httpBase, newNamespace, type Replica, startReplica } from './support';
 
@@ -17,7 +17,7 @@ describe('monitor service health', () => {
   });
 
   it('is not ready until it has the equipment list from inventory, then is', async () => {
-    const before = await sut.rpc.send<HealthReport>(patterns.monitor.health);
+    const before = await sut.rpc.send(messages.monitor.health);
     expect(before.status).toBe('down');
     expect(before.checks.equipmentList).toEqual(
       expect.objectContaining({
@@ -30,7 +30,7 @@ describe('monitor service health', () => {
     inventory.add('127.0.0.1');
     const report = await eventually(
       async () => {
-        const now = await sut.rpc.send<HealthReport>(patterns.monitor.health);
+        const now = await sut.rpc.send(messages.monitor.health);
         expect(now.status).toBe('up');
         return now;
       },

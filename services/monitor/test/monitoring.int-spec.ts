@@ -1,10 +1,4 @@
-import {
-  ErrorCode,
-  type MonitoringCheckResult,
-  type MonitoringStatus,
-  patterns,
-  type StatusEvent,
-} from '@cm/contracts';
+import { ErrorCode, messages, type StatusEvent } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
 import {
   dropNamespace,
@@ -27,8 +21,8 @@ describe('monitoring', () => {
   let sut: Replica;
   const ids: Record<string, string> = {};
 
-  const check = () => sut.rpc.send<MonitoringCheckResult>(patterns.monitor.check, {}, { timeoutMs: 30_000 });
-  const status = () => sut.rpc.send<MonitoringStatus>(patterns.monitor.status);
+  const check = () => sut.rpc.send(messages.monitor.check, {}, { timeoutMs: 30_000 });
+  const status = () => sut.rpc.send(messages.monitor.status);
   /** The events of the latest sweep, by equipment. */
   const lastSweep = () => {
     const sweepId = statuses.sweeps().at(-1)!;
@@ -146,7 +140,7 @@ describe('monitoring', () => {
   });
 
   it('sweeps every interval once started, and keeps running and stopped across restarts', async () => {
-    expect(await sut.rpc.send<MonitoringStatus>(patterns.monitor.start)).toEqual({
+    expect(await sut.rpc.send(messages.monitor.start)).toEqual({
       isRunning: true,
       interval: 1000,
     });
@@ -160,7 +154,7 @@ describe('monitoring', () => {
     const afterRestart = statuses.sweeps().length;
     await eventually(() => expect(statuses.sweeps().length).toBeGreaterThanOrEqual(afterRestart + 2));
 
-    expect(await sut.rpc.send<MonitoringStatus>(patterns.monitor.stop)).toEqual({
+    expect(await sut.rpc.send(messages.monitor.stop)).toEqual({
       isRunning: false,
       interval: 1000,
     });
@@ -204,7 +198,7 @@ describe('monitoring', () => {
       const text = await fetch(`${httpBase(sut)}/metrics`).then((r) => r.text());
       return Number(new RegExp(`^${series} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
     };
-    await sut.rpc.send(patterns.monitor.start);
+    await sut.rpc.send(messages.monitor.start);
     try {
       await eventually(async () =>
         expect(await metric('cm_monitor_sweep_overruns_total')).toBeGreaterThanOrEqual(1),
@@ -215,7 +209,7 @@ describe('monitoring', () => {
       // At a 1 s interval, overlapping sweeps would be 4 more in 4 s; each here takes 3 s or more.
       expect(statuses.sweeps().length - before).toBeLessThanOrEqual(2);
     } finally {
-      await sut.rpc.send(patterns.monitor.stop);
+      await sut.rpc.send(messages.monitor.stop);
     }
   });
 });

@@ -1,4 +1,4 @@
-import { type MonitoringStatus, patterns } from '@cm/contracts';
+import { messages } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
 import {
   dropNamespace,
@@ -59,7 +59,7 @@ describe('monitor replicas', () => {
     statuses = await StatusEvents.listen(namespace);
     replicas.push(await startReplica(namespace, env), await startReplica(namespace, env));
     await joined(...replicas);
-    await replicas[0].rpc.send<MonitoringStatus>(patterns.monitor.start);
+    await replicas[0].rpc.send(messages.monitor.start);
   });
 
   afterAll(async () => {
@@ -110,7 +110,7 @@ describe('monitor replicas', () => {
       const [next] = await sweepsAfter(started + 1, 1);
       expect([...statuses.countsIn(interrupted).keys()].sort()).toEqual([...equipment].sort());
       expectEachOnce(next);
-      expect(await replicas[0].rpc.send<MonitoringStatus>(patterns.monitor.status)).toEqual({
+      expect(await replicas[0].rpc.send(messages.monitor.status)).toEqual({
         isRunning: true,
         interval: 1500,
       });

@@ -5,7 +5,7 @@ import {
   events,
   type MonitorTarget,
   namespacedSubject,
-  patterns,
+  messages,
   type TargetsPageRequest,
 } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
@@ -90,7 +90,7 @@ export class FakeInventory {
       timeoutMs: 5000,
     });
     const fake = new FakeInventory(nc, jetstream);
-    nc.subscribe(namespacedSubject(namespace, patterns.inventory.listTargets), {
+    nc.subscribe(namespacedSubject(namespace, messages.inventory.listTargets.subject), {
       callback: (_error, msg) => {
         const { id, data } = json.decode(msg.data) as { id: string; data: TargetsPageRequest };
         const limit = data.limit ?? 500;

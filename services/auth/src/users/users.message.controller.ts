@@ -1,53 +1,48 @@
 import {
-  loginSchema,
-  patterns,
-  userCreateMessageSchema,
-  userDeleteMessageSchema,
-  userIdMessageSchema,
-  userUpdateMessageSchema,
+  deleted,
   type Login,
+  messages,
   type UserCreateMessage,
   type UserDeleteMessage,
   type UserIdMessage,
   type UserUpdateMessage,
 } from '@cm/contracts';
-import { ZodPipe } from '@cm/platform';
+import { HandleMessage } from '@cm/platform';
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import { UsersService } from './users.service';
 
 @Controller()
 export class UsersMessageController {
   constructor(private readonly users: UsersService) {}
 
-  @MessagePattern(patterns.auth.login)
-  login(@Payload(new ZodPipe(loginSchema)) dto: Login) {
+  @HandleMessage(messages.auth.login)
+  login(dto: Login) {
     return this.users.login(dto);
   }
 
-  @MessagePattern(patterns.auth.getUser)
-  get(@Payload(new ZodPipe(userIdMessageSchema)) dto: UserIdMessage) {
+  @HandleMessage(messages.auth.getUser)
+  get(dto: UserIdMessage) {
     return this.users.get(dto.id);
   }
 
-  @MessagePattern(patterns.auth.listUsers)
+  @HandleMessage(messages.auth.listUsers)
   list() {
     return this.users.list();
   }
 
-  @MessagePattern(patterns.auth.createUser)
-  create(@Payload(new ZodPipe(userCreateMessageSchema)) dto: UserCreateMessage) {
+  @HandleMessage(messages.auth.createUser)
+  create(dto: UserCreateMessage) {
     return this.users.create(dto);
   }
 
-  @MessagePattern(patterns.auth.updateUser)
-  update(@Payload(new ZodPipe(userUpdateMessageSchema)) dto: UserUpdateMessage) {
+  @HandleMessage(messages.auth.updateUser)
+  update(dto: UserUpdateMessage) {
     return this.users.update(dto);
   }
 
-  @MessagePattern(patterns.auth.deleteUser)
-  async delete(@Payload(new ZodPipe(userDeleteMessageSchema)) dto: UserDeleteMessage) {
+  @HandleMessage(messages.auth.deleteUser)
+  async delete(dto: UserDeleteMessage) {
     await this.users.delete(dto);
-    return { deleted: true };
+    return deleted;
   }
 }

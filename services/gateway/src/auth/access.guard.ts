@@ -1,4 +1,4 @@
-import { type Access, type ApiRouteDef, authMessages, ErrorCode, patterns, type User } from '@cm/contracts';
+import { type Access, type ApiRouteDef, authMessages, ErrorCode, messages } from '@cm/contracts';
 import { AppError, RpcClient } from '@cm/platform';
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
@@ -27,7 +27,7 @@ export class AccessGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<SignedInRequest>();
     const userId = req.session?.userId;
     if (!userId) throw new AppError(ErrorCode.UNAUTHENTICATED, authMessages.unauthenticated);
-    const user = await this.rpc.send<User>(patterns.auth.getUser, { id: userId }).catch((error: AppError) => {
+    const user = await this.rpc.send(messages.auth.getUser, { id: userId }).catch((error: AppError) => {
       if (error.code === ErrorCode.USER_NOT_FOUND) return null;
       throw error;
     });

@@ -1,4 +1,4 @@
-import { apiRoutes, type Login, patterns, type User } from '@cm/contracts';
+import { apiRoutes, type Login, messages, type User } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
 import { Body, Controller, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
@@ -21,7 +21,7 @@ export class AuthController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<User> {
     const user = await this.throttle
-      .attempt(body.username, req.ip ?? 'unknown', () => this.rpc.send<User>(patterns.auth.login, body))
+      .attempt(body.username, req.ip ?? 'unknown', () => this.rpc.send(messages.auth.login, body))
       .catch((error: unknown) => {
         if (error instanceof TooManyAttempts) res.setHeader('Retry-After', String(error.retryAfterSeconds));
         throw error;

@@ -1,4 +1,4 @@
-import { apiRoutes, patterns, type User, type UserCreate, type UserUpdate } from '@cm/contracts';
+import { apiRoutes, messages, type User, type UserCreate, type UserUpdate } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
 import { Body, Controller, Param } from '@nestjs/common';
 import { ApiRoute } from '../http/api-route.decorator';
@@ -11,21 +11,21 @@ export class UsersController {
 
   @ApiRoute(apiRoutes.listUsers)
   list(): Promise<User[]> {
-    return this.rpc.send(patterns.auth.listUsers, {});
+    return this.rpc.send(messages.auth.listUsers, {});
   }
 
   @ApiRoute(apiRoutes.createUser)
   create(@Body() user: UserCreate, @CurrentUser() actor: User): Promise<User> {
-    return this.rpc.send(patterns.auth.createUser, { actorId: actor.id, user });
+    return this.rpc.send(messages.auth.createUser, { actorId: actor.id, user });
   }
 
   @ApiRoute(apiRoutes.updateUser)
   update(@Param('id') id: string, @Body() changes: UserUpdate, @CurrentUser() actor: User): Promise<User> {
-    return this.rpc.send(patterns.auth.updateUser, { actorId: actor.id, id, changes });
+    return this.rpc.send(messages.auth.updateUser, { actorId: actor.id, id, changes });
   }
 
   @ApiRoute(apiRoutes.deleteUser)
   async delete(@Param('id') id: string, @CurrentUser() actor: User): Promise<void> {
-    await this.rpc.send(patterns.auth.deleteUser, { actorId: actor.id, id });
+    await this.rpc.send(messages.auth.deleteUser, { actorId: actor.id, id });
   }
 }

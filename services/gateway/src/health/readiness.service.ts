@@ -1,4 +1,4 @@
-import { type HealthReport, patterns, serviceNames } from '@cm/contracts';
+import { type HealthReport, messages, serviceNames } from '@cm/contracts';
 import { CONFIG, HealthService, RpcClient, runCheck } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Config } from '../config';
@@ -18,7 +18,7 @@ export class ReadinessService {
       this.health.report(),
       ...serviceNames.map(async (service) => {
         const check = await runCheck(async () => {
-          const report = await this.rpc.send<HealthReport>(patterns[service].health, {}, { timeoutMs });
+          const report = await this.rpc.send(messages[service].health, {}, { timeoutMs });
           const down = Object.entries(report.checks).filter(([, c]) => c.status !== 'up');
           if (down.length)
             throw new Error(down.map(([name, c]) => `${name}: ${c.detail ?? 'down'}`).join('; '));

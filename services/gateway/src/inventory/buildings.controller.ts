@@ -4,7 +4,7 @@ import {
   type BuildingCreate,
   type BuildingListItem,
   type BuildingUpdate,
-  patterns,
+  messages,
   type RoomCreate,
   type Room,
   type RoomListItem,
@@ -19,36 +19,36 @@ export class BuildingsController {
 
   @ApiRoute(apiRoutes.listBuildings)
   list(): Promise<BuildingListItem[]> {
-    return this.rpc.send(patterns.inventory.listBuildings);
+    return this.rpc.send(messages.inventory.listBuildings);
   }
 
   @ApiRoute(apiRoutes.getBuilding)
   get(@Param('buildingId') id: string): Promise<Building> {
-    return this.rpc.send(patterns.inventory.getBuilding, { id });
+    return this.rpc.send(messages.inventory.getBuilding, { id });
   }
 
   @ApiRoute(apiRoutes.createBuilding)
   create(@Body() building: BuildingCreate): Promise<Building> {
-    return this.rpc.send(patterns.inventory.createBuilding, building);
+    return this.rpc.send(messages.inventory.createBuilding, building);
   }
 
   @ApiRoute(apiRoutes.updateBuilding)
   update(@Param('id') id: string, @Body() changes: BuildingUpdate): Promise<Building> {
-    return this.rpc.send(patterns.inventory.updateBuilding, { id, changes });
+    return this.rpc.send(messages.inventory.updateBuilding, { id, changes });
   }
 
   @ApiRoute(apiRoutes.deleteBuilding)
   async delete(@Param('id') id: string): Promise<void> {
-    await this.rpc.send(patterns.inventory.deleteBuilding, { id });
+    await this.rpc.send(messages.inventory.deleteBuilding, { id });
   }
 
   @ApiRoute(apiRoutes.listRooms)
   listRooms(@Param('buildingId') buildingId: string): Promise<RoomListItem[]> {
-    return this.rpc.send(patterns.inventory.listRooms, { buildingId });
+    return this.rpc.send(messages.inventory.listRooms, { buildingId });
   }
 
   @ApiRoute(apiRoutes.createRoom)
   createRoom(@Param('buildingId') buildingId: string, @Body() room: RoomCreate): Promise<Room> {
-    return this.rpc.send(patterns.inventory.createRoom, { buildingId, room });
+    return this.rpc.send(messages.inventory.createRoom, { buildingId, room });
   }
 }

@@ -1,4 +1,4 @@
-import { apiRoutes, type Equipment, type EquipmentUpdate, patterns } from '@cm/contracts';
+import { apiRoutes, type Equipment, type EquipmentUpdate, messages } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
 import { Body, Controller, Param } from '@nestjs/common';
 import { ApiRoute } from '../http/api-route.decorator';
@@ -9,11 +9,11 @@ export class EquipmentController {
 
   @ApiRoute(apiRoutes.updateEquipment)
   update(@Param('id') id: string, @Body() changes: EquipmentUpdate): Promise<Equipment> {
-    return this.rpc.send(patterns.inventory.updateEquipment, { id, changes });
+    return this.rpc.send(messages.inventory.updateEquipment, { id, changes });
   }
 
   @ApiRoute(apiRoutes.deleteEquipment)
   async delete(@Param('id') id: string): Promise<void> {
-    await this.rpc.send(patterns.inventory.deleteEquipment, { id });
+    await this.rpc.send(messages.inventory.deleteEquipment, { id });
   }
 }

@@ -2,7 +2,7 @@ import {
   apiRoutes,
   type Equipment,
   type EquipmentCreateBody,
-  patterns,
+  messages,
   type Room,
   type RoomUpdate,
 } from '@cm/contracts';
@@ -16,22 +16,22 @@ export class RoomsController {
 
   @ApiRoute(apiRoutes.getRoom)
   get(@Param('roomId') id: string): Promise<Room> {
-    return this.rpc.send(patterns.inventory.getRoom, { id });
+    return this.rpc.send(messages.inventory.getRoom, { id });
   }
 
   @ApiRoute(apiRoutes.updateRoom)
   update(@Param('id') id: string, @Body() changes: RoomUpdate): Promise<Room> {
-    return this.rpc.send(patterns.inventory.updateRoom, { id, changes });
+    return this.rpc.send(messages.inventory.updateRoom, { id, changes });
   }
 
   @ApiRoute(apiRoutes.deleteRoom)
   async delete(@Param('id') id: string): Promise<void> {
-    await this.rpc.send(patterns.inventory.deleteRoom, { id });
+    await this.rpc.send(messages.inventory.deleteRoom, { id });
   }
 
   @ApiRoute(apiRoutes.listEquipment)
   listEquipment(@Param('roomId') roomId: string): Promise<Equipment[]> {
-    return this.rpc.send(patterns.inventory.listEquipment, { roomId });
+    return this.rpc.send(messages.inventory.listEquipment, { roomId });
   }
 
   @ApiRoute(apiRoutes.createEquipment)
@@ -39,6 +39,6 @@ export class RoomsController {
     @Param('roomId') roomId: string,
     @Body() equipment: EquipmentCreateBody,
   ): Promise<Equipment> {
-    return this.rpc.send(patterns.inventory.createEquipment, { roomId, equipment });
+    return this.rpc.send(messages.inventory.createEquipment, { roomId, equipment });
   }
 }

@@ -1,5 +1,5 @@
 import {
-  patterns,
+  messages,
   REPORT_PREVIEW_ROWS,
   REPORT_WINDOW_HOURS,
   type ReportPage,
@@ -55,6 +55,6 @@ export class UptimeReportService {
   }
 
   private page(after: string | undefined, asOf: string, limit: number): Promise<ReportPage> {
-    return this.rpc.send<ReportPage>(patterns.inventory.report, { after, asOf, limit });
+    return this.rpc.send(messages.inventory.report, { after, asOf, limit });
   }
 }

@@ -1,7 +1,7 @@
 import {
   apiRoutes,
+  messages,
   type ObjectPathResult,
-  patterns,
   type RoomImageRegister,
   type UploadResult,
   type UploadUrlResult,
@@ -27,11 +27,11 @@ export class MediaController {
 
   @ApiRoute(apiRoutes.createUploadUrl)
   createUploadUrl(@Req() req: Request): Promise<UploadUrlResult> {
-    return this.rpc.send(patterns.media.createUploadUrl, { ownerId: ownerOf(req) });
+    return this.rpc.send(messages.media.createUploadUrl, { ownerId: ownerOf(req) });
   }
 
   @ApiRoute(apiRoutes.registerRoomImage)
   registerRoomImage(@Body() body: RoomImageRegister, @Req() req: Request): Promise<ObjectPathResult> {
-    return this.rpc.send(patterns.media.registerRoomImage, { ...body, ownerId: ownerOf(req) });
+    return this.rpc.send(messages.media.registerRoomImage, { ...body, ownerId: ownerOf(req) });
   }
 }

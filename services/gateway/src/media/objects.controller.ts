@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
-import { ErrorCode, type ObjectDownload, objectKeyPattern, patterns } from '@cm/contracts';
+import { ErrorCode, messages, objectKeyPattern } from '@cm/contracts';
 import { AppError, RpcClient } from '@cm/platform';
 import { Controller, Get, Logger, Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
@@ -24,7 +24,7 @@ export class ObjectsController {
   async serve(@Param('key') segments: string | string[], @Req() req: Request, @Res() res: Response) {
     const key = Array.isArray(segments) ? segments.join('/') : segments;
     if (!objectKeyPattern.test(key)) throw notFound();
-    const object = await this.rpc.send<ObjectDownload>(patterns.media.getObject, { key });
+    const object = await this.rpc.send(messages.media.getObject, { key });
 
     const lastModified = new Date(object.lastModified);
     res.setHeader('ETag', object.etag);

@@ -7,7 +7,7 @@ import {
   IMAGE_SNIFF_BYTES,
   MAX_UPLOAD_BYTES,
   mediaMessages,
-  patterns,
+  messages,
   type UploadResult,
   type UploadSession,
 } from '@cm/contracts';
@@ -107,7 +107,7 @@ export class UploadReceiver {
     const contentType = detectImageType(Buffer.concat(head).subarray(0, IMAGE_SNIFF_BYTES));
     if (!contentType) throw notAnImage();
 
-    const session = await this.rpc.send<UploadSession>(patterns.media.createUpload, { contentType, ownerId });
+    const session = await this.rpc.send(messages.media.createUpload, { contentType, ownerId });
     const parts: { partNumber: number; etag: string }[] = [];
     // One buffer per upload, refilled for every part: garbage does not grow with the file.
     const part = Buffer.allocUnsafe(session.partSize);
@@ -131,13 +131,13 @@ export class UploadReceiver {
       }
       // Joining up to ten 5 MB parts can take the store longer than an ordinary request.
       await this.rpc.send(
-        patterns.media.completeUpload,
+        messages.media.completeUpload,
         { key: session.key, uploadId: session.uploadId, parts },
         { timeoutMs: COMPLETE_TIMEOUT_MS },
       );
     } catch (error) {
       await this.rpc
-        .send(patterns.media.abortUpload, { key: session.key, uploadId: session.uploadId })
+        .send(messages.media.abortUpload, { key: session.key, uploadId: session.uploadId })
         .catch(() => undefined);
       throw error;
     }

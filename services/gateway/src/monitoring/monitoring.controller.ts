@@ -1,9 +1,9 @@
 import {
   apiRoutes,
+  messages,
   MONITOR_CHECK_MAX_WAIT_MS,
   type MonitoringCheckResult,
   type MonitoringStatus,
-  patterns,
 } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
 import { Controller } from '@nestjs/common';
@@ -18,21 +18,21 @@ export class MonitoringController {
 
   @ApiRoute(apiRoutes.monitoringStatus)
   status(): Promise<MonitoringStatus> {
-    return this.rpc.send(patterns.monitor.status);
+    return this.rpc.send(messages.monitor.status);
   }
 
   @ApiRoute(apiRoutes.startMonitoring)
   start(): Promise<MonitoringStatus> {
-    return this.rpc.send(patterns.monitor.start);
+    return this.rpc.send(messages.monitor.start);
   }
 
   @ApiRoute(apiRoutes.stopMonitoring)
   stop(): Promise<MonitoringStatus> {
-    return this.rpc.send(patterns.monitor.stop);
+    return this.rpc.send(messages.monitor.stop);
   }
 
   @ApiRoute(apiRoutes.checkMonitoring)
   check(): Promise<MonitoringCheckResult> {
-    return this.rpc.send(patterns.monitor.check, {}, { timeoutMs: CHECK_REPLY_TIMEOUT_MS });
+    return this.rpc.send(messages.monitor.check, {}, { timeoutMs: CHECK_REPLY_TIMEOUT_MS });
   }
 }

@@ -1,43 +1,35 @@
-import {
-  type BuildingCreate,
-  buildingCreateSchema,
-  type BuildingUpdateMessage,
-  buildingUpdateMessageSchema,
-  idParamsSchema,
-  patterns,
-} from '@cm/contracts';
-import { ZodPipe } from '@cm/platform';
+import { type BuildingCreate, type BuildingUpdateMessage, deleted, messages } from '@cm/contracts';
+import { HandleMessage } from '@cm/platform';
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import { BuildingsService } from './buildings.service';
 
 @Controller()
 export class BuildingsMessageController {
   constructor(private readonly buildings: BuildingsService) {}
 
-  @MessagePattern(patterns.inventory.listBuildings)
+  @HandleMessage(messages.inventory.listBuildings)
   list() {
     return this.buildings.list();
   }
 
-  @MessagePattern(patterns.inventory.getBuilding)
-  get(@Payload(new ZodPipe(idParamsSchema)) { id }: { id: string }) {
+  @HandleMessage(messages.inventory.getBuilding)
+  get({ id }: { id: string }) {
     return this.buildings.get(id);
   }
 
-  @MessagePattern(patterns.inventory.createBuilding)
-  create(@Payload(new ZodPipe(buildingCreateSchema)) building: BuildingCreate) {
+  @HandleMessage(messages.inventory.createBuilding)
+  create(building: BuildingCreate) {
     return this.buildings.create(building);
   }
 
-  @MessagePattern(patterns.inventory.updateBuilding)
-  update(@Payload(new ZodPipe(buildingUpdateMessageSchema)) { id, changes }: BuildingUpdateMessage) {
+  @HandleMessage(messages.inventory.updateBuilding)
+  update({ id, changes }: BuildingUpdateMessage) {
     return this.buildings.update(id, changes);
   }
 
-  @MessagePattern(patterns.inventory.deleteBuilding)
-  async delete(@Payload(new ZodPipe(idParamsSchema)) { id }: { id: string }) {
+  @HandleMessage(messages.inventory.deleteBuilding)
+  async delete({ id }: { id: string }) {
     await this.buildings.delete(id);
-    return { deleted: true };
+    return deleted;
   }
 }

@@ -1,11 +1,5 @@
 import {
-  objectLookupSchema,
-  patterns,
-  roomImageRegistrationSchema,
-  uploadAbortSchema,
-  uploadCompleteSchema,
-  uploadStartSchema,
-  uploadUrlRequestSchema,
+  messages,
   type ObjectLookup,
   type RoomImageRegistration,
   type UploadAbort,
@@ -13,42 +7,41 @@ import {
   type UploadStart,
   type UploadUrlRequest,
 } from '@cm/contracts';
-import { ZodPipe } from '@cm/platform';
+import { HandleMessage } from '@cm/platform';
 import { Controller } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
 import { ObjectsService } from './objects.service';
 
 @Controller()
 export class ObjectsMessageController {
   constructor(private readonly objects: ObjectsService) {}
 
-  @MessagePattern(patterns.media.createUpload)
-  startUpload(@Payload(new ZodPipe(uploadStartSchema)) dto: UploadStart) {
+  @HandleMessage(messages.media.createUpload)
+  startUpload(dto: UploadStart) {
     return this.objects.startUpload(dto);
   }
 
-  @MessagePattern(patterns.media.completeUpload)
-  completeUpload(@Payload(new ZodPipe(uploadCompleteSchema)) dto: UploadComplete) {
+  @HandleMessage(messages.media.completeUpload)
+  completeUpload(dto: UploadComplete) {
     return this.objects.completeUpload(dto);
   }
 
-  @MessagePattern(patterns.media.abortUpload)
-  abortUpload(@Payload(new ZodPipe(uploadAbortSchema)) dto: UploadAbort) {
+  @HandleMessage(messages.media.abortUpload)
+  abortUpload(dto: UploadAbort) {
     return this.objects.abortUpload(dto);
   }
 
-  @MessagePattern(patterns.media.createUploadUrl)
-  createUploadUrl(@Payload(new ZodPipe(uploadUrlRequestSchema)) dto: UploadUrlRequest) {
+  @HandleMessage(messages.media.createUploadUrl)
+  createUploadUrl(dto: UploadUrlRequest) {
     return this.objects.createUploadUrl(dto);
   }
 
-  @MessagePattern(patterns.media.registerRoomImage)
-  registerRoomImage(@Payload(new ZodPipe(roomImageRegistrationSchema)) dto: RoomImageRegistration) {
+  @HandleMessage(messages.media.registerRoomImage)
+  registerRoomImage(dto: RoomImageRegistration) {
     return this.objects.registerRoomImage(dto);
   }
 
-  @MessagePattern(patterns.media.getObject)
-  getObject(@Payload(new ZodPipe(objectLookupSchema)) dto: ObjectLookup) {
+  @HandleMessage(messages.media.getObject)
+  getObject(dto: ObjectLookup) {
     return this.objects.getObject(dto);
   }
 }

@@ -1,28 +1,28 @@
-import { patterns } from '@cm/contracts';
+import { messages } from '@cm/contracts';
+import { HandleMessage } from '@cm/platform';
 import { Controller } from '@nestjs/common';
-import { MessagePattern } from '@nestjs/microservices';
 import { MonitoringService } from './monitoring.service';
 
 @Controller()
 export class MonitoringMessageController {
   constructor(private readonly monitoring: MonitoringService) {}
 
-  @MessagePattern(patterns.monitor.status)
+  @HandleMessage(messages.monitor.status)
   status() {
     return this.monitoring.status();
   }
 
-  @MessagePattern(patterns.monitor.start)
+  @HandleMessage(messages.monitor.start)
   start() {
     return this.monitoring.start();
   }
 
-  @MessagePattern(patterns.monitor.stop)
+  @HandleMessage(messages.monitor.stop)
   stop() {
     return this.monitoring.stop();
   }
 
-  @MessagePattern(patterns.monitor.check)
+  @HandleMessage(messages.monitor.check)
   check() {
     return this.monitoring.check();
   }

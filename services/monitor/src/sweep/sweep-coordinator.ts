@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import {
   ErrorCode,
+  messages,
   namespacedSubject,
-  patterns,
   type SweepAssignment,
-  sweepAcceptanceSchema,
   type SweepReport,
-  sweepReportSchema,
 } from '@cm/contracts';
 import { AppError, CONFIG, injectTraceHeaders, JetStreamConnection } from '@cm/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -115,13 +113,16 @@ export class SweepCoordinator {
     const sweep = new SweepRun(sweepId, members, this.targets.size);
     const started = performance.now();
     const nc = this.jetstream.nc;
-    const reports = nc.subscribe(namespacedSubject(this.jetstream.namespace, patterns.monitor.sweepDone), {
-      callback: (error, msg) => {
-        if (error) return;
-        const report = sweepReportSchema.safeParse(decodeJson(msg.data));
-        if (report.success && report.data.sweepId === sweep.id) sweep.onReport(report.data);
+    const reports = nc.subscribe(
+      namespacedSubject(this.jetstream.namespace, messages.monitor.sweepDone.subject),
+      {
+        callback: (error, msg) => {
+          if (error) return;
+          const report = messages.monitor.sweepDone.payload.safeParse(decodeJson(msg.data));
+          if (report.success && report.data.sweepId === sweep.id) sweep.onReport(report.data);
+        },
       },
-    });
+    );
     const deadline = setTimeout(() => sweep.end(false), this.config.MONITOR_SWEEP_TIMEOUT_MS);
     this.running.add(sweep);
     const poll = setInterval(() => {
@@ -169,16 +170,17 @@ export class SweepCoordinator {
     for (const member of part.assignees) {
       const subject = namespacedSubject(
         this.jetstream.namespace,
-        `${patterns.monitor.assignSweep}.${member}`,
+        `${messages.monitor.assignSweep.subject}.${member}`,
       );
       sweep.track(
         this.jetstream.nc
-          .request(subject, encodeJson(part.assignment), {
+          .request(subject, encodeJson(part.assignment satisfies SweepAssignment), {
             timeout: ACCEPT_TIMEOUT_MS,
             headers: injectTraceHeaders(),
           })
           .then((reply) => {
-            if (!sweepAcceptanceSchema.safeParse(decodeJson(reply.data)).data?.accepted) sweep.fail(member);
+            const acceptance = messages.monitor.assignSweep.reply.safeParse(decodeJson(reply.data));
+            if (!acceptance.data?.accepted) sweep.fail(member);
           })
           .catch(() => sweep.fail(member)),
       );

@@ -1,10 +1,9 @@
 import {
   type AddressResult,
+  messages,
   namespacedSubject,
-  patterns,
   type SweepAcceptance,
   type SweepAssignment,
-  sweepAssignmentSchema,
   type SweepReport,
 } from '@cm/contracts';
 import { extractTraceContext, JetStreamConnection } from '@cm/platform';
@@ -51,7 +50,7 @@ export class SweepWorker {
   start(): void {
     const subject = namespacedSubject(
       this.jetstream.namespace,
-      `${patterns.monitor.assignSweep}.${this.membership.memberId}`,
+      `${messages.monitor.assignSweep.subject}.${this.membership.memberId}`,
     );
     this.subscription = this.jetstream.nc.subscribe(subject, {
       callback: (error, msg) => {
@@ -71,7 +70,7 @@ export class SweepWorker {
   }
 
   private accept(msg: Msg): void {
-    const parsed = sweepAssignmentSchema.safeParse(decodeJson(msg.data));
+    const parsed = messages.monitor.assignSweep.request.safeParse(decodeJson(msg.data));
     const accepted = parsed.success && !this.stopping;
     msg.respond(encodeJson({ accepted } satisfies SweepAcceptance));
     if (!parsed.success) this.logger.warn('Ignored a sweep assignment that fails its schema');
@@ -152,8 +151,8 @@ export class SweepWorker {
     report.aborted = share.aborted;
     this.metrics.shareDuration.observe((performance.now() - started) / 1000);
     this.jetstream.nc.publish(
-      namespacedSubject(this.jetstream.namespace, patterns.monitor.sweepDone),
-      encodeJson(report),
+      namespacedSubject(this.jetstream.namespace, messages.monitor.sweepDone.subject),
+      encodeJson(report satisfies SweepReport),
     );
   }
 }

@@ -5,12 +5,11 @@ import {
   events,
   isAddressError,
   MAX_TARGETS_PAGE,
+  messages,
   namespacedName,
   namespacedSubject,
   parseAddressTarget,
-  patterns,
   streams,
-  type TargetsPage,
 } from '@cm/contracts';
 import { CONFIG, JetStreamConnection, RpcClient } from '@cm/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
@@ -98,7 +97,7 @@ export class TargetList {
       const fresh = new Map<string, Target>();
       let after: string | undefined;
       do {
-        const page = await this.rpc.send<TargetsPage>(patterns.inventory.listTargets, {
+        const page = await this.rpc.send(messages.inventory.listTargets, {
           after,
           limit: MAX_TARGETS_PAGE,
         });

@@ -1,0 +1,71 @@
+import { messages } from './messaging';
+
+const subjects = Object.values(messages).flatMap((service) => Object.values(service).map((m) => m.subject));
+
+describe('messages', () => {
+  it('keeps the subjects on the wire, each named once', () => {
+    expect(subjects).toEqual([
+      'auth.health',
+      'auth.login',
+      'auth.user.get',
+      'auth.user.list',
+      'auth.user.create',
+      'auth.user.update',
+      'auth.user.delete',
+      'inventory.health',
+      'inventory.building.list',
+      'inventory.building.get',
+      'inventory.building.create',
+      'inventory.building.update',
+      'inventory.building.delete',
+      'inventory.room.list',
+      'inventory.room.get',
+      'inventory.room.create',
+      'inventory.room.update',
+      'inventory.room.delete',
+      'inventory.equipment.list',
+      'inventory.equipment.create',
+      'inventory.equipment.update',
+      'inventory.equipment.delete',
+      'inventory.equipment.targets',
+      'inventory.report',
+      'media.health',
+      'media.upload.create',
+      'media.upload.complete',
+      'media.upload.abort',
+      'media.upload-url.create',
+      'media.room-image.register',
+      'media.object.get',
+      'monitor.health',
+      'monitor.status',
+      'monitor.start',
+      'monitor.stop',
+      'monitor.check',
+      'monitor.member.sweep',
+      'monitor.sweep.done',
+    ]);
+    expect(new Set(subjects).size).toBe(subjects.length);
+  });
+
+  it('never lets a password hash through in a user reply', () => {
+    const at = '2026-11-23T10:00:00.000Z';
+    const profile = { email: null, firstName: null, lastName: null, createdAt: at, updatedAt: at };
+    const user = {
+      id: '3f9e0a52-8a3e-4a2f-9c1e-6f1f0b2d7c11',
+      username: 'admin',
+      role: 'admin',
+      isActive: 1,
+      ...profile,
+    };
+    const reply = messages.auth.getUser.reply.parse({ ...user, passwordHash: '$argon2id$v=19$…' });
+    expect(reply).toEqual(user);
+    expect(messages.auth.listUsers.reply.parse([{ ...user, passwordHash: 'x' }])).toEqual([user]);
+  });
+
+  it('answers a delete with { deleted: true } and nothing else', () => {
+    for (const m of [messages.auth.deleteUser, messages.inventory.deleteRoom]) {
+      expect(m.reply.parse({ deleted: true })).toEqual({ deleted: true });
+      expect(m.reply.safeParse({ deleted: false }).success).toBe(false);
+    }
+  });
+});
