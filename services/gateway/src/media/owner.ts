@@ -1,8 +1,6 @@
 import type { Request } from 'express';
 
-/** The signed-in user's id, recorded as an object's owner; null when the session carries none. */
+/** The signed-in user's id, recorded as an object's owner; null when there is no session. */
 export function ownerOf(req: Request): string | null {
-  const session = (req as Request & { session?: { userId?: unknown; user?: { id?: unknown } } }).session;
-  const id = session?.userId ?? session?.user?.id;
-  return typeof id === 'string' || typeof id === 'number' ? String(id) : null;
+  return req.session?.userId ?? null;
 }
