@@ -1,7 +1,7 @@
 import { type BuildingListItem, buildingCreateSchema, MAX_UPLOAD_BYTES } from '@cm/contracts';
 import { ImagePlus } from 'lucide-react';
 import { useId, useState } from 'react';
-import { Button } from '../../../components/ui/button';
+import { FormActions } from '../../../components/form/form-actions';
 import { Card } from '../../../components/ui/card';
 import { Field } from '../../../components/ui/field';
 import { Input, Textarea } from '../../../components/ui/input';
@@ -116,14 +116,7 @@ export function BuildingForm({ building, onDone }: BuildingFormProps) {
             </p>
           ) : null}
         </div>
-        <div className="flex gap-2 pt-2">
-          <Button variant="outline" className="flex-1" onClick={onDone} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" className="flex-1" disabled={busy}>
-            {submitLabel}
-          </Button>
-        </div>
+        <FormActions submitLabel={submitLabel} busy={busy} onCancel={onDone} />
       </form>
     </Card>
   );

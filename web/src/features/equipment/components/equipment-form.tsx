@@ -9,7 +9,7 @@ import {
 import { useState } from 'react';
 import { z } from 'zod';
 import { SelectField } from '../../../components/form/select-field';
-import { Button } from '../../../components/ui/button';
+import { FormActions } from '../../../components/form/form-actions';
 import { Field } from '../../../components/ui/field';
 import { Input, Textarea } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
@@ -157,14 +157,7 @@ function EquipmentFields<Output>(props: SchemaFormProps<EquipmentFormValues, Out
       <Field label="Notes" error={errors.notes?.message}>
         <Textarea className="min-h-[100px]" {...editableField(form, 'notes')} />
       </Field>
-      <div className="flex gap-2 pt-2">
-        <Button variant="outline" className="flex-1" onClick={onCancel} disabled={pending}>
-          Cancel
-        </Button>
-        <Button type="submit" className="flex-1" disabled={pending}>
-          {submitLabel}
-        </Button>
-      </div>
+      <FormActions submitLabel={submitLabel} busy={pending} onCancel={onCancel} />
     </form>
   );
 }

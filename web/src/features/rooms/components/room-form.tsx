@@ -3,7 +3,7 @@ import { Controller } from 'react-hook-form';
 import { z } from 'zod';
 import { FlagSwitchField } from '../../../components/form/flag-switch-field';
 import { SelectField } from '../../../components/form/select-field';
-import { Button } from '../../../components/ui/button';
+import { FormActions } from '../../../components/form/form-actions';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
@@ -134,14 +134,7 @@ export function RoomForm({ buildingId, room, onDone }: RoomFormProps) {
           )}
         />
       ))}
-      <div className="flex gap-2 pt-2">
-        <Button variant="outline" className="flex-1" onClick={onDone} disabled={save.isPending}>
-          Cancel
-        </Button>
-        <Button type="submit" className="flex-1" disabled={save.isPending}>
-          {submitLabel}
-        </Button>
-      </div>
+      <FormActions submitLabel={submitLabel} busy={save.isPending} onCancel={onDone} />
     </form>
   );
 }

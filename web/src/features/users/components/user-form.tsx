@@ -10,7 +10,7 @@ import {
 import { type z } from 'zod';
 import { FlagSwitchField } from '../../../components/form/flag-switch-field';
 import { SelectField } from '../../../components/form/select-field';
-import { Button } from '../../../components/ui/button';
+import { FormActions } from '../../../components/form/form-actions';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/use-toast';
@@ -132,14 +132,7 @@ function UserFields<Output>(props: SchemaFormProps<UserFormValues, Output>) {
         placeholder="Select role"
       />
       <FlagSwitchField control={form.control} name="isActive" label="Active" />
-      <div className="flex gap-2 pt-2">
-        <Button variant="outline" className="flex-1" onClick={onCancel} disabled={pending}>
-          Cancel
-        </Button>
-        <Button type="submit" className="flex-1" disabled={pending}>
-          {submitLabel}
-        </Button>
-      </div>
+      <FormActions submitLabel={submitLabel} busy={pending} onCancel={onCancel} />
     </form>
   );
 }

@@ -1,0 +1,23 @@
+import { Button } from '../ui/button';
+
+/** A form's Cancel and submit buttons, side by side; both wait while the form is busy. */
+export function FormActions({
+  submitLabel,
+  busy,
+  onCancel,
+}: {
+  submitLabel: string;
+  busy: boolean;
+  onCancel: () => void;
+}) {
+  return (
+    <div className="flex gap-2 pt-2">
+      <Button variant="outline" className="flex-1" onClick={onCancel} disabled={busy}>
+        Cancel
+      </Button>
+      <Button type="submit" className="flex-1" disabled={busy}>
+        {submitLabel}
+      </Button>
+    </div>
+  );
+}
