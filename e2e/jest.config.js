@@ -7,6 +7,8 @@ module.exports = {
   reporters,
   testMatch: ['<rootDir>/src/**/*.e2e-spec.ts'],
   testTimeout: 120_000,
-  // Each file starts a whole stack: run them one after another on two cores.
+  // Most files start a whole stack: run them one after another on two cores.
   maxWorkers: 1,
+  globalSetup: '<rootDir>/src/global-setup.ts',
+  globalTeardown: '<rootDir>/src/global-teardown.ts',
 };

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { sessionHeaders, signIn } from './session';
+import { sharedSystem } from './shared-system';
 import { type Credentials, startSystem } from './stack';
 
 /** A phone: the app is laid out for this width. */
@@ -36,7 +37,7 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 export interface WebSystem {
-  system: Awaited<ReturnType<typeof startSystem>>;
+  system: { url: string; admin: Credentials };
   browser: Browser;
   /** The first administrator's session cookie. */
   adminCookie: string;
@@ -48,6 +49,19 @@ export interface WebSystem {
 /** The whole system (with extra environment for its services) and a browser, started side by side. */
 export async function startWebSystem(env: Record<string, string> = {}): Promise<WebSystem> {
   const [system, browser] = await Promise.all([startSystem(env), launchBrowser()]);
+  return webSystem(system, browser, () => system.close());
+}
+
+/** A browser on the system the run shares (see ./shared-system); closing it leaves the system running. */
+export async function openSharedWebSystem(): Promise<WebSystem> {
+  return webSystem(sharedSystem(), await launchBrowser(), async () => {});
+}
+
+async function webSystem(
+  system: WebSystem['system'],
+  browser: Browser,
+  closeSystem: () => Promise<void>,
+): Promise<WebSystem> {
   const adminCookie = await signIn(system.url, system.admin.username, system.admin.password);
   return {
     system,
@@ -64,7 +78,7 @@ export async function startWebSystem(env: Record<string, string> = {}): Promise<
     },
     close: async () => {
       await browser.close();
-      await system.close();
+      await closeSystem();
     },
   };
 }

@@ -7,7 +7,7 @@ import {
   signedInPhonePerTest,
   pngImage,
   screenshot,
-  startWebSystem,
+  openSharedWebSystem,
   textsOf,
   type WebSystem,
 } from './browser';
@@ -48,8 +48,7 @@ describe('web app: room detail and equipment', () => {
     });
 
   beforeAll(async () => {
-    // Only loopback may ever be pinged from this machine.
-    web = await startWebSystem({ MONITOR_ALLOWED_NETWORKS: '127.0.0.0/8' });
+    web = await openSharedWebSystem();
     building = await api<Building>('POST', '/api/buildings', { name: 'Detail Hall' });
   });
   afterAll(() => web?.close());

@@ -8,7 +8,7 @@ import {
   screenshot,
   signInThroughForm,
   textsOf,
-  startWebSystem,
+  openSharedWebSystem,
   type WebSystem,
 } from './browser';
 import { createUser, signIn } from './session';
@@ -19,7 +19,7 @@ describe('web app: sign-in, routes and chrome', () => {
   const api: WebSystem['api'] = (method, path, body) => web.api(method, path, body);
 
   beforeAll(async () => {
-    web = await startWebSystem();
+    web = await openSharedWebSystem();
   });
   afterAll(() => web?.close());
   beforeEach(async () => {

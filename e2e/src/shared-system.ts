@@ -1,0 +1,39 @@
+import { type Credentials } from './stack';
+
+/**
+ * One system for the files that only add records of their own and never stop, restart or
+ * reconfigure a process: started once for the run by ./global-setup, stopped by
+ * ./global-teardown. Such a file must not count on an empty database.
+ */
+export interface SharedSystem {
+  url: string;
+  namespace: string;
+  admin: Credentials;
+  /** Process id of each service, to read its memory. */
+  pids: Record<string, number>;
+}
+
+/** The files that use it, by name without `.e2e-spec.ts`. */
+export const sharedSystemFiles = ['inventory', 'media', 'web-shell', 'web-room-detail'];
+
+/**
+ * What the shared system's services run with, beyond the tests' environment: monitoring never
+ * runs unless a test starts it, and then it may ping only this machine.
+ */
+export const sharedSystemEnv = { MONITOR_ALLOWED_NETWORKS: '127.0.0.0/8' };
+
+const variable = 'CM_E2E_SHARED_SYSTEM';
+
+/** Hands the system to the test files: jest starts its workers with this environment. */
+export function publishSharedSystem(system: SharedSystem): void {
+  process.env[variable] = JSON.stringify(system);
+}
+
+export function sharedSystem(): SharedSystem {
+  const published = process.env[variable];
+  if (!published)
+    throw new Error(
+      `No shared system: this file is one of sharedSystemFiles, which e2e/jest.config.js's globalSetup starts it for`,
+    );
+  return JSON.parse(published) as SharedSystem;
+}
