@@ -113,6 +113,8 @@ export async function apiJson<R extends JsonRoute>(route: R, ...args: ArgsOf<R>)
       .map((i) => `${i.path.join('.') || '(the whole answer)'}: ${i.message}`);
     throw new UnexpectedReplyError(route, problems.join('; '));
   }
+  // The schema is the route's own, so its output is the reply type; TypeScript cannot follow the
+  // generic route through safeParse.
   return reply.data as ReplyOf<R>;
 }
 
