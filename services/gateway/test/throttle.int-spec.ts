@@ -1,6 +1,6 @@
 import { ErrorCode } from '@cm/contracts';
 import { type Clock, LOGIN_CLOCK } from '../src/auth/login-throttle.service';
-import { adminCredentials, startAuthAndGateway, startGateway } from './support';
+import { adminCredentials, fetch, startAuthAndGateway, startGateway } from './support';
 
 /** Clients are told apart by X-Forwarded-For, which a gateway behind a trusted proxy believes. */
 const limits = {
