@@ -93,10 +93,25 @@ describe('inventory contracts', () => {
   });
 
   it('describes every inventory body and response as JSON Schema for the API document', () => {
-    for (const route of Object.values(inventoryRoutes) as { body?: z.ZodType; response?: z.ZodType }[]) {
-      if (route.body)
-        expect(z.toJSONSchema(route.body, { io: 'input', unrepresentable: 'any' })).toBeTruthy();
-      if (route.response) expect(z.toJSONSchema(route.response, { io: 'output' })).toBeTruthy();
+    type JsonSchema = { type?: string; properties?: object; items?: JsonSchema };
+    /** The fields a reader of the document sees: an object's, or those of an array's items. */
+    const fieldsOf = (schema: JsonSchema) => (schema.type === 'array' ? schema.items : schema);
+    const routes = Object.entries(inventoryRoutes) as [string, { body?: z.ZodType; response?: z.ZodType }][];
+    for (const [name, route] of routes) {
+      if (route.body) {
+        const body = z.toJSONSchema(route.body, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+        expect([name, body]).toEqual([
+          name,
+          expect.objectContaining({ type: 'object', properties: expect.any(Object) }),
+        ]);
+      }
+      if (route.response) {
+        const response = z.toJSONSchema(route.response, { io: 'output' }) as JsonSchema;
+        expect([name, fieldsOf(response)]).toEqual([
+          name,
+          expect.objectContaining({ type: 'object', properties: expect.any(Object) }),
+        ]);
+      }
     }
   });
 });

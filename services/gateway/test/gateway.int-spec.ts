@@ -88,8 +88,12 @@ describe('gateway', () => {
     expect(res.status).toBe(200);
     const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
     expect(doc.openapi).toBe('3.1.0');
-    for (const route of Object.values(apiRoutes)) {
-      expect(doc.paths[openApiPath(route.path)]?.[route.method.toLowerCase()]).toBeDefined();
+    for (const [name, route] of Object.entries(apiRoutes)) {
+      expect(doc.paths[openApiPath(route.path)]?.[route.method.toLowerCase()]).toMatchObject({
+        operationId: name,
+        summary: route.summary,
+        'x-access': route.access,
+      });
     }
   });
 

@@ -212,11 +212,11 @@ describe('media objects', () => {
     const insert = (status: string) =>
       sut.app
         .get(DataSource)
-        .query(`INSERT INTO "${sut.namespace}_media".objects (key, status) VALUES ($1, $2)`, [
-          `uploads/${randomUUID()}`,
-          status,
-        ]);
-    await expect(insert('registered')).resolves.toBeDefined();
+        .query(
+          `INSERT INTO "${sut.namespace}_media".objects (key, status) VALUES ($1, $2) RETURNING status`,
+          [`uploads/${randomUUID()}`, status],
+        );
+    await expect(insert('registered')).resolves.toEqual([{ status: 'registered' }]);
     await expect(insert('attached')).rejects.toThrow(/objects_status_check/);
   });
 

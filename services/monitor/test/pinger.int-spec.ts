@@ -129,15 +129,17 @@ describe(Pinger.name, () => {
     const internals = session as unknown as NetPingInternals & { reqsPending: number };
     const answered = { id: 9, retries: 0, callback: jest.fn() };
     // A later request got id 9 after the first one was answered (ids wrap after 65535).
-    const heir = { id: 9, retries: 0, timer: setTimeout(() => undefined, 60_000), callback: jest.fn() };
+    const timer = setTimeout(() => undefined, 60_000);
+    const heir = { id: 9, retries: 0, timer, callback: jest.fn() };
     internals.reqs[9] = heir;
     internals.reqsPending++;
     try {
       // The answered request's retry leaves the socket late, then times out.
       internals.onSocketSend(answered, null, 16);
       internals.onTimeout(answered);
+      // The heir is left as it was: still waiting on its own timer, not retried.
       expect(internals.reqs[9]).toBe(heir);
-      expect(heir.timer).toBeDefined();
+      expect(heir).toEqual({ id: 9, retries: 0, timer, callback: heir.callback });
       expect(answered.callback).not.toHaveBeenCalled();
       expect(heir.callback).not.toHaveBeenCalled();
     } finally {
