@@ -1,5 +1,6 @@
 // The two lanes of jest.config.js side by side; fails when either fails.
 import { spawn } from 'node:child_process';
+import process from 'node:process';
 
 const lanes = ['e2e-1', 'e2e-2'].map(
   (lane) =>
