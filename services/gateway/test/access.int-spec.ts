@@ -49,7 +49,7 @@ describe('access to every /api route', () => {
 
   beforeAll(async () => {
     sut = await startAuthAndGateway();
-    const { cookie } = await sut.signInAdmin();
+    const cookie = await sut.adminCookie();
     const res = await fetch(`${sut.base}/api/users`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/json' },
@@ -82,7 +82,7 @@ describe('access to every /api route', () => {
   });
 
   it('lets administrators manage users, and no answer anywhere carries a password or a hash', async () => {
-    const { cookie } = await sut.signInAdmin();
+    const cookie = await sut.adminCookie();
     const send = async (path: string, method: string, body?: unknown) => {
       const res = await fetch(`${sut.base}${path}`, {
         method,

@@ -35,7 +35,7 @@ describe('cross-site requests and security headers', () => {
     });
 
     it('is refused for every method that changes state, signed in or not, and changes nothing', async () => {
-      const { cookie } = await sut.signInAdmin();
+      const cookie = await sut.adminCookie();
       const origin = 'https://evil.example';
       for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
         await refused(await fetch(`${sut.base}/api/users`, { method, headers: { cookie, origin } }));
@@ -47,7 +47,7 @@ describe('cross-site requests and security headers', () => {
     it('lets through our own origin, requests without Origin or Referer, and reads from anywhere', async () => {
       expect((await post('/api/login', { origin: sut.base })).status).toBe(200);
       expect((await post('/api/login', {})).status).toBe(200);
-      const { cookie } = await sut.signInAdmin();
+      const cookie = await sut.adminCookie();
       const read = await fetch(`${sut.base}/api/auth/user`, {
         headers: { cookie, origin: 'https://evil.example' },
       });
@@ -113,7 +113,7 @@ describe('cross-site requests and security headers', () => {
     });
 
     it('keeps API answers out of every cache', async () => {
-      const { cookie } = await sut.signInAdmin();
+      const cookie = await sut.adminCookie();
       const res = await fetch(`${sut.base}/api/auth/user`, { headers: { cookie } });
       expect(res.headers.get('cache-control')).toBe('no-store');
     });

@@ -182,6 +182,7 @@ export async function startAuthAndGateway(env: Record<string, string> = {}, { ev
     await dropNamespaceSchemas(namespace);
     throw error;
   }
+  let adminSession: Promise<string> | undefined;
   return {
     namespace,
     get base() {
@@ -193,6 +194,14 @@ export async function startAuthAndGateway(env: Record<string, string> = {}, { ev
     signIn: (username: string, password: string, headers = {}) =>
       signIn(gateway.base, username, password, headers),
     signInAdmin: () => signIn(gateway.base, adminCredentials.username, adminCredentials.password),
+    /**
+     * The administrator's session cookie, signed in once for the file: for tests that only need
+     * to be signed in (sessions live in PostgreSQL, so it outlives a gateway restart).
+     */
+    adminCookie: () =>
+      (adminSession ??= signIn(gateway.base, adminCredentials.username, adminCredentials.password).then(
+        (s) => s.cookie,
+      )),
     /** Stops the gateway and starts a new one on the same database and namespace. */
     restartGateway: async () => {
       await gateway.close();

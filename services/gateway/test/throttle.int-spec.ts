@@ -28,8 +28,8 @@ describe('throttling of failed sign-ins', () => {
 
   beforeAll(async () => {
     sut = await startAuthAndGateway(limits);
+    const cookie = await sut.adminCookie();
     for (const username of ['ana', 'ben', 'cleo']) {
-      const { cookie } = await sut.signInAdmin();
       await fetch(`${sut.base}/api/users`, {
         method: 'POST',
         headers: { cookie, 'content-type': 'application/json' },
