@@ -11,7 +11,10 @@ class SummaryReporter {
     const pkg = JSON.parse(fs.readFileSync(path.join(this.rootDir, 'package.json'), 'utf8'));
     const i = process.argv.indexOf('--selectProjects');
     const tier = i > 0 ? process.argv[i + 1] : 'all';
-    const dir = path.join(__dirname, '..', 'artifacts', 'jest', pkg.name);
+    // Unit counts live in the folder Nx caches for the `test` target (a cached run restores them,
+    // clearing the folder first); the other tiers', which run beside it, elsewhere.
+    const cached = tier === 'unit' || tier === 'all';
+    const dir = path.join(__dirname, '..', 'artifacts', 'jest', ...(cached ? [pkg.name] : [tier, pkg.name]));
     fs.mkdirSync(dir, { recursive: true });
     const summary = {
       passed: results.numPassedTests,
