@@ -56,8 +56,9 @@ describe('inventory equipment events under concurrent writes', () => {
         15_000,
       );
       // The relay deletes an event only after the stream stored it, so with the outbox empty all
-      // are there to read: a lost one makes this wait out its time and come back short.
-      const got = await reader.next(created.length, 5_000);
+      // are there to read: a lost one makes this wait out its time and come back short. The time
+      // is generous because only a lost event waits it out.
+      const got = await reader.next(created.length, 30_000);
       const more = await reader.next(1, 500);
 
       const seen = new Map<string, number>();

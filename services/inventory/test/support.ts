@@ -118,15 +118,23 @@ export async function equipmentChangeReader(namespace: string) {
   const consumer = await nc.jetstream().consumers.get(stream, durable);
   const codec = JSONCodec<EquipmentChangedEvent>();
   return {
-    /** Waits for `count` more events, in stream order. */
+    /**
+     * Waits for `count` more events, in stream order. Pulls in batches: one pull per event made a
+     * reader on a busy machine too slow to read 1,600 stored events within its time, which looked
+     * exactly like events the relay had lost.
+     */
     async next(count: number, timeoutMs = 10_000): Promise<EquipmentChangedEvent[]> {
       const out: EquipmentChangedEvent[] = [];
       const deadline = Date.now() + timeoutMs;
       while (out.length < count && Date.now() < deadline) {
-        const msg = await consumer.next({ expires: 1000 });
-        if (!msg) continue;
-        out.push(codec.decode(msg.data));
-        msg.ack();
+        const batch = await consumer.fetch({
+          max_messages: Math.min(count - out.length, 500),
+          expires: 1000, // the least the client accepts
+        });
+        for await (const msg of batch) {
+          out.push(codec.decode(msg.data));
+          msg.ack();
+        }
       }
       return out;
     },
