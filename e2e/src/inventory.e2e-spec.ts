@@ -83,8 +83,14 @@ describe('inventory through the gateway', () => {
     expect((await api('GET', `/api/rooms/${r}`)).body).toEqual(room.body);
 
     // A detail-page upload sends one attachment URL; nothing else changes.
-    const wired = await api<Room>('PUT', `/api/rooms/${r}`, { wiringDiagramUrl: '/objects/uploads/w' });
-    expect(wired).toEqual({ status: 200, body: { ...room.body, wiringDiagramUrl: '/objects/uploads/w' } });
+    const form = new FormData();
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+    form.append('file', new Blob([png], { type: 'image/png' }), 'wiring.png');
+    const uploaded = await fetch(`${system.url}/api/upload`, { method: 'POST', headers: cookie, body: form });
+    const { url } = (await uploaded.json()) as { url: string };
+    const wired = await api<Room>('PUT', `/api/rooms/${r}`, { wiringDiagramUrl: url });
+    expect(wired).toEqual({ status: 200, body: { ...room.body, wiringDiagramUrl: url } });
+    expect((await api<ErrorBody>('PUT', `/api/rooms/${r}`, { imageUrl: '/api/logout' })).status).toBe(400);
 
     const edited = await api<Equipment>('PUT', `/api/equipment/${e}`, {
       roomId: r,

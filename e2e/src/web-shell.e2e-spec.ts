@@ -1,4 +1,5 @@
 import { type Building, type Room } from '@cm/contracts';
+import { eventually } from '@cm/platform/testing';
 import {
   expectToast,
   holdRequests,
@@ -216,5 +217,30 @@ describe('web app: sign-in, routes and chrome', () => {
     await page.getByText('Sign in to access the system').waitFor();
     const me = await page.request.get('/api/auth/user');
     expect(me.status()).toBe(401);
+  });
+
+  it('signs out by navigating to /api/logout with its sign-out token when the POST fails', async () => {
+    const { page } = phone;
+    await signInThroughForm(page, web.system.admin);
+    // The gateway hands the token with the first answers of the session (the buildings list).
+    const token = await eventually(async () => {
+      const cookie = (await page.context().cookies()).find((c) => c.name === 'cm.signout');
+      expect(cookie?.value).toMatch(/^[\w-]{43}$/);
+      return cookie!.value;
+    });
+    await page.route('**/api/logout', (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({
+            status: 503,
+            contentType: 'application/json',
+            body: '{"code":"COMMON.SERVICE_UNAVAILABLE","message":"down"}',
+          })
+        : route.continue(),
+    );
+    const navigated = page.waitForRequest((r) => r.method() === 'GET' && r.url().includes('/api/logout'));
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    expect(new URL((await navigated).url()).searchParams.get('token')).toBe(token);
+    await page.getByText('Sign in to access the system').waitFor();
+    expect((await page.request.get('/api/auth/user')).status()).toBe(401);
   });
 });

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { idSchema, limits, optionalText, requiredText } from './common';
+import { picturePath } from './media';
 
 export const buildingCreateSchema = z.object({
   name: requiredText(limits.name, 'Building name', 'Building name is required'),
   description: optionalText(limits.description, 'Description'),
-  imageUrl: optionalText(limits.url, 'Image URL'),
+  imageUrl: picturePath('imageUrl'),
 });
 export type BuildingCreate = z.infer<typeof buildingCreateSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isAddressError, parseAddressTarget } from './address';
 import { idSchema, limits, optionalText, requiredText, timestampSchema } from './common';
+import { picturePath } from './media';
 
 export const equipmentStatuses = ['active', 'inactive', 'maintenance', 'partial'] as const;
 export const equipmentStatusSchema = z.enum(equipmentStatuses, {
@@ -28,7 +29,7 @@ export const equipmentCreateSchema = z.object({
   ipAddress,
   status: equipmentStatusSchema.default('active'),
   notes: optionalText(limits.notes, 'Notes'),
-  imageUrl: optionalText(limits.url, 'Image URL'),
+  imageUrl: picturePath('imageUrl'),
   type: optionalText(limits.shortText, 'Type'),
 });
 export type EquipmentCreate = z.infer<typeof equipmentCreateSchema>;

@@ -11,5 +11,6 @@ export * from './media';
 export * from './messaging';
 export * from './monitoring';
 export * from './reports';
+export { signOutToken } from './routes/auth';
 export * from './rooms';
 export * from './users';

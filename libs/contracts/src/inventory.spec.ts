@@ -43,8 +43,13 @@ describe('inventory contracts', () => {
   });
 
   it('sends only what a room update carries, and ignores fields it does not know', () => {
-    expect(roomUpdateSchema.parse({ imageUrl: '/objects/uploads/a', seatingLayoutUrl: null })).toEqual({
-      imageUrl: '/objects/uploads/a',
+    expect(
+      roomUpdateSchema.parse({
+        imageUrl: '/objects/uploads/0b7e4c1a-9a5e-4c59-a0f3-3c1f2d7e8a90',
+        seatingLayoutUrl: null,
+      }),
+    ).toEqual({
+      imageUrl: '/objects/uploads/0b7e4c1a-9a5e-4c59-a0f3-3c1f2d7e8a90',
       seatingLayoutUrl: null,
     });
     expect(messagesOf(roomUpdateSchema.safeParse({ id: 'x', equipmentCount: 3 }))).toBe(

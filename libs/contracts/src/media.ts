@@ -66,6 +66,43 @@ export const objectKeySchema = z.string().regex(objectKeyPattern, { message: 'No
 export const OBJECTS_PATH_PREFIX = '/objects/';
 export const objectPathOf = (key: string) => `${OBJECTS_PATH_PREFIX}${key}`;
 
+/** The key of an object path the product produces (`/objects/uploads/<id>`), or null for anything else. */
+export function keyOfObjectPath(path: string): string | null {
+  if (!path.startsWith(OBJECTS_PATH_PREFIX)) return null;
+  const key = path.slice(OBJECTS_PATH_PREFIX.length);
+  return objectKeyPattern.test(key) ? key : null;
+}
+
+/** The fields that hold pictures (of buildings, rooms and equipment), with the names a person reads. */
+export const pictureFieldLabels = {
+  imageUrl: 'Image URL',
+  wiringDiagramUrl: 'Wiring diagram URL',
+  seatingLayoutUrl: 'Seating layout URL',
+} as const;
+export type PictureField = keyof typeof pictureFieldLabels;
+
+export const pictureMessages = {
+  notOurs: (label: string) =>
+    `${label} must be a picture uploaded to Classroom Monitor (a path under ${OBJECTS_PATH_PREFIX}uploads/). Upload the image instead of typing an address.`,
+  notRegistered: (label: string) =>
+    `${label} names no picture uploaded to Classroom Monitor. Upload the image again.`,
+} as const;
+
+/**
+ * A picture field: only the path of an object this product stored. Pages show these as images
+ * with the viewer's cookie, so any other address (a sign-out link, another site) is refused.
+ * Empty or null clears the picture.
+ */
+export const picturePath = (field: PictureField) =>
+  z
+    .string({ message: `${pictureFieldLabels[field]} must be text` })
+    .trim()
+    .nullish()
+    .refine((v) => !v || keyOfObjectPath(v) !== null, {
+      message: pictureMessages.notOurs(pictureFieldLabels[field]),
+    })
+    .transform((v) => (v ? v : null));
+
 /** Who asked, when the gateway knows (recorded as the object's owner). */
 const ownerSchema = z.object({ ownerId: z.string().max(64).nullish() });
 
@@ -106,6 +143,12 @@ export type RoomImageRegistration = z.infer<typeof roomImageRegistrationSchema>;
 
 export const objectLookupSchema = z.object({ key: objectKeySchema });
 export type ObjectLookup = z.infer<typeof objectLookupSchema>;
+
+/** gateway → media: which of these keys are registered objects (pending and unknown keys are not). */
+export const registeredObjectsRequestSchema = z.object({ keys: z.array(objectKeySchema).min(1).max(16) });
+export type RegisteredObjectsRequest = z.infer<typeof registeredObjectsRequestSchema>;
+export const registeredObjectsSchema = z.object({ registered: z.array(objectKeySchema) });
+export type RegisteredObjects = z.infer<typeof registeredObjectsSchema>;
 
 /** media → gateway: how to stream one object back, and its validators for conditional requests. */
 export const objectDownloadSchema = z.object({

@@ -36,6 +36,7 @@ describe('messages', () => {
       'media.upload-url.create',
       'media.room-image.register',
       'media.object.get',
+      'media.object.registered',
       'monitor.health',
       'monitor.status',
       'monitor.start',

@@ -13,6 +13,8 @@ import {
   objectDownloadSchema,
   objectLookupSchema,
   objectPathResultSchema,
+  registeredObjectsRequestSchema,
+  registeredObjectsSchema,
   roomImageRegistrationSchema,
   uploadAbortResultSchema,
   uploadAbortSchema,
@@ -140,6 +142,12 @@ export const messages = {
       objectPathResultSchema,
     ),
     getObject: message('media.object.get', objectLookupSchema, objectDownloadSchema),
+    /** Before a picture path is stored: is it an object media registered? */
+    findRegistered: message(
+      'media.object.registered',
+      registeredObjectsRequestSchema,
+      registeredObjectsSchema,
+    ),
   },
   monitor: {
     health: health('monitor'),

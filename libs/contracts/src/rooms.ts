@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { flagSchema, idSchema, limits, optionalText, requiredText } from './common';
+import { picturePath } from './media';
 
 export const roomTypes = [
   'Classroom',
@@ -36,9 +37,9 @@ const roomFields = {
   capacity,
   roomSize: optionalText(limits.shortText, 'Room size'),
   isAdaAccessible: flagSchema,
-  imageUrl: optionalText(limits.url, 'Image URL'),
-  wiringDiagramUrl: optionalText(limits.url, 'Wiring diagram URL'),
-  seatingLayoutUrl: optionalText(limits.url, 'Seating layout URL'),
+  imageUrl: picturePath('imageUrl'),
+  wiringDiagramUrl: picturePath('wiringDiagramUrl'),
+  seatingLayoutUrl: picturePath('seatingLayoutUrl'),
 };
 
 export const roomCreateSchema = z.object({

@@ -45,8 +45,10 @@ describe('contract schemas', () => {
   });
 
   it('lets a room update carry only an attachment, and nothing else changes', () => {
-    expect(roomUpdateSchema.parse({ wiringDiagramUrl: '/objects/uploads/x' })).toEqual({
-      wiringDiagramUrl: '/objects/uploads/x',
+    expect(
+      roomUpdateSchema.parse({ wiringDiagramUrl: '/objects/uploads/0b7e4c1a-9a5e-4c59-a0f3-3c1f2d7e8a90' }),
+    ).toEqual({
+      wiringDiagramUrl: '/objects/uploads/0b7e4c1a-9a5e-4c59-a0f3-3c1f2d7e8a90',
     });
     expect(messagesOf(roomUpdateSchema.safeParse({}))).toBe('Send at least one field to change');
   });

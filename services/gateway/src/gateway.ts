@@ -12,6 +12,7 @@ import { sameOriginGuard } from './security/same-origin';
 import { noStore, securityHeaders } from './security/security-headers';
 import { SessionStore } from './session/session-store';
 import { sessionMiddleware } from './session/session.middleware';
+import { SignOutTokens } from './session/sign-out-token';
 
 /** Builds the gateway application (not yet listening): the API, and the web app around it. */
 export async function createGateway(config: Config): Promise<NestExpressApplication> {
@@ -54,6 +55,7 @@ export async function createGateway(config: Config): Promise<NestExpressApplicat
   }
   // Static files need no session: only the API and the objects read it.
   app.use(['/api', '/objects'], sessionMiddleware(config, app.get(SessionStore)));
+  app.use('/api', app.get(SignOutTokens).issue);
   app.useGlobalFilters(new HttpErrorFilter(webBuilt ? webIndex : null));
   return app;
 }

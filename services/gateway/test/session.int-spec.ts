@@ -145,12 +145,49 @@ describe('sign-in and sessions', () => {
       expect((await fetch(`${sut.base}/api/logout`, { method: 'POST' })).status).toBe(204);
     });
 
-    it('GET /api/logout (where the web app navigates when POST fails) signs out and redirects to /', async () => {
+    /** The sign-out token the gateway hands a signed-in browser, as the web app reads it. */
+    const signOutTokenOf = async (cookie: string) => {
+      const set = (await me(cookie)).headers.getSetCookie().find((c) => c.startsWith('cm.signout='));
+      expect(set).toMatch(/^cm\.signout=[\w-]{43}; Path=\/; SameSite=Strict$/);
+      return set!.split(';')[0].slice('cm.signout='.length);
+    };
+    const navigate = (cookie: string, query = '') =>
+      fetch(`${sut.base}/api/logout${query}`, { headers: { cookie }, redirect: 'manual' });
+
+    it("GET /api/logout with the session's sign-out token (where the web app navigates when POST fails) signs out and redirects to /", async () => {
       const { cookie } = await sut.signInAdmin();
-      const res = await fetch(`${sut.base}/api/logout`, { headers: { cookie }, redirect: 'manual' });
+      const token = await signOutTokenOf(cookie);
+      const res = await navigate(`${cookie}; cm.signout=${token}`, `?token=${token}`);
       expect(res.status).toBe(303);
       expect(res.headers.get('location')).toBe('/');
+      expect(res.headers.getSetCookie().map((c) => c.split('=')[0])).toEqual(['cm.sid', 'cm.signout']);
       expect((await me(cookie)).status).toBe(401);
+    });
+
+    it('GET /api/logout without the token (a stored picture, a link) keeps the session and redirects to /', async () => {
+      const { cookie } = await sut.signInAdmin();
+      const token = await signOutTokenOf(cookie);
+      const other = await signOutTokenOf((await sut.signInAdmin()).cookie);
+      expect(other).not.toBe(token);
+      for (const query of [
+        '',
+        '?token=',
+        `?token=${other}`,
+        `?token=${token.slice(0, -1)}`,
+        `?token=${token}x`,
+      ]) {
+        const res = await navigate(`${cookie}; cm.signout=${token}`, query);
+        expect([query, res.status, res.headers.get('location')]).toEqual([query, 303, '/']);
+        expect((await me(cookie)).status).toBe(200);
+      }
+    });
+
+    it('hands the sign-out token only to a signed-in browser, and only while it lacks it', async () => {
+      expect((await fetch(`${sut.base}/api/auth/user`)).headers.getSetCookie()).toEqual([]);
+      const { cookie } = await sut.signInAdmin();
+      const token = await signOutTokenOf(cookie);
+      const again = await me(`${cookie}; cm.signout=${token}`);
+      expect(again.headers.getSetCookie().filter((c) => c.startsWith('cm.signout='))).toEqual([]);
     });
   });
 

@@ -27,7 +27,7 @@ describe('inventory buildings', () => {
     const arts = await make.building({
       name: 'Arts',
       description: 'Old wing',
-      imageUrl: '/objects/uploads/a',
+      imageUrl: '/objects/uploads/0b7e4c1a-9a5e-4c59-a0f3-3c1f2d7e8a90',
     });
     await make.room(zoo.id);
     await make.room(zoo.id, { name: '102' });
@@ -39,7 +39,10 @@ describe('inventory buildings', () => {
   });
 
   it('edits a building, keeping a photo the edit leaves out and clearing one sent empty', async () => {
-    const b = await make.building({ description: 'd', imageUrl: '/objects/uploads/x' });
+    const b = await make.building({
+      description: 'd',
+      imageUrl: '/objects/uploads/6f1d2c3b-4a59-4e6f-8a7b-9c0d1e2f3a4b',
+    });
     const renamed = await send(messages.inventory.updateBuilding, {
       id: b.id,
       changes: { name: 'Physics Hall', description: 'new' },
@@ -48,7 +51,7 @@ describe('inventory buildings', () => {
       id: b.id,
       name: 'Physics Hall',
       description: 'new',
-      imageUrl: '/objects/uploads/x',
+      imageUrl: '/objects/uploads/6f1d2c3b-4a59-4e6f-8a7b-9c0d1e2f3a4b',
     });
     const cleared = await send(messages.inventory.updateBuilding, {
       id: b.id,
@@ -68,9 +71,9 @@ describe('inventory buildings', () => {
       'Description must be at most 2000 characters',
     ],
     [
-      'a long image URL',
-      { name: 'A', imageUrl: 'u'.repeat(2049) },
-      'Image URL must be at most 2048 characters',
+      'the sign-out address as its photo',
+      { name: 'A', imageUrl: '/api/logout' },
+      'Image URL must be a picture uploaded to Classroom Monitor (a path under /objects/uploads/). Upload the image instead of typing an address.',
     ],
   ])('refuses a building with %s: "%s"', async (_label, building, message) => {
     const error = await failureOf(send(messages.inventory.createBuilding, building as never));

@@ -101,7 +101,7 @@ describe('inventory equipment', () => {
 
   it('updates what the edit form sends and keeps what it leaves out (photo, type)', async () => {
     const e = await make.equipment(roomId, {
-      imageUrl: '/objects/uploads/e',
+      imageUrl: '/objects/uploads/3c4d5e6f-7a8b-4c9d-8e0f-2a3b4c5d6e7f',
       type: 'Projector',
       notes: 'old',
     });

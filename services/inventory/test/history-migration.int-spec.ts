@@ -1,9 +1,6 @@
 import { messages } from '@cm/contracts';
-import { openServiceDatabase, parseEnv } from '@cm/platform';
-import { testEnv } from '@cm/platform/testing';
-import { configSchema } from '../src/config';
 import { CreateInventory1732500000000 } from '../src/migrations/1732500000000-create-inventory';
-import { dropNamespace, type Inventory, newNamespace, sql, startInventory } from './support';
+import { dropNamespace, type Inventory, newNamespace, sql, startUpgraded } from './support';
 
 const HOUR = 3_600_000;
 
@@ -19,14 +16,7 @@ describe('inventory history migration', () => {
   const ids = { flappy: '', quiet: '' };
 
   beforeAll(async () => {
-    const config = parseEnv(configSchema, testEnv(namespace));
-    const old = await openServiceDatabase(config, {
-      service: 'inventory',
-      entities: [],
-      migrations: [CreateInventory1732500000000],
-    });
-    try {
-      const s = `"${namespace}_inventory"`;
+    inventory = await startUpgraded(namespace, [CreateInventory1732500000000], async (old, s) => {
       const [b] = await old.query(`INSERT INTO ${s}.buildings (name) VALUES ('Old Hall') RETURNING id`);
       const [r] = await old.query(
         `INSERT INTO ${s}.rooms (building_id, name, type, floor) VALUES ($1, '1', 'Office', '1') RETURNING id`,
@@ -73,10 +63,7 @@ describe('inventory history migration', () => {
         ['inactive', 1, null, 'monitor'],
       ]);
       await history(ids.quiet, [['active', 10, null, 'manual']]);
-    } finally {
-      await old.destroy();
-    }
-    inventory = await startInventory(namespace);
+    });
   });
   afterAll(async () => {
     await inventory?.close();

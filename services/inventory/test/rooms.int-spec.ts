@@ -80,7 +80,11 @@ describe('inventory rooms', () => {
     ['ADA accessible true', { isAdaAccessible: true }, 'Must be 0 or 1'],
     ['a long room size', { roomSize: 'x'.repeat(121) }, 'Room size must be at most 120 characters'],
     ['a long floor', { floor: '1'.repeat(33) }, 'Floor must be at most 32 characters'],
-    ['a long wiring URL', { wiringDiagramUrl: 'u'.repeat(2049) }, 'Wiring diagram URL must be at most 2048'],
+    [
+      'a wiring diagram of another site',
+      { wiringDiagramUrl: 'https://evil.example/x.png' },
+      'Wiring diagram URL must be a picture uploaded to Classroom Monitor',
+    ],
   ])('refuses a room with %s', async (_label, change, message) => {
     const error = await failureOf(
       send(messages.inventory.createRoom, { buildingId, room: { ...form, ...change } as never }),
@@ -98,18 +102,25 @@ describe('inventory rooms', () => {
     const room = await send(messages.inventory.createRoom, { buildingId, room: form });
     const updated = await send(messages.inventory.updateRoom, {
       id: room.id,
-      changes: { wiringDiagramUrl: '/objects/uploads/w' },
+      changes: { wiringDiagramUrl: '/objects/uploads/1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d' },
     });
-    expect(updated).toEqual({ ...room, wiringDiagramUrl: '/objects/uploads/w' });
+    expect(updated).toEqual({
+      ...room,
+      wiringDiagramUrl: '/objects/uploads/1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+    });
   });
 
   it('updates from the whole form, and refuses an update that changes nothing', async () => {
     const room = await make.room(buildingId);
     const updated = await send(messages.inventory.updateRoom, {
       id: room.id,
-      changes: { ...form, name: '202', imageUrl: '/objects/uploads/p' },
+      changes: { ...form, name: '202', imageUrl: '/objects/uploads/2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e' },
     });
-    expect(updated).toMatchObject({ ...form, name: '202', imageUrl: '/objects/uploads/p' });
+    expect(updated).toMatchObject({
+      ...form,
+      name: '202',
+      imageUrl: '/objects/uploads/2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e',
+    });
     expect(await failureOf(send(messages.inventory.updateRoom, { id: room.id, changes: {} }))).toMatchObject({
       code: ErrorCode.VALIDATION_FAILED,
       message: 'Send at least one field to change',

@@ -7,11 +7,18 @@ import {
   namespacedSubject,
   streams,
 } from '@cm/contracts';
-import { deleteNamespaceStreams, ensureStream, type RpcClient } from '@cm/platform';
+import {
+  deleteNamespaceStreams,
+  ensureStream,
+  openServiceDatabase,
+  parseEnv,
+  type RpcClient,
+} from '@cm/platform';
 import {
   dropNamespaceSchemas,
   startTestService,
   testNamespace,
+  testEnv,
   testNatsUrl,
   type TestService,
 } from '@cm/platform/testing';
@@ -37,6 +44,29 @@ export function startInventory(namespace: string, env: Record<string, string> = 
 }
 
 export const newNamespace = () => testNamespace('inv');
+
+/**
+ * Inventory upgraded from an older version: the schema as `migrations` left it, filled by `seed`
+ * (SQL against it, its qualified name in `s`), then the current service started on it, which runs
+ * the migrations that came since.
+ */
+export async function startUpgraded(
+  namespace: string,
+  migrations: (new () => unknown)[],
+  seed: (old: DataSource, s: string) => Promise<void>,
+): Promise<Inventory> {
+  const old = await openServiceDatabase(parseEnv(configSchema, testEnv(namespace)), {
+    service: 'inventory',
+    entities: [],
+    migrations,
+  });
+  try {
+    await seed(old, `"${namespace}_inventory"`);
+  } finally {
+    await old.destroy();
+  }
+  return startInventory(namespace);
+}
 
 /** Removes a test namespace's schemas and streams. */
 export async function dropNamespace(namespace: string): Promise<void> {

@@ -158,6 +158,23 @@ describe('media objects', () => {
     });
   });
 
+  it('names, of the keys asked about, only the registered objects (a picture field may store those)', async () => {
+    const url = await uploadUrl();
+    await put(url, png);
+    const registered = (
+      await sut.rpc.send(messages.media.registerRoomImage, { roomImageURL: url })
+    ).objectPath.slice('/objects/'.length);
+    const uploadKey = new URL(url).pathname.split('/').slice(2).join('/');
+    const pending = new URL(await uploadUrl()).pathname.split('/').slice(2).join('/');
+    const unknown = `uploads/${randomUUID()}`;
+    await expect(
+      sut.rpc.send(messages.media.findRegistered, { keys: [registered, uploadKey, pending, unknown] }),
+    ).resolves.toEqual({ registered: [registered] });
+    await expect(
+      sut.rpc.send(messages.media.findRegistered, { keys: ['../api/logout'] }),
+    ).rejects.toMatchObject({ code: ErrorCode.VALIDATION_FAILED });
+  });
+
   describe('streamed upload (the gateway PUTs the parts)', () => {
     const send = async (parts: Buffer[], contentType: ImageContentType = 'image/jpeg') => {
       const session = await sut.rpc.send(messages.media.createUpload, { contentType });

@@ -1,6 +1,13 @@
 import { type ApiRouteDef } from '../route-def';
 import { loginSchema, userSchema } from '../users';
 
+/**
+ * A signed-in browser gets its session's sign-out token in this cookie, which pages of ours can
+ * read; GET /api/logout signs out only when it carries the token (a link or an image elsewhere
+ * cannot know it).
+ */
+export const signOutToken = { cookie: 'cm.signout', query: 'token' } as const;
+
 /** Sign-in and the session (spec sections 4 and 7). The session is the `cm.sid` cookie. */
 export const authRoutes = {
   login: {
@@ -32,7 +39,8 @@ export const authRoutes = {
   logoutNavigation: {
     method: 'GET',
     path: '/api/logout',
-    summary: 'Sign out by navigating here (the web app does when POST fails); redirects to /',
+    summary:
+      "Sign out by navigating here with ?token= the session's sign-out token (cookie cm.signout), as the web app does when POST fails; without that token nobody is signed out. Redirects to /",
     tag: 'Session',
     access: 'public',
     status: 303,

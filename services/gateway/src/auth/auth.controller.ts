@@ -4,6 +4,7 @@ import { Body, Controller, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiRoute } from '../http/api-route.decorator';
 import { endSession, startSession } from '../session/session.middleware';
+import { SignOutTokens } from '../session/sign-out-token';
 import { CurrentUser } from './current-user';
 import { LoginThrottle, TooManyAttempts } from './login-throttle.service';
 
@@ -12,6 +13,7 @@ export class AuthController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly throttle: LoginThrottle,
+    private readonly signOutTokens: SignOutTokens,
   ) {}
 
   @ApiRoute(apiRoutes.login)
@@ -38,11 +40,19 @@ export class AuthController {
   @ApiRoute(apiRoutes.logout)
   async logout(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<void> {
     await endSession(req, res);
+    this.signOutTokens.clear(res);
   }
 
+  /**
+   * A GET is what any link or stored picture address sends with the cookie, so it signs out only
+   * with the session's sign-out token; without it the browser lands on / still signed in.
+   */
   @ApiRoute(apiRoutes.logoutNavigation)
   async logoutNavigation(@Req() req: Request, @Res() res: Response): Promise<void> {
-    await endSession(req, res);
+    if (this.signOutTokens.proves(req)) {
+      await endSession(req, res);
+      this.signOutTokens.clear(res);
+    }
     res.redirect(303, '/');
   }
 }

@@ -4,6 +4,7 @@ import { AccessGuard } from './access.guard';
 import { AuthController } from './auth.controller';
 import { LoginAttemptRepository } from './login-attempt.repository';
 import { loginClockProvider, LoginThrottle } from './login-throttle.service';
+import { SignOutTokens } from '../session/sign-out-token';
 import { UsersController } from './users.controller';
 
 /** Sign-in, the session routes, User Management, and the access guard every route passes. */
@@ -13,6 +14,7 @@ import { UsersController } from './users.controller';
     LoginAttemptRepository,
     LoginThrottle,
     loginClockProvider,
+    SignOutTokens,
     { provide: APP_GUARD, useClass: AccessGuard },
   ],
 })

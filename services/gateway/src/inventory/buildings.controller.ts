@@ -12,10 +12,14 @@ import {
 import { RpcClient } from '@cm/platform';
 import { Body, Controller, Param } from '@nestjs/common';
 import { ApiRoute } from '../http/api-route.decorator';
+import { RegisteredPictures } from './registered-pictures.service';
 
 @Controller()
 export class BuildingsController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly pictures: RegisteredPictures,
+  ) {}
 
   @ApiRoute(apiRoutes.listBuildings)
   list(): Promise<BuildingListItem[]> {
@@ -28,12 +32,14 @@ export class BuildingsController {
   }
 
   @ApiRoute(apiRoutes.createBuilding)
-  create(@Body() building: BuildingCreate): Promise<Building> {
+  async create(@Body() building: BuildingCreate): Promise<Building> {
+    await this.pictures.check(building);
     return this.rpc.send(messages.inventory.createBuilding, building);
   }
 
   @ApiRoute(apiRoutes.updateBuilding)
-  update(@Param('id') id: string, @Body() changes: BuildingUpdate): Promise<Building> {
+  async update(@Param('id') id: string, @Body() changes: BuildingUpdate): Promise<Building> {
+    await this.pictures.check(changes);
     return this.rpc.send(messages.inventory.updateBuilding, { id, changes });
   }
 
@@ -48,7 +54,8 @@ export class BuildingsController {
   }
 
   @ApiRoute(apiRoutes.createRoom)
-  createRoom(@Param('buildingId') buildingId: string, @Body() room: RoomCreate): Promise<Room> {
+  async createRoom(@Param('buildingId') buildingId: string, @Body() room: RoomCreate): Promise<Room> {
+    await this.pictures.check(room);
     return this.rpc.send(messages.inventory.createRoom, { buildingId, room });
   }
 }

@@ -2,13 +2,18 @@ import { apiRoutes, type Equipment, type EquipmentUpdate, messages } from '@cm/c
 import { RpcClient } from '@cm/platform';
 import { Body, Controller, Param } from '@nestjs/common';
 import { ApiRoute } from '../http/api-route.decorator';
+import { RegisteredPictures } from './registered-pictures.service';
 
 @Controller()
 export class EquipmentController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly pictures: RegisteredPictures,
+  ) {}
 
   @ApiRoute(apiRoutes.updateEquipment)
-  update(@Param('id') id: string, @Body() changes: EquipmentUpdate): Promise<Equipment> {
+  async update(@Param('id') id: string, @Body() changes: EquipmentUpdate): Promise<Equipment> {
+    await this.pictures.check(changes);
     return this.rpc.send(messages.inventory.updateEquipment, { id, changes });
   }
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BuildingsController } from './buildings.controller';
 import { EquipmentController } from './equipment.controller';
+import { RegisteredPictures } from './registered-pictures.service';
 import { ReportsController } from './reports.controller';
 import { RoomsController } from './rooms.controller';
 import { UptimeReportService } from './uptime-report.service';
@@ -8,6 +9,6 @@ import { UptimeReportService } from './uptime-report.service';
 /** Buildings, rooms, equipment and the uptime report, each a call to the inventory service. */
 @Module({
   controllers: [BuildingsController, RoomsController, EquipmentController, ReportsController],
-  providers: [UptimeReportService],
+  providers: [RegisteredPictures, UptimeReportService],
 })
 export class InventoryModule {}

@@ -9,10 +9,14 @@ import {
 import { RpcClient } from '@cm/platform';
 import { Body, Controller, Param } from '@nestjs/common';
 import { ApiRoute } from '../http/api-route.decorator';
+import { RegisteredPictures } from './registered-pictures.service';
 
 @Controller()
 export class RoomsController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly pictures: RegisteredPictures,
+  ) {}
 
   @ApiRoute(apiRoutes.getRoom)
   get(@Param('roomId') id: string): Promise<Room> {
@@ -20,7 +24,8 @@ export class RoomsController {
   }
 
   @ApiRoute(apiRoutes.updateRoom)
-  update(@Param('id') id: string, @Body() changes: RoomUpdate): Promise<Room> {
+  async update(@Param('id') id: string, @Body() changes: RoomUpdate): Promise<Room> {
+    await this.pictures.check(changes);
     return this.rpc.send(messages.inventory.updateRoom, { id, changes });
   }
 
@@ -35,10 +40,11 @@ export class RoomsController {
   }
 
   @ApiRoute(apiRoutes.createEquipment)
-  createEquipment(
+  async createEquipment(
     @Param('roomId') roomId: string,
     @Body() equipment: EquipmentCreateBody,
   ): Promise<Equipment> {
+    await this.pictures.check(equipment);
     return this.rpc.send(messages.inventory.createEquipment, { roomId, equipment });
   }
 }

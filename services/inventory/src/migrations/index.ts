@@ -1,5 +1,10 @@
 import { CreateInventory1732500000000 } from './1732500000000-create-inventory';
 import { StatusSpans1763900000000 } from './1763900000000-status-spans';
+import { ClearForeignPictures1764000000000 } from './1764000000000-clear-foreign-pictures';
 
 /** Applied in order by the platform's DatabaseModule. */
-export const migrations = [CreateInventory1732500000000, StatusSpans1763900000000];
+export const migrations = [
+  CreateInventory1732500000000,
+  StatusSpans1763900000000,
+  ClearForeignPictures1764000000000,
+];

@@ -20,6 +20,14 @@ export class MediaObjectRepository {
     return this.objects.findOneBy({ key });
   }
 
+  async registeredKeys(keys: string[]): Promise<string[]> {
+    const rows = await this.objects.find({
+      select: { key: true },
+      where: { key: In(keys), status: 'registered' },
+    });
+    return rows.map((row) => row.key);
+  }
+
   async markRegistered(key: string, details: ObjectDetails): Promise<void> {
     await this.objects.update({ key }, { ...details, status: 'registered', uploadId: null });
   }

@@ -1,6 +1,7 @@
 import {
   messages,
   type ObjectLookup,
+  type RegisteredObjectsRequest,
   type RoomImageRegistration,
   type UploadAbort,
   type UploadComplete,
@@ -43,5 +44,10 @@ export class ObjectsMessageController {
   @HandleMessage(messages.media.getObject)
   getObject(dto: ObjectLookup) {
     return this.objects.getObject(dto);
+  }
+
+  @HandleMessage(messages.media.findRegistered)
+  findRegistered(dto: RegisteredObjectsRequest) {
+    return this.objects.findRegistered(dto);
   }
 }

@@ -8,6 +8,8 @@ import {
   type ObjectLookup,
   objectPathOf,
   type ObjectPathResult,
+  type RegisteredObjects,
+  type RegisteredObjectsRequest,
   type RoomImageRegistration,
   type UploadAbort,
   type UploadComplete,
@@ -108,6 +110,10 @@ export class ObjectsService {
       etag: row.etag ?? '',
       lastModified: row.lastModified.toISOString(),
     };
+  }
+
+  async findRegistered({ keys }: RegisteredObjectsRequest): Promise<RegisteredObjects> {
+    return { registered: await this.objects.registeredKeys(keys) };
   }
 
   /**
