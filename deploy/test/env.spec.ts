@@ -111,3 +111,39 @@ describe('environment of the services', () => {
     );
   });
 });
+
+describe('networks equipment may be in', () => {
+  /** What a service takes in production when MONITOR_ALLOWED_NETWORKS is unset: the code's default. */
+  const codeDefault = (service: 'inventory' | 'monitor') =>
+    (
+      configSchemas[service].parse({ NODE_ENV: 'production' }) as {
+        MONITOR_ALLOWED_NETWORKS: { text: string }[];
+      }
+    ).MONITOR_ALLOWED_NETWORKS.map((n) => n.text).join(',');
+  const campus = '10.0.0.0/8,172.16.0.0/12,192.168.0.0/16';
+
+  it('are the private ranges in production, for the monitor and inventory alike', () => {
+    expect([codeDefault('monitor'), codeDefault('inventory')]).toEqual([campus, campus]);
+  });
+
+  it('are the same by default in the chart, and one value for both services', () => {
+    const byDefault = chartEnvironment(render());
+    expect([
+      byDefault.monitor.MONITOR_ALLOWED_NETWORKS,
+      byDefault.inventory.MONITOR_ALLOWED_NETWORKS,
+    ]).toEqual([campus, campus]);
+    const given = chartEnvironment(render([], ['monitor.allowedNetworks=10.20.0.0/16']));
+    expect([given.monitor.MONITOR_ALLOWED_NETWORKS, given.inventory.MONITOR_ALLOWED_NETWORKS]).toEqual([
+      '10.20.0.0/16',
+      '10.20.0.0/16',
+    ]);
+  });
+
+  it('are the same by default in docker-compose.yml, and one variable for both services', () => {
+    const [monitor, inventory] = (['monitor', 'inventory'] as const).map((service) =>
+      String(compose.services[service].environment?.MONITOR_ALLOWED_NETWORKS),
+    );
+    expect(inventory).toBe(monitor);
+    expect(interpolate(monitor, () => '')).toBe(campus);
+  });
+});

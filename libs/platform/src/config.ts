@@ -1,4 +1,4 @@
-import { isValidNamespace } from '@cm/contracts';
+import { defaultAllowedNetworks, type Ipv4Network, isValidNamespace, parseNetworks } from '@cm/contracts';
 import { z } from 'zod';
 
 export class ConfigError extends Error {
@@ -47,6 +47,37 @@ export const databaseEnv = {
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
   DATABASE_STATEMENT_TIMEOUT_MS: millis(15_000),
 };
+
+/**
+ * The networks equipment may be in: the monitor pings nothing outside them and inventory stores
+ * no address outside them, so both read this one variable. Unset, it takes the default for
+ * NODE_ENV (`withDefaultAllowedNetworks`).
+ */
+export const allowedNetworksEnv = {
+  MONITOR_ALLOWED_NETWORKS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const parsed = parseNetworks(value);
+      if ('error' in parsed) {
+        ctx.addIssue({ code: 'custom', message: parsed.error });
+        return z.NEVER;
+      }
+      return parsed.networks;
+    }),
+};
+
+/** A process's configuration with MONITOR_ALLOWED_NETWORKS filled in (a `.transform` of its schema). */
+export function withDefaultAllowedNetworks<
+  C extends { NODE_ENV: string; MONITOR_ALLOWED_NETWORKS?: Ipv4Network[] },
+>(config: C): C & { MONITOR_ALLOWED_NETWORKS: Ipv4Network[] } {
+  if (config.MONITOR_ALLOWED_NETWORKS)
+    return { ...config, MONITOR_ALLOWED_NETWORKS: config.MONITOR_ALLOWED_NETWORKS };
+  const parsed = parseNetworks(defaultAllowedNetworks(config.NODE_ENV));
+  if ('error' in parsed) throw new Error(parsed.error);
+  return { ...config, MONITOR_ALLOWED_NETWORKS: parsed.networks };
+}
 
 /** The HTTP port a NATS microservice listens on for probes and metrics. */
 export const httpPortEnv = (fallback: number) => ({

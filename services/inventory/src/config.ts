@@ -1,25 +1,45 @@
-import { coreEnv, databaseEnv, httpPortEnv } from '@cm/platform';
+import {
+  allowedNetworksEnv,
+  coreEnv,
+  databaseEnv,
+  httpPortEnv,
+  withDefaultAllowedNetworks,
+} from '@cm/platform';
 import { REPORT_WINDOW_HOURS } from '@cm/contracts';
 import { z } from 'zod';
 
 const int = (fallback: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
 
-export const configSchema = z.object({
-  ...coreEnv,
-  ...databaseEnv,
-  ...httpPortEnv(9102),
-  /** How long a status event may stay unacknowledged before JetStream delivers it again. */
-  INVENTORY_STATUS_ACK_WAIT_MS: int(30_000, 1000, 600_000),
-  /** Deliveries of one status event before it is given up; with the back-off (to 60 s), 10 is about 3 minutes. A later sweep supersedes it anyway. */
-  INVENTORY_STATUS_MAX_DELIVER: int(10, 1, 1000),
-  /** How often leftover equipment change events are published (they normally leave at once). */
-  INVENTORY_OUTBOX_INTERVAL_MS: int(5000, 100, 600_000),
-  /**
-   * Status spans that ended, and day counters, older than this are deleted (at least the report
-   * window). History is kept as changes, not pings, so a year and more costs little.
-   */
-  INVENTORY_HISTORY_RETENTION_HOURS: int(24 * 400, REPORT_WINDOW_HOURS, 24 * 3660),
-  INVENTORY_HISTORY_PRUNE_INTERVAL_MS: int(3_600_000, 1000, 24 * 3_600_000),
-});
+export const configSchema = z
+  .object({
+    ...coreEnv,
+    ...databaseEnv,
+    ...httpPortEnv(9102),
+    /** How long a status event may stay unacknowledged before JetStream delivers it again. */
+    INVENTORY_STATUS_ACK_WAIT_MS: int(30_000, 1000, 600_000),
+    /** Deliveries of one status event before it is given up; with the back-off (to 60 s), 10 is about 3 minutes. A later sweep supersedes it anyway. */
+    INVENTORY_STATUS_MAX_DELIVER: int(10, 1, 1000),
+    /** How often leftover equipment change events are published (they normally leave at once). */
+    INVENTORY_OUTBOX_INTERVAL_MS: int(5000, 100, 600_000),
+    /**
+     * Status spans that ended, and day counters, older than this are deleted (at least the report
+     * window). History is kept as changes, not pings, so a year and more costs little.
+     */
+    INVENTORY_HISTORY_RETENTION_HOURS: int(24 * 400, REPORT_WINDOW_HOURS, 24 * 3660),
+    INVENTORY_HISTORY_PRUNE_INTERVAL_MS: int(3_600_000, 1000, 24 * 3_600_000),
+    /** Equipment addresses are refused outside these networks, which the monitor alone may ping. */
+    ...allowedNetworksEnv,
+    /**
+     * Addresses one range may cover. A range is one piece of equipment, a room's group of devices
+     * (tens at most), not a subnet to sweep.
+     */
+    INVENTORY_MAX_ADDRESSES_PER_RANGE: int(64, 1, 254),
+    /**
+     * Addresses the campus may have monitored in all, ranges counted address by address: what the
+     * monitor was measured to sweep well within its 30-second interval (docs/benchmarks.md).
+     */
+    INVENTORY_MAX_MONITORED_ADDRESSES: int(50_000, 1, 1_000_000),
+  })
+  .transform(withDefaultAllowedNetworks);
 export type Config = z.infer<typeof configSchema>;

@@ -1,7 +1,6 @@
 import { DEFAULT_MONITOR_INTERVAL_MS, MONITOR_CHECK_MAX_WAIT_MS } from '@cm/contracts';
-import { coreEnv, httpPortEnv } from '@cm/platform';
+import { allowedNetworksEnv, coreEnv, httpPortEnv, withDefaultAllowedNetworks } from '@cm/platform';
 import { z } from 'zod';
-import { parseNetworks } from './ping/networks';
 
 const int = (fallback: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
@@ -30,21 +29,12 @@ export const configSchema = z
     MONITOR_SWEEP_TIMEOUT_MS: int(120_000, 1000, 3_600_000),
     /** Full reload of the target list from inventory, besides following its change events. */
     MONITOR_TARGETS_RESYNC_MS: int(600_000, 1000, 24 * 3_600_000),
-    /** Comma-separated IPv4 CIDR blocks the monitor may ping; addresses outside are skipped and logged. */
-    MONITOR_ALLOWED_NETWORKS: z
-      .string()
-      .default('0.0.0.0/0')
-      .transform((value, ctx) => {
-        const parsed = parseNetworks(value);
-        if ('error' in parsed) {
-          ctx.addIssue({ code: 'custom', message: parsed.error });
-          return z.NEVER;
-        }
-        return parsed.networks;
-      }),
+    /** Where the monitor may ping: an address outside (or not a device's) is skipped and logged. */
+    ...allowedNetworksEnv,
   })
   .refine((c) => c.MONITOR_SWEEP_TIMEOUT_MS > c.MONITOR_PING_TIMEOUT_MS * (c.MONITOR_PING_RETRIES + 1), {
     message: 'MONITOR_SWEEP_TIMEOUT_MS must exceed MONITOR_PING_TIMEOUT_MS × (MONITOR_PING_RETRIES + 1)',
     path: ['MONITOR_SWEEP_TIMEOUT_MS'],
-  });
+  })
+  .transform(withDefaultAllowedNetworks);
 export type Config = z.infer<typeof configSchema>;

@@ -126,7 +126,8 @@ export const inventoryRoutes = {
   createEquipment: {
     method: 'POST',
     path: '/api/rooms/:roomId/equipment',
-    summary: 'Add equipment to a room; answers it with its id',
+    summary:
+      'Add equipment to a room; answers it with its id. 400 for an address outside MONITOR_ALLOWED_NETWORKS or a range over the cap, 409 when the campus is at its address cap',
     tag: 'Equipment',
     access: 'user',
     params: roomIdParamsSchema,
@@ -137,7 +138,8 @@ export const inventoryRoutes = {
   updateEquipment: {
     method: 'PUT',
     path: '/api/equipment/:id',
-    summary: 'Update equipment (a field left out keeps its value; another roomId moves it)',
+    summary:
+      'Update equipment (a field left out keeps its value; another roomId moves it); an address is checked as when equipment is added',
     tag: 'Equipment',
     access: 'user',
     params: idParamsSchema,

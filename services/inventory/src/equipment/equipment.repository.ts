@@ -5,7 +5,7 @@ import {
   type MonitorTarget,
 } from '@cm/contracts';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { TableRepository } from '../database/table.repository';
 import { StatusRepository } from '../status/status.repository';
 
@@ -26,6 +26,15 @@ const updatable = {
   imageUrl: 'image_url',
   type: 'type',
 } as const;
+
+/** Monitored addresses (a range counts each of its addresses): of the equipment written, of the rest. */
+export interface AddressCounts {
+  own: number;
+  others: number;
+}
+
+/** Judges a write by the campus's address counts; throws to refuse it (the transaction rolls back). */
+export type AddressGuard = (counts: AddressCounts) => void;
 
 @Injectable()
 export class EquipmentRepository extends TableRepository {
@@ -53,10 +62,23 @@ export class EquipmentRepository extends TableRepository {
 
   /**
    * Inserts the equipment; a trigger gives it its state row and first status span in the same
-   * statement. Fails with a foreign key violation when the room does not exist.
+   * statement. Fails with a foreign key violation when the room does not exist. With a guard, the
+   * insert waits for and holds the campus's address count until it commits.
    */
-  async create(roomId: string, equipment: EquipmentCreate): Promise<Equipment> {
-    const [row]: Equipment[] = await this.dataSource.query(
+  create(roomId: string, equipment: EquipmentCreate, guard?: AddressGuard): Promise<Equipment> {
+    if (!guard) return this.insert(this.dataSource.manager, roomId, equipment);
+    return this.dataSource.transaction(async (manager) => {
+      await this.countAddresses(manager, null, guard);
+      return this.insert(manager, roomId, equipment);
+    });
+  }
+
+  private async insert(
+    manager: EntityManager,
+    roomId: string,
+    equipment: EquipmentCreate,
+  ): Promise<Equipment> {
+    const [row]: Equipment[] = await manager.query(
       `INSERT INTO ${this.t.equipment} AS e (room_id, name, model, serial_number, ip_address, status, notes,
               image_url, type)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
@@ -77,16 +99,46 @@ export class EquipmentRepository extends TableRepository {
   }
 
   /**
-   * Applies the fields an update carries. A status that changes is recorded as a person's
-   * change, and makes older monitor results stale. Null when the equipment does not exist.
+   * Counts the campus's monitored addresses for `guard` under a transaction-scoped advisory lock,
+   * so that two writes cannot both pass a limit on the count they each read. One scan of the
+   * equipment table, the address text read in SQL: a range `a.b.c.d-N` is N - d + 1 addresses
+   * (the pattern, which costs most of the scan, is matched only against ranges).
    */
-  update(id: string, changes: EquipmentUpdate): Promise<Equipment | null> {
+  private async countAddresses(
+    manager: EntityManager,
+    id: string | null,
+    guard: AddressGuard,
+  ): Promise<void> {
+    await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.t.equipment}.addresses`]);
+    const [counts]: AddressCounts[] = await manager.query(
+      `SELECT coalesce(sum(n) FILTER (WHERE id = $1::uuid), 0)::int AS own,
+              coalesce(sum(n) FILTER (WHERE id IS DISTINCT FROM $1::uuid), 0)::int AS others
+         FROM (SELECT id,
+                      CASE WHEN strpos(ip_address, '-') = 0 THEN 1
+                           WHEN ip_address ~ '^[0-9.]+-[0-9]+$'
+                           THEN split_part(ip_address, '-', 2)::int
+                                - split_part(split_part(ip_address, '-', 1), '.', 4)::int + 1
+                           ELSE 1 END AS n
+                 FROM ${this.t.equipment}
+                WHERE ip_address IS NOT NULL) a`,
+      [id],
+    );
+    guard(counts);
+  }
+
+  /**
+   * Applies the fields an update carries. A status that changes is recorded as a person's
+   * change, and makes older monitor results stale. Null when the equipment does not exist. A
+   * guard judges the address counts as in `create`.
+   */
+  update(id: string, changes: EquipmentUpdate, guard?: AddressGuard): Promise<Equipment | null> {
     return this.dataSource.transaction(async (manager) => {
       const current: { status: string }[] = await manager.query(
         `SELECT status FROM ${this.t.equipment} WHERE id = $1 FOR UPDATE`,
         [id],
       );
       if (current.length === 0) return null;
+      if (guard) await this.countAddresses(manager, id, guard);
       const { status, ...rest } = changes;
       if (status !== undefined && status !== current[0].status) {
         await this.status.recordManual(manager, id, status);

@@ -1,22 +1,27 @@
 import {
+  allowedAddressProblem,
   type Equipment,
   type EquipmentCreateBody,
   type EquipmentUpdate,
   ErrorCode,
+  isAddressError,
+  parseAddressTarget,
   type TargetsPage,
 } from '@cm/contracts';
-import { AppError } from '@cm/platform';
-import { Injectable } from '@nestjs/common';
+import { AppError, CONFIG } from '@cm/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { type Config } from '../config';
 import { found, notFound } from '../database/not-found';
 import { withParent } from '../database/sql';
 import { EquipmentEventsRelay } from '../outbox/equipment-events.relay';
-import { EquipmentRepository } from './equipment.repository';
+import { type AddressGuard, EquipmentRepository } from './equipment.repository';
 
 @Injectable()
 export class EquipmentService {
   constructor(
     private readonly equipment: EquipmentRepository,
     private readonly relay: EquipmentEventsRelay,
+    @Inject(CONFIG) private readonly config: Config,
   ) {}
 
   async listByRoom(roomId: string): Promise<Equipment[]> {
@@ -31,8 +36,9 @@ export class EquipmentService {
       const message = 'roomId in the body must be the room of the path, or left out';
       throw new AppError(ErrorCode.VALIDATION_FAILED, message, [{ path: 'roomId', message }]);
     }
+    const guard = this.addressGuard(equipment.ipAddress);
     const created = await withParent(
-      () => this.equipment.create(roomId, equipment),
+      () => this.equipment.create(roomId, equipment, guard),
       () => notFound.room(roomId),
     );
     if (created.ipAddress) this.relay.kick();
@@ -40,8 +46,9 @@ export class EquipmentService {
   }
 
   async update(id: string, changes: EquipmentUpdate): Promise<Equipment> {
+    const guard = this.addressGuard(changes.ipAddress);
     const updated = await withParent(
-      () => this.equipment.update(id, changes),
+      () => this.equipment.update(id, changes, guard),
       () => notFound.room(changes.roomId!),
     );
     if (changes.ipAddress !== undefined) this.relay.kick();
@@ -53,8 +60,39 @@ export class EquipmentService {
     this.relay.kick();
   }
 
+  /**
+   * Refuses an address the monitor may not ping or a range wider than allowed, before anything is
+   * written; answers the check of the campus's total that runs in the write's transaction.
+   */
+  private addressGuard(ipAddress: string | null | undefined): AddressGuard | undefined {
+    if (!ipAddress) return undefined;
+    const target = parseAddressTarget(ipAddress);
+    if (isAddressError(target)) throw invalidAddress(target.error);
+    const problem = allowedAddressProblem(target, this.config.MONITOR_ALLOWED_NETWORKS);
+    if (problem) throw invalidAddress(problem);
+    const adding = target.addresses.length;
+    const perRange = this.config.INVENTORY_MAX_ADDRESSES_PER_RANGE;
+    if (adding > perRange) {
+      throw invalidAddress(
+        `${target.text} covers ${adding} addresses; a range may cover at most ${perRange}: split it, or ask an administrator to raise INVENTORY_MAX_ADDRESSES_PER_RANGE`,
+      );
+    }
+    const max = this.config.INVENTORY_MAX_MONITORED_ADDRESSES;
+    return ({ own, others }) => {
+      // An edit that adds no address is never refused, so a campus over a lowered limit stays editable.
+      if (adding <= own || others + adding <= max) return;
+      const message = `The campus would have ${count(others + adding)} monitored addresses; at most ${count(max)} may be monitored: remove the addresses of equipment no longer in use, or ask an administrator to raise INVENTORY_MAX_MONITORED_ADDRESSES`;
+      throw new AppError(ErrorCode.ADDRESS_LIMIT_REACHED, message, [{ path: 'ipAddress', message }]);
+    };
+  }
+
   async targets(after: string | undefined, limit: number): Promise<TargetsPage> {
     const items = await this.equipment.targets(after, limit);
     return { items, nextCursor: items.length === limit ? items[items.length - 1].equipmentId : null };
   }
 }
+
+const invalidAddress = (message: string) =>
+  new AppError(ErrorCode.VALIDATION_FAILED, message, [{ path: 'ipAddress', message }]);
+
+const count = (n: number) => n.toLocaleString('en-US');

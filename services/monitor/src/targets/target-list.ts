@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  allowedAddressProblem,
   type EquipmentChangedEvent,
   equipmentChangedEventSchema,
   events,
@@ -15,7 +16,6 @@ import { CONFIG, JetStreamConnection, RpcClient } from '@cm/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type ConsumerMessages, DeliverPolicy, JSONCodec } from 'nats';
 import { type Config } from '../config';
-import { isAllowed } from '../ping/networks';
 
 /** One equipment to ping: its id and every address its stored text stands for. */
 export interface Target {
@@ -152,12 +152,11 @@ export class TargetList {
       this.logger.warn(`Equipment ${equipmentId} is not pinged: "${ipAddress}": ${parsed.error}`);
       return;
     }
-    const outside = parsed.addresses.find((a) => !isAllowed(a, this.config.MONITOR_ALLOWED_NETWORKS));
-    if (outside) {
+    // Rows stored before inventory checked addresses, or before the networks were narrowed.
+    const problem = allowedAddressProblem(parsed, this.config.MONITOR_ALLOWED_NETWORKS);
+    if (problem) {
       into.delete(equipmentId);
-      this.logger.warn(
-        `Equipment ${equipmentId} is not pinged: ${outside} is outside MONITOR_ALLOWED_NETWORKS`,
-      );
+      this.logger.warn(`Equipment ${equipmentId} is not pinged: ${problem}`);
       return;
     }
     into.set(equipmentId, { equipmentId, ipAddress: parsed.text, addresses: parsed.addresses });
