@@ -94,7 +94,6 @@ export type UserDeleteMessage = z.infer<typeof userDeleteMessageSchema>;
 /** What a person reads when a sign-in or an account change is refused. */
 export const authMessages = {
   invalidCredentials: 'Invalid username or password',
-  inactive: 'This account is deactivated. Ask an administrator to reactivate it.',
   unauthenticated: 'Sign in to continue.',
   forbidden: 'Only administrators can do this.',
   selfDelete: 'You cannot delete your own account. Ask another administrator.',

@@ -85,12 +85,15 @@ describe('sign-in and sessions', () => {
       }
     });
 
-    it('refuses a deactivated user', async () => {
+    it('refuses a deactivated user with the right password as if the password were wrong', async () => {
       const user = await createUser('resting', 'resting secret');
       await asAdmin(`/api/users/${user.id}`, 'PUT', { username: 'resting', isActive: 0 });
       const res = await login({ username: 'resting', password: 'resting secret' });
-      expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({ code: ErrorCode.FORBIDDEN, message: authMessages.inactive });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({
+        code: ErrorCode.INVALID_CREDENTIALS,
+        message: authMessages.invalidCredentials,
+      });
       expect(res.headers.getSetCookie()).toEqual([]);
     });
 
