@@ -100,4 +100,5 @@ export const authMessages = {
   selfDeactivate: 'You cannot deactivate your own account. Ask another administrator.',
   lastAdmin: 'This is the last active administrator. Make another user an active administrator first.',
   userNotFound: 'No such user. It may have been deleted.',
+  passwordChecksBusy: 'The server is busy checking passwords. Try again in a moment.',
 } as const;
