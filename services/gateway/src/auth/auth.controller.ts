@@ -5,6 +5,7 @@ import type { Request, Response } from 'express';
 import { ApiRoute } from '../http/api-route.decorator';
 import { endSession, startSession } from '../session/session.middleware';
 import { CurrentUser } from './current-user';
+import { DeviceCookies } from './device-cookie';
 import { LoginThrottle, TooManyAttempts } from './login-throttle.service';
 
 @Controller()
@@ -12,6 +13,7 @@ export class AuthController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly throttle: LoginThrottle,
+    private readonly devices: DeviceCookies,
   ) {}
 
   @ApiRoute(apiRoutes.login)
@@ -20,12 +22,18 @@ export class AuthController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<User> {
+    const attempt = {
+      username: body.username,
+      client: req.ip ?? 'unknown',
+      device: this.devices.deviceOf(req, body.username),
+    };
     const user = await this.throttle
-      .attempt(body.username, req.ip ?? 'unknown', () => this.rpc.send(messages.auth.login, body))
+      .attempt(attempt, () => this.rpc.send(messages.auth.login, body))
       .catch((error: unknown) => {
         if (error instanceof TooManyAttempts) res.setHeader('Retry-After', String(error.retryAfterSeconds));
         throw error;
       });
+    this.devices.issue(req, res, body.username);
     await startSession(req, user.id);
     return user;
   }
