@@ -36,6 +36,10 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
+/** A user in User Management's list: whether failed sign-ins hold them back just now. */
+export const userListItemSchema = userSchema.extend({ signInLocked: z.boolean() });
+export type UserListItem = z.infer<typeof userListItemSchema>;
+
 export const loginSchema = z.object({ username, password });
 export type Login = z.infer<typeof loginSchema>;
 

@@ -1,4 +1,4 @@
-import { authMessages, ErrorCode } from '@cm/contracts';
+import { authMessages, ErrorCode, type UserListItem } from '@cm/contracts';
 import { type Clock, LOGIN_CLOCK } from '../src/auth/login-throttle.service';
 import { adminCredentials, fetch, type Gateway, startAuthAndGateway, startGateway } from './support';
 
@@ -65,6 +65,11 @@ describe('throttling of failed sign-ins', () => {
       headers: { cookie: await sut.adminCookie(), 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+  const lockedUsers = async () => {
+    const users = (await (await asAdmin('GET', '/api/users')).json()) as UserListItem[];
+    return users.filter((u) => u.signInLocked).map((u) => u.username);
+  };
+
   beforeAll(async () => {
     sut = await startAuthAndGateway(limits);
     for (const username of ['ana', 'ben', 'cleo', 'dora', 'erin', 'fay', 'gil', 'hal']) {
@@ -184,6 +189,28 @@ describe('throttling of failed sign-ins', () => {
     // Its failures were the device's: the same address without it, and hal elsewhere, are not held back.
     expect((await attempt('hal', 'hal secret', '10.0.4.1')).status).toBe(200);
     expect((await attempt('hal', 'hal secret', '10.0.4.2')).status).toBe(200);
+  });
+
+  it('lets an administrator see and clear a sign-in lock, and not a plain user', async () => {
+    const guess = () => attempt('fay', 'guess', '10.0.2.1');
+    expect(await statuses(times(4, guess))).toEqual([401, 401, 401, 429]);
+    expect(await lockedUsers()).toContain('fay');
+    expect(await lockedUsers()).not.toContain('gil');
+
+    const plain = await sut.signIn('gil', 'gil secret');
+    const byUser = await fetch(`${sut.base}/api/users/${ids.fay}/sign-in-lock`, {
+      method: 'DELETE',
+      headers: { cookie: plain.cookie },
+    });
+    expect(byUser.status).toBe(403);
+    expect((await attempt('fay', 'fay secret', '10.0.2.1')).status).toBe(429);
+
+    expect((await asAdmin('DELETE', `/api/users/${ids.fay}/sign-in-lock`)).status).toBe(204);
+    expect(await lockedUsers()).not.toContain('fay');
+    expect((await attempt('fay', 'fay secret', '10.0.2.1')).status).toBe(200);
+
+    const unknown = await asAdmin('DELETE', '/api/users/00000000-0000-4000-8000-000000000000/sign-in-lock');
+    expect(unknown.status).toBe(404);
   });
 
   it('answers a deactivated account with the right password exactly as a wrong password, and counts it', async () => {
