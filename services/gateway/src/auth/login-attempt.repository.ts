@@ -58,7 +58,7 @@ export class LoginAttemptRepository {
     return this.dataSource.transaction(async (manager) => {
       await manager.query(
         `INSERT INTO ${this.table} (key, username, touched_at)
-           SELECT k, u, $3::timestamptz FROM unnest($1::varchar[], $2::varchar[]) AS t(k, u)
+           SELECT k, u, $3::timestamptz FROM unnest($1::varchar[], $2::varchar[]) AS t(k, u) ORDER BY k
          ON CONFLICT (key) DO NOTHING`,
         [sorted.map((k) => k.key), sorted.map((k) => k.username), at],
       );
@@ -88,9 +88,10 @@ export class LoginAttemptRepository {
   /** An admitted attempt was a wrong guess. */
   async failed(keys: string[], at: Date): Promise<void> {
     await this.dataSource.query(
-      `UPDATE ${this.table}
+      `WITH ${this.locked('key = ANY($1::varchar[])')}
+       UPDATE ${this.table} t
          SET pending = greatest(pending - 1, 0), failures = failures + 1, last_failure_at = $2, touched_at = $2
-       WHERE key = ANY($1::varchar[])`,
+       FROM locked WHERE t.key = locked.key`,
       [keys, at],
     );
   }
@@ -98,19 +99,26 @@ export class LoginAttemptRepository {
   /** An admitted attempt ended without telling anything about the password (an outage, a busy service). */
   async release(keys: string[]): Promise<void> {
     await this.dataSource.query(
-      `UPDATE ${this.table} SET pending = greatest(pending - 1, 0) WHERE key = ANY($1::varchar[])`,
+      `WITH ${this.locked('key = ANY($1::varchar[])')}
+       UPDATE ${this.table} t SET pending = greatest(pending - 1, 0) FROM locked WHERE t.key = locked.key`,
       [keys],
     );
   }
 
   async forget(keys: string[]): Promise<void> {
-    if (keys.length)
-      await this.dataSource.query(`DELETE FROM ${this.table} WHERE key = ANY($1::varchar[])`, [keys]);
+    await this.dataSource.query(
+      `WITH ${this.locked('key = ANY($1::varchar[])')}
+       DELETE FROM ${this.table} t USING locked WHERE t.key = locked.key`,
+      [keys],
+    );
   }
 
   /** Every counter that holds back the user, from any client or device. */
   async forgetUser(username: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM ${this.table} WHERE username = $1`, [username]);
+    await this.dataSource.query(
+      `WITH ${this.locked('username = $1')} DELETE FROM ${this.table} t USING locked WHERE t.key = locked.key`,
+      [username],
+    );
   }
 
   async countersWithFailures(): Promise<UserCounter[]> {
@@ -122,6 +130,19 @@ export class LoginAttemptRepository {
 
   /** Counters untouched since `before` have been forgotten; sign-ins are rare enough to sweep them here. */
   async sweep(before: Date): Promise<void> {
-    await this.dataSource.query(`DELETE FROM ${this.table} WHERE touched_at < $1`, [before]);
+    // A counter in use just now is left for the next sweep rather than waited for.
+    await this.dataSource.query(
+      `WITH ${this.locked('touched_at < $1', 'SKIP LOCKED')}
+       DELETE FROM ${this.table} t USING locked WHERE t.key = locked.key`,
+      [before],
+    );
+  }
+
+  /**
+   * The rows `where` selects, locked in key order: every statement that changes several counters
+   * takes their locks in the order `change` does, so that none of them waits for another in a circle.
+   */
+  private locked(where: string, wait = ''): string {
+    return `locked AS (SELECT key FROM ${this.table} WHERE ${where} ORDER BY key FOR UPDATE ${wait})`;
   }
 }
