@@ -36,6 +36,10 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
+/** A user in User Management's list: whether failed sign-ins hold them back just now. */
+export const userListItemSchema = userSchema.extend({ signInLocked: z.boolean() });
+export type UserListItem = z.infer<typeof userListItemSchema>;
+
 export const loginSchema = z.object({ username, password });
 export type Login = z.infer<typeof loginSchema>;
 
@@ -94,11 +98,11 @@ export type UserDeleteMessage = z.infer<typeof userDeleteMessageSchema>;
 /** What a person reads when a sign-in or an account change is refused. */
 export const authMessages = {
   invalidCredentials: 'Invalid username or password',
-  inactive: 'This account is deactivated. Ask an administrator to reactivate it.',
   unauthenticated: 'Sign in to continue.',
   forbidden: 'Only administrators can do this.',
   selfDelete: 'You cannot delete your own account. Ask another administrator.',
   selfDeactivate: 'You cannot deactivate your own account. Ask another administrator.',
   lastAdmin: 'This is the last active administrator. Make another user an active administrator first.',
   userNotFound: 'No such user. It may have been deleted.',
+  passwordChecksBusy: 'The server is busy checking passwords. Try again in a moment.',
 } as const;

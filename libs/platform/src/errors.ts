@@ -40,6 +40,7 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   [ErrorCode.CROSS_SITE_REQUEST]: 403,
   [ErrorCode.INVALID_CREDENTIALS]: 401,
   [ErrorCode.TOO_MANY_ATTEMPTS]: 429,
+  [ErrorCode.PASSWORD_CHECKS_BUSY]: 503,
   [ErrorCode.USER_NOT_FOUND]: 404,
   [ErrorCode.USERNAME_TAKEN]: 409,
   [ErrorCode.EMAIL_TAKEN]: 409,
@@ -55,6 +56,11 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   [ErrorCode.FILE_TOO_LARGE]: 413,
   [ErrorCode.NO_FILE]: 400,
   [ErrorCode.CHECK_INCOMPLETE]: 504,
+};
+
+/** Codes whose answer says when to come back (`Retry-After`, in seconds): the condition passes by itself. */
+export const retryAfterSecondsByCode: Partial<Record<ErrorCode, number>> = {
+  [ErrorCode.PASSWORD_CHECKS_BUSY]: 1,
 };
 
 export function httpStatusFor(code: string): number {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { coreEnv, databaseEnv, httpPortEnv } from '@cm/platform';
 import { z } from 'zod';
 
@@ -16,5 +17,11 @@ export const configSchema = z.object({
   PASSWORD_HASH_MEMORY_KIB: z.coerce.number().int().min(1024).max(4_194_304).default(65_536),
   PASSWORD_HASH_PASSES: z.coerce.number().int().min(1).max(20).default(3),
   PASSWORD_HASH_PARALLELISM: z.coerce.number().int().min(1).max(16).default(4),
+  /**
+   * Hashes computed at once by one process: more only queue for the same cores while the caller's
+   * deadline runs out. Beyond these and the queue a sign-in is answered 503 with Retry-After at once.
+   */
+  AUTH_MAX_CONCURRENT_HASHES: z.coerce.number().int().min(1).max(64).default(availableParallelism()),
+  AUTH_HASH_QUEUE_LENGTH: z.coerce.number().int().min(0).max(1000).default(8),
 });
 export type Config = z.infer<typeof configSchema>;

@@ -85,11 +85,13 @@ describe('auth users', () => {
       expect(median(unknown)).toBeGreaterThan(median(wrong) * 0.5);
     });
 
-    it('refuses a deactivated user even with the right password', async () => {
+    it('refuses a deactivated user with the right password in the words of a wrong one', async () => {
       const user = await create({ username: 'gone-home', password: 'pw-gone-home', isActive: 0 });
-      expect(await failure(login('gone-home', 'pw-gone-home'))).toMatchObject({
-        code: ErrorCode.FORBIDDEN,
-        message: authMessages.inactive,
+      const wrong = await failure(login('gone-home', 'not the password'));
+      expect(await failure(login('gone-home', 'pw-gone-home'))).toEqual(wrong);
+      expect(wrong).toMatchObject({
+        code: ErrorCode.INVALID_CREDENTIALS,
+        message: authMessages.invalidCredentials,
       });
       await update(user.id, { username: 'gone-home', isActive: 1 });
       await expect(login('gone-home', 'pw-gone-home')).resolves.toMatchObject({ id: user.id });

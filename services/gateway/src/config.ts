@@ -58,10 +58,15 @@ export const configSchema = z.object({
   PUBLIC_ORIGIN: origins,
   /** Where browsers PUT presigned uploads: allowed by the Content-Security-Policy. */
   S3_PUBLIC_ENDPOINT: z.url({ message: 'must be a URL' }).optional(),
-  /** Failed sign-ins before one username is refused for the rest of the window. */
+  /** Failed sign-ins of one username from one client (or one device cookie) before each further one waits. */
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
-  /** Failed sign-ins before one client address is refused for the rest of the window. */
+  /** Failed sign-ins from one client address, whatever the usernames, before each further one waits. */
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** Failures are forgotten once a counter has been free to try for this long without failing. */
   LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  /** The wait after the limit starts at 1 s and doubles with each failure, up to this. */
+  LOGIN_MAX_DELAY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /** How long a browser that signed in keeps its device cookie (a year by default). */
+  LOGIN_DEVICE_COOKIE_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
 });
 export type Config = z.infer<typeof configSchema>;

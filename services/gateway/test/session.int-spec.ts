@@ -48,7 +48,7 @@ describe('sign-in and sessions', () => {
       const user = (await res.json()) as User;
       expect(user).toMatchObject({ username: 'chief', role: 'admin', isActive: 1 });
       expect(Object.keys(user)).not.toContain('password');
-      const [cookie] = res.headers.getSetCookie();
+      const cookie = res.headers.getSetCookie().find((c) => c.startsWith('cm.sid='));
       expect(cookie).toMatch(/^cm\.sid=s%3A/);
       expect(cookie).toMatch(/; HttpOnly/);
       expect(cookie).toMatch(/; SameSite=Lax/);
@@ -85,12 +85,15 @@ describe('sign-in and sessions', () => {
       }
     });
 
-    it('refuses a deactivated user', async () => {
+    it('refuses a deactivated user with the right password as if the password were wrong', async () => {
       const user = await createUser('resting', 'resting secret');
       await asAdmin(`/api/users/${user.id}`, 'PUT', { username: 'resting', isActive: 0 });
       const res = await login({ username: 'resting', password: 'resting secret' });
-      expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({ code: ErrorCode.FORBIDDEN, message: authMessages.inactive });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({
+        code: ErrorCode.INVALID_CREDENTIALS,
+        message: authMessages.invalidCredentials,
+      });
       expect(res.headers.getSetCookie()).toEqual([]);
     });
 
@@ -250,7 +253,9 @@ describe('sign-in and sessions', () => {
             headers: { 'content-type': 'application/json', 'x-forwarded-proto': 'https' },
             body: JSON.stringify(adminCredentials),
           })
-        ).headers.getSetCookie()[0];
+        ).headers
+          .getSetCookie()
+          .find((c) => c.startsWith('cm.sid='));
       expect(await viaProxy(proxied.base)).toMatch(/; Secure/);
       expect(await viaProxy(sut.base)).not.toMatch(/Secure/);
     } finally {

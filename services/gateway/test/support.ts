@@ -151,7 +151,10 @@ const monitorEnv = {
  * `everyService` adds inventory, media (with a local S3 store) and monitor, so that every route
  * can answer for real.
  */
-export async function startAuthAndGateway(env: Record<string, string> = {}, { everyService = false } = {}) {
+export async function startAuthAndGateway(
+  env: Record<string, string> = {},
+  { everyService = false, authEnv = {} as Record<string, string> } = {},
+) {
   const namespace = testNamespace('gw');
   const closers: (() => Promise<unknown>)[] = [];
   const start = async (service: ServiceName, serviceEnv: Record<string, string> = {}) => {
@@ -163,6 +166,7 @@ export async function startAuthAndGateway(env: Record<string, string> = {}, { ev
     await start('auth', {
       ADMIN_USERNAME: adminCredentials.username,
       ADMIN_PASSWORD: adminCredentials.password,
+      ...authEnv,
     });
     if (everyService) {
       const s3 = await startLocalS3();

@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { idParamsSchema } from '../common';
 import { type ApiRouteDef } from '../route-def';
-import { userCreateSchema, userSchema, userUpdateSchema } from '../users';
+import { userCreateSchema, userListItemSchema, userSchema, userUpdateSchema } from '../users';
 
 /** User Management (spec sections 2 and 7): administrators only. */
 export const userRoutes = {
   listUsers: {
     method: 'GET',
     path: '/api/users',
-    summary: 'Every user, by username',
+    summary: 'Every user, by username, each saying whether failed sign-ins hold it back (signInLocked)',
     tag: 'Users',
     access: 'admin',
-    response: z.array(userSchema),
+    response: z.array(userListItemSchema),
   },
   createUser: {
     method: 'POST',
@@ -38,6 +38,16 @@ export const userRoutes = {
     method: 'DELETE',
     path: '/api/users/:id',
     summary: 'Delete a user (409 for yourself or the last active administrator)',
+    tag: 'Users',
+    access: 'admin',
+    params: idParamsSchema,
+    status: 204,
+  },
+  clearSignInLock: {
+    method: 'DELETE',
+    path: '/api/users/:id/sign-in-lock',
+    summary:
+      "Forget a user's failed sign-ins, from every client and browser, so that they can sign in at once",
     tag: 'Users',
     access: 'admin',
     params: idParamsSchema,

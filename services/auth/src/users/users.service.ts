@@ -37,14 +37,17 @@ export class UsersService {
     private readonly hasher: PasswordHasher,
   ) {}
 
-  /** One message and about one argon2 verification of time for an unknown user and a wrong password. */
+  /**
+   * One answer and about one argon2 verification of time for an unknown user, a wrong password and
+   * a deactivated account: a different answer for the last would tell a guesser the password is right.
+   */
   async login({ username, password }: Login): Promise<User> {
     const user = await this.users.findByUsername(username);
     const valid = user
       ? await this.hasher.verify(user.passwordHash, password)
       : await this.hasher.verifyNobody(password);
-    if (!user || !valid) throw new AppError(ErrorCode.INVALID_CREDENTIALS, authMessages.invalidCredentials);
-    if (user.isActive !== 1) throw new AppError(ErrorCode.FORBIDDEN, authMessages.inactive);
+    if (!user || !valid || user.isActive !== 1)
+      throw new AppError(ErrorCode.INVALID_CREDENTIALS, authMessages.invalidCredentials);
     return toUser(user);
   }
 

@@ -6,6 +6,7 @@ import { ApiRoute } from '../http/api-route.decorator';
 import { endSession, startSession } from '../session/session.middleware';
 import { SignOutTokens } from '../session/sign-out-token';
 import { CurrentUser } from './current-user';
+import { DeviceCookies } from './device-cookie';
 import { LoginThrottle, TooManyAttempts } from './login-throttle.service';
 
 @Controller()
@@ -14,6 +15,7 @@ export class AuthController {
     private readonly rpc: RpcClient,
     private readonly throttle: LoginThrottle,
     private readonly signOutTokens: SignOutTokens,
+    private readonly devices: DeviceCookies,
   ) {}
 
   @ApiRoute(apiRoutes.login)
@@ -22,12 +24,18 @@ export class AuthController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<User> {
+    const attempt = {
+      username: body.username,
+      client: req.ip ?? 'unknown',
+      device: this.devices.deviceOf(req, body.username),
+    };
     const user = await this.throttle
-      .attempt(body.username, req.ip ?? 'unknown', () => this.rpc.send(messages.auth.login, body))
+      .attempt(attempt, () => this.rpc.send(messages.auth.login, body))
       .catch((error: unknown) => {
         if (error instanceof TooManyAttempts) res.setHeader('Retry-After', String(error.retryAfterSeconds));
         throw error;
       });
+    this.devices.issue(req, res, body.username);
     await startSession(req, user.id);
     return user;
   }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AccessGuard } from './access.guard';
 import { AuthController } from './auth.controller';
+import { DeviceCookies } from './device-cookie';
 import { LoginAttemptRepository } from './login-attempt.repository';
 import { loginClockProvider, LoginThrottle } from './login-throttle.service';
 import { SignOutTokens } from '../session/sign-out-token';
@@ -12,6 +13,7 @@ import { UsersController } from './users.controller';
   controllers: [AuthController, UsersController],
   providers: [
     LoginAttemptRepository,
+    DeviceCookies,
     LoginThrottle,
     loginClockProvider,
     SignOutTokens,

@@ -2,19 +2,34 @@ import { ErrorCode } from '@cm/contracts';
 import { AppError, CONFIG } from '@cm/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type Config } from '../config';
-import { LoginAttemptRepository } from './login-attempt.repository';
+import { LoginAttemptRepository, type ThrottleKey } from './login-attempt.repository';
+import {
+  type Counter,
+  current,
+  forgottenBefore,
+  isLocked,
+  type Policy,
+  waitSeconds,
+} from './throttle-policy';
+
+const inWords = (seconds: number) => {
+  const [n, unit] = seconds < 60 ? [seconds, 'second'] : [Math.ceil(seconds / 60), 'minute'];
+  return `${n} ${unit}${n === 1 ? '' : 's'}`;
+};
 
 export class TooManyAttempts extends AppError {
   constructor(readonly retryAfterSeconds: number) {
-    const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
     super(
       ErrorCode.TOO_MANY_ATTEMPTS,
-      `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      `Too many failed sign-ins. Try again in ${inWords(retryAfterSeconds)}.`,
     );
   }
 }
 
-/** Where the throttle reads the time; a test moves it instead of waiting out a window. */
+/** Throttling compares usernames as sign-in matches them: regardless of case and outer spaces. */
+export const throttleName = (username: string) => username.trim().toLowerCase();
+
+/** Where the throttle reads the time; a test moves it instead of waiting out a delay. */
 export interface Clock {
   now(): number;
 }
@@ -25,46 +40,102 @@ export const loginClockProvider = {
   useFactory: (): Clock => ({ now: () => Date.now() }),
 };
 
+export interface SignInAttempt {
+  username: string;
+  /** The client's address (`req.ip`). */
+  client: string;
+  /** The device id of a valid device cookie naming this username, if the browser sent one. */
+  device: string | null;
+}
+
+interface Keyed extends ThrottleKey {
+  policy: Policy;
+}
+
 /**
- * Limits failed sign-ins per username (LOGIN_MAX_FAILURES) and per client address
- * (LOGIN_MAX_FAILURES_PER_IP) within LOGIN_THROTTLE_WINDOW_SECONDS. The counters live in
- * PostgreSQL, so every gateway replica enforces the same limit.
+ * Slows guessing without handing anyone a lock-out. A browser with a device cookie for the
+ * username is counted by that device alone; any other attempt by its (username, client) pair
+ * and by its client. Past a counter's limit each further attempt waits 1, 2, 4 … seconds up to
+ * LOGIN_MAX_DELAY_SECONDS (429 with Retry-After meanwhile), so guesses from elsewhere never hold
+ * back a client or browser that did not fail itself. The counters live in PostgreSQL, so every
+ * gateway replica enforces the same ones.
  */
 @Injectable()
 export class LoginThrottle {
   private readonly logger = new Logger(LoginThrottle.name);
+  private readonly perUser: Policy;
+  private readonly perClient: Policy;
 
   constructor(
-    @Inject(CONFIG) private readonly config: Config,
-    private readonly attempts: LoginAttemptRepository,
+    @Inject(CONFIG) config: Config,
+    private readonly counters: LoginAttemptRepository,
     @Inject(LOGIN_CLOCK) private readonly clock: Clock,
-  ) {}
-
-  /** Runs one sign-in attempt under the limits; refused at once when a limit is reached. */
-  async attempt<T>(username: string, ip: string, signIn: () => Promise<T>): Promise<T> {
-    const window = this.config.LOGIN_THROTTLE_WINDOW_SECONDS;
-    const userKey = `user:${username.trim().toLowerCase()}`;
-    const ipKey = `ip:${ip}`;
-    const limits: Record<string, number> = {
-      [userKey]: this.config.LOGIN_MAX_FAILURES,
-      [ipKey]: this.config.LOGIN_MAX_FAILURES_PER_IP,
+  ) {
+    const common = {
+      maxDelaySeconds: config.LOGIN_MAX_DELAY_SECONDS,
+      windowSeconds: config.LOGIN_THROTTLE_WINDOW_SECONDS,
     };
-    const counts = await this.attempts.count([ipKey, userKey], window, new Date(this.clock.now()));
-    const over = counts.filter((c) => c.failures > limits[c.key]);
-    if (over.length) {
-      this.logger.warn({ msg: 'Sign-in refused: too many failures', keys: over.map((c) => c.key) });
-      throw new TooManyAttempts(Math.max(1, ...over.map((c) => c.retryAfterSeconds)));
+    this.perUser = { ...common, limit: config.LOGIN_MAX_FAILURES };
+    this.perClient = { ...common, limit: config.LOGIN_MAX_FAILURES_PER_IP };
+  }
+
+  /** Runs one sign-in under the counters of its device, or of its pair and client; refused at once when one must wait. */
+  async attempt<T>(attempt: SignInAttempt, signIn: () => Promise<T>): Promise<T> {
+    const keys = this.keysOf(attempt);
+    const now = this.clock.now();
+    await this.counters.sweep(new Date(forgottenBefore(this.perClient, now)));
+    const wait = await this.counters.change(keys, new Date(now), (counters) => {
+      const waits = keys.map((k) => waitSeconds(counters.get(k.key)!, k.policy, now));
+      if (Math.max(...waits) > 0) return { result: Math.max(...waits) };
+      const next = new Map<string, Counter>();
+      for (const k of keys) {
+        const counter = current(counters.get(k.key)!, k.policy, now);
+        next.set(k.key, { ...counter, pending: counter.pending + 1, touchedAt: now });
+      }
+      return { result: 0, next };
+    });
+    if (wait > 0) {
+      this.logger.warn({ msg: 'Sign-in refused: too many failures', keys: keys.map((k) => k.key) });
+      throw new TooManyAttempts(wait);
     }
+
+    const names = keys.map((k) => k.key);
+    let result: T;
     try {
-      const result = await signIn();
-      await this.attempts.reset(userKey);
-      await this.attempts.refund([ipKey]);
-      return result;
+      result = await signIn();
     } catch (error) {
-      // Only a wrong pair is a failed guess; an outage of the auth service is not.
-      if ((error as AppError).code !== ErrorCode.INVALID_CREDENTIALS)
-        await this.attempts.refund([userKey, ipKey]);
+      // Only a wrong pair is a failed guess; an outage or a busy auth service is not.
+      if ((error as AppError).code === ErrorCode.INVALID_CREDENTIALS)
+        await this.counters.failed(names, new Date(this.clock.now()));
+      else await this.counters.release(names);
       throw error;
     }
+    // The user's own counter starts afresh; the client's keeps its failures (a success with
+    // one account must not wipe out guesses at others).
+    const [own, ...shared] = keys;
+    await this.counters.forget([own.key]);
+    await this.counters.release(shared.map((k) => k.key));
+    return result;
+  }
+
+  /** The usernames that failed sign-ins hold back just now, from some client or device. */
+  async lockedUsernames(): Promise<Set<string>> {
+    const now = this.clock.now();
+    const counters = await this.counters.countersWithFailures();
+    return new Set(counters.filter((c) => isLocked(c, this.perUser, now)).map((c) => c.username));
+  }
+
+  /** An administrator's pardon: every counter of the username, from every client and device. */
+  async clear(username: string): Promise<void> {
+    await this.counters.forgetUser(throttleName(username));
+  }
+
+  private keysOf({ username, client, device }: SignInAttempt): Keyed[] {
+    const name = throttleName(username);
+    if (device) return [{ key: `device:${device}`, username: name, policy: this.perUser }];
+    return [
+      { key: `pair:${client}:${name}`, username: name, policy: this.perUser },
+      { key: `client:${client}`, username: null, policy: this.perClient },
+    ];
   }
 }

@@ -1,17 +1,32 @@
-import { apiRoutes, messages, type User, type UserCreate, type UserUpdate } from '@cm/contracts';
+import {
+  apiRoutes,
+  messages,
+  type User,
+  type UserCreate,
+  type UserListItem,
+  type UserUpdate,
+} from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
 import { Body, Controller, Param } from '@nestjs/common';
 import { ApiRoute } from '../http/api-route.decorator';
 import { CurrentUser } from './current-user';
+import { LoginThrottle, throttleName } from './login-throttle.service';
 
 /** User Management: the access guard has already checked that the caller is an administrator. */
 @Controller()
 export class UsersController {
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly throttle: LoginThrottle,
+  ) {}
 
   @ApiRoute(apiRoutes.listUsers)
-  list(): Promise<User[]> {
-    return this.rpc.send(messages.auth.listUsers, {});
+  async list(): Promise<UserListItem[]> {
+    const [users, locked] = await Promise.all([
+      this.rpc.send(messages.auth.listUsers, {}),
+      this.throttle.lockedUsernames(),
+    ]);
+    return users.map((user) => ({ ...user, signInLocked: locked.has(throttleName(user.username)) }));
   }
 
   @ApiRoute(apiRoutes.createUser)
@@ -27,5 +42,11 @@ export class UsersController {
   @ApiRoute(apiRoutes.deleteUser)
   async delete(@Param('id') id: string, @CurrentUser() actor: User): Promise<void> {
     await this.rpc.send(messages.auth.deleteUser, { actorId: actor.id, id });
+  }
+
+  @ApiRoute(apiRoutes.clearSignInLock)
+  async clearSignInLock(@Param('id') id: string): Promise<void> {
+    const user = await this.rpc.send(messages.auth.getUser, { id });
+    await this.throttle.clear(user.username);
   }
 }

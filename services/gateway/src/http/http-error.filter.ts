@@ -1,5 +1,5 @@
 import { ErrorCode, type ErrorBody } from '@cm/contracts';
-import { AppError, httpStatusFor } from '@cm/platform';
+import { AppError, httpStatusFor, retryAfterSecondsByCode } from '@cm/platform';
 import {
   type ArgumentsHost,
   Catch,
@@ -47,6 +47,8 @@ export class HttpErrorFilter implements ExceptionFilter {
     }
     const [status, body] = this.describe(exception, req);
     if (status >= 500 && body.code === ErrorCode.INTERNAL) this.logger.error(exception);
+    const retryAfter = retryAfterSecondsByCode[body.code as ErrorCode];
+    if (retryAfter && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', String(retryAfter));
     res.status(status).json(body);
   }
 

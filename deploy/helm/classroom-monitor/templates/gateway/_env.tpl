@@ -15,6 +15,8 @@ S3_PUBLIC_ENDPOINT: {{ . | quote }}
 LOGIN_MAX_FAILURES: {{ $g.login.maxFailures | int64 | quote }}
 LOGIN_MAX_FAILURES_PER_IP: {{ $g.login.maxFailuresPerIp | int64 | quote }}
 LOGIN_THROTTLE_WINDOW_SECONDS: {{ $g.login.throttleWindowSeconds | int64 | quote }}
+LOGIN_MAX_DELAY_SECONDS: {{ $g.login.maxDelaySeconds | int64 | quote }}
+LOGIN_DEVICE_COOKIE_DAYS: {{ $g.login.deviceCookieDays | int64 | quote }}
 {{- end -}}
 
 {{/* PUBLIC_ORIGIN: the value, or the Ingress host the app is served at; empty without either. */}}

@@ -27,3 +27,12 @@ export function useDeleteUser() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: usersQuery.queryKey }),
   });
 }
+
+/** Forgets a user's failed sign-ins; the list then no longer shows them locked. */
+export function useClearSignInLock() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiJson(apiRoutes.clearSignInLock, { id }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: usersQuery.queryKey }),
+  });
+}

@@ -1,6 +1,6 @@
-import { type User, userRoleLabels } from '@cm/contracts';
+import { type User, type UserListItem, userRoleLabels } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Lock, Plus, ShieldCheck, User as UserIcon } from 'lucide-react';
+import { Lock, LockOpen, Plus, ShieldCheck, User as UserIcon } from 'lucide-react';
 import { useState } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -12,7 +12,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { Tooltip } from '../../../components/ui/tooltip';
 import { toast } from '../../../components/ui/use-toast';
 import { ApiError, errorMessage } from '../../../lib/api';
-import { useDeleteUser, usersQuery } from '../api/users';
+import { useClearSignInLock, useDeleteUser, usersQuery } from '../api/users';
 import { UserForm } from './user-form';
 
 type FormState = { open: false } | { open: true; user?: User };
@@ -22,6 +22,7 @@ const fullName = (u: User) => [u.firstName, u.lastName].filter(Boolean).join(' '
 export function UsersPage() {
   const users = useQuery(usersQuery);
   const remove = useDeleteUser();
+  const clearLock = useClearSignInLock();
   const [form, setForm] = useState<FormState>({ open: false });
 
   // The server answers 403 to anyone but an administrator; say so rather than show an error.
@@ -45,6 +46,21 @@ export function UsersPage() {
         toast({ title: 'User deleted', description: 'The user has been successfully deleted.' }),
       onError: (error) =>
         toast({ title: 'Error deleting user', description: errorMessage(error), variant: 'destructive' }),
+    });
+  };
+
+  const confirmClearLock = (user: UserListItem) => {
+    if (!window.confirm(`Clear the sign-in lock of ${user.username}? They can try to sign in again at once.`))
+      return;
+    clearLock.mutate(user.id, {
+      onSuccess: () =>
+        toast({ title: 'Sign-in lock cleared', description: `${user.username} can sign in again.` }),
+      onError: (error) =>
+        toast({
+          title: 'Error clearing sign-in lock',
+          description: errorMessage(error),
+          variant: 'destructive',
+        }),
     });
   };
 
@@ -92,7 +108,25 @@ export function UsersPage() {
                       </Badge>
                     )}
                     {user.isActive === 0 ? <Badge variant="danger">Inactive</Badge> : null}
+                    {user.signInLocked ? (
+                      <Badge variant="warning">
+                        <Lock aria-hidden className="h-3.5 w-3.5" />
+                        Sign-in locked
+                      </Badge>
+                    ) : null}
                   </div>
+                  {user.signInLocked ? (
+                    <Button
+                      variant="outline"
+                      className="mt-2"
+                      aria-label={`Clear sign-in lock of ${user.username}`}
+                      disabled={clearLock.isPending && clearLock.variables === user.id}
+                      onClick={() => confirmClearLock(user)}
+                    >
+                      <LockOpen aria-hidden className="h-4 w-4" />
+                      Clear sign-in lock
+                    </Button>
+                  ) : null}
                 </div>
                 <EditDeleteButtons
                   name={user.username}

@@ -1,0 +1,62 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { CONFIG } from '@cm/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { type Config } from '../config';
+
+import { throttleName } from './login-throttle.service';
+
+export const DEVICE_COOKIE = 'cm.device';
+
+const b64 = (text: string) => Buffer.from(text).toString('base64url');
+
+/**
+ * OWASP's device cookies: a browser that signed in as a user gets a signed cookie naming that
+ * user and a random device id. A sign-in that presents it for the same username is throttled by
+ * that device's own failures only, so that nobody else's guesses lock that browser out.
+ * The cookie is sent to the sign-in route only.
+ */
+@Injectable()
+export class DeviceCookies {
+  private readonly key: Buffer;
+
+  constructor(@Inject(CONFIG) private readonly config: Config) {
+    // A key of its own, so that a device cookie's signature is never a valid session signature.
+    this.key = createHmac('sha256', config.SESSION_SECRET).update('cm.device cookie').digest();
+  }
+
+  /** The device id of a valid cookie naming `username`, or null. */
+  deviceOf(req: Request, username: string): string | null {
+    const value = cookieValue(req.headers.cookie, DEVICE_COOKIE);
+    const [name, device, signature, ...rest] = value?.split('.') ?? [];
+    if (!name || !device || !signature || rest.length) return null;
+    const expected = this.sign(`${name}.${device}`);
+    const given = Buffer.from(signature);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    return Buffer.from(name, 'base64url').toString() === throttleName(username) ? device : null;
+  }
+
+  /** A new device cookie naming `username`; a browser keeps one, for whoever signed in last. */
+  issue(req: Request, res: Response, username: string): void {
+    const payload = `${b64(throttleName(username))}.${randomBytes(18).toString('base64url')}`;
+    res.cookie(DEVICE_COOKIE, `${payload}.${this.sign(payload).toString()}`, {
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: req.secure,
+      path: '/api/login',
+      maxAge: this.config.LOGIN_DEVICE_COOKIE_DAYS * 86_400_000,
+    });
+  }
+
+  private sign(payload: string): Buffer {
+    return Buffer.from(createHmac('sha256', this.key).update(payload).digest('base64url'));
+  }
+}
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of header?.split(';') ?? []) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return undefined;
+}
