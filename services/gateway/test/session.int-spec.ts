@@ -180,6 +180,30 @@ describe('sign-in and sessions', () => {
     });
   });
 
+  describe('account fields', () => {
+    it('answers 400 with a reason, not 500, to an over-long email and to an invisible character in a username', async () => {
+      const cases: [Record<string, string>, string][] = [
+        [{ email: `${'e'.repeat(64)}@${'x'.repeat(186)}.edu` }, 'Email must be at most 254 characters'],
+        [
+          { username: 'zero\u200bwidth' },
+          'Username cannot contain control characters or invisible characters such as zero-width spaces',
+        ],
+      ];
+      for (const [fields, message] of cases) {
+        const res = await asAdmin('/api/users', 'POST', {
+          username: 'field-test',
+          password: 'secret',
+          ...fields,
+        });
+        expect([fields, res.status, await res.json()]).toEqual([
+          fields,
+          400,
+          expect.objectContaining({ code: ErrorCode.VALIDATION_FAILED, message }),
+        ]);
+      }
+    });
+  });
+
   it('prunes expired sessions from the table', async () => {
     const db = sut.gateway.app.get(DataSource);
     const table = `"${sut.namespace}_gateway".sessions`;
