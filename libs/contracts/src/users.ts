@@ -59,6 +59,14 @@ export type User = z.infer<typeof userSchema>;
 export const loginSchema = z.object({ username: usernameSchema, password });
 export type Login = z.infer<typeof loginSchema>;
 
+/**
+ * auth → gateway: a user with the version of their sessions. Auth raises the version when the
+ * password changes or the account is deactivated; a session signed in under an older one is over.
+ * Only the gateway sees it: it is not part of any API reply.
+ */
+export const sessionUserSchema = z.object({ user: userSchema, sessionVersion: z.number().int().min(0) });
+export type SessionUser = z.infer<typeof sessionUserSchema>;
+
 const profile = {
   email,
   firstName: optionalText(limits.shortText, 'First name'),

@@ -68,7 +68,7 @@ describe('usernames stored before the NFKC rule', () => {
       ).rejects.toThrow(/users_username_key/);
       await expect(
         sut.rpc.send(messages.auth.login, { username: 'ｄｏｒａ', password: 'old secret' }),
-      ).resolves.toMatchObject({ username: 'dora' });
+      ).resolves.toMatchObject({ user: { username: 'dora' }, sessionVersion: 0 });
     } finally {
       await sut.close();
     }

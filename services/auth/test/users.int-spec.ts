@@ -24,14 +24,15 @@ describe('auth users', () => {
       },
       (error: AppError) => ({ code: error.code, message: error.message, errors: error.errors }),
     );
-  const login = (username: string, password: string) => send(messages.auth.login, { username, password });
+  const login = async (username: string, password: string) =>
+    (await send(messages.auth.login, { username, password })).user;
   const create = (user: Partial<UserCreate> & { username: string; password: string }, actorId = admin.id) =>
     send(messages.auth.createUser, { actorId, user });
   const update = (
     id: string,
     changes: MessageRequest<typeof messages.auth.updateUser>['changes'],
     actorId = admin.id,
-  ) => send(messages.auth.updateUser, { actorId, id, changes });
+  ) => send(messages.auth.updateUser, { actorId, id, changes }).then((reply) => reply.user);
   const remove = (id: string, actorId = admin.id) => send(messages.auth.deleteUser, { actorId, id });
   const hashOf = async (id: string) =>
     (
@@ -287,6 +288,30 @@ describe('auth users', () => {
           expect.objectContaining({ code: ErrorCode.VALIDATION_FAILED, message }),
         ]);
       }
+    });
+  });
+
+  describe('session version', () => {
+    const versionOf = async (id: string) => (await send(messages.auth.getSessionUser, { id })).sessionVersion;
+
+    it('goes up with a password change and a deactivation, and stays up after reactivation', async () => {
+      const user = await create({ username: 'otto', password: 'otto secret' });
+      const signedIn = await send(messages.auth.login, { username: 'otto', password: 'otto secret' });
+      expect(signedIn).toEqual({ user: expect.objectContaining({ id: user.id }), sessionVersion: 0 });
+      await update(user.id, { username: 'otto', firstName: 'Otto', role: 'user', password: '' });
+      expect(await versionOf(user.id)).toBe(0);
+      await update(user.id, { username: 'otto', password: 'new otto secret' });
+      expect(await versionOf(user.id)).toBe(1);
+      await update(user.id, { username: 'otto', isActive: 0 });
+      expect(await versionOf(user.id)).toBe(2);
+      await update(user.id, { username: 'otto', isActive: 1 });
+      expect(await versionOf(user.id)).toBe(2);
+      const reply = await send(messages.auth.updateUser, {
+        actorId: admin.id,
+        id: user.id,
+        changes: { username: 'otto', password: 'third otto secret' },
+      });
+      expect(reply).toEqual({ user: expect.objectContaining({ id: user.id }), sessionVersion: 3 });
     });
   });
 });

@@ -20,14 +20,14 @@ export class AuthController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<User> {
-    const user = await this.throttle
+    const signedIn = await this.throttle
       .attempt(body.username, req.ip ?? 'unknown', () => this.rpc.send(messages.auth.login, body))
       .catch((error: unknown) => {
         if (error instanceof TooManyAttempts) res.setHeader('Retry-After', String(error.retryAfterSeconds));
         throw error;
       });
-    await startSession(req, user.id);
-    return user;
+    await startSession(req, signedIn);
+    return signedIn.user;
   }
 
   @ApiRoute(apiRoutes.currentUser)

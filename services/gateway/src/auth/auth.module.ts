@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { AccountSessions } from '../session/account-sessions.service';
 import { AccessGuard } from './access.guard';
 import { AuthController } from './auth.controller';
 import { LoginAttemptRepository } from './login-attempt.repository';
@@ -10,6 +11,7 @@ import { UsersController } from './users.controller';
 @Module({
   controllers: [AuthController, UsersController],
   providers: [
+    AccountSessions,
     LoginAttemptRepository,
     LoginThrottle,
     loginClockProvider,

@@ -1,5 +1,10 @@
 import { CreateSessions1732300000000 } from './1732300000000-create-sessions';
 import { CreateLoginFailures1732600000000 } from './1732600000000-create-login-failures';
+import { AddSessionUser1732800000000 } from './1732800000000-add-session-user';
 
 /** Applied in order by the platform's DatabaseModule. */
-export const migrations = [CreateSessions1732300000000, CreateLoginFailures1732600000000];
+export const migrations = [
+  CreateSessions1732300000000,
+  CreateLoginFailures1732600000000,
+  AddSessionUser1732800000000,
+];

@@ -1,4 +1,4 @@
-import { ErrorCode } from '@cm/contracts';
+import { ErrorCode, type SessionUser } from '@cm/contracts';
 import { AppError } from '@cm/platform';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import session from 'express-session';
@@ -55,9 +55,15 @@ const promised =
     );
 
 /** A fresh session id at sign-in, so that an id planted before sign-in is worth nothing after it. */
-export async function startSession(req: Request, userId: string): Promise<void> {
+export async function startSession(req: Request, { user, sessionVersion }: SessionUser): Promise<void> {
   await promised('regenerate')(req);
-  req.session.userId = userId;
+  Object.assign(req.session, { userId: user.id, sessionVersion });
+  await promised('save')(req);
+}
+
+/** Keeps the request's own session valid after its user's session version went up. */
+export async function renewSessionVersion(req: Request, sessionVersion: number): Promise<void> {
+  req.session.sessionVersion = sessionVersion;
   await promised('save')(req);
 }
 
