@@ -301,6 +301,62 @@ describe('sign-in and sessions', () => {
     });
   });
 
+  describe('the absolute lifetime (SESSION_ABSOLUTE_HOURS, 168 by default)', () => {
+    const hours = (n: number) => n * 3600 * 1000;
+    const clock = () => jest.spyOn(sut.gateway.app.get(SessionStore), 'now');
+    const sidOf = (cookie: string) => /^cm\.sid=s:([^.]+)\./.exec(decodeURIComponent(cookie))![1];
+    afterEach(() => jest.restoreAllMocks());
+
+    it('ends a session 168 hours after sign-in, however busy it was', async () => {
+      const signedInAt = Date.now();
+      const at = clock().mockReturnValue(signedInAt);
+      const { cookie } = await sut.signInAdmin();
+      // A request every now and then: the session is never idle.
+      for (const later of [1, 100, 167.9]) {
+        at.mockReturnValue(signedInAt + hours(later));
+        expect([later, (await me(cookie)).status]).toEqual([later, 200]);
+      }
+      at.mockReturnValue(signedInAt + hours(168) + 1000);
+      expect((await me(cookie)).status).toBe(401);
+      const table = `"${sut.namespace}_gateway".sessions`;
+      expect(
+        await sut.gateway.app.get(DataSource).query(`SELECT 1 FROM ${table} WHERE sid = $1`, [sidOf(cookie)]),
+      ).toEqual([]);
+      // Signing in again starts the count again.
+      expect((await me((await sut.signInAdmin()).cookie)).status).toBe(200);
+    });
+
+    it('has the cookie and the stored session expire at the absolute end when it comes before the idle one', async () => {
+      const signedInAt = Date.now();
+      const at = clock().mockReturnValue(signedInAt);
+      const { cookie } = await sut.signInAdmin();
+      at.mockReturnValue(signedInAt + hours(167));
+      const res = await me(cookie);
+      expect(res.status).toBe(200);
+      // About one hour is left, far less than the 24 hours of idle time.
+      const expires = Date.parse(/; Expires=([^;]+)/.exec(res.headers.getSetCookie()[0])![1]);
+      expect(expires - Date.now()).toBeLessThan(hours(2));
+      const [row] = (await sut.gateway.app
+        .get(DataSource)
+        .query(
+          `SELECT expire < now() + interval '2 hours' AS soon FROM "${sut.namespace}_gateway".sessions WHERE sid = $1`,
+          [sidOf(cookie)],
+        )) as { soon: boolean }[];
+      expect(row).toEqual({ soon: true });
+    });
+
+    it('ends a session without a sign-in time, as sessions from before these rules have none', async () => {
+      const { cookie } = await sut.signInAdmin();
+      await sut.gateway.app
+        .get(DataSource)
+        .query(
+          `UPDATE "${sut.namespace}_gateway".sessions SET sess = (sess::jsonb - 'signedInAt')::json WHERE sid = $1`,
+          [sidOf(cookie)],
+        );
+      expect((await me(cookie)).status).toBe(401);
+    });
+  });
+
   it('prunes expired sessions from the table', async () => {
     const db = sut.gateway.app.get(DataSource);
     const table = `"${sut.namespace}_gateway".sessions`;

@@ -3,6 +3,7 @@ import { RpcClient } from '@cm/platform';
 import { Body, Controller, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiRoute } from '../http/api-route.decorator';
+import { SessionStore } from '../session/session-store';
 import { endSession, startSession } from '../session/session.middleware';
 import { CurrentUser } from './current-user';
 import { LoginThrottle, TooManyAttempts } from './login-throttle.service';
@@ -12,6 +13,7 @@ export class AuthController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly throttle: LoginThrottle,
+    private readonly sessions: SessionStore,
   ) {}
 
   @ApiRoute(apiRoutes.login)
@@ -26,7 +28,7 @@ export class AuthController {
         if (error instanceof TooManyAttempts) res.setHeader('Retry-After', String(error.retryAfterSeconds));
         throw error;
       });
-    await startSession(req, signedIn);
+    await startSession(req, signedIn, this.sessions.now());
     return signedIn.user;
   }
 

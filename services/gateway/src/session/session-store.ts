@@ -11,6 +11,8 @@ declare module 'express-session' {
     userId: string;
     /** The user's session version at sign-in (auth raises it to end their sessions). */
     sessionVersion: number;
+    /** When the user signed in (ms since the epoch): the session ends SESSION_ABSOLUTE_HOURS later. */
+    signedInAt: number;
   }
 }
 
@@ -49,6 +51,11 @@ export class SessionStore implements OnApplicationShutdown {
       pruneSessionInterval: PRUNE_INTERVAL_S,
       errorLog: (...args: unknown[]) => this.logger.warn(args.map(String).join(' ')),
     });
+  }
+
+  /** The clock of sign-in times and of the absolute lifetime (one per application, for tests). */
+  now(): number {
+    return Date.now();
   }
 
   /**
