@@ -8,6 +8,7 @@ describe('messages', () => {
       'auth.health',
       'auth.login',
       'auth.user.get',
+      'auth.user.session',
       'auth.user.list',
       'auth.user.create',
       'auth.user.update',

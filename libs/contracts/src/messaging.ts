@@ -44,6 +44,7 @@ import {
 } from './rooms';
 import {
   loginSchema,
+  sessionUserSchema,
   userCreateMessageSchema,
   userDeleteMessageSchema,
   userIdMessageSchema,
@@ -103,11 +104,12 @@ const health = (service: ServiceName) => message(`${service}.health`, noArgument
 export const messages = {
   auth: {
     health: health('auth'),
-    login: message('auth.login', loginSchema, userSchema),
+    login: message('auth.login', loginSchema, sessionUserSchema),
     getUser: message('auth.user.get', userIdMessageSchema, userSchema),
+    getSessionUser: message('auth.user.session', userIdMessageSchema, sessionUserSchema),
     listUsers: message('auth.user.list', noArguments, z.array(userSchema)),
     createUser: message('auth.user.create', userCreateMessageSchema, userSchema),
-    updateUser: message('auth.user.update', userUpdateMessageSchema, userSchema),
+    updateUser: message('auth.user.update', userUpdateMessageSchema, sessionUserSchema),
     deleteUser: message('auth.user.delete', userDeleteMessageSchema, deletedSchema),
   },
   inventory: {

@@ -77,4 +77,43 @@ describe('contract schemas', () => {
     });
     expect(userUpdateSchema.parse({ username: 'ana', password: '' }).password).toBeUndefined();
   });
+
+  it('takes usernames in NFKC form and refuses control and invisible characters', () => {
+    for (const schema of [loginSchema, userCreateSchema, userUpdateSchema]) {
+      expect(schema.parse({ username: ' ｋａｔｅ ', password: 'pw' }).username).toBe('kate');
+      expect(schema.parse({ username: 'ﬁona', password: 'pw' }).username).toBe('fiona');
+    }
+    const invisible =
+      'Username cannot contain control characters or invisible characters such as zero-width spaces';
+    for (const username of [
+      'ka\u200bte',
+      'kate\u200d',
+      'ka\ufeffte',
+      'ka\u0007te',
+      'ka\u202ete',
+      'ka\u3164te',
+      'ka\u00adte',
+    ]) {
+      expect([username, messagesOf(userCreateSchema.safeParse({ username, password: 'pw' }))]).toEqual([
+        username,
+        invisible,
+      ]);
+    }
+    // The limit counts the stored (normalised) form: one ligature can expand to 18 characters.
+    expect(messagesOf(userCreateSchema.safeParse({ username: '\ufdfa'.repeat(4), password: 'pw' }))).toBe(
+      'Username must be at most 64 characters',
+    );
+  });
+
+  it('holds an email to the 254 characters the column takes', () => {
+    const email = (length: number) => `${'a'.repeat(64)}@${'b'.repeat(length - 64 - 1 - 4)}.edu`;
+    expect(userCreateSchema.parse({ username: 'ana', password: 'pw', email: email(254) }).email).toHaveLength(
+      254,
+    );
+    for (const schema of [userCreateSchema, userUpdateSchema]) {
+      expect(messagesOf(schema.safeParse({ username: 'ana', password: 'pw', email: email(255) }))).toBe(
+        'Email must be at most 254 characters',
+      );
+    }
+  });
 });

@@ -6,11 +6,26 @@ export const userRoleSchema = z.enum(userRoles, { message: 'Role must be user or
 export type UserRole = z.infer<typeof userRoleSchema>;
 export const userRoleLabels: Record<UserRole, string> = { user: 'User', admin: 'Administrator' };
 
-const username = z
+/**
+ * Characters a person cannot see or type apart: controls, format characters (zero-width space and
+ * joiners, direction marks, the byte-order mark) and the other default-ignorable ones (Hangul
+ * fillers, variation selectors). Two usernames that differ only by one would look the same.
+ */
+const invisible = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]/u;
+
+/**
+ * NFKC first, so that compatibility forms ("ｃｈｉｅｆ", ligatures) are the name they look like,
+ * and the length limit counts what is stored. Case is ignored by the unique index and at sign-in.
+ */
+export const usernameSchema = z
   .string({ message: 'Username is required' })
+  .normalize('NFKC')
   .trim()
   .min(1, { message: 'Username is required' })
-  .max(64, { message: 'Username must be at most 64 characters' });
+  .max(64, { message: 'Username must be at most 64 characters' })
+  .refine((v) => !invisible.test(v), {
+    message: 'Username cannot contain control characters or invisible characters such as zero-width spaces',
+  });
 
 const password = z
   .string({ message: 'Password is required' })
@@ -18,7 +33,12 @@ const password = z
   .max(256, { message: 'Password must be at most 256 characters' });
 
 const email = z
-  .union([z.literal(''), z.email({ message: 'Email must be a valid email address' })])
+  .union([
+    z.literal(''),
+    z
+      .email({ message: 'Email must be a valid email address' })
+      .max(254, { message: 'Email must be at most 254 characters' }),
+  ])
   .nullish()
   .transform((v) => (v ? v.toLowerCase() : null));
 
@@ -40,8 +60,16 @@ export type User = z.infer<typeof userSchema>;
 export const userListItemSchema = userSchema.extend({ signInLocked: z.boolean() });
 export type UserListItem = z.infer<typeof userListItemSchema>;
 
-export const loginSchema = z.object({ username, password });
+export const loginSchema = z.object({ username: usernameSchema, password });
 export type Login = z.infer<typeof loginSchema>;
+
+/**
+ * auth → gateway: a user with the version of their sessions. Auth raises the version when the
+ * password changes or the account is deactivated; a session signed in under an older one is over.
+ * Only the gateway sees it: it is not part of any API reply.
+ */
+export const sessionUserSchema = z.object({ user: userSchema, sessionVersion: z.number().int().min(0) });
+export type SessionUser = z.infer<typeof sessionUserSchema>;
 
 const profile = {
   email,
@@ -50,7 +78,7 @@ const profile = {
 };
 
 export const userCreateSchema = z.object({
-  username,
+  username: usernameSchema,
   password,
   ...profile,
   role: userRoleSchema.default('user'),
@@ -64,7 +92,7 @@ export type UserCreate = z.infer<typeof userCreateSchema>;
  * demote an administrator).
  */
 export const userUpdateSchema = z.object({
-  username,
+  username: usernameSchema,
   password: z
     .string({ message: 'Password must be text' })
     .max(256, { message: 'Password must be at most 256 characters' })

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { usernameSchema } from '@cm/contracts';
 import { coreEnv, databaseEnv, httpPortEnv } from '@cm/platform';
 import { z } from 'zod';
 
@@ -7,7 +8,7 @@ export const configSchema = z.object({
   ...databaseEnv,
   ...httpPortEnv(9101),
   /** The first administrator, created when the users table is empty. */
-  ADMIN_USERNAME: z.string().trim().min(1).max(64).default('admin'),
+  ADMIN_USERNAME: usernameSchema.default('admin'),
   /** Unset: a random password is generated and logged once. */
   ADMIN_PASSWORD: z.string().min(8, { message: 'must be at least 8 characters' }).optional(),
   /**

@@ -24,14 +24,15 @@ describe('auth users', () => {
       },
       (error: AppError) => ({ code: error.code, message: error.message, errors: error.errors }),
     );
-  const login = (username: string, password: string) => send(messages.auth.login, { username, password });
+  const login = async (username: string, password: string) =>
+    (await send(messages.auth.login, { username, password })).user;
   const create = (user: Partial<UserCreate> & { username: string; password: string }, actorId = admin.id) =>
     send(messages.auth.createUser, { actorId, user });
   const update = (
     id: string,
     changes: MessageRequest<typeof messages.auth.updateUser>['changes'],
     actorId = admin.id,
-  ) => send(messages.auth.updateUser, { actorId, id, changes });
+  ) => send(messages.auth.updateUser, { actorId, id, changes }).then((reply) => reply.user);
   const remove = (id: string, actorId = admin.id) => send(messages.auth.deleteUser, { actorId, id });
   const hashOf = async (id: string) =>
     (
@@ -235,6 +236,84 @@ describe('auth users', () => {
       await update(admin.id, { username: 'chief', role: 'admin' }, third.id);
       await remove(second.id);
       await remove(third.id);
+    });
+  });
+
+  describe('usernames', () => {
+    it('stores the NFKC form, so that look-alike spellings are one username, case ignored', async () => {
+      const kate = await create({ username: 'ｋａｔｅ', password: 'kate secret' });
+      expect(kate.username).toBe('kate');
+      for (const username of ['kate', 'KATE', 'Ｋａｔｅ']) {
+        expect(await failure(create({ username, password: 'x' }))).toMatchObject({
+          code: ErrorCode.USERNAME_TAKEN,
+          errors: [{ path: 'username' }],
+        });
+      }
+      const other = await create({ username: 'ﬁona', password: 'fiona secret' });
+      expect(other.username).toBe('fiona');
+      expect(await failure(update(other.id, { username: 'ＫＡＴＥ' }))).toMatchObject({
+        code: ErrorCode.USERNAME_TAKEN,
+      });
+      expect(await update(other.id, { username: 'ﬁona２' })).toMatchObject({ username: 'fiona2' });
+    });
+
+    it('signs in with any case or compatibility spelling of the username', async () => {
+      const user = await create({ username: 'Lena', password: 'lena secret' });
+      for (const username of ['lena', 'LENA', 'Ｌｅｎａ']) {
+        await expect(login(username, 'lena secret')).resolves.toMatchObject({ id: user.id });
+      }
+    });
+
+    it('refuses control and zero-width characters, on create, update and sign-in', async () => {
+      const message =
+        'Username cannot contain control characters or invisible characters such as zero-width spaces';
+      const refusal = { code: ErrorCode.VALIDATION_FAILED, message };
+      expect(await failure(create({ username: 'mi\u200bla', password: 'x' }))).toMatchObject(refusal);
+      const mila = await create({ username: 'mila', password: 'mila secret' });
+      expect(await failure(update(mila.id, { username: 'mila\u0000' }))).toMatchObject(refusal);
+      expect(await failure(login('mi\u200dla', 'mila secret'))).toMatchObject(refusal);
+    });
+
+    it('answers every over-long field with its limit, never an internal error', async () => {
+      const cases: [Partial<UserCreate>, string][] = [
+        [{ email: `${'e'.repeat(64)}@${'x'.repeat(186)}.edu` }, 'Email must be at most 254 characters'],
+        [{ firstName: 'f'.repeat(121) }, 'First name must be at most 120 characters'],
+        [{ lastName: 'l'.repeat(121) }, 'Last name must be at most 120 characters'],
+        [{ username: 'u'.repeat(65) }, 'Username must be at most 64 characters'],
+        [{ username: '\ufdfa'.repeat(4) }, 'Username must be at most 64 characters'],
+        [{ password: 'p'.repeat(257) }, 'Password must be at most 256 characters'],
+      ];
+      for (const [fields, message] of cases) {
+        const refusal = await failure(create({ username: 'nina', password: 'nina secret', ...fields }));
+        expect([fields, refusal]).toEqual([
+          fields,
+          expect.objectContaining({ code: ErrorCode.VALIDATION_FAILED, message }),
+        ]);
+      }
+    });
+  });
+
+  describe('session version', () => {
+    const versionOf = async (id: string) => (await send(messages.auth.getSessionUser, { id })).sessionVersion;
+
+    it('goes up with a password change and a deactivation, and stays up after reactivation', async () => {
+      const user = await create({ username: 'otto', password: 'otto secret' });
+      const signedIn = await send(messages.auth.login, { username: 'otto', password: 'otto secret' });
+      expect(signedIn).toEqual({ user: expect.objectContaining({ id: user.id }), sessionVersion: 0 });
+      await update(user.id, { username: 'otto', firstName: 'Otto', role: 'user', password: '' });
+      expect(await versionOf(user.id)).toBe(0);
+      await update(user.id, { username: 'otto', password: 'new otto secret' });
+      expect(await versionOf(user.id)).toBe(1);
+      await update(user.id, { username: 'otto', isActive: 0 });
+      expect(await versionOf(user.id)).toBe(2);
+      await update(user.id, { username: 'otto', isActive: 1 });
+      expect(await versionOf(user.id)).toBe(2);
+      const reply = await send(messages.auth.updateUser, {
+        actorId: admin.id,
+        id: user.id,
+        changes: { username: 'otto', password: 'third otto secret' },
+      });
+      expect(reply).toEqual({ user: expect.objectContaining({ id: user.id }), sessionVersion: 3 });
     });
   });
 });

@@ -45,7 +45,7 @@ export class AppModule {
         SessionStore,
         { provide: APP_INTERCEPTOR, useClass: ContractInterceptor },
       ],
-      exports: [CONFIG, HealthService, MetricsService, RpcClient],
+      exports: [CONFIG, HealthService, MetricsService, RpcClient, SessionStore],
     };
   }
 }

@@ -42,4 +42,15 @@ describe('gateway configuration', () => {
       'PUBLIC_ORIGIN: "https://monitor.campus.edu/app" is not an origin like https://monitor.example.edu',
     ]);
   });
+
+  it('ends sessions 168 hours after sign-in unless SESSION_ABSOLUTE_HOURS says otherwise, and names a bad value', () => {
+    expect(sut({ SESSION_SECRET: secret }).SESSION_ABSOLUTE_HOURS).toBe(168);
+    expect(sut({ SESSION_SECRET: secret, SESSION_ABSOLUTE_HOURS: '12' }).SESSION_ABSOLUTE_HOURS).toBe(12);
+    expect(problemsOf({ SESSION_SECRET: secret, SESSION_ABSOLUTE_HOURS: 'a week' })).toEqual([
+      'SESSION_ABSOLUTE_HOURS: must be a number of hours',
+    ]);
+    expect(problemsOf({ SESSION_SECRET: secret, SESSION_ABSOLUTE_HOURS: '0' })).toEqual([
+      'SESSION_ABSOLUTE_HOURS: must be at least 0.01 hours',
+    ]);
+  });
 });

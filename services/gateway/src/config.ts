@@ -53,6 +53,12 @@ export const configSchema = z.object({
     .min(0.01)
     .max(24 * 90)
     .default(24),
+  /** A session ends this long after sign-in, however busy it is. */
+  SESSION_ABSOLUTE_HOURS: z.coerce
+    .number({ message: 'must be a number of hours' })
+    .min(0.01, { message: 'must be at least 0.01 hours' })
+    .max(24 * 366, { message: 'must be at most 8784 hours (a year)' })
+    .default(168),
   TRUST_PROXY: trustProxy,
   /** The origins the app is served at; unset: the request's own Host (and X-Forwarded-* behind a trusted proxy). */
   PUBLIC_ORIGIN: origins,

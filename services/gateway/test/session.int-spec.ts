@@ -1,7 +1,15 @@
-import { authMessages, ErrorCode, type User } from '@cm/contracts';
+import { authMessages, ErrorCode, messages, type User } from '@cm/contracts';
+import { RpcClient } from '@cm/platform';
 import { DataSource } from 'typeorm';
 import { SessionStore } from '../src/session/session-store';
-import { adminCredentials, fetch, sessionCookieOf, startAuthAndGateway, startGateway } from './support';
+import {
+  adminCredentials,
+  fetch,
+  sessionCookieOf,
+  signIn,
+  startAuthAndGateway,
+  startGateway,
+} from './support';
 
 describe('sign-in and sessions', () => {
   let sut: Awaited<ReturnType<typeof startAuthAndGateway>>;
@@ -21,8 +29,8 @@ describe('sign-in and sessions', () => {
       headers: { cookie: admin, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  const createUser = async (username: string, password: string) => {
-    const res = await asAdmin('/api/users', 'POST', { username, password });
+  const createUser = async (username: string, password: string, role: 'user' | 'admin' = 'user') => {
+    const res = await asAdmin('/api/users', 'POST', { username, password, role });
     expect(res.status).toBe(201);
     return (await res.json()) as User;
   };
@@ -32,6 +40,17 @@ describe('sign-in and sessions', () => {
         (await sut.gateway.app
           .get(DataSource)
           .query(`SELECT count(*) AS n FROM "${sut.namespace}_gateway".sessions`)) as { n: string }[]
+      )[0].n,
+    );
+
+  const sessionsOf = async (userId: string) =>
+    Number(
+      (
+        (await sut.gateway.app
+          .get(DataSource)
+          .query(`SELECT count(*) AS n FROM "${sut.namespace}_gateway".sessions WHERE user_id = $1`, [
+            userId,
+          ])) as { n: string }[]
       )[0].n,
     );
 
@@ -203,11 +222,89 @@ describe('sign-in and sessions', () => {
       expect((await me(cookie)).status).toBe(401);
     });
 
-    it('is signed out at the next request when deleted', async () => {
+    it('loses every session when deleted', async () => {
       const user = await createUser('deleted', 'deleted secret');
-      const { cookie } = await sut.signIn('deleted', 'deleted secret');
+      const first = (await sut.signIn('deleted', 'deleted secret')).cookie;
+      const second = (await sut.signIn('deleted', 'deleted secret')).cookie;
       expect((await asAdmin(`/api/users/${user.id}`, 'DELETE')).status).toBe(204);
+      expect(await sessionsOf(user.id)).toBe(0);
+      expect((await me(first)).status).toBe(401);
+      expect((await me(second)).status).toBe(401);
+    });
+
+    it('loses every session, on every replica, when an administrator changes the password', async () => {
+      const replica = await startGateway(sut.namespace);
+      try {
+        const user = await createUser('moving', 'moving secret');
+        const here = (await sut.signIn('moving', 'moving secret')).cookie;
+        const there = (await signIn(replica.base, 'moving', 'moving secret')).cookie;
+        const res = await asAdmin(`/api/users/${user.id}`, 'PUT', {
+          username: 'moving',
+          password: 'moved secret',
+        });
+        expect(res.status).toBe(200);
+        expect(await sessionsOf(user.id)).toBe(0);
+        expect((await me(here)).status).toBe(401);
+        expect((await me(there, replica.base)).status).toBe(401);
+        expect((await me(here, replica.base)).status).toBe(401);
+        expect((await login({ username: 'moving', password: 'moving secret' })).status).toBe(401);
+        expect((await me((await sut.signIn('moving', 'moved secret')).cookie)).status).toBe(200);
+      } finally {
+        await replica.close();
+      }
+    });
+
+    it('keeps the session of an administrator who changes their own password, and ends their others', async () => {
+      const deputy = await createUser('second-chief', 'second secret', 'admin');
+      const own = (await sut.signIn('second-chief', 'second secret')).cookie;
+      const other = (await sut.signIn('second-chief', 'second secret')).cookie;
+      const res = await fetch(`${sut.base}/api/users/${deputy.id}`, {
+        method: 'PUT',
+        headers: { cookie: own, 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'second-chief', password: 'new second secret' }),
+      });
+      expect(res.status).toBe(200);
+      expect((await me(other)).status).toBe(401);
+      expect((await fetch(`${sut.base}/api/users`, { headers: { cookie: own } })).status).toBe(200);
+      expect(await sessionsOf(deputy.id)).toBe(1);
+    });
+
+    it('keeps the sessions of a user whose other fields change', async () => {
+      const user = await createUser('renamed', 'renamed secret');
+      const { cookie } = await sut.signIn('renamed', 'renamed secret');
+      await asAdmin(`/api/users/${user.id}`, 'PUT', {
+        username: 'renamed-now',
+        firstName: 'Rena',
+        password: '',
+      });
+      expect(await (await me(cookie)).json()).toMatchObject({ username: 'renamed-now', firstName: 'Rena' });
+    });
+
+    it('loses every session when deactivated, and reactivation does not bring them back', async () => {
+      const user = await createUser('paused', 'paused secret');
+      const first = (await sut.signIn('paused', 'paused secret')).cookie;
+      const second = (await sut.signIn('paused', 'paused secret')).cookie;
+      await asAdmin(`/api/users/${user.id}`, 'PUT', { username: 'paused', isActive: 0 });
+      await asAdmin(`/api/users/${user.id}`, 'PUT', { username: 'paused', isActive: 1 });
+      expect(await sessionsOf(user.id)).toBe(0);
+      // Neither session was used while the account was inactive.
+      expect((await me(first)).status).toBe(401);
+      expect((await me(second)).status).toBe(401);
+      expect((await me((await sut.signIn('paused', 'paused secret')).cookie)).status).toBe(200);
+    });
+
+    it('loses a session still in the table when the password changed by another way than a gateway', async () => {
+      const user = await createUser('elsewhere', 'elsewhere secret');
+      const { cookie } = await sut.signIn('elsewhere', 'elsewhere secret');
+      const { id: actorId } = (await sut.signInAdmin()).user;
+      await sut.gateway.app.get(RpcClient).send(messages.auth.updateUser, {
+        actorId,
+        id: user.id,
+        changes: { username: 'elsewhere', password: 'changed elsewhere' },
+      });
+      expect(await sessionsOf(user.id)).toBe(1);
       expect((await me(cookie)).status).toBe(401);
+      expect(await sessionsOf(user.id)).toBe(0);
     });
 
     it('loses administrator routes at once when demoted', async () => {
@@ -217,6 +314,86 @@ describe('sign-in and sessions', () => {
       expect((await fetch(`${sut.base}/api/users`, { headers: { cookie } })).status).toBe(200);
       await asAdmin(`/api/users/${user.id}`, 'PUT', { username: 'deputy', role: 'user' });
       expect((await fetch(`${sut.base}/api/users`, { headers: { cookie } })).status).toBe(403);
+    });
+  });
+
+  describe('account fields', () => {
+    it('answers 400 with a reason, not 500, to an over-long email and to an invisible character in a username', async () => {
+      const cases: [Record<string, string>, string][] = [
+        [{ email: `${'e'.repeat(64)}@${'x'.repeat(186)}.edu` }, 'Email must be at most 254 characters'],
+        [
+          { username: 'zero\u200bwidth' },
+          'Username cannot contain control characters or invisible characters such as zero-width spaces',
+        ],
+      ];
+      for (const [fields, message] of cases) {
+        const res = await asAdmin('/api/users', 'POST', {
+          username: 'field-test',
+          password: 'secret',
+          ...fields,
+        });
+        expect([fields, res.status, await res.json()]).toEqual([
+          fields,
+          400,
+          expect.objectContaining({ code: ErrorCode.VALIDATION_FAILED, message }),
+        ]);
+      }
+    });
+  });
+
+  describe('the absolute lifetime (SESSION_ABSOLUTE_HOURS, 168 by default)', () => {
+    const hours = (n: number) => n * 3600 * 1000;
+    const clock = () => jest.spyOn(sut.gateway.app.get(SessionStore), 'now');
+    const sidOf = (cookie: string) => /^cm\.sid=s:([^.]+)\./.exec(decodeURIComponent(cookie))![1];
+    afterEach(() => jest.restoreAllMocks());
+
+    it('ends a session 168 hours after sign-in, however busy it was', async () => {
+      const signedInAt = Date.now();
+      const at = clock().mockReturnValue(signedInAt);
+      const { cookie } = await sut.signInAdmin();
+      // A request every now and then: the session is never idle.
+      for (const later of [1, 100, 167.9]) {
+        at.mockReturnValue(signedInAt + hours(later));
+        expect([later, (await me(cookie)).status]).toEqual([later, 200]);
+      }
+      at.mockReturnValue(signedInAt + hours(168) + 1000);
+      expect((await me(cookie)).status).toBe(401);
+      const table = `"${sut.namespace}_gateway".sessions`;
+      expect(
+        await sut.gateway.app.get(DataSource).query(`SELECT 1 FROM ${table} WHERE sid = $1`, [sidOf(cookie)]),
+      ).toEqual([]);
+      // Signing in again starts the count again.
+      expect((await me((await sut.signInAdmin()).cookie)).status).toBe(200);
+    });
+
+    it('has the cookie and the stored session expire at the absolute end when it comes before the idle one', async () => {
+      const signedInAt = Date.now();
+      const at = clock().mockReturnValue(signedInAt);
+      const { cookie } = await sut.signInAdmin();
+      at.mockReturnValue(signedInAt + hours(167));
+      const res = await me(cookie);
+      expect(res.status).toBe(200);
+      // About one hour is left, far less than the 24 hours of idle time.
+      const expires = Date.parse(/; Expires=([^;]+)/.exec(res.headers.getSetCookie()[0])![1]);
+      expect(expires - Date.now()).toBeLessThan(hours(2));
+      const [row] = (await sut.gateway.app
+        .get(DataSource)
+        .query(
+          `SELECT expire < now() + interval '2 hours' AS soon FROM "${sut.namespace}_gateway".sessions WHERE sid = $1`,
+          [sidOf(cookie)],
+        )) as { soon: boolean }[];
+      expect(row).toEqual({ soon: true });
+    });
+
+    it('ends a session without a sign-in time, as sessions from before these rules have none', async () => {
+      const { cookie } = await sut.signInAdmin();
+      await sut.gateway.app
+        .get(DataSource)
+        .query(
+          `UPDATE "${sut.namespace}_gateway".sessions SET sess = (sess::jsonb - 'signedInAt')::json WHERE sid = $1`,
+          [sidOf(cookie)],
+        );
+      expect((await me(cookie)).status).toBe(401);
     });
   });
 

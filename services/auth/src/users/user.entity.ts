@@ -26,6 +26,10 @@ export class UserEntity {
   @Column({ name: 'is_active', type: 'smallint', default: 1 })
   isActive!: 0 | 1;
 
+  /** Raised when the password changes or the account is deactivated: older sessions are over. */
+  @Column({ name: 'session_version', type: 'integer', default: 0 })
+  sessionVersion!: number;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -5,7 +5,10 @@ import { DataSource, type EntityManager, QueryFailedError, type Repository } fro
 import { UserEntity } from './user.entity';
 
 export type UserFields = Partial<
-  Pick<UserEntity, 'username' | 'passwordHash' | 'email' | 'firstName' | 'lastName' | 'role' | 'isActive'>
+  Pick<
+    UserEntity,
+    'username' | 'passwordHash' | 'email' | 'firstName' | 'lastName' | 'role' | 'isActive' | 'sessionVersion'
+  >
 >;
 
 /** The unique indexes of the users migration, and the field a person has to change. */

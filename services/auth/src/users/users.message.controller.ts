@@ -25,6 +25,11 @@ export class UsersMessageController {
     return this.users.get(dto.id);
   }
 
+  @HandleMessage(messages.auth.getSessionUser)
+  getSessionUser(dto: UserIdMessage) {
+    return this.users.getWithSessionVersion(dto.id);
+  }
+
   @HandleMessage(messages.auth.listUsers)
   list() {
     return this.users.list();

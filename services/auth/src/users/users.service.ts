@@ -2,6 +2,7 @@ import {
   authMessages,
   ErrorCode,
   type Login,
+  type SessionUser,
   type User,
   type UserCreateMessage,
   type UserDeleteMessage,
@@ -30,6 +31,11 @@ export function toUser(entity: UserEntity): User {
   };
 }
 
+/** A user with the version their sessions must carry: for the gateway only. */
+function toSessionUser(entity: UserEntity): SessionUser {
+  return { user: toUser(entity), sessionVersion: entity.sessionVersion };
+}
+
 @Injectable()
 export class UsersService {
   constructor(
@@ -41,20 +47,24 @@ export class UsersService {
    * One answer and about one argon2 verification of time for an unknown user, a wrong password and
    * a deactivated account: a different answer for the last would tell a guesser the password is right.
    */
-  async login({ username, password }: Login): Promise<User> {
+  async login({ username, password }: Login): Promise<SessionUser> {
     const user = await this.users.findByUsername(username);
     const valid = user
       ? await this.hasher.verify(user.passwordHash, password)
       : await this.hasher.verifyNobody(password);
     if (!user || !valid || user.isActive !== 1)
       throw new AppError(ErrorCode.INVALID_CREDENTIALS, authMessages.invalidCredentials);
-    return toUser(user);
+    return toSessionUser(user);
   }
 
   async get(id: string): Promise<User> {
+    return (await this.getWithSessionVersion(id)).user;
+  }
+
+  async getWithSessionVersion(id: string): Promise<SessionUser> {
     const user = await this.users.findById(id);
     if (!user) throw notFound();
-    return toUser(user);
+    return toSessionUser(user);
   }
 
   async list(): Promise<User[]> {
@@ -66,7 +76,7 @@ export class UsersService {
     return toUser(await this.users.create({ ...fields, passwordHash: await this.hasher.hash(password) }));
   }
 
-  async update({ actorId, id, changes }: UserUpdateMessage): Promise<User> {
+  async update({ actorId, id, changes }: UserUpdateMessage): Promise<SessionUser> {
     const { password, ...rest } = changes;
     // Hashed before the lock is taken: argon2 takes tens of milliseconds.
     const fields: UserFields = password ? { ...rest, passwordHash: await this.hasher.hash(password) } : rest;
@@ -77,7 +87,12 @@ export class UsersService {
       const staysActiveAdmin =
         (fields.role ?? user.role) === 'admin' && (fields.isActive ?? user.isActive) === 1;
       if (!staysActiveAdmin) await this.keepAnAdmin(user, store);
-      return toUser(await store.update(user, fields));
+      // Under the row lock, so that concurrent changes each raise it. Reactivating leaves it
+      // raised: the sessions a deactivation ended stay ended.
+      const endsSessions =
+        fields.passwordHash !== undefined || (fields.isActive === 0 && user.isActive === 1);
+      const sessionVersion = endsSessions ? user.sessionVersion + 1 : user.sessionVersion;
+      return toSessionUser(await store.update(user, { ...fields, sessionVersion }));
     });
   }
 

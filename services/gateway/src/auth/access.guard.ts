@@ -9,7 +9,7 @@ import { type SignedInRequest } from './current-user';
 /**
  * Access from the contract: each route's `access` decides; a handler without a contract entry
  * (such as /objects/…) needs a session. The user is read from the auth service on every request,
- * so a deactivated or deleted user loses access at once.
+ * so a deactivated or deleted user, or a session from before a password change, loses access at once.
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
@@ -27,14 +27,19 @@ export class AccessGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<SignedInRequest>();
     const userId = req.session?.userId;
     if (!userId) throw new AppError(ErrorCode.UNAUTHENTICATED, authMessages.unauthenticated);
-    const user = await this.rpc.send(messages.auth.getUser, { id: userId }).catch((error: AppError) => {
-      if (error.code === ErrorCode.USER_NOT_FOUND) return null;
-      throw error;
-    });
-    if (!user || user.isActive !== 1) {
+    const found = await this.rpc
+      .send(messages.auth.getSessionUser, { id: userId })
+      .catch((error: AppError) => {
+        if (error.code === ErrorCode.USER_NOT_FOUND) return null;
+        throw error;
+      });
+    // A password change or a deactivation since sign-in raised the version: this session is over,
+    // also after a reactivation.
+    if (!found || found.user.isActive !== 1 || found.sessionVersion !== req.session.sessionVersion) {
       await endSession(req, context.switchToHttp().getResponse());
       throw new AppError(ErrorCode.UNAUTHENTICATED, authMessages.unauthenticated);
     }
+    const { user } = found;
     req.user = user;
     if (access === 'admin' && user.role !== 'admin')
       throw new AppError(ErrorCode.FORBIDDEN, authMessages.forbidden);

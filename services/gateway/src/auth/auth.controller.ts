@@ -3,6 +3,7 @@ import { RpcClient } from '@cm/platform';
 import { Body, Controller, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiRoute } from '../http/api-route.decorator';
+import { SessionStore } from '../session/session-store';
 import { endSession, startSession } from '../session/session.middleware';
 import { SignOutTokens } from '../session/sign-out-token';
 import { CurrentUser } from './current-user';
@@ -16,6 +17,7 @@ export class AuthController {
     private readonly throttle: LoginThrottle,
     private readonly signOutTokens: SignOutTokens,
     private readonly devices: DeviceCookies,
+    private readonly sessions: SessionStore,
   ) {}
 
   @ApiRoute(apiRoutes.login)
@@ -29,15 +31,15 @@ export class AuthController {
       client: req.ip ?? 'unknown',
       device: this.devices.deviceOf(req, body.username),
     };
-    const user = await this.throttle
+    const signedIn = await this.throttle
       .attempt(attempt, () => this.rpc.send(messages.auth.login, body))
       .catch((error: unknown) => {
         if (error instanceof TooManyAttempts) res.setHeader('Retry-After', String(error.retryAfterSeconds));
         throw error;
       });
     this.devices.issue(req, res, body.username);
-    await startSession(req, user.id);
-    return user;
+    await startSession(req, signedIn, this.sessions.now());
+    return signedIn.user;
   }
 
   @ApiRoute(apiRoutes.currentUser)

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
+import { AccountSessions } from '../session/account-sessions.service';
 import { AccessGuard } from './access.guard';
 import { AuthController } from './auth.controller';
 import { DeviceCookies } from './device-cookie';
@@ -12,6 +13,7 @@ import { UsersController } from './users.controller';
 @Module({
   controllers: [AuthController, UsersController],
   providers: [
+    AccountSessions,
     LoginAttemptRepository,
     DeviceCookies,
     LoginThrottle,

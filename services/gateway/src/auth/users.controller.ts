@@ -7,8 +7,10 @@ import {
   type UserUpdate,
 } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
-import { Body, Controller, Param } from '@nestjs/common';
+import { Body, Controller, Param, Req } from '@nestjs/common';
+import type { Request } from 'express';
 import { ApiRoute } from '../http/api-route.decorator';
+import { AccountSessions } from '../session/account-sessions.service';
 import { CurrentUser } from './current-user';
 import { LoginThrottle, throttleName } from './login-throttle.service';
 
@@ -18,6 +20,7 @@ export class UsersController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly throttle: LoginThrottle,
+    private readonly sessions: AccountSessions,
   ) {}
 
   @ApiRoute(apiRoutes.listUsers)
@@ -35,13 +38,21 @@ export class UsersController {
   }
 
   @ApiRoute(apiRoutes.updateUser)
-  update(@Param('id') id: string, @Body() changes: UserUpdate, @CurrentUser() actor: User): Promise<User> {
-    return this.rpc.send(messages.auth.updateUser, { actorId: actor.id, id, changes });
+  async update(
+    @Param('id') id: string,
+    @Body() changes: UserUpdate,
+    @CurrentUser() actor: User,
+    @Req() req: Request,
+  ): Promise<User> {
+    const changed = await this.rpc.send(messages.auth.updateUser, { actorId: actor.id, id, changes });
+    await this.sessions.changed(req, changed);
+    return changed.user;
   }
 
   @ApiRoute(apiRoutes.deleteUser)
   async delete(@Param('id') id: string, @CurrentUser() actor: User): Promise<void> {
     await this.rpc.send(messages.auth.deleteUser, { actorId: actor.id, id });
+    await this.sessions.deleted(id);
   }
 
   @ApiRoute(apiRoutes.clearSignInLock)

@@ -1,10 +1,12 @@
 import { CreateSessions1732300000000 } from './1732300000000-create-sessions';
 import { CreateLoginFailures1732600000000 } from './1732600000000-create-login-failures';
+import { AddSessionUser1732800000000 } from './1732800000000-add-session-user';
 import { LoginThrottle1764000000000 } from './1764000000000-login-throttle';
 
 /** Applied in order by the platform's DatabaseModule. */
 export const migrations = [
   CreateSessions1732300000000,
   CreateLoginFailures1732600000000,
+  AddSessionUser1732800000000,
   LoginThrottle1764000000000,
 ];

@@ -1,4 +1,4 @@
-import { ErrorCode } from '@cm/contracts';
+import { ErrorCode, type SessionUser } from '@cm/contracts';
 import { AppError } from '@cm/platform';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import session from 'express-session';
@@ -10,9 +10,12 @@ export const SESSION_COOKIE = 'cm.sid';
 /**
  * The session cookie: HttpOnly, SameSite=Lax, Secure whenever the request came over TLS (as
  * Express sees it, so X-Forwarded-Proto counts behind a trusted proxy). Sessions are created
- * only at sign-in and last SESSION_MAX_AGE_HOURS after the last request.
+ * only at sign-in and last SESSION_MAX_AGE_HOURS after the last request, and never longer than
+ * SESSION_ABSOLUTE_HOURS after sign-in.
  */
 export function sessionMiddleware(config: Config, sessions: SessionStore): RequestHandler {
+  const idleMs = Math.round(config.SESSION_MAX_AGE_HOURS * 3600 * 1000);
+  const absoluteMs = Math.round(config.SESSION_ABSOLUTE_HOURS * 3600 * 1000);
   const handler = session({
     name: SESSION_COOKIE,
     secret: config.SESSION_SECRET,
@@ -26,20 +29,33 @@ export function sessionMiddleware(config: Config, sessions: SessionStore): Reque
       sameSite: 'lax',
       secure: 'auto',
       path: '/',
-      maxAge: Math.round(config.SESSION_MAX_AGE_HOURS * 3600 * 1000),
+      maxAge: idleMs,
     },
   });
+  const answerUnavailable = (res: Response) =>
+    res.status(503).json({ code: ErrorCode.SERVICE_UNAVAILABLE, message: unavailable });
   // A store failure would reach Express's HTML error page; answer like every other failure.
   return (req: Request, res: Response, next: NextFunction) =>
     handler(req, res, (error?: unknown) => {
-      if (!error) return next();
+      if (!error) {
+        if (!req.session?.userId) return next();
+        // A session from before sign-in times were kept counts as too old.
+        const left = (req.session.signedInAt ?? 0) + absoluteMs - sessions.now();
+        if (left > 0) {
+          // Expiring at the absolute end too, the cookie and the row go then even without a request.
+          req.session.cookie.maxAge = Math.min(idleMs, left);
+          return next();
+        }
+        // A fresh, empty session rather than none, so that a sign-in in this request still works.
+        return promised('regenerate')(req).then(
+          () => next(),
+          () => answerUnavailable(res),
+        );
+      }
       // Renewing a rolling session happens as the answer goes out: when that fails (the database
       // went away meanwhile) the answer is already sent and the session merely not renewed.
       if (res.headersSent) return;
-      res.status(503).json({
-        code: ErrorCode.SERVICE_UNAVAILABLE,
-        message: unavailable,
-      });
+      answerUnavailable(res);
     });
 }
 
@@ -55,9 +71,19 @@ const promised =
     );
 
 /** A fresh session id at sign-in, so that an id planted before sign-in is worth nothing after it. */
-export async function startSession(req: Request, userId: string): Promise<void> {
+export async function startSession(
+  req: Request,
+  { user, sessionVersion }: SessionUser,
+  signedInAt: number,
+): Promise<void> {
   await promised('regenerate')(req);
-  req.session.userId = userId;
+  Object.assign(req.session, { userId: user.id, sessionVersion, signedInAt });
+  await promised('save')(req);
+}
+
+/** Keeps the request's own session valid after its user's session version went up. */
+export async function renewSessionVersion(req: Request, sessionVersion: number): Promise<void> {
+  req.session.sessionVersion = sessionVersion;
   await promised('save')(req);
 }
 

@@ -5,6 +5,7 @@ HOST: "0.0.0.0"
 PORT: {{ $g.containerPort | int64 | quote }}
 READINESS_TIMEOUT_MS: {{ $g.readinessTimeoutMs | int64 | quote }}
 SESSION_MAX_AGE_HOURS: {{ $g.session.maxAgeHours | quote }}
+SESSION_ABSOLUTE_HOURS: {{ $g.session.absoluteHours | quote }}
 TRUST_PROXY: {{ $g.trustProxy | default (ternary "1" "false" $g.ingress.enabled) | quote }}
 {{- with (include "gateway.publicOrigin" .) }}
 PUBLIC_ORIGIN: {{ . | quote }}

@@ -1,0 +1,41 @@
+import { type SessionUser } from '@cm/contracts';
+import { Injectable, Logger } from '@nestjs/common';
+import type { Request } from 'express';
+import { SessionStore } from './session-store';
+import { renewSessionVersion } from './session.middleware';
+
+/**
+ * Deletes the sessions an account change made void from the table every replica reads, so that
+ * they end at once everywhere. The access guard's version check refuses them anyway (also after a
+ * change no gateway made): a failure here is logged, not answered, since the change itself is done.
+ */
+@Injectable()
+export class AccountSessions {
+  private readonly logger = new Logger(AccountSessions.name);
+
+  constructor(private readonly sessions: SessionStore) {}
+
+  /** After a change of `user`: when it is the caller's own account, the caller's session stays. */
+  async changed(req: Request, { user, sessionVersion }: SessionUser): Promise<void> {
+    const own = req.session.userId === user.id;
+    await this.attempt(async () => {
+      if (own && req.session.sessionVersion !== sessionVersion)
+        await renewSessionVersion(req, sessionVersion);
+      await this.sessions.deleteOutdated(user.id, sessionVersion, own ? req.sessionID : undefined);
+    }, user.id);
+  }
+
+  async deleted(userId: string): Promise<void> {
+    await this.attempt(() => this.sessions.deleteOutdated(userId, null), userId);
+  }
+
+  private async attempt(work: () => Promise<void>, userId: string): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      this.logger.warn(
+        `Sessions of user ${userId} not deleted (the access guard still refuses them): ${String(error)}`,
+      );
+    }
+  }
+}
