@@ -53,9 +53,4 @@ export class UploadSlots {
       else this.perUser.delete(user);
     };
   }
-
-  /** Uploads in progress, in all. */
-  get inProgress(): number {
-    return this.total;
-  }
 }
