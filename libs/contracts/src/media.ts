@@ -135,9 +135,6 @@ export type UploadAbort = z.infer<typeof uploadAbortSchema>;
 export const uploadAbortResultSchema = z.object({ aborted: z.boolean() });
 export type UploadAbortResult = z.infer<typeof uploadAbortResultSchema>;
 
-export const uploadUrlRequestSchema = ownerSchema;
-export type UploadUrlRequest = z.infer<typeof uploadUrlRequestSchema>;
-
 export const roomImageRegistrationSchema = roomImageRegisterSchema.extend(ownerSchema.shape);
 export type RoomImageRegistration = z.infer<typeof roomImageRegistrationSchema>;
 
@@ -165,4 +162,27 @@ export const mediaMessages = {
   noFile: 'Choose an image to upload (a multipart form with one field "file").',
   tooLarge: `The file is larger than ${MAX_UPLOAD_BYTES} bytes (48 MB). Choose a smaller image.`,
   notAnImage: 'The file is not an image. Choose a JPEG, PNG, GIF, WebP or AVIF picture.',
+  empty: 'The file is empty. Choose an image to upload.',
+  truncated: 'The upload ended before the whole file arrived. Try again.',
+  idle: 'The upload stopped sending data and was cancelled. Check the connection and try again.',
 } as const;
+
+/**
+ * What the browser says of the file when it asks for an upload URL. The size is signed into the
+ * URL, so the store itself refuses a body of any other length. The spec's empty body still gets
+ * a URL, signed for a file of the largest size: no URL lets more than that into the store.
+ */
+export const uploadUrlBodySchema = z.object({
+  size: z
+    .number({ message: 'size must be the file size in bytes' })
+    .int({ message: 'size must be the file size in bytes' })
+    .min(1, { message: mediaMessages.empty })
+    .max(MAX_UPLOAD_BYTES, { message: mediaMessages.tooLarge })
+    .optional(),
+  contentType: z.string().max(255).optional(),
+});
+export type UploadUrlBody = z.infer<typeof uploadUrlBodySchema>;
+
+/** gateway → media: a presigned PUT for the browser. */
+export const uploadUrlRequestSchema = uploadUrlBodySchema.extend(ownerSchema.shape);
+export type UploadUrlRequest = z.infer<typeof uploadUrlRequestSchema>;

@@ -55,6 +55,8 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   [ErrorCode.NOT_AN_IMAGE]: 415,
   [ErrorCode.FILE_TOO_LARGE]: 413,
   [ErrorCode.NO_FILE]: 400,
+  [ErrorCode.TOO_MANY_UPLOADS]: 429,
+  [ErrorCode.UPLOAD_TIMEOUT]: 408,
   [ErrorCode.CHECK_INCOMPLETE]: 504,
 };
 

@@ -74,5 +74,11 @@ export const configSchema = z.object({
   LOGIN_MAX_DELAY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   /** How long a browser that signed in keeps its device cookie (a year by default). */
   LOGIN_DEVICE_COOKIE_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  /** Streamed uploads (POST /api/upload) at once in this process; each holds a 5 MB part buffer. */
+  UPLOAD_MAX_CONCURRENT: z.coerce.number().int().min(1).max(1000).default(20),
+  /** Streamed uploads at once of one user, so that one person cannot take every slot. */
+  UPLOAD_MAX_CONCURRENT_PER_USER: z.coerce.number().int().min(1).max(1000).default(3),
+  /** A streamed upload that sends nothing for this long is cancelled (408). */
+  UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
 });
 export type Config = z.infer<typeof configSchema>;

@@ -149,11 +149,11 @@ const monitorEnv = {
  * The auth service and a gateway in one namespace of their own: enough for every session and
  * access rule (routes of services that are not running answer 503 to those let through).
  * `everyService` adds inventory, media (with a local S3 store) and monitor, so that every route
- * can answer for real.
+ * can answer for real; `media` adds media and its store alone.
  */
 export async function startAuthAndGateway(
   env: Record<string, string> = {},
-  { everyService = false, authEnv = {} as Record<string, string> } = {},
+  { everyService = false, media = false, authEnv = {} as Record<string, string> } = {},
 ) {
   const namespace = testNamespace('gw');
   const closers: (() => Promise<unknown>)[] = [];
@@ -168,16 +168,16 @@ export async function startAuthAndGateway(
       ADMIN_PASSWORD: adminCredentials.password,
       ...authEnv,
     });
-    if (everyService) {
+    if (everyService || media) {
       const s3 = await startLocalS3();
       closers.unshift(() => s3.close());
-      await start('inventory');
+      if (everyService) await start('inventory');
       await start('media', {
         S3_ENDPOINT: s3.endpoint,
         S3_ACCESS_KEY_ID: 'S3RVER',
         S3_SECRET_ACCESS_KEY: 'S3RVER',
       });
-      await start('monitor', monitorEnv);
+      if (everyService) await start('monitor', monitorEnv);
       env = { S3_PUBLIC_ENDPOINT: s3.endpoint, ...env };
     }
     gateway = await startGateway(namespace, env);

@@ -1,3 +1,4 @@
+import { createHash, createHmac } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { HealthService, parseEnv } from '@cm/platform';
 import { startLocalS3, testEnv, testNamespace } from '@cm/platform/testing';
@@ -47,7 +48,7 @@ describe(ObjectStore.name, () => {
   it('presigns a PUT, then heads, reads the start of, copies and deletes the object by key', async () => {
     const key = 'uploads/00000000-0000-4000-8000-000000000001';
     const body = Buffer.from('0123456789');
-    const etag = await put(await sut.presignPut(key, 60), body);
+    const etag = await put(await sut.presignPut(key, body.length, 60), body);
 
     expect(await sut.head(key)).toEqual({ size: body.length, etag, lastModified: expect.any(Date) });
     expect(Buffer.from(await sut.readStart(key, 4))).toEqual(body.subarray(0, 4));
@@ -79,9 +80,18 @@ describe(ObjectStore.name, () => {
     expect((await sut.head(key))?.size).toBe(parts[0].length + parts[1].length);
   });
 
+  // s3rver accepts any V4 signature; S3 and MinIO recompute it from the request they receive.
+  it('signs the length into a presigned PUT, so a store checking signatures refuses any other length', async () => {
+    const url = await sut.presignPut('uploads/00000000-0000-4000-8000-000000000006', 1000, 60);
+    expect(new URL(url).searchParams.get('X-Amz-SignedHeaders')?.split(';')).toContain('content-length');
+    expect(signatureHolds(url, 'PUT', { 'content-length': '1000' }, 'S3RVER')).toBe(true);
+    expect(signatureHolds(url, 'PUT', { 'content-length': String(60 * 1024 * 1024) }, 'S3RVER')).toBe(false);
+    expect(signatureHolds(url, 'PUT', { 'content-length': '999' }, 'S3RVER')).toBe(false);
+  });
+
   it('knows the keys of its own URLs only', async () => {
     const key = 'uploads/00000000-0000-4000-8000-000000000005';
-    const url = await sut.presignPut(key, 60);
+    const url = await sut.presignPut(key, 1, 60);
     expect(sut.keyOfUrl(url)).toBe(key);
     expect(sut.keyOfUrl(url.replace(`/${sut.bucket}/`, '/another-bucket/'))).toBeNull();
   });
@@ -113,3 +123,41 @@ describe(ObjectStore.name, () => {
     });
   });
 });
+
+const hmac = (key: Buffer | string, data: string) => createHmac('sha256', key).update(data).digest();
+const rfc3986 = (v: string) =>
+  encodeURIComponent(v).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * Whether a presigned URL's SigV4 signature holds for a request with these headers, computed as
+ * a store that checks signatures does: from the request it received, each signed header's value
+ * taken from that request.
+ */
+function signatureHolds(presigned: string, method: string, headers: Record<string, string>, secret: string) {
+  const url = new URL(presigned);
+  const query = [...url.searchParams].filter(([name]) => name !== 'X-Amz-Signature');
+  const signed = url.searchParams.get('X-Amz-SignedHeaders')!.split(';');
+  const received: Record<string, string> = { host: url.host, ...headers };
+  const canonicalRequest = [
+    method,
+    url.pathname,
+    query
+      .map(([name, value]) => `${rfc3986(name)}=${rfc3986(value)}`)
+      .sort()
+      .join('&'),
+    ...signed.map((name) => `${name}:${received[name] ?? ''}`),
+    '',
+    signed.join(';'),
+    'UNSIGNED-PAYLOAD',
+  ].join('\n');
+  const [, date, region, service] = url.searchParams.get('X-Amz-Credential')!.split('/');
+  const scope = `${date}/${region}/${service}/aws4_request`;
+  const stringToSign = [
+    'AWS4-HMAC-SHA256',
+    url.searchParams.get('X-Amz-Date'),
+    scope,
+    createHash('sha256').update(canonicalRequest).digest('hex'),
+  ].join('\n');
+  const key = [date, region, service, 'aws4_request'].reduce<Buffer | string>(hmac, `AWS4${secret}`);
+  return hmac(key, stringToSign).toString('hex') === url.searchParams.get('X-Amz-Signature');
+}

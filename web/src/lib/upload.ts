@@ -45,8 +45,11 @@ export async function uploadImageToStore(
     },
   }).use(AwsS3, {
     shouldUseMultipart: false,
+    // The size is signed into the URL: the store takes this file's bytes and no more.
     signRequest: async () => {
-      uploadURL = (await apiJson(apiRoutes.createUploadUrl)).uploadURL;
+      uploadURL = (
+        await apiJson(apiRoutes.createUploadUrl, undefined, { size: file.size, contentType: file.type })
+      ).uploadURL;
       return { url: uploadURL };
     },
   });

@@ -2,6 +2,7 @@ import {
   objectPathResultSchema,
   roomImageRegisterSchema,
   uploadResultSchema,
+  uploadUrlBodySchema,
   uploadUrlResultSchema,
 } from '../media';
 import { type ApiRouteDef } from '../route-def';
@@ -12,7 +13,7 @@ export const mediaRoutes = {
     method: 'POST',
     path: '/api/upload',
     summary:
-      'Upload one image (multipart field "file", at most 50485760 bytes; JPEG, PNG, GIF, WebP or AVIF by content); answers its url under /objects/',
+      'Upload one image (multipart field "file", at most 50485760 bytes; JPEG, PNG, GIF, WebP or AVIF by content); answers its url under /objects/. 429 with Retry-After when too many uploads run; 408 when the client stops sending',
     tag: 'Media',
     access: 'user',
     bodyContentType: 'multipart/form-data',
@@ -21,9 +22,11 @@ export const mediaRoutes = {
   createUploadUrl: {
     method: 'POST',
     path: '/api/objects/upload',
-    summary: 'A presigned URL, valid 15 minutes, to PUT one image directly to the object store',
+    summary:
+      "A presigned URL, valid 15 minutes, to PUT one image directly to the object store. The body gives the file's size in bytes, signed into the URL so that the store refuses any other length (without it, the length signed is 50485760), and may give its type",
     tag: 'Media',
     access: 'user',
+    body: uploadUrlBodySchema,
     response: uploadUrlResultSchema,
   },
   registerRoomImage: {

@@ -4,14 +4,16 @@ import {
   type ObjectPathResult,
   type RoomImageRegister,
   type UploadResult,
+  type UploadUrlBody,
   type UploadUrlResult,
 } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
-import { Body, Controller, Req } from '@nestjs/common';
-import type { Request } from 'express';
+import { Body, Controller, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { ApiRoute } from '../http/api-route.decorator';
 import { ownerOf } from './owner';
 import { UploadReceiver } from './upload-receiver';
+import { TooManyUploads } from './upload-slots';
 
 @Controller()
 export class MediaController {
@@ -21,13 +23,17 @@ export class MediaController {
   ) {}
 
   @ApiRoute(apiRoutes.upload)
-  upload(@Req() req: Request): Promise<UploadResult> {
-    return this.uploads.receive(req, ownerOf(req));
+  upload(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UploadResult> {
+    const owner = ownerOf(req);
+    return this.uploads.receive(req, owner ?? req.ip ?? 'unknown', owner).catch((error: unknown) => {
+      if (error instanceof TooManyUploads) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+      throw error;
+    });
   }
 
   @ApiRoute(apiRoutes.createUploadUrl)
-  createUploadUrl(@Req() req: Request): Promise<UploadUrlResult> {
-    return this.rpc.send(messages.media.createUploadUrl, { ownerId: ownerOf(req) });
+  createUploadUrl(@Body() body: UploadUrlBody, @Req() req: Request): Promise<UploadUrlResult> {
+    return this.rpc.send(messages.media.createUploadUrl, { ...body, ownerId: ownerOf(req) });
   }
 
   @ApiRoute(apiRoutes.registerRoomImage)

@@ -11,10 +11,12 @@ import {
   type UploadResult,
   type UploadSession,
 } from '@cm/contracts';
-import { AppError, RpcClient } from '@cm/platform';
-import { Injectable, Logger } from '@nestjs/common';
+import { AppError, CONFIG, RpcClient } from '@cm/platform';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import busboy from 'busboy';
 import type { Request } from 'express';
+import { type Config } from '../config';
+import { UploadSlots } from './upload-slots';
 
 const PART_TIMEOUT_MS = 60_000;
 const COMPLETE_TIMEOUT_MS = 30_000;
@@ -25,26 +27,54 @@ const ENVELOPE_BYTES = 64 * 1024;
 const noFile = () => new AppError(ErrorCode.NO_FILE, mediaMessages.noFile);
 const tooLarge = () => new AppError(ErrorCode.FILE_TOO_LARGE, mediaMessages.tooLarge);
 const notAnImage = () => new AppError(ErrorCode.NOT_AN_IMAGE, mediaMessages.notAnImage);
+const truncated = () => new AppError(ErrorCode.VALIDATION_FAILED, mediaMessages.truncated);
+const idle = () => new AppError(ErrorCode.UPLOAD_TIMEOUT, mediaMessages.idle);
 const storeFailed = () =>
   new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'The file could not be stored just now. Try again.');
 
 /**
  * Streams the one file of a multipart upload into the object store, never holding more than one
  * part (5 MB) of it: the first bytes decide whether it is an image, media opens an S3 multipart
- * upload and signs a URL per part, and each part is PUT as soon as it is full. A refused request
- * is read to its end (up to twice the limit) so that the client receives the answer.
+ * upload and signs a URL per part, and each part is PUT as soon as it is full. Uploads at once
+ * are limited (UploadSlots), and a client that sends nothing for UPLOAD_IDLE_TIMEOUT_MS while we
+ * wait for it is answered 408. A refused request is read to its end (up to twice the limit) so
+ * that the client receives the answer.
  */
 @Injectable()
 export class UploadReceiver {
   private readonly logger = new Logger(UploadReceiver.name);
+  private readonly idleMs: number;
 
-  constructor(private readonly rpc: RpcClient) {}
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly slots: UploadSlots,
+    @Inject(CONFIG) config: Config,
+  ) {
+    this.idleMs = config.UPLOAD_IDLE_TIMEOUT_MS;
+  }
 
-  async receive(req: Request, ownerId: string | null): Promise<UploadResult> {
+  /** `user` is whose slots the upload counts against; `ownerId` is recorded with the object. */
+  async receive(req: Request, user: string, ownerId: string | null): Promise<UploadResult> {
     if (Number(req.headers['content-length']) > MAX_UPLOAD_BYTES + ENVELOPE_BYTES) {
-      await drain(req);
+      await drain(req, this.idleMs);
       throw tooLarge();
     }
+    let release: () => void;
+    try {
+      release = this.slots.take(user);
+    } catch (error) {
+      // Answered at once; what the client still sends is read and dropped.
+      void drain(req, this.idleMs);
+      throw error;
+    }
+    try {
+      return await this.receiveForm(req, ownerId);
+    } finally {
+      release();
+    }
+  }
+
+  private async receiveForm(req: Request, ownerId: string | null): Promise<UploadResult> {
     let parser: busboy.Busboy;
     try {
       parser = busboy({
@@ -52,36 +82,54 @@ export class UploadReceiver {
         limits: { files: 1, fileSize: MAX_UPLOAD_BYTES + 1, fields: 10, fieldSize: 1024, parts: 20 },
       });
     } catch {
-      await drain(req);
+      await drain(req, this.idleMs);
       throw noFile();
     }
     return new Promise<UploadResult>((resolve, reject) => {
       let work: Promise<void> | null = null;
+      let current: Readable | null = null;
       const fail = async (error: unknown) => {
+        clearTimeout(beforeFile);
         req.unpipe(parser);
-        await drain(req);
+        if ((error as AppError).code === ErrorCode.UPLOAD_TIMEOUT) {
+          // The client sends nothing: there is nothing to read, and the connection goes.
+          req.res?.setHeader('Connection', 'close');
+        } else {
+          await drain(req, this.idleMs);
+        }
         reject(error);
       };
-      let current: Readable | null = null;
+      // Until the file starts, any bytes count; from then on, store() watches its own reads.
+      let beforeFile = setTimeout(() => void fail(idle()), this.idleMs);
+      const onData = () => {
+        clearTimeout(beforeFile);
+        if (!work) beforeFile = setTimeout(() => void fail(idle()), this.idleMs);
+      };
+      req.on('data', onData);
       parser.on('file', (name, file) => {
         if (name !== 'file' || work) {
           file.resume();
           return;
         }
+        clearTimeout(beforeFile);
+        req.off('data', onData);
         current = file;
         work = this.store(file, ownerId).then(resolve, fail);
       });
       const malformed = () => new AppError(ErrorCode.VALIDATION_FAILED, 'The multipart form is malformed.');
       parser.on('error', () => {
-        if (work) current?.destroy(malformed());
+        if (work) current?.destroy(truncated());
         else void fail(malformed());
       });
-      // A client that goes away mid-file must not leave the upload waiting for bytes forever.
+      // A client that goes away must not leave the upload (and its slot) waiting for bytes forever.
       req.once('close', () => {
-        if (!req.readableEnded)
-          current?.destroy(new AppError(ErrorCode.VALIDATION_FAILED, 'The upload was interrupted.'));
+        if (req.readableEnded) return;
+        const interrupted = new AppError(ErrorCode.VALIDATION_FAILED, 'The upload was interrupted.');
+        if (work) current?.destroy(interrupted);
+        else void fail(interrupted);
       });
       parser.on('close', () => {
+        clearTimeout(beforeFile);
         if (!work) reject(noFile());
       });
       req.pipe(parser);
@@ -92,7 +140,7 @@ export class UploadReceiver {
     const chunks = file[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
     let total = 0;
     const next = async (): Promise<Buffer | null> => {
-      const chunk = await chunks.next();
+      const chunk = await this.readOrTimeOut(file, chunks);
       if (chunk.done) return null;
       total += chunk.value.length;
       if (total > MAX_UPLOAD_BYTES) throw tooLarge();
@@ -144,6 +192,28 @@ export class UploadReceiver {
     return { url: `/objects/${session.key}` };
   }
 
+  /**
+   * The next chunk of the file, or 408 when the client sends nothing for the idle timeout. Any
+   * other failure of the file stream is busboy's (the body ended before the file did): 400.
+   */
+  private async readOrTimeOut(file: Readable, chunks: AsyncIterator<Buffer>) {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = idle();
+        file.destroy(error);
+        reject(error);
+      }, this.idleMs);
+    });
+    try {
+      return await Promise.race([chunks.next(), timedOut]);
+    } catch (error) {
+      throw error instanceof AppError ? error : truncated();
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** node:http rather than fetch, which copies a Buffer body before sending it. */
   private async putPart(session: UploadSession, partNumber: number, body: Buffer) {
     const url = session.partUrls[partNumber - 1];
@@ -178,21 +248,32 @@ function put(url: string, body: Buffer): Promise<{ status: number; etag: string 
   });
 }
 
-/** Reads and discards the rest of a request so its client can read our answer; gives up past twice the limit. */
-function drain(req: Request, capBytes = 2 * MAX_UPLOAD_BYTES): Promise<void> {
+/**
+ * Reads and discards the rest of a request so its client can read our answer; gives up past
+ * twice the limit, or when the client sends nothing for `idleMs`.
+ */
+function drain(req: Request, idleMs: number, capBytes = 2 * MAX_UPLOAD_BYTES): Promise<void> {
   return new Promise((resolve) => {
     if (req.readableEnded || req.destroyed) return resolve();
     let seen = 0;
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const giveUp = () => {
+      req.destroy();
+      done();
+    };
+    let timer = setTimeout(giveUp, idleMs);
     req.on('data', (chunk: Buffer) => {
       seen += chunk.length;
-      if (seen > capBytes) {
-        req.destroy();
-        resolve();
-      }
+      clearTimeout(timer);
+      if (seen > capBytes) giveUp();
+      else timer = setTimeout(giveUp, idleMs);
     });
-    req.once('end', resolve);
-    req.once('close', resolve);
-    req.once('error', () => resolve());
+    req.once('end', done);
+    req.once('close', done);
+    req.once('error', done);
     req.resume();
   });
 }

@@ -2,6 +2,7 @@ import {
   detectImageType,
   ErrorCode,
   IMAGE_SNIFF_BYTES,
+  imageContentTypeSchema,
   MAX_UPLOAD_BYTES,
   mediaMessages,
   type ObjectDownload,
@@ -35,6 +36,7 @@ const notFound = () =>
   new AppError(ErrorCode.OBJECT_NOT_FOUND, 'No uploaded file was found there. Upload the image again.');
 const tooLarge = () => new AppError(ErrorCode.FILE_TOO_LARGE, mediaMessages.tooLarge);
 const notAnImage = () => new AppError(ErrorCode.NOT_AN_IMAGE, mediaMessages.notAnImage);
+const empty = () => new AppError(ErrorCode.NO_FILE, mediaMessages.empty);
 
 @Injectable()
 export class ObjectsService {
@@ -75,11 +77,17 @@ export class ObjectsService {
     return { aborted: true };
   }
 
-  /** A presigned PUT for a browser, to a fresh key; the object counts once it is registered. */
-  async createUploadUrl({ ownerId }: UploadUrlRequest): Promise<UploadUrlResult> {
+  /**
+   * A presigned PUT for a browser, to a fresh key, for a body of exactly the size it declared;
+   * the object counts once it is registered. A declared type that is not an image we accept is
+   * refused before the file is sent.
+   */
+  async createUploadUrl({ ownerId, size, contentType }: UploadUrlRequest): Promise<UploadUrlResult> {
+    if (contentType !== undefined && !imageContentTypeSchema.safeParse(contentType).success)
+      throw notAnImage();
     const key = newKey();
     await this.objects.createPending(key, ownerId ?? null);
-    return { uploadURL: await this.store.presignPut(key, UPLOAD_URL_TTL_S) };
+    return { uploadURL: await this.store.presignPut(key, size ?? MAX_UPLOAD_BYTES, UPLOAD_URL_TTL_S) };
   }
 
   async registerRoomImage({ roomImageURL, ownerId }: RoomImageRegistration): Promise<ObjectPathResult> {
@@ -122,10 +130,7 @@ export class ObjectsService {
    */
   private async inspect(key: string): Promise<ObjectDetails> {
     const { size, etag, lastModified } = await this.head(key);
-    if (size > MAX_UPLOAD_BYTES) {
-      await this.discard(key);
-      throw tooLarge();
-    }
+    await this.refuseSize(key, size);
     const contentType = detectImageType(await this.store.readStart(key, IMAGE_SNIFF_BYTES));
     if (!contentType) {
       await this.discard(key);
@@ -140,15 +145,19 @@ export class ObjectsService {
    * inspected and served is that copy; the upload is removed (its row goes with the cleanup).
    */
   private async registerCopy(uploadKey: string, ownerId: string | null): Promise<string> {
-    if ((await this.head(uploadKey)).size > MAX_UPLOAD_BYTES) {
-      await this.discard(uploadKey);
-      throw tooLarge();
-    }
+    await this.refuseSize(uploadKey, (await this.head(uploadKey)).size);
     const key = newKey();
     await this.store.copy(uploadKey, key);
     await this.store.delete(uploadKey);
     await this.objects.recordCopy(uploadKey, key, ownerId, await this.inspect(key));
     return key;
+  }
+
+  /** An empty or oversize object is removed and refused; an empty one is never read. */
+  private async refuseSize(key: string, size: number): Promise<void> {
+    if (size > 0 && size <= MAX_UPLOAD_BYTES) return;
+    await this.discard(key);
+    throw size === 0 ? empty() : tooLarge();
   }
 
   private async head(key: string) {

@@ -35,6 +35,9 @@ function createS3Client(config: Config, endpoint = config.S3_ENDPOINT): S3Client
       connectionTimeout: 5000,
     },
     maxAttempts: MAX_ATTEMPTS,
+    // By default the SDK puts the checksum of an empty body into every presigned PUT, and a store
+    // that checks it refuses the real file.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
   });
 }
 
@@ -99,11 +102,17 @@ export class ObjectStore implements OnModuleInit, OnApplicationShutdown {
     });
   }
 
-  /** A URL a browser can PUT one object to, without credentials. */
-  presignPut(key: string, expiresInSeconds: number): Promise<string> {
-    return getSignedUrl(this.publicClient, new PutObjectCommand({ Bucket: this.bucket, Key: key }), {
-      expiresIn: expiresInSeconds,
-    });
+  /**
+   * A URL a browser can PUT one object of exactly `contentLength` bytes to, without credentials:
+   * the length is a signed header, so a store that checks signatures (S3, MinIO) refuses a body
+   * of any other length.
+   */
+  presignPut(key: string, contentLength: number, expiresInSeconds: number): Promise<string> {
+    return getSignedUrl(
+      this.publicClient,
+      new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentLength: contentLength }),
+      { expiresIn: expiresInSeconds, signableHeaders: new Set(['content-length']) },
+    );
   }
 
   /** A URL the gateway can GET the object from. */
@@ -173,7 +182,10 @@ export class ObjectStore implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  /** The first `length` bytes of an object (fewer when it is shorter). */
+  /**
+   * The first `length` bytes of an object (fewer when it is shorter). Not for an empty object: a
+   * range of it is unsatisfiable, and s3rver answers one with a byte it never sends.
+   */
   async readStart(key: string, length: number): Promise<Uint8Array> {
     const { Body } = await this.client.send(
       new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=0-${length - 1}` }),

@@ -18,6 +18,9 @@ LOGIN_MAX_FAILURES_PER_IP: {{ $g.login.maxFailuresPerIp | int64 | quote }}
 LOGIN_THROTTLE_WINDOW_SECONDS: {{ $g.login.throttleWindowSeconds | int64 | quote }}
 LOGIN_MAX_DELAY_SECONDS: {{ $g.login.maxDelaySeconds | int64 | quote }}
 LOGIN_DEVICE_COOKIE_DAYS: {{ $g.login.deviceCookieDays | int64 | quote }}
+UPLOAD_MAX_CONCURRENT: {{ $g.uploads.maxConcurrent | int64 | quote }}
+UPLOAD_MAX_CONCURRENT_PER_USER: {{ $g.uploads.maxConcurrentPerUser | int64 | quote }}
+UPLOAD_IDLE_TIMEOUT_MS: {{ $g.uploads.idleTimeoutMs | int64 | quote }}
 {{- end -}}
 
 {{/* PUBLIC_ORIGIN: the value, or the Ingress host the app is served at; empty without either. */}}

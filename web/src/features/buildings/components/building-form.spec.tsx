@@ -39,4 +39,18 @@ describe(BuildingForm.name, () => {
       description: 'North campus',
     });
   });
+
+  it('says why the server refused the photo, a busy server included, and saves nothing', async () => {
+    const message = 'You already have 3 uploads in progress. Wait for one to finish, then try again.';
+    const calls = fakeFetch({ status: 429, body: { code: 'MEDIA.TOO_MANY_UPLOADS', message } });
+    // jsdom has no AbortSignal.timeout; the upload's deadline is not what this test is about.
+    Object.assign(AbortSignal, { timeout: () => new AbortController().signal });
+    renderWithApp(<BuildingForm onDone={() => {}} />);
+    await userEvent.type(screen.getByLabelText('Building Name *'), 'Library');
+    const photo = new File([new Uint8Array([0xff, 0xd8, 0xff])], 'library.jpg', { type: 'image/jpeg' });
+    await userEvent.upload(screen.getByLabelText('Building Photo'), photo);
+    await userEvent.click(screen.getByRole('button', { name: 'Add Building' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(calls.map((c) => c.url)).toEqual(['/api/upload']);
+  });
 });
