@@ -36,6 +36,7 @@ export type CaseKind =
   | 'path-param'
   | 'path-shape'
   | 'query'
+  | 'header'
   | 'multipart';
 
 export interface FuzzRequest {
@@ -195,6 +196,30 @@ const oddQueries = [
   '?' + Array.from({ length: 1500 }, (_, i) => `k${i}=v`).join('&'),
   '?x=%00',
   '?&&&==&',
+];
+
+/** Headers the gateway reads itself: the session cookie, the cross-site check, proxies, caching. */
+const oddHeaders: [string, string][] = [
+  ['cookie', 'cm.sid=garbage'],
+  ['cookie', 'cm.sid=s%3Aforged.signature'],
+  ['cookie', 'cm.sid=%'],
+  ['cookie', `cm.sid=${'a'.repeat(4000)}`],
+  ['cookie', 'cm.sid=1; cm.sid=2; cm.sid=3'],
+  ['cookie', ';;;=;=='],
+  ['origin', 'null'],
+  ['origin', 'http://evil.example'],
+  ['origin', 'not a url'],
+  ['referer', '::::'],
+  ['x-forwarded-for', '1.2.3.4, garbage, ::1'],
+  ['x-forwarded-proto', 'https, http'],
+  ['x-forwarded-host', 'evil.example'],
+  ['host', 'evil.example'],
+  ['if-none-match', '*'],
+  ['if-modified-since', 'not a date'],
+  ['range', 'bytes=999999999-'],
+  ['accept', 'text/csv;q=abc'],
+  ['accept-encoding', 'gzip;q=x, *;q=-1'],
+  ['accept-language', 'x'.repeat(3000)],
 ];
 
 const contentTypes = [
@@ -397,6 +422,12 @@ export function generateCase(name: string, route: ApiRouteDef, random: Random, f
       query = random.pick(oddQueries);
       kind = 'query';
       detail = `query ${query.slice(0, 80)}`;
+    },
+    () => {
+      const [header, value] = random.pick(oddHeaders);
+      headers[header] = value;
+      kind = 'header';
+      detail = `${header}: ${value.slice(0, 80)}`;
     },
     () => {
       headers['content-type'] = random.pick(contentTypes);

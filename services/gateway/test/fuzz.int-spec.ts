@@ -25,6 +25,8 @@ import { checkReply, fetch, startAuthAndGateway } from './support';
  */
 const seed = Number(process.env.FUZZ_SEED ?? 20_261_124);
 const caseCount = Number(process.env.FUZZ_CASES ?? 2000);
+/** FUZZ_ONLY=12,345 replays those cases of the run alone. */
+const only = process.env.FUZZ_ONLY?.split(',').map(Number);
 const concurrency = 4;
 /** A hang, not a speed target: the gateway puts a deadline on every call it makes. */
 const answerWithinMs = 5000;
@@ -61,12 +63,28 @@ const pendingUntilMerged: { route: string; kind: CaseKind; detail: RegExp; findi
     finding: 'a multipart body cut short: busboy\'s "Unexpected end of form" is not a 400',
   },
   {
+    route: 'upload',
+    kind: 'multipart',
+    detail: /a small image/,
+    finding:
+      'a valid upload took over 5 s once in 27,000 cases (not reproduced alone): its part PUT and completion allow 60 s and 30 s',
+  },
+  {
     route: 'registerRoomImage',
     kind: 'field-value',
     detail: /^roomImageURL = "http/,
     finding: 'registering a zero-byte presigned upload answers 504',
   },
 ];
+
+/** Objects are served outside /api and the registry, behind the same session check. */
+const objectsRoute: ApiRouteDef = {
+  method: 'GET',
+  path: '/objects/uploads/:key',
+  summary: 'An uploaded picture',
+  tag: 'Media',
+  access: 'user',
+};
 
 type Identity = 'admin' | 'user' | 'anonymous';
 
@@ -91,8 +109,8 @@ function send(base: string, req: FuzzRequest, cookie: string | undefined): Promi
         method: req.method,
         path: req.path,
         headers: {
-          ...req.headers,
           ...(cookie ? { cookie } : {}),
+          ...req.headers,
           ...(req.body ? { 'content-length': String(req.body.length) } : {}),
         },
         timeout: answerWithinMs,
@@ -124,8 +142,8 @@ function judge(c: FuzzCase, answer: Answer | string, base: string): string | nul
   if (typeof answer === 'string') return answer;
   if (answer.status >= 500) return `answered ${answer.status}: ${answer.text.slice(0, 300)}`;
   if (answer.ms > answerWithinMs) return `answered after ${Math.round(answer.ms)} ms`;
-  const isApi = c.request.path.toLowerCase().startsWith('/api/');
-  if (isApi && answer.status >= 400) {
+  const ours = /^\/(api|objects)\//i.test(c.request.path);
+  if (ours && answer.status >= 400) {
     let message: unknown;
     try {
       message = (JSON.parse(answer.text) as { message?: unknown }).message;
@@ -204,11 +222,15 @@ describe('fuzzing every route', () => {
   it(
     `answers every field's unstorable values and ${caseCount} malformed requests (seed ${seed}) with no 5xx, no hang and a message`,
     async () => {
-      const routes = Object.entries(apiRoutes as Record<string, ApiRouteDef>);
+      const routes = [
+        ...Object.entries(apiRoutes as Record<string, ApiRouteDef>),
+        ['serveObject', objectsRoute] as const,
+      ];
       const fieldPlan = routes.flatMap(([name, route]) =>
         fieldCases(name, route, fixtures).map((c) => ({ name, route, c, identity: 'admin' as Identity })),
       );
-      const total = fieldPlan.length + caseCount;
+      const indexes = only ?? Array.from({ length: fieldPlan.length + caseCount }, (_, i) => i);
+      const total = indexes.length;
       /** Case i: each field's values first, then the random ones, each from a generator of its own. */
       const caseAt = (index: number) => {
         if (index < fieldPlan.length) return fieldPlan[index];
@@ -226,7 +248,7 @@ describe('fuzzing every route', () => {
 
       const worker = async () => {
         while (next < total) {
-          const index = next++;
+          const index = indexes[next++];
           const { name, route, identity, c } = caseAt(index);
           // Signing out would end the session the other cases use.
           const cookie = route.path === apiRoutes.logout.path ? undefined : cookies[identity];
@@ -262,13 +284,13 @@ describe('fuzzing every route', () => {
         process.stdout.write(`Pending until merged (${pending.length}):\n${pending.join('\n')}\n`);
       if (failures.length) {
         throw new Error(
-          `${failures.length} of ${total} cases failed; replay with FUZZ_SEED=${seed} FUZZ_CASES=${caseCount}` +
+          `${failures.length} of ${total} cases failed; replay with FUZZ_SEED=${seed} FUZZ_CASES=${caseCount}, or FUZZ_ONLY=<#> for single cases` +
             ` (answers: ${summary})\n${failures.slice(0, 60).join('\n')}`,
         );
       }
       // Most cases must get past access checks to their input, or the run proves little.
       const refusedForAccess = (statuses.get(401) ?? 0) + (statuses.get(403) ?? 0);
-      expect(refusedForAccess).toBeLessThan(total / 2);
+      if (!only) expect(refusedForAccess).toBeLessThan(total / 2);
       // Room for the machine's load: the 5 s bound is per answer, this one only stops a stuck run.
     },
     120_000 + caseCount * 100,
