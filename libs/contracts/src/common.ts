@@ -19,18 +19,30 @@ export const limits = {
   url: 2048,
 } as const;
 
+const loneSurrogate = /\p{Cs}/u;
+
+/**
+ * Text PostgreSQL can store: it refuses NUL in text, and UTF-8 has no lone surrogate halves (the
+ * driver would quietly store U+FFFD instead). Refused here so the answer is a 400 naming the field.
+ */
+export const storableText = (label: string, typeMessage = `${label} must be text`) =>
+  z
+    .string({ message: typeMessage })
+    .refine((v) => !v.includes('\u0000'), { message: `${label} must not contain NUL characters` })
+    .refine((v) => !loneSurrogate.test(v), {
+      message: `${label} must be valid Unicode text (it holds half of a surrogate pair)`,
+    });
+
 /** Optional text that arrives as "" from a form field and is stored as null. */
 export const optionalText = (max: number, label: string) =>
-  z
-    .string({ message: `${label} must be text` })
+  storableText(label)
     .trim()
     .max(max, { message: `${label} must be at most ${max} characters` })
     .nullish()
     .transform((v) => (v ? v : null));
 
 export const requiredText = (max: number, label: string, requiredMessage = `${label} is required`) =>
-  z
-    .string({ message: requiredMessage })
+  storableText(label, requiredMessage)
     .trim()
     .min(1, { message: requiredMessage })
     .max(max, { message: `${label} must be at most ${max} characters` });

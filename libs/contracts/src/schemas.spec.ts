@@ -69,6 +69,34 @@ describe('contract schemas', () => {
     );
   });
 
+  it('refuses NUL and half surrogate pairs in every text field, naming the field, and keeps emoji', () => {
+    const valid = {
+      building: { name: 'Science Hall', description: 'North' },
+      room: { name: '101', type: 'Classroom', floor: '1', roomSize: '30 x 40' },
+      equipment: { name: 'Projector', model: 'X1', serialNumber: 'S1', notes: 'n', type: 't' },
+    };
+    const cases = [
+      [buildingCreateSchema, valid.building, 'name', 'Building name'],
+      [buildingCreateSchema, valid.building, 'description', 'Description'],
+      [buildingCreateSchema, valid.building, 'imageUrl', 'Image URL'],
+      [roomCreateSchema, valid.room, 'floor', 'Floor'],
+      [roomCreateSchema, valid.room, 'roomSize', 'Room size'],
+      [roomUpdateSchema, {}, 'seatingLayoutUrl', 'Seating layout URL'],
+      [equipmentCreateSchema, valid.equipment, 'serialNumber', 'Serial number'],
+      [equipmentCreateSchema, valid.equipment, 'notes', 'Notes'],
+      [userUpdateSchema, { username: 'ana' }, 'firstName', 'First name'],
+    ] as const;
+    for (const [schema, base, field, label] of cases) {
+      expect(messagesOf(schema.safeParse({ ...base, [field]: 'a\u0000b' }))).toBe(
+        `${label} must not contain NUL characters`,
+      );
+      expect(messagesOf(schema.safeParse({ ...base, [field]: 'x\ud800' }))).toBe(
+        `${label} must be valid Unicode text (it holds half of a surrogate pair)`,
+      );
+      expect(schema.parse({ ...base, [field]: 'Lab 🔬' })).toMatchObject({ [field]: 'Lab 🔬' });
+    }
+  });
+
   it('requires a password on create but keeps the current one when blank on update', () => {
     expect(messagesOf(userCreateSchema.safeParse({ username: 'ana' }))).toBe('Password is required');
     expect(userCreateSchema.parse({ username: 'ana', password: 'pw' })).toMatchObject({

@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { type ApiRouteDef, apiRoutes, ErrorCode, type HealthReport } from '@cm/contracts';
 import { parseEnv } from '@cm/platform';
 import { dropNamespaceSchemas, testEnv, testNamespace } from '@cm/platform/testing';
@@ -73,6 +74,39 @@ describe('gateway', () => {
       code: ErrorCode.VALIDATION_FAILED,
       message: 'The request body is not valid JSON',
     });
+  });
+
+  it('answers a body it cannot decompress with a 4xx that says why, never a 500', async () => {
+    const post = (encoding: string, body: Buffer) =>
+      fetch(`${base}/api/healthz`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        body,
+      });
+    const json = Buffer.from('{"name": "Science Hall"}');
+    const unreadable = {
+      code: ErrorCode.VALIDATION_FAILED,
+      message: 'The request body does not decompress as its Content-Encoding says (corrupt or cut short)',
+    };
+
+    const unknown = await post('x-unknown', json);
+    expect(unknown.status).toBe(415);
+    expect(await unknown.json()).toEqual({
+      code: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+      message:
+        'This Content-Encoding is not supported: send the body uncompressed, or as gzip, deflate or br',
+    });
+    const notGzip = await post('gzip', json);
+    expect(notGzip.status).toBe(400);
+    expect(await notGzip.json()).toEqual(unreadable);
+    const deflated = deflateSync(json);
+    const cutShort = await post('deflate', deflated.subarray(0, deflated.length - 6));
+    expect(cutShort.status).toBe(400);
+    expect(await cutShort.json()).toEqual(unreadable);
+    // A body that does decompress is read: its JSON is judged as usual.
+    const gzippedBadJson = await post('gzip', gzipSync('{"name": '));
+    expect(gzippedBadJson.status).toBe(400);
+    expect(await gzippedBadJson.json()).toMatchObject({ message: 'The request body is not valid JSON' });
   });
 
   it('serves the web app for deep links so a reload lands on the same screen', async () => {

@@ -1,0 +1,298 @@
+import { Agent, request } from 'node:http';
+import {
+  type ApiRouteDef,
+  apiRoutes,
+  type Building,
+  type Equipment,
+  type Room,
+  type User,
+} from '@cm/contracts';
+import {
+  type CaseKind,
+  type FuzzCase,
+  type FuzzRequest,
+  fieldCases,
+  generateCase,
+  seededRandom,
+} from './fuzz-cases';
+import { checkReply, fetch, startAuthAndGateway } from './support';
+
+/**
+ * Malformed input to every route of the registry, as an administrator, a plain user and nobody,
+ * against every service: no answer may be a 5xx, take longer than 5 s, or be a 4xx without a
+ * message a person can act on. FUZZ_SEED replays a run, FUZZ_CASES sets its size
+ * (`npm run bench -- fuzz` runs a larger one).
+ */
+const seed = Number(process.env.FUZZ_SEED ?? 20_261_124);
+const caseCount = Number(process.env.FUZZ_CASES ?? 2000);
+/** FUZZ_ONLY=12,345 replays those cases of the run alone. */
+const only = process.env.FUZZ_ONLY?.split(',').map(Number);
+const concurrency = 4;
+/** A hang, not a speed target: the gateway puts a deadline on every call it makes. */
+const answerWithinMs = 5000;
+
+/**
+ * Findings in code that is being changed at the same time (sign-in, the user contract, uploads),
+ * tolerated until those changes are merged: a 5xx or a hang of a case matching the route, kind and
+ * detail is listed as pending instead of failing the run. Remove an entry once its fix is in, so
+ * the case guards it from then on.
+ */
+const pendingUntilMerged: { route: string; kind: CaseKind; detail: RegExp; finding: string }[] = [
+  {
+    route: 'login',
+    kind: 'field-value',
+    detail: /^username = .*\\u0000/,
+    finding: 'a NUL in the username reaches the login_failures key; PostgreSQL refuses it',
+  },
+  {
+    route: 'createUser',
+    kind: 'field-value',
+    detail: /^(username = .*\\u0000|email = "a{60})/,
+    finding: 'an e-mail over 254 characters (no max in the user contract) or a NUL in the username',
+  },
+  {
+    route: 'updateUser',
+    kind: 'field-value',
+    detail: /^(username = .*\\u0000|email = "a{60})/,
+    finding: 'an e-mail over 254 characters (no max in the user contract) or a NUL in the username',
+  },
+  {
+    route: 'upload',
+    kind: 'multipart',
+    detail: /cut before the end boundary|cut inside the part headers|cut right after the boundary/,
+    finding: 'a multipart body cut short: busboy\'s "Unexpected end of form" is not a 400',
+  },
+  {
+    route: 'upload',
+    kind: 'multipart',
+    detail: /a small image/,
+    finding:
+      'a valid upload took over 5 s once in 27,000 cases (not reproduced alone): its part PUT and completion allow 60 s and 30 s',
+  },
+  {
+    route: 'registerRoomImage',
+    kind: 'field-value',
+    detail: /^roomImageURL = "http/,
+    finding: 'registering a zero-byte presigned upload answers 504',
+  },
+];
+
+/** Objects are served outside /api and the registry, behind the same session check. */
+const objectsRoute: ApiRouteDef = {
+  method: 'GET',
+  path: '/objects/uploads/:key',
+  summary: 'An uploaded picture',
+  tag: 'Media',
+  access: 'user',
+};
+
+type Identity = 'admin' | 'user' | 'anonymous';
+
+interface Answer {
+  status: number;
+  text: string;
+  ms: number;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+
+/** node:http rather than fetch: fetch would normalise the odd paths (`..`, `%2F`) and headers away. */
+function send(base: string, req: FuzzRequest, cookie: string | undefined): Promise<Answer | string> {
+  const { hostname, port } = new URL(base);
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const outgoing = request(
+      {
+        agent,
+        host: hostname,
+        port,
+        method: req.method,
+        path: req.path,
+        headers: {
+          ...(cookie ? { cookie } : {}),
+          ...req.headers,
+          ...(req.body ? { 'content-length': String(req.body.length) } : {}),
+        },
+        timeout: answerWithinMs,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString('utf8'),
+            ms: performance.now() - started,
+          }),
+        );
+        res.on('error', (error) => resolve(`the answer broke off: ${error.message}`));
+      },
+    );
+    outgoing.on('timeout', () => {
+      outgoing.destroy();
+      resolve(`no answer within ${answerWithinMs} ms`);
+    });
+    outgoing.on('error', (error) => resolve(`the request failed: ${error.message}`));
+    outgoing.end(req.body);
+  });
+}
+
+/** Why an answer fails the test, or null when it is fine. */
+function judge(c: FuzzCase, answer: Answer | string, base: string): string | null {
+  if (typeof answer === 'string') return answer;
+  if (answer.status >= 500) return `answered ${answer.status}: ${answer.text.slice(0, 300)}`;
+  if (answer.ms > answerWithinMs) return `answered after ${Math.round(answer.ms)} ms`;
+  const ours = /^\/(api|objects)\//i.test(c.request.path);
+  if (ours && answer.status >= 400) {
+    let message: unknown;
+    try {
+      message = (JSON.parse(answer.text) as { message?: unknown }).message;
+    } catch {
+      // Not JSON: reported below.
+    }
+    if (typeof message !== 'string' || message.trim() === '')
+      return `answered ${answer.status} without a message: ${answer.text.slice(0, 200)}`;
+  }
+  if (answer.status >= 200 && answer.status < 300) {
+    try {
+      checkReply(c.request.method, `${base}${c.request.path}`, answer.status, answer.text);
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+  return null;
+}
+
+describe('fuzzing every route', () => {
+  let sut: Awaited<ReturnType<typeof startAuthAndGateway>>;
+  const cookies: Partial<Record<Identity, string>> = {};
+  let fixtures: Parameters<typeof generateCase>[3];
+
+  const call = async <T>(path: string, method: string, body: unknown, cookie: string) => {
+    const res = await fetch(`${sut.base}${path}`, {
+      method,
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as T;
+  };
+
+  beforeAll(async () => {
+    // Sign-in cases must reach validation and auth, not stop at the per-address limit.
+    sut = await startAuthAndGateway(
+      { LOGIN_MAX_FAILURES_PER_IP: '100000', LOGIN_MAX_FAILURES: '1000' },
+      { everyService: true },
+    );
+    const admin = (await sut.signInAdmin()).cookie;
+    cookies.admin = admin;
+    const plain = { username: 'plain', password: 'plain password' };
+    await call<User>('/api/users', 'POST', plain, admin);
+    cookies.user = (await sut.signIn(plain.username, plain.password)).cookie;
+    const victim = await call<User>('/api/users', 'POST', { username: 'fuzz-victim', password: 'pw' }, admin);
+    const building = await call<Building>('/api/buildings', 'POST', { name: 'Fuzz Hall' }, admin);
+    const room = await call<Room>(
+      `/api/buildings/${building.id}/rooms`,
+      'POST',
+      { name: 'F1', type: 'Classroom', floor: '1' },
+      admin,
+    );
+    const equipment = await call<Equipment>(
+      `/api/rooms/${room.id}/equipment`,
+      'POST',
+      { name: 'Projector' },
+      admin,
+    );
+    const { uploadURL } = await call<{ uploadURL: string }>('/api/objects/upload', 'POST', {}, admin);
+    const put = await globalThis.fetch(uploadURL, { method: 'PUT', body: new Uint8Array(0) });
+    expect(put.status).toBe(200);
+    fixtures = {
+      buildingId: building.id,
+      roomId: room.id,
+      equipmentId: equipment.id,
+      userId: victim.id,
+      emptyUploadUrl: uploadURL,
+    };
+  });
+  afterAll(async () => {
+    agent.destroy();
+    await sut?.close();
+  });
+
+  it(
+    `answers every field's unstorable values and ${caseCount} malformed requests (seed ${seed}) with no 5xx, no hang and a message`,
+    async () => {
+      const routes = [
+        ...Object.entries(apiRoutes as Record<string, ApiRouteDef>),
+        ['serveObject', objectsRoute] as const,
+      ];
+      const fieldPlan = routes.flatMap(([name, route]) =>
+        fieldCases(name, route, fixtures).map((c) => ({ name, route, c, identity: 'admin' as Identity })),
+      );
+      const indexes = only ?? Array.from({ length: fieldPlan.length + caseCount }, (_, i) => i);
+      const total = indexes.length;
+      /** Case i: each field's values first, then the random ones, each from a generator of its own. */
+      const caseAt = (index: number) => {
+        if (index < fieldPlan.length) return fieldPlan[index];
+        const [name, route] = routes[index % routes.length];
+        const random = seededRandom(seed + Math.imul(index, 0x9e3779b9));
+        // Mostly an administrator, who gets past every access check to the input itself.
+        const identity: Identity = random.pick(['admin', 'admin', 'admin', 'admin', 'user', 'anonymous']);
+        return { name, route, identity, c: generateCase(name, route, random, fixtures) };
+      };
+      const failures: string[] = [];
+      const pending: string[] = [];
+      const statuses = new Map<number, number>();
+      let slowest = { ms: 0, what: '' };
+      let next = 0;
+
+      const worker = async () => {
+        while (next < total) {
+          const index = indexes[next++];
+          const { name, route, identity, c } = caseAt(index);
+          // Signing out would end the session the other cases use.
+          const cookie = route.path === apiRoutes.logout.path ? undefined : cookies[identity];
+          const answer = await send(sut.base, c.request, cookie);
+          if (typeof answer !== 'string') {
+            statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+            if (answer.ms > slowest.ms) slowest = { ms: answer.ms, what: `${name} ${c.kind} (${c.detail})` };
+          }
+          const why = judge(c, answer, sut.base);
+          if (!why) continue;
+          const line =
+            `#${index} ${name} as ${identity}, ${c.kind} (${c.detail}): ` +
+            `${c.request.method} ${c.request.path.slice(0, 120)} ${why}`;
+          const known = pendingUntilMerged.find(
+            (p) => p.route === name && p.kind === c.kind && p.detail.test(c.detail),
+          );
+          const brokeDown = typeof answer === 'string' || answer.status >= 500;
+          if (known && brokeDown) pending.push(`${line} [${known.finding}]`);
+          else failures.push(line);
+        }
+      };
+      await Promise.all(Array.from({ length: concurrency }, worker));
+
+      const summary = [...statuses]
+        .sort(([a], [b]) => a - b)
+        .map(([s, n]) => `${s}×${n}`)
+        .join(' ');
+      process.stdout.write(
+        `Fuzz seed ${seed}: ${fieldPlan.length} field cases and ${caseCount} random ones; ` +
+          `answers ${summary}; slowest ${Math.round(slowest.ms)} ms, ${slowest.what}\n`,
+      );
+      if (pending.length)
+        process.stdout.write(`Pending until merged (${pending.length}):\n${pending.join('\n')}\n`);
+      if (failures.length) {
+        throw new Error(
+          `${failures.length} of ${total} cases failed; replay with FUZZ_SEED=${seed} FUZZ_CASES=${caseCount}, or FUZZ_ONLY=<#> for single cases` +
+            ` (answers: ${summary})\n${failures.slice(0, 60).join('\n')}`,
+        );
+      }
+      // Most cases must get past access checks to their input, or the run proves little.
+      const refusedForAccess = (statuses.get(401) ?? 0) + (statuses.get(403) ?? 0);
+      if (!only) expect(refusedForAccess).toBeLessThan(total / 2);
+      // Room for the machine's load: the 5 s bound is per answer, this one only stops a stuck run.
+    },
+    120_000 + caseCount * 100,
+  );
+});
