@@ -101,7 +101,10 @@ export const picturePath = (field: PictureField) =>
     .refine((v) => !v || keyOfObjectPath(v) !== null, {
       message: pictureMessages.notOurs(pictureFieldLabels[field]),
     })
-    .transform((v) => (v ? v : null));
+    .transform((v) => (v ? v : null))
+    .describe(
+      `The path of a picture uploaded to Classroom Monitor (${OBJECTS_PATH_PREFIX}uploads/<id>, as POST /api/upload or PUT /api/room-images answers it); empty or null removes it`,
+    );
 
 /** Who asked, when the gateway knows (recorded as the object's owner). */
 const ownerSchema = z.object({ ownerId: z.string().max(64).nullish() });

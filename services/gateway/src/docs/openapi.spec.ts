@@ -35,6 +35,10 @@ describe(buildOpenApiDocument.name, () => {
     ).content['application/json'].schema;
     expect(body.required).toEqual(['name']);
     expect(Object.keys(body.properties)).toEqual(['name', 'description', 'imageUrl']);
+    expect(body.properties).toHaveProperty(
+      'imageUrl.description',
+      expect.stringContaining('a picture uploaded to Classroom Monitor (/objects/uploads/<id>'),
+    );
     expect(op.responses).toHaveProperty('200.content.application/json.schema.properties.id');
   });
 
