@@ -67,7 +67,7 @@ describe('inventory through the gateway', () => {
       name: 'Projector',
       model: 'PT-VMZ60',
       serialNumber: '',
-      ipAddress: '10.20.0.70-73',
+      ipAddress: '127.20.0.70-73',
       status: 'active',
       notes: '',
       imageUrl: '',
@@ -97,13 +97,13 @@ describe('inventory through the gateway', () => {
       name: 'Projector',
       model: 'PT-VMZ60',
       serialNumber: 'SN1',
-      ipAddress: '10.20.0.70',
+      ipAddress: '127.20.0.70',
       status: 'maintenance',
       notes: 'lamp',
     });
     expect(edited.body).toMatchObject({
       serialNumber: 'SN1',
-      ipAddress: '10.20.0.70',
+      ipAddress: '127.20.0.70',
       status: 'maintenance',
     });
     expect((await api('GET', `/api/rooms/${r}/equipment`)).body).toEqual([edited.body]);
@@ -160,6 +160,22 @@ describe('inventory through the gateway', () => {
     });
     expect(badAddress.status).toBe(400);
     expect(badAddress.body.message).toContain('must not be below its start (80)');
+    // The shared system may monitor loopback only (see sharedSystemEnv).
+    for (const [ipAddress, message] of [
+      ['224.0.0.5', '224.0.0.5 is a multicast address (224.0.0.0/4)'],
+      ['127.0.0.0-9', '127.0.0.0 is the network address of 127.0.0.0/24'],
+      ['8.8.8.8', '8.8.8.8 is outside the networks this system may monitor (127.0.0.0/8)'],
+      ['10.0.0.5', '10.0.0.5 is outside the networks this system may monitor (127.0.0.0/8)'],
+    ]) {
+      const refused = await api<ErrorBody>('POST', `/api/rooms/${r}/equipment`, { name: 'Mics', ipAddress });
+      expect([ipAddress, refused.status, refused.body.code]).toEqual([
+        ipAddress,
+        400,
+        ErrorCode.VALIDATION_FAILED,
+      ]);
+      expect(refused.body.message).toContain(message);
+    }
+    expect((await api<Equipment[]>('GET', `/api/rooms/${r}/equipment`)).body).toEqual([]);
 
     expect((await api<ErrorBody>('GET', '/api/rooms/not-an-id')).status).toBe(400);
     const unknown = randomUUID();

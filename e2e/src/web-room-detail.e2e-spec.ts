@@ -192,7 +192,14 @@ describe('web app: room detail and equipment', () => {
     await form.getByLabel('IP Address').fill('10.0.0.5-300');
     await form.getByRole('button', { name: 'Add Equipment' }).click();
     await form.getByText('The end of an address range must be at most 255').waitFor();
-    await form.getByLabel('IP Address').fill('10.0.0.5-73');
+    // Only the server knows which networks it may monitor: its reason shows under the field.
+    await form.getByLabel('IP Address').fill('8.8.8.8');
+    await form.getByRole('button', { name: 'Add Equipment' }).click();
+    await expectToast(page, 'Error', 'Failed to add equipment', 'destructive');
+    await form
+      .getByText('8.8.8.8 is outside the networks this system may monitor (127.0.0.0/8)', { exact: false })
+      .waitFor();
+    await form.getByLabel('IP Address').fill('127.0.0.70-73');
     await form.getByLabel('Status').click();
     await page.getByRole('option', { name: 'Maintenance' }).click();
     await form.getByLabel('Notes').fill('Rack at the back, left');
@@ -208,7 +215,7 @@ describe('web app: room detail and equipment', () => {
       name: 'Crestron 4-Series Control Processor',
       model: 'CP4N',
       serialNumber: 'SN-0042',
-      ipAddress: '10.0.0.5-73',
+      ipAddress: '127.0.0.70-73',
       status: 'maintenance',
       notes: 'Rack at the back, left',
     });
@@ -219,7 +226,7 @@ describe('web app: room detail and equipment', () => {
     await screenshot(page, 'equipment-details');
     await details.getByRole('button', { name: 'Edit' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit Equipment' });
-    expect(await edit.getByLabel('IP Address').inputValue()).toBe('10.0.0.5-73');
+    expect(await edit.getByLabel('IP Address').inputValue()).toBe('127.0.0.70-73');
     await edit.getByLabel('Name *').fill('Control Processor');
     await edit.getByLabel('Status').click();
     await page.getByRole('option', { name: 'Inactive' }).click();

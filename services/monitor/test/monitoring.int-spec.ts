@@ -41,6 +41,9 @@ describe('monitoring', () => {
     ids.maintenance = inventory.add('127.0.0.10', { status: 'maintenance' }).equipmentId;
     // Outside MONITOR_ALLOWED_NETWORKS (TEST-NET-1): listed by inventory, never pinged.
     ids.outside = inventory.add('192.0.2.1').equipmentId;
+    // Inside them but reaching a whole subnet (its broadcast address), as a row stored before
+    // inventory checked addresses could: never pinged either.
+    ids.broadcast = inventory.add('127.0.5.250-255').equipmentId;
     statuses = await StatusEvents.listen(namespace);
     sut = await startReplica(namespace);
     await joined(sut);
@@ -100,6 +103,7 @@ describe('monitoring', () => {
     // Measured and reported; inventory keeps a person's maintenance status (see its consumer).
     expect(events.get(ids.maintenance)).toMatchObject({ status: 'active' });
     expect(events.has(ids.outside)).toBe(false);
+    expect(events.has(ids.broadcast)).toBe(false);
     expect(await status()).toEqual({ isRunning: false, interval: 1000 });
   });
 

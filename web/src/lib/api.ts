@@ -1,4 +1,4 @@
-import { type ApiRouteDef, apiRoutes } from '@cm/contracts';
+import { type ApiRouteDef, apiRoutes, errorBodySchema, type FieldError } from '@cm/contracts';
 import { type QueryFunction, queryOptions } from '@tanstack/react-query';
 import { type z } from 'zod';
 
@@ -166,4 +166,14 @@ export function errorMessage(error: unknown): string {
   }
   if (error instanceof Error) return error.message;
   return String(error);
+}
+
+/** The field messages of a failed call that answered our JSON error shape; none otherwise. */
+export function fieldErrorsOf(error: unknown): FieldError[] {
+  if (!(error instanceof ApiError)) return [];
+  try {
+    return errorBodySchema.safeParse(JSON.parse(error.body)).data?.errors ?? [];
+  } catch {
+    return [];
+  }
 }

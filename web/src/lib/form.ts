@@ -1,13 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect } from 'react';
 import {
   type DefaultValues,
   type FieldValues,
   type Path,
   type UseFormClearErrors,
   type UseFormRegister,
+  type UseFormSetError,
   useForm,
 } from 'react-hook-form';
 import { type z } from 'zod';
+import { fieldErrorsOf } from './api';
 
 /**
  * How the forms check what was typed: when it is sent, not on every key, and without moving the
@@ -44,4 +47,22 @@ interface FieldForm<T extends FieldValues> {
 /** Registers a text field whose message goes away as soon as it is edited. */
 export function editableField<T extends FieldValues>({ register, clearErrors }: FieldForm<T>, name: Path<T>) {
   return register(name, { onChange: () => clearErrors(name) });
+}
+
+/**
+ * Shows under its field what the server refused there and the schema could not know (an address
+ * outside the networks the deployment allows), besides the toast. `fields` must be a constant.
+ */
+export function useServerFieldErrors<T extends FieldValues>(
+  setError: UseFormSetError<T>,
+  error: unknown,
+  fields: readonly Path<T>[],
+) {
+  useEffect(() => {
+    for (const { path, message } of fieldErrorsOf(error)) {
+      // The gateway names the body's field; a service names it inside its message (`equipment.ipAddress`).
+      const field = fields.find((f) => path === f || path.endsWith(`.${f}`));
+      if (field) setError(field, { message });
+    }
+  }, [error, setError, fields]);
 }

@@ -14,7 +14,7 @@ import { Field } from '../../../components/ui/field';
 import { Input, Textarea } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
 import { saveOutcome } from '../../../components/ui/use-toast';
-import { editableField, type SchemaFormProps, useSchemaForm } from '../../../lib/form';
+import { editableField, type SchemaFormProps, useSchemaForm, useServerFieldErrors } from '../../../lib/form';
 import { useSaveEquipment } from '../api/equipment';
 import { statusIndicator } from '../lib/status';
 
@@ -46,6 +46,8 @@ const valuesOf = (e: Equipment) =>
   }) satisfies EquipmentFormValues;
 
 const presetModels = presetProducts.map((p) => p.model);
+/** Fields the server also judges by what only it knows: the allowed networks, the address caps. */
+const serverCheckedFields = ['ipAddress'] as const;
 const presetLabel = (model: string) => {
   const product = presetProducts.find((p) => p.model === model);
   return product ? `${product.name} (${product.model})` : model;
@@ -66,7 +68,7 @@ export function EquipmentForm({ roomId, equipment, onDone }: EquipmentFormProps)
     failed: editing ? 'Failed to update equipment' : 'Failed to add equipment',
     onDone,
   });
-  const fields = { editing, pending: save.isPending, onCancel: onDone };
+  const fields = { editing, pending: save.isPending, serverError: save.error, onCancel: onDone };
   // The room is sent with the fields (spec section 7), as a value the form holds but does not show.
   if (equipment) {
     return (
@@ -90,10 +92,13 @@ export function EquipmentForm({ roomId, equipment, onDone }: EquipmentFormProps)
   );
 }
 
-function EquipmentFields<Output>(props: SchemaFormProps<EquipmentFormValues, Output>) {
-  const { schema, defaultValues, onValid, editing, pending, onCancel } = props;
+function EquipmentFields<Output>(
+  props: SchemaFormProps<EquipmentFormValues, Output> & { serverError: unknown },
+) {
+  const { schema, defaultValues, onValid, editing, pending, serverError, onCancel } = props;
   const form = useSchemaForm(schema, defaultValues);
   const { clearErrors, setValue } = form;
+  useServerFieldErrors(form.setError, serverError, serverCheckedFields);
   const { errors } = form.formState;
   const [preset, setPreset] = useState('');
 
@@ -137,7 +142,7 @@ function EquipmentFields<Output>(props: SchemaFormProps<EquipmentFormValues, Out
       <Field
         label="IP Address"
         error={errors.ipAddress?.message}
-        hint="One address (10.0.0.5) or a range of the last part (10.0.0.5-73)"
+        hint="One address (10.0.0.5) or a range of the last part (10.0.0.70-73)"
       >
         <Input
           inputMode="decimal"

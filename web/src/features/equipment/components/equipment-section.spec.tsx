@@ -82,4 +82,26 @@ describe(EquipmentSection.name, () => {
     expect(await screen.findByText('Failed to add equipment')).toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Add Equipment' })).toBeInTheDocument();
   });
+
+  it('shows under the address why the server refused it, as well as the toast', async () => {
+    const message =
+      '8.8.8.8 is outside the networks this system may monitor (10.0.0.0/8): enter an address in one of them, or ask an administrator to add its network to MONITOR_ALLOWED_NETWORKS';
+    fakeFetch(
+      { status: 200, body: [] },
+      {
+        status: 400,
+        body: { code: 'COMMON.VALIDATION_FAILED', message, errors: [{ path: 'ipAddress', message }] },
+      },
+    );
+    renderWithApp(<EquipmentSection roomId={roomId} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Add First Equipment' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add Equipment' });
+    await userEvent.type(within(dialog).getByLabelText('Name *'), 'Projector');
+    await userEvent.type(within(dialog).getByLabelText('IP Address'), '8.8.8.8');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add Equipment' }));
+    expect(await screen.findByText('Failed to add equipment')).toBeInTheDocument();
+    expect(await within(dialog).findByText(message)).toBeInTheDocument();
+    await userEvent.type(within(dialog).getByLabelText('IP Address'), '0');
+    expect(within(dialog).queryByText(message)).not.toBeInTheDocument();
+  });
 });
