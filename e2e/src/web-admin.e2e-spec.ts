@@ -6,6 +6,7 @@ import {
   type Room,
   type UptimeReport,
   type User,
+  type UserListItem,
 } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
 import { type Page } from 'playwright-core';
@@ -287,6 +288,36 @@ describe('web app: settings, reports and users', () => {
     await ownDelete;
     await expectToast(page, 'Error deleting user', authMessages.selfDelete, 'destructive');
     expect(await card(self).count()).toBe(1);
+  });
+
+  it('shows a user whom failed sign-ins hold back, and clears the lock as an administrator', async () => {
+    const user = { username: 'forgetful', password: 'the right password' };
+    await createUser(web.system.url, web.adminCookie, user);
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${web.system.url}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: user.username, password: 'not it' }),
+      });
+      expect(res.status).toBe(401);
+    }
+    await page.goto('/users');
+    const card = page
+      .getByTestId('user-card')
+      .filter({ has: page.getByRole('heading', { name: user.username, exact: true }) });
+    await card.getByText('Sign-in locked').waitFor();
+    await screenshot(page, 'users-sign-in-locked');
+
+    const confirmed = answerNextConfirm(page, true);
+    await card.getByRole('button', { name: `Clear sign-in lock of ${user.username}` }).click();
+    expect(await confirmed).toBe(
+      `Clear the sign-in lock of ${user.username}? They can try to sign in again at once.`,
+    );
+    await expectToast(page, 'Sign-in lock cleared', `${user.username} can sign in again.`);
+    await card.getByText('Sign-in locked').waitFor({ state: 'detached' });
+    const listed = await api<UserListItem[]>('GET', '/api/users');
+    expect(listed.find((u) => u.username === user.username)).toMatchObject({ signInLocked: false });
+    await signIn(web.system.url, user.username, user.password);
   });
 
   it('tells a user who is not an administrator that User Management is for administrators', async () => {
