@@ -1,4 +1,4 @@
-import { authMessages, ErrorCode } from '@cm/contracts';
+import { authMessages, ErrorCode, type UserUpdateMessage } from '@cm/contracts';
 import { type AppError } from '@cm/platform';
 import { type PasswordHasher } from './password-hasher';
 import { type UserEntity } from './user.entity';
@@ -160,5 +160,23 @@ describe(`${UsersService.name}: the last active administrator stays`, () => {
     expect(await refusal(sut.delete({ actorId, id: 'nobody' }))).toMatchObject({
       code: ErrorCode.USER_NOT_FOUND,
     });
+  });
+});
+
+describe(`${UsersService.name}: the session version`, () => {
+  it('goes up with a new password or a deactivation, and with nothing else', async () => {
+    const rows = [user('chief', 'admin'), user('teacher', 'user')];
+    const { repository } = usersTable(rows);
+    const sut = new UsersService(repository, hasher);
+    const edit = async (changes: Partial<UserUpdateMessage['changes']>) =>
+      (await sut.update({ actorId: 'chief', id: 'teacher', changes: { ...form('teacher'), ...changes } }))
+        .sessionVersion;
+
+    expect(await edit({ lastName: 'Lovelace' })).toBe(0);
+    expect(await edit({ password: 'a new password' })).toBe(1);
+    expect(await edit({ isActive: 0 })).toBe(2);
+    expect(await edit({ isActive: 0, lastName: 'still inactive' })).toBe(2);
+    expect(await edit({ isActive: 1 })).toBe(2);
+    expect(rows[1].sessionVersion).toBe(2);
   });
 });
