@@ -1,4 +1,6 @@
 import { request } from 'node:http';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { ErrorCode, mediaMessages } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
 import { DataSource } from 'typeorm';
@@ -12,6 +14,17 @@ const jpegOf = (size: number) => {
   const bytes = Buffer.alloc(size, 0x5a);
   Buffer.from([0xff, 0xd8, 0xff, 0xe0]).copy(bytes);
   return bytes;
+};
+
+const PART_BYTES = 5 * 1024 * 1024;
+
+// Collecting before each reading leaves only what is still held, not garbage awaiting a collection.
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+/** Buffer memory of this process (the gateway's part buffers among it), once garbage is collected. */
+const heldBufferBytes = () => {
+  collectGarbage();
+  return process.memoryUsage().arrayBuffers;
 };
 
 const boundary = 'cm-upload-boundary';
@@ -164,6 +177,29 @@ describe('streamed uploads (POST /api/upload) under limits', () => {
     expect([a.status, b.status]).toEqual([200, 200]);
     expect((await upload(admin, Buffer.from('not an image'))).status).toBe(415);
     expect((await upload(admin, png)).status).toBe(200);
+  });
+
+  it('holds one part buffer per upload in progress, none for refused ones, and frees them when uploads end', async () => {
+    const before = heldBufferBytes();
+    const accepted = [await stalledUpload(admin), await stalledUpload(admin), await stalledUpload(ann)];
+    await eventually(async () => expect(await openInStore()).toBe(3));
+    const withAccepted = heldBufferBytes();
+    const refused = [];
+    for (let i = 0; i < 6; i++) refused.push(await stalledUpload(i % 2 ? admin : ann));
+    for (const upload of refused) expect((await upload.answer).status).toBe(429);
+    const withRefused = heldBufferBytes();
+    const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+    process.stdout.write(
+      `buffers held: 3 uploads in progress ${mb(withAccepted - before)} MB, 6 more refused ${mb(withRefused - withAccepted)} MB\n`,
+    );
+
+    expect(withAccepted - before).toBeGreaterThanOrEqual(3 * PART_BYTES - 2 ** 20);
+    // Six refused uploads that each held a part would add 30 MB.
+    expect(withRefused - withAccepted).toBeLessThan(PART_BYTES);
+
+    for (const upload of accepted) upload.drop();
+    await eventually(async () => expect(await openInStore()).toBe(0));
+    await eventually(() => expect(heldBufferBytes() - before).toBeLessThan(PART_BYTES));
   });
 
   it('answers 400 to a body that ends before the file does, and aborts what it stored', async () => {
