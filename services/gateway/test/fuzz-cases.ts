@@ -185,6 +185,18 @@ const oddParams = (random: Random) => [
   'constructor',
 ];
 
+const pathShapes: [string, (path: string) => string][] = [
+  ['a trailing slash', (p) => `${p}/`],
+  ['an extra segment', (p) => `${p}/extra`],
+  ['a trailing ..', (p) => `${p}/..`],
+  ['encoded dot segments', (p) => `${p}/%2e%2e/%2e%2e`],
+  ['an empty segment', (p) => p.replace(/^\/(\w+)\//, '/$1//')],
+  ['upper case', (p) => p.toUpperCase()],
+  ['an encoded NUL', (p) => `${p}%00`],
+  ['an extension', (p) => `${p}.json`],
+  ['a matrix parameter', (p) => `${p};jsessionid=1`],
+];
+
 const oddQueries = [
   '?a=1&a=2',
   '?id=1&id=2&id[]=3',
@@ -403,20 +415,10 @@ export function generateCase(name: string, route: ApiRouteDef, random: Random, f
       detail = `:${param} = ${values[param].slice(0, 80)}`;
     },
     () => {
-      const shape = random.pick([
-        (p: string) => `${p}/`,
-        (p: string) => `${p}/extra`,
-        (p: string) => `${p}/..`,
-        (p: string) => `${p}/%2e%2e/%2e%2e`,
-        (p: string) => p.replace('/api/', '/api//'),
-        (p: string) => p.replace('/api/', '/API/'),
-        (p: string) => `${p}%00`,
-        (p: string) => `${p}.json`,
-        (p: string) => `${p};jsessionid=1`,
-      ]);
-      path = shape(path);
+      const [what, reshape] = random.pick(pathShapes);
+      path = reshape(path);
       kind = 'path-shape';
-      detail = `path shape ${shape.toString().slice(10, 60)}`;
+      detail = `path with ${what}`;
     },
     () => {
       query = random.pick(oddQueries);
@@ -469,19 +471,23 @@ export function generateCase(name: string, route: ApiRouteDef, random: Random, f
   ];
   if (base) {
     const fields = Object.keys(base);
+    const oddValue = () => {
+      const field = random.pick(fields);
+      const value =
+        field === 'email' && random.chance(0.5)
+          ? random.pick(oddEmails)
+          : random.chance(0.7)
+            ? random.pick(oddStrings)
+            : random.pick(oddNonStrings);
+      body = json({ ...base, [field]: value });
+      kind = 'field-value';
+      detail = `${field} = ${JSON.stringify(value)?.slice(0, 80)}`;
+    };
+    // Field values are where the findings were: weigh them up.
     choices.push(
-      () => {
-        const field = random.pick(fields);
-        const value =
-          field === 'email' && random.chance(0.5)
-            ? random.pick(oddEmails)
-            : random.chance(0.7)
-              ? random.pick(oddStrings)
-              : random.pick(oddNonStrings);
-        body = json({ ...base, [field]: value });
-        kind = 'field-value';
-        detail = `${field} = ${JSON.stringify(value)?.slice(0, 80)}`;
-      },
+      oddValue,
+      oddValue,
+      oddValue,
       () => {
         const field = random.pick(fields);
         body = json(Object.fromEntries(Object.entries(base).filter(([k]) => k !== field)));
@@ -504,8 +510,6 @@ export function generateCase(name: string, route: ApiRouteDef, random: Random, f
         detail = `extra field ${extra.slice(0, 40)}`;
       },
     );
-    // Field values are where the findings were: weigh them up.
-    choices.push(choices[choices.length - 3], choices[choices.length - 3]);
   }
   if (isUpload) {
     const upload = () => {
