@@ -7,14 +7,7 @@ import {
   type Room,
   type User,
 } from '@cm/contracts';
-import {
-  type CaseKind,
-  type FuzzCase,
-  type FuzzRequest,
-  fieldCases,
-  generateCase,
-  seededRandom,
-} from './fuzz-cases';
+import { type FuzzCase, type FuzzRequest, fieldCases, generateCase, seededRandom } from './fuzz-cases';
 import { checkReply, fetch, startAuthAndGateway } from './support';
 
 /**
@@ -30,52 +23,6 @@ const only = process.env.FUZZ_ONLY?.split(',').map(Number);
 const concurrency = 4;
 /** A hang, not a speed target: the gateway puts a deadline on every call it makes. */
 const answerWithinMs = 5000;
-
-/**
- * Findings in code that is being changed at the same time (sign-in, the user contract, uploads),
- * tolerated until those changes are merged: a 5xx or a hang of a case matching the route, kind and
- * detail is listed as pending instead of failing the run. Remove an entry once its fix is in, so
- * the case guards it from then on.
- */
-const pendingUntilMerged: { route: string; kind: CaseKind; detail: RegExp; finding: string }[] = [
-  {
-    route: 'login',
-    kind: 'field-value',
-    detail: /^username = .*\\u0000/,
-    finding: 'a NUL in the username reaches the login_failures key; PostgreSQL refuses it',
-  },
-  {
-    route: 'createUser',
-    kind: 'field-value',
-    detail: /^(username = .*\\u0000|email = "a{60})/,
-    finding: 'an e-mail over 254 characters (no max in the user contract) or a NUL in the username',
-  },
-  {
-    route: 'updateUser',
-    kind: 'field-value',
-    detail: /^(username = .*\\u0000|email = "a{60})/,
-    finding: 'an e-mail over 254 characters (no max in the user contract) or a NUL in the username',
-  },
-  {
-    route: 'upload',
-    kind: 'multipart',
-    detail: /cut before the end boundary|cut inside the part headers|cut right after the boundary/,
-    finding: 'a multipart body cut short: busboy\'s "Unexpected end of form" is not a 400',
-  },
-  {
-    route: 'upload',
-    kind: 'multipart',
-    detail: /a small image/,
-    finding:
-      'a valid upload took over 5 s once in 27,000 cases (not reproduced alone): its part PUT and completion allow 60 s and 30 s',
-  },
-  {
-    route: 'registerRoomImage',
-    kind: 'field-value',
-    detail: /^roomImageURL = "http/,
-    finding: 'registering a zero-byte presigned upload answers 504',
-  },
-];
 
 /** Objects are served outside /api and the registry, behind the same session check. */
 const objectsRoute: ApiRouteDef = {
@@ -241,7 +188,6 @@ describe('fuzzing every route', () => {
         return { name, route, identity, c: generateCase(name, route, random, fixtures) };
       };
       const failures: string[] = [];
-      const pending: string[] = [];
       const statuses = new Map<number, number>();
       let slowest = { ms: 0, what: '' };
       let next = 0;
@@ -262,12 +208,7 @@ describe('fuzzing every route', () => {
           const line =
             `#${index} ${name} as ${identity}, ${c.kind} (${c.detail}): ` +
             `${c.request.method} ${c.request.path.slice(0, 120)} ${why}`;
-          const known = pendingUntilMerged.find(
-            (p) => p.route === name && p.kind === c.kind && p.detail.test(c.detail),
-          );
-          const brokeDown = typeof answer === 'string' || answer.status >= 500;
-          if (known && brokeDown) pending.push(`${line} [${known.finding}]`);
-          else failures.push(line);
+          failures.push(line);
         }
       };
       await Promise.all(Array.from({ length: concurrency }, worker));
@@ -280,8 +221,6 @@ describe('fuzzing every route', () => {
         `Fuzz seed ${seed}: ${fieldPlan.length} field cases and ${caseCount} random ones; ` +
           `answers ${summary}; slowest ${Math.round(slowest.ms)} ms, ${slowest.what}\n`,
       );
-      if (pending.length)
-        process.stdout.write(`Pending until merged (${pending.length}):\n${pending.join('\n')}\n`);
       if (failures.length) {
         throw new Error(
           `${failures.length} of ${total} cases failed; replay with FUZZ_SEED=${seed} FUZZ_CASES=${caseCount}, or FUZZ_ONLY=<#> for single cases` +
