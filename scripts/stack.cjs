@@ -72,6 +72,7 @@ async function waitUntilReady(url, { timeoutMs, exited }) {
 /**
  * @param {object} options
  * @param {Record<string,string>} [options.env] variables for every service (on top of process.env)
+ * @param {Record<string,Record<string,string>>} [options.serviceEnv] variables of one service (its NATS user)
  * @param {number} [options.port] the gateway's port; 0 picks a free one
  * @param {boolean} [options.ephemeralPorts] give every probe port a free one (tests, second stacks)
  * @param {string} [options.dataDir] where the local S3 server keeps objects
@@ -103,7 +104,7 @@ async function startStack(options = {}) {
   const exited = [];
   let stopping = false;
   for (const service of options.services ?? SERVICES) {
-    const serviceEnv = { ...env };
+    const serviceEnv = { ...env, ...options.serviceEnv?.[service] };
     if (service === 'gateway') serviceEnv.PORT = String(port);
     else if (options.ephemeralPorts) serviceEnv.HTTP_PORT = '0';
     const child = spawn(process.execPath, [path.join(ROOT, 'services', service, 'dist', 'main.js')], {

@@ -1,4 +1,11 @@
-import { CONFIG, DatabaseModule, HealthService, MetricsService, RpcClient } from '@cm/platform';
+import {
+  CONFIG,
+  DatabaseModule,
+  HealthService,
+  MetricsService,
+  natsClientOptions,
+  RpcClient,
+} from '@cm/platform';
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module';
@@ -39,6 +46,7 @@ export class AppModule {
               servers: config.NATS_URL,
               timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
               name: 'gateway',
+              connection: natsClientOptions(config, 'gateway'),
             }),
         },
         ReadinessService,

@@ -44,6 +44,8 @@ describe('gateway', () => {
     expect(report.status).toBe('down');
     expect(report.checks.gateway.status).toBe('up');
     expect(report.checks.postgres.status).toBe('up');
+    // Tests reach the local NATS without credentials, as a development machine does.
+    expect(report.nats).toEqual({ auth: 'none' });
     for (const service of ['auth', 'inventory', 'media', 'monitor']) {
       expect(report.checks[service]).toMatchObject({
         status: 'down',

@@ -85,6 +85,24 @@ HTTP_HOST: "0.0.0.0"
 HTTP_PORT: {{ (index .root.Values .component).containerPort | int64 | quote }}
 {{- end -}}
 
+{{/* The component's NATS user, its password from the chart's Secret or an existing one (env entries). */}}
+{{- define "cm.env.natsAuth" -}}
+{{- $auth := .root.Values.nats.auth -}}
+{{- if $auth.enabled -}}
+- name: NATS_USER
+  value: {{ printf "%s-%s" .root.Values.cmNamespace .component | quote }}
+- name: NATS_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ $auth.existingSecret | default (include "cm.natsAuthSecretName" .root) }}
+      key: {{ printf "%s-password" .component }}
+{{- end -}}
+{{- end -}}
+
+{{- define "cm.natsAuthSecretName" -}}
+{{- printf "%s-nats-auth" (include "cm.fullname" .) -}}
+{{- end -}}
+
 {{/* DATABASE_URL from the chart's Secret or an existing one (container env entry). */}}
 {{- define "cm.env.databaseUrl" -}}
 {{- $pg := .root.Values.postgresql -}}
@@ -248,6 +266,7 @@ spec:
         # Roll the pods when their configuration or the chart's credentials change.
         checksum/config: {{ include (print .root.Template.BasePath "/" .component "/configmap.yaml") .root | sha256sum }}
         checksum/credentials: {{ include (print .root.Template.BasePath "/credentials-secret.yaml") .root | sha256sum }}
+        checksum/nats-auth: {{ include (print .root.Template.BasePath "/nats-auth-secret.yaml") .root | sha256sum }}
         {{- with $c.podAnnotations }}
         {{- toYaml . | nindent 8 }}
         {{- end }}
@@ -275,7 +294,7 @@ spec:
           envFrom:
             - configMapRef:
                 name: {{ include "cm.componentName" . }}
-          {{- with .env }}
+          {{- with trim (printf "%s\n%s" (include "cm.env.natsAuth" .) (.env | default "")) }}
           env:
             {{- . | nindent 12 }}
           {{- end }}

@@ -11,6 +11,7 @@ import { type CoreConfig, type HttpPortConfig, parseEnv } from '../config';
 import { RpcClient } from '../nats/rpc-client';
 
 export { eventually } from './eventually';
+export * from './nats-server';
 export * from './otlp-receiver';
 
 /** A namespace of its own for one test file: subjects, streams and schemas never cross. */
