@@ -239,4 +239,18 @@ describe('classroom-monitor chart', () => {
       expect(natsEnv(off).gateway.NATS_USER).toBeUndefined();
     });
   });
+
+  it('always sets PUBLIC_ORIGIN, from the Ingress host when not given, as production requires it', () => {
+    const originOf = (set: string[]) =>
+      (
+        ofKind(render([], set), 'ConfigMap').find((m) => componentOf(m) === 'gateway') as Manifest & {
+          data: Record<string, string>;
+        }
+      ).data.PUBLIC_ORIGIN;
+    expect(originOf([])).toBe('http://classroom-monitor.campus.example');
+    expect(originOf(['gateway.ingress.tls.enabled=true'])).toBe('https://classroom-monitor.campus.example');
+    expect(originOf(['gateway.publicOrigin=https://av.campus.edu'])).toBe('https://av.campus.edu');
+    // Without a host there is no origin to derive: the chart refuses rather than leave it unset.
+    expect(() => render([], ['gateway.ingress.host='])).toThrow(/gateway\/ingress\/host/);
+  });
 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
 import { natsAuthorizationConfig } from '../../libs/contracts/src/nats-permissions';
+import { configSchema as gatewayConfig } from '../../services/gateway/src/config';
 import { compose, composeText, interpolate } from './support/compose';
 import { fromRoot, services } from './support/paths';
 
@@ -125,5 +126,19 @@ describe('docker-compose.yml', () => {
       expect(env.NATS_PASSWORD).toMatch(new RegExp(`^\\$\\{${variable}:\\?`));
       expect(nats.environment?.[variable]).toBe(`"${String(env.NATS_PASSWORD)}"`);
     }
+  });
+
+  it('trusts the TLS proxy in front (on this host or a private network), so session cookies stay Secure', () => {
+    const env = compose.services.gateway.environment ?? {};
+    const trustProxy = interpolate(String(env.TRUST_PROXY), () => '');
+    expect(trustProxy).toBe('loopback,uniquelocal');
+    const config = gatewayConfig.parse({
+      SESSION_SECRET: 'x'.repeat(32),
+      PUBLIC_ORIGIN: 'https://monitor.campus.edu',
+      TRUST_PROXY: trustProxy,
+    });
+    expect(config.TRUST_PROXY).toBe('loopback,uniquelocal');
+    // Required, as the gateway refuses to start in production without it.
+    expect(env.PUBLIC_ORIGIN).toMatch(/^\$\{PUBLIC_ORIGIN:\?/);
   });
 });

@@ -75,7 +75,10 @@ describe('environment of the services', () => {
   });
 
   it.each(services)('starts %s with what the chart sets from complete values', (service) => {
-    const env = chartEnvironment(render(['ci/inline-credentials-values.yaml']))[service];
+    const env = {
+      NODE_ENV: 'production',
+      ...chartEnvironment(render(['ci/inline-credentials-values.yaml']))[service],
+    };
     const result = configSchemas[service].safeParse(env);
     expect(result.error?.issues ?? []).toEqual([]);
   });
@@ -104,12 +107,19 @@ describe('environment of the services', () => {
       'starts %s with what docker-compose.yml sets, given the required secrets',
       (service) => {
         // Long enough for every secret's minimum length (the session secret's is 32).
-        const given = (name: string) => `${name.toLowerCase().replace(/_/g, '')}example0123456789abcdef`;
-        const env = Object.fromEntries(
-          Object.entries(environment(service))
-            .filter(([, value]) => value !== null)
-            .map(([name, value]) => [name, interpolate(String(value), given)]),
-        );
+        const given = (name: string) =>
+          name === 'PUBLIC_ORIGIN'
+            ? 'https://monitor.campus.example'
+            : `${name.toLowerCase().replace(/_/g, '')}example0123456789abcdef`;
+        const env = {
+          // As the image sets it: production, where the gateway requires PUBLIC_ORIGIN.
+          NODE_ENV: 'production',
+          ...Object.fromEntries(
+            Object.entries(environment(service))
+              .filter(([, value]) => value !== null)
+              .map(([name, value]) => [name, interpolate(String(value), given)]),
+          ),
+        };
         const result = configSchemas[service].safeParse(env);
         expect(result.error?.issues ?? []).toEqual([]);
       },

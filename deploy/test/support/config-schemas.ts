@@ -41,7 +41,6 @@ export const setWhenConfigured = [
   'ADMIN_PASSWORD',
   'S3_PUBLIC_ENDPOINT',
   'S3_BUCKET',
-  'PUBLIC_ORIGIN',
   'MONITOR_SESSION_ID',
 ];
 

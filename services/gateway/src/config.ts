@@ -33,7 +33,7 @@ const origins = z
     return parsed;
   });
 
-export const configSchema = z.object({
+const gatewayEnv = z.object({
   ...coreEnv,
   ...databaseEnv,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -64,4 +64,23 @@ export const configSchema = z.object({
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).max(100_000).default(30),
   LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
 });
+
+/**
+ * Without PUBLIC_ORIGIN the own origin comes from the Host header, which a DNS-rebinding page
+ * controls: acceptable on a laptop, not in production.
+ */
+export const configSchema = gatewayEnv.superRefine(
+  (env, ctx) => {
+    if (env.NODE_ENV === 'production' && (env.PUBLIC_ORIGIN ?? []).length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_ORIGIN'],
+        message:
+          'is required when NODE_ENV=production: the origin(s) the app is served at, e.g. https://monitor.campus.edu',
+      });
+    }
+  },
+  // Also when other variables are wrong, so that one start lists every problem.
+  { when: (payload) => !payload.issues.some((issue) => issue.path?.[0] === 'PUBLIC_ORIGIN') },
+);
 export type Config = z.infer<typeof configSchema>;

@@ -6,9 +6,7 @@ PORT: {{ $g.containerPort | int64 | quote }}
 READINESS_TIMEOUT_MS: {{ $g.readinessTimeoutMs | int64 | quote }}
 SESSION_MAX_AGE_HOURS: {{ $g.session.maxAgeHours | quote }}
 TRUST_PROXY: {{ $g.trustProxy | default (ternary "1" "false" $g.ingress.enabled) | quote }}
-{{- with (include "gateway.publicOrigin" .) }}
-PUBLIC_ORIGIN: {{ . | quote }}
-{{- end }}
+PUBLIC_ORIGIN: {{ include "gateway.publicOrigin" . | required "gateway.publicOrigin or gateway.ingress.host is required: the gateway refuses to start in production without PUBLIC_ORIGIN" | quote }}
 {{- with (.Values.s3.publicEndpoint | default .Values.s3.endpoint) }}
 S3_PUBLIC_ENDPOINT: {{ . | quote }}
 {{- end }}
@@ -17,12 +15,15 @@ LOGIN_MAX_FAILURES_PER_IP: {{ $g.login.maxFailuresPerIp | int64 | quote }}
 LOGIN_THROTTLE_WINDOW_SECONDS: {{ $g.login.throttleWindowSeconds | int64 | quote }}
 {{- end -}}
 
-{{/* PUBLIC_ORIGIN: the value, or the Ingress host the app is served at; empty without either. */}}
+{{/*
+PUBLIC_ORIGIN: the value, or the host the app is served at (the Ingress host, also when another
+proxy serves it); empty without either. Never the request's Host header: that is DNS rebinding.
+*/}}
 {{- define "gateway.publicOrigin" -}}
 {{- $g := .Values.gateway -}}
 {{- if $g.publicOrigin -}}
 {{- $g.publicOrigin -}}
-{{- else if $g.ingress.enabled -}}
+{{- else if $g.ingress.host -}}
 {{- printf "%s://%s" (ternary "https" "http" $g.ingress.tls.enabled) $g.ingress.host -}}
 {{- end -}}
 {{- end -}}
