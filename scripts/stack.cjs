@@ -105,8 +105,10 @@ async function startStack(options = {}) {
   let stopping = false;
   for (const service of options.services ?? SERVICES) {
     const serviceEnv = { ...env, ...options.serviceEnv?.[service] };
-    if (service === 'gateway') serviceEnv.PORT = String(port);
-    else if (options.ephemeralPorts) serviceEnv.HTTP_PORT = '0';
+    if (service === 'gateway') {
+      serviceEnv.PORT = String(port);
+      if (options.ephemeralPorts) serviceEnv.METRICS_PORT = '0';
+    } else if (options.ephemeralPorts) serviceEnv.HTTP_PORT = '0';
     const child = spawn(process.execPath, [path.join(ROOT, 'services', service, 'dist', 'main.js')], {
       env: serviceEnv,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -240,6 +240,43 @@ describe('classroom-monitor chart', () => {
     });
   });
 
+  it('serves the gateway metrics on a port of its own, announced to scrapers and closed to the public', () => {
+    const manifests = render(['ci/inline-credentials-values.yaml']);
+    const gateway = deployments(manifests).find((d) => componentOf(d) === 'gateway')!;
+    const template = gateway.spec.template as unknown as {
+      metadata: { annotations: Record<string, string> };
+      spec: { containers: { ports: { name: string; containerPort: number }[] }[] };
+    };
+    expect(template.spec.containers[0].ports).toContainEqual({
+      name: 'metrics',
+      containerPort: 9100,
+      protocol: 'TCP',
+    });
+    expect(template.metadata.annotations).toMatchObject({
+      'prometheus.io/scrape': 'true',
+      'prometheus.io/port': '9100',
+    });
+    const config = ofKind(manifests, 'ConfigMap').find((m) => componentOf(m) === 'gateway') as Manifest & {
+      data: Record<string, string>;
+    };
+    expect(config.data).toMatchObject({ METRICS_PORT: '9100', METRICS_HOST: '0.0.0.0' });
+    const policy = ofKind(manifests, 'NetworkPolicy').find(
+      (m) => componentOf(m) === 'gateway',
+    ) as Manifest & {
+      spec: { ingress: { ports: { port: string }[]; from?: unknown[] }[] };
+    };
+    const rules = policy.spec.ingress.map((r) => [r.ports[0].port, r.from ?? 'anywhere']);
+    // Only the scrapers of networkPolicy.probeFrom reach the metrics port.
+    expect(rules).toEqual([
+      ['http', expect.any(Array)],
+      ['metrics', [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }]],
+    ]);
+    const defaults = ofKind(render(), 'NetworkPolicy').find(
+      (m) => componentOf(m) === 'gateway',
+    ) as typeof policy;
+    expect(defaults.spec.ingress.map((r) => r.ports[0].port)).toEqual(['http']);
+  });
+
   it('always sets PUBLIC_ORIGIN, from the Ingress host when not given, as production requires it', () => {
     const originOf = (set: string[]) =>
       (

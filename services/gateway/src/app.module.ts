@@ -16,6 +16,7 @@ import { ReadinessService } from './health/readiness.service';
 import { ContractInterceptor } from './http/contract.interceptor';
 import { InventoryModule } from './inventory/inventory.module';
 import { MediaModule } from './media/media.module';
+import { MetricsServer } from './metrics/metrics-server';
 import { migrations } from './migrations';
 import { MonitoringModule } from './monitoring/monitoring.module';
 import { SessionStore } from './session/session-store';
@@ -51,6 +52,7 @@ export class AppModule {
         },
         ReadinessService,
         SessionStore,
+        MetricsServer,
         { provide: APP_INTERCEPTOR, useClass: ContractInterceptor },
       ],
       exports: [CONFIG, HealthService, MetricsService, RpcClient],

@@ -39,6 +39,9 @@ const gatewayEnv = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   /** 0.0.0.0 in a container; loopback by default so a laptop does not expose the app. */
   HOST: z.string().default('127.0.0.1'),
+  /** Prometheus metrics, apart from the public port. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9100),
+  METRICS_HOST: z.string().default('127.0.0.1'),
   /** The built web app; the gateway serves it at / with a fallback for deep links. */
   WEB_DIST_DIR: z.string().default(path.resolve(__dirname, '../../../web/dist')),
   /** How long the readiness probe waits for each service. */

@@ -179,8 +179,9 @@ spec:
       {{- include "cm.selectorLabels" . | nindent 6 }}
   policyTypes:
     - Ingress
-  {{- if or .from .fromAnywhere }}
+  {{- if or .from .fromAnywhere .metricsFrom }}
   ingress:
+    {{- if or .from .fromAnywhere }}
     - ports:
         - port: http
           protocol: TCP
@@ -188,6 +189,15 @@ spec:
       from:
         {{- toYaml . | nindent 8 }}
       {{- end }}
+    {{- end }}
+    {{- with .metricsFrom }}
+    # The metrics port apart from the public one: only from the scrapers named.
+    - ports:
+        - port: metrics
+          protocol: TCP
+      from:
+        {{- toYaml . | nindent 8 }}
+    {{- end }}
   {{- else }}
   ingress: []
   {{- end }}
@@ -270,6 +280,11 @@ spec:
         {{- with $c.podAnnotations }}
         {{- toYaml . | nindent 8 }}
         {{- end }}
+        {{- with $c.metricsPort }}
+        prometheus.io/scrape: "true"
+        prometheus.io/port: {{ . | quote }}
+        prometheus.io/path: /metrics
+        {{- end }}
     spec:
       serviceAccountName: {{ include "cm.componentName" . }}
       automountServiceAccountToken: false
@@ -291,6 +306,11 @@ spec:
             - name: http
               containerPort: {{ $c.containerPort }}
               protocol: TCP
+            {{- with $c.metricsPort }}
+            - name: metrics
+              containerPort: {{ . }}
+              protocol: TCP
+            {{- end }}
           envFrom:
             - configMapRef:
                 name: {{ include "cm.componentName" . }}

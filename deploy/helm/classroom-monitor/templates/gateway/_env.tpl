@@ -3,6 +3,8 @@
 {{- $g := .Values.gateway -}}
 HOST: "0.0.0.0"
 PORT: {{ $g.containerPort | int64 | quote }}
+METRICS_HOST: "0.0.0.0"
+METRICS_PORT: {{ $g.metricsPort | int64 | quote }}
 READINESS_TIMEOUT_MS: {{ $g.readinessTimeoutMs | int64 | quote }}
 SESSION_MAX_AGE_HOURS: {{ $g.session.maxAgeHours | quote }}
 TRUST_PROXY: {{ $g.trustProxy | default (ternary "1" "false" $g.ingress.enabled) | quote }}
