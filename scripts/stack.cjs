@@ -30,7 +30,8 @@ async function startLocalS3({ directory, port }) {
   fs.mkdirSync(directory, { recursive: true });
   const server = new S3rver({ address: '127.0.0.1', port, silent: true, directory });
   const address = await server.run();
-  return { endpoint: `http://127.0.0.1:${address.port}`, close: () => server.close() };
+  // It answers unsigned requests: loopback only, whatever the machine's other addresses.
+  return { endpoint: `http://127.0.0.1:${address.port}`, address, close: () => server.close() };
 }
 
 /**
