@@ -30,7 +30,8 @@ async function startLocalS3({ directory, port }) {
   fs.mkdirSync(directory, { recursive: true });
   const server = new S3rver({ address: '127.0.0.1', port, silent: true, directory });
   const address = await server.run();
-  return { endpoint: `http://127.0.0.1:${address.port}`, close: () => server.close() };
+  // It answers unsigned requests: loopback only, whatever the machine's other addresses.
+  return { endpoint: `http://127.0.0.1:${address.port}`, address, close: () => server.close() };
 }
 
 /**
@@ -72,6 +73,7 @@ async function waitUntilReady(url, { timeoutMs, exited }) {
 /**
  * @param {object} options
  * @param {Record<string,string>} [options.env] variables for every service (on top of process.env)
+ * @param {Record<string,Record<string,string>>} [options.serviceEnv] variables of one service (its NATS user)
  * @param {number} [options.port] the gateway's port; 0 picks a free one
  * @param {boolean} [options.ephemeralPorts] give every probe port a free one (tests, second stacks)
  * @param {string} [options.dataDir] where the local S3 server keeps objects
@@ -103,9 +105,11 @@ async function startStack(options = {}) {
   const exited = [];
   let stopping = false;
   for (const service of options.services ?? SERVICES) {
-    const serviceEnv = { ...env };
-    if (service === 'gateway') serviceEnv.PORT = String(port);
-    else if (options.ephemeralPorts) serviceEnv.HTTP_PORT = '0';
+    const serviceEnv = { ...env, ...options.serviceEnv?.[service] };
+    if (service === 'gateway') {
+      serviceEnv.PORT = String(port);
+      if (options.ephemeralPorts) serviceEnv.METRICS_PORT = '0';
+    } else if (options.ephemeralPorts) serviceEnv.HTTP_PORT = '0';
     const child = spawn(process.execPath, [path.join(ROOT, 'services', service, 'dist', 'main.js')], {
       env: serviceEnv,
       stdio: ['ignore', 'pipe', 'pipe'],

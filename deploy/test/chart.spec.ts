@@ -1,3 +1,8 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { natsAuthorizationConfig, natsPermissions } from '../../libs/contracts/src/nats-permissions';
 import { componentOf, helm, type Manifest, releaseNamespace, render, valueSets } from './support/helm';
 import { deployments, matches, ofKind, schemaProblems } from './support/kubernetes';
 import { services } from './support/paths';
@@ -174,5 +179,115 @@ describe('classroom-monitor chart', () => {
     const before = checksums(render());
     const after = checksums(render([], ['auth.admin.username=avadmin']));
     expect(Object.keys(before).filter((c) => before[c] !== after[c])).toEqual(['auth']);
+  });
+
+  describe('NATS users', () => {
+    type Secret = Manifest & { stringData: Record<string, string> };
+    const natsSecret = (manifests: Manifest[]) =>
+      (ofKind(manifests, 'Secret') as Secret[]).find((s) => componentOf(s) === 'nats-auth');
+    const natsEnv = (manifests: Manifest[]) =>
+      Object.fromEntries(
+        deployments(manifests).map((d) => {
+          const env = d.spec.template.spec.containers[0].env ?? [];
+          return [componentOf(d), Object.fromEntries(env.map((e) => [e.name, e.value ?? e.valueFrom]))];
+        }),
+      );
+
+    it('keeps the permissions it renders the same as the message registry gives', () => {
+      const file = path.join(__dirname, '../helm/classroom-monitor/files/nats-permissions.json');
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(natsPermissions('__NS__'));
+    });
+
+    it('logs each service in as its own user, with the password the users block holds for it', () => {
+      const manifests = render([], ['cmNamespace=campus']);
+      const secret = natsSecret(manifests)!;
+      const env = natsEnv(manifests);
+      for (const service of services) {
+        expect(env[service].NATS_USER).toBe(`campus-${service}`);
+        expect(env[service].NATS_PASSWORD).toEqual({
+          secretKeyRef: { name: secret.metadata.name, key: `${service}-password` },
+        });
+        expect(secret.stringData[`${service}-password`]).toMatch(/^[A-Za-z0-9]{32}$/);
+      }
+      expect(secret.stringData['authorization.conf']).toBe(
+        natsAuthorizationConfig('campus', (p) => JSON.stringify(secret.stringData[`${p}-password`])),
+      );
+    });
+
+    it('renders a users block that nats-server accepts', () => {
+      const conf = natsSecret(render())!.stringData['authorization.conf'];
+      const dir = mkdtempSync(path.join(tmpdir(), 'cm-chart-nats-'));
+      try {
+        writeFileSync(path.join(dir, 'nats.conf'), conf);
+        const result = spawnSync('/usr/sbin/nats-server', ['-t', '-c', path.join(dir, 'nats.conf')], {
+          encoding: 'utf8',
+        });
+        expect({ status: result.status, output: result.stdout + result.stderr }).toMatchObject({ status: 0 });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('takes the passwords from an existing Secret, or runs without NATS users when told to', () => {
+      const existing = render([], ['nats.auth.existingSecret=campus-nats']);
+      expect(natsSecret(existing)).toBeUndefined();
+      expect(natsEnv(existing).monitor.NATS_PASSWORD).toEqual({
+        secretKeyRef: { name: 'campus-nats', key: 'monitor-password' },
+      });
+      const off = render([], ['nats.auth.enabled=false']);
+      expect(natsSecret(off)).toBeUndefined();
+      expect(natsEnv(off).gateway.NATS_USER).toBeUndefined();
+    });
+  });
+
+  it('serves the gateway metrics on a port of its own, announced to scrapers and closed to the public', () => {
+    const manifests = render(['ci/inline-credentials-values.yaml']);
+    const gateway = deployments(manifests).find((d) => componentOf(d) === 'gateway')!;
+    const template = gateway.spec.template as unknown as {
+      metadata: { annotations: Record<string, string> };
+      spec: { containers: { ports: { name: string; containerPort: number }[] }[] };
+    };
+    expect(template.spec.containers[0].ports).toContainEqual({
+      name: 'metrics',
+      containerPort: 9100,
+      protocol: 'TCP',
+    });
+    expect(template.metadata.annotations).toMatchObject({
+      'prometheus.io/scrape': 'true',
+      'prometheus.io/port': '9100',
+    });
+    const config = ofKind(manifests, 'ConfigMap').find((m) => componentOf(m) === 'gateway') as Manifest & {
+      data: Record<string, string>;
+    };
+    expect(config.data).toMatchObject({ METRICS_PORT: '9100', METRICS_HOST: '0.0.0.0' });
+    const policy = ofKind(manifests, 'NetworkPolicy').find(
+      (m) => componentOf(m) === 'gateway',
+    ) as Manifest & {
+      spec: { ingress: { ports: { port: string }[]; from?: unknown[] }[] };
+    };
+    const rules = policy.spec.ingress.map((r) => [r.ports[0].port, r.from ?? 'anywhere']);
+    // Only the scrapers of networkPolicy.probeFrom reach the metrics port.
+    expect(rules).toEqual([
+      ['http', expect.any(Array)],
+      ['metrics', [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }]],
+    ]);
+    const defaults = ofKind(render(), 'NetworkPolicy').find(
+      (m) => componentOf(m) === 'gateway',
+    ) as typeof policy;
+    expect(defaults.spec.ingress.map((r) => r.ports[0].port)).toEqual(['http']);
+  });
+
+  it('always sets PUBLIC_ORIGIN, from the Ingress host when not given, as production requires it', () => {
+    const originOf = (set: string[]) =>
+      (
+        ofKind(render([], set), 'ConfigMap').find((m) => componentOf(m) === 'gateway') as Manifest & {
+          data: Record<string, string>;
+        }
+      ).data.PUBLIC_ORIGIN;
+    expect(originOf([])).toBe('http://classroom-monitor.campus.example');
+    expect(originOf(['gateway.ingress.tls.enabled=true'])).toBe('https://classroom-monitor.campus.example');
+    expect(originOf(['gateway.publicOrigin=https://av.campus.edu'])).toBe('https://av.campus.edu');
+    // Without a host there is no origin to derive: the chart refuses rather than leave it unset.
+    expect(() => render([], ['gateway.ingress.host='])).toThrow(/gateway\/ingress\/host/);
   });
 });

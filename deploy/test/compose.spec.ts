@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv from 'ajv';
-import { compose, composeText } from './support/compose';
-import { services } from './support/paths';
+import { natsAuthorizationConfig } from '../../libs/contracts/src/nats-permissions';
+import { configSchema as gatewayConfig } from '../../services/gateway/src/config';
+import { compose, composeText, interpolate } from './support/compose';
+import { fromRoot, services } from './support/paths';
 
 // The Compose Specification's JSON schema, as shipped by the dclint package. Its `$schema` names
 // draft-07 by an https URL Ajv does not know by that name; the draft itself is Ajv's default.
@@ -84,12 +86,13 @@ describe('docker-compose.yml', () => {
   });
 
   it('holds no secret: passwords and keys come from the environment, and are required', () => {
-    for (const name of ['POSTGRES_PASSWORD', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']) {
+    const natsPasswords = services.map((s) => `NATS_${s.toUpperCase()}_PASSWORD`);
+    for (const name of ['POSTGRES_PASSWORD', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', ...natsPasswords]) {
       const uses = composeText.match(new RegExp(`\\$\\{${name}[^}]*\\}`, 'g')) ?? [];
       expect(uses.length).toBeGreaterThan(0);
       for (const use of uses) expect(use).toMatch(new RegExp(`^\\$\\{${name}:\\?.+\\}$`));
     }
-    expect(composeText).not.toMatch(/(PASSWORD|SECRET|KEY_ID)\w*:[ \t]+[^$\s{]/);
+    expect(composeText).not.toMatch(/(PASSWORD|SECRET|KEY_ID)\w*:[ \t]+['"]*[^$\s{'"]/);
   });
 
   it('has an env file template naming every variable docker-compose.yml reads', () => {
@@ -102,5 +105,40 @@ describe('docker-compose.yml', () => {
         .map(([k]) => k),
     );
     expect([...used, ...passedThrough].filter((name) => !listed.has(name))).toEqual([]);
+  });
+
+  it('logs every service in to NATS as a user of its own, which NATS knows with only its permissions', () => {
+    const nats = compose.services.nats as typeof compose.services.nats & {
+      command?: string[];
+      configs?: { source: string; target: string }[];
+    };
+    const [mounted] = nats.configs ?? [];
+    expect(nats.command).toEqual(expect.arrayContaining(['--config', mounted.target]));
+    const file = (compose as { configs?: Record<string, { file: string }> }).configs?.[mounted.source].file;
+    // The users for the default namespace, as scripts/nats-config.mjs prints them.
+    expect(readFileSync(fromRoot(file!), 'utf8')).toContain(
+      natsAuthorizationConfig('cm', (p) => `$NATS_${p.toUpperCase()}_PASSWORD`),
+    );
+    for (const service of services) {
+      const env = compose.services[service].environment ?? {};
+      const variable = `NATS_${service.toUpperCase()}_PASSWORD`;
+      expect(interpolate(String(env.NATS_USER), () => '')).toBe(`cm-${service}`);
+      expect(env.NATS_PASSWORD).toMatch(new RegExp(`^\\$\\{${variable}:\\?`));
+      expect(nats.environment?.[variable]).toBe(`"${String(env.NATS_PASSWORD)}"`);
+    }
+  });
+
+  it('trusts the TLS proxy in front (on this host or a private network), so session cookies stay Secure', () => {
+    const env = compose.services.gateway.environment ?? {};
+    const trustProxy = interpolate(String(env.TRUST_PROXY), () => '');
+    expect(trustProxy).toBe('loopback,uniquelocal');
+    const config = gatewayConfig.parse({
+      SESSION_SECRET: 'x'.repeat(32),
+      PUBLIC_ORIGIN: 'https://monitor.campus.edu',
+      TRUST_PROXY: trustProxy,
+    });
+    expect(config.TRUST_PROXY).toBe('loopback,uniquelocal');
+    // Required, as the gateway refuses to start in production without it.
+    expect(env.PUBLIC_ORIGIN).toMatch(/^\$\{PUBLIC_ORIGIN:\?/);
   });
 });

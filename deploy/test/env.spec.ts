@@ -2,6 +2,7 @@ import { compose, interpolate } from './support/compose';
 import {
   composeKeepsDefault,
   configSchemas,
+  otherNatsLogins,
   setByImage,
   setWhenConfigured,
   variablesRead,
@@ -60,17 +61,24 @@ describe('environment of the services', () => {
     it.each(services)(
       'sets for %s every variable it reads, but those of the image and the optional ones',
       (service) => {
-        const required = without(read[service], setByImage[service], setWhenConfigured);
+        const required = without(read[service], setByImage[service], setWhenConfigured, otherNatsLogins);
         expect(without(required, Object.keys(env[service]))).toEqual([]);
         if (name === 'ci/inline-credentials-values.yaml') {
-          expect(without(without(read[service], setByImage[service]), Object.keys(env[service]))).toEqual([]);
+          expect(
+            without(read[service], setByImage[service], otherNatsLogins).filter(
+              (n) => !Object.keys(env[service]).includes(n),
+            ),
+          ).toEqual([]);
         }
       },
     );
   });
 
   it.each(services)('starts %s with what the chart sets from complete values', (service) => {
-    const env = chartEnvironment(render(['ci/inline-credentials-values.yaml']))[service];
+    const env = {
+      NODE_ENV: 'production',
+      ...chartEnvironment(render(['ci/inline-credentials-values.yaml']))[service],
+    };
     const result = configSchemas[service].safeParse(env);
     expect(result.error?.issues ?? []).toEqual([]);
   });
@@ -85,7 +93,7 @@ describe('environment of the services', () => {
     it.each(services)(
       'sets for %s every variable it reads but those the image sets or one host keeps',
       (service) => {
-        const required = without(read[service], setByImage[service], composeKeepsDefault);
+        const required = without(read[service], setByImage[service], composeKeepsDefault, otherNatsLogins);
         expect(without(required, Object.keys(environment(service)))).toEqual([]);
       },
     );
@@ -99,12 +107,19 @@ describe('environment of the services', () => {
       'starts %s with what docker-compose.yml sets, given the required secrets',
       (service) => {
         // Long enough for every secret's minimum length (the session secret's is 32).
-        const given = (name: string) => `${name.toLowerCase().replace(/_/g, '')}example0123456789abcdef`;
-        const env = Object.fromEntries(
-          Object.entries(environment(service))
-            .filter(([, value]) => value !== null)
-            .map(([name, value]) => [name, interpolate(String(value), given)]),
-        );
+        const given = (name: string) =>
+          name === 'PUBLIC_ORIGIN'
+            ? 'https://monitor.campus.example'
+            : `${name.toLowerCase().replace(/_/g, '')}example0123456789abcdef`;
+        const env = {
+          // As the image sets it: production, where the gateway requires PUBLIC_ORIGIN.
+          NODE_ENV: 'production',
+          ...Object.fromEntries(
+            Object.entries(environment(service))
+              .filter(([, value]) => value !== null)
+              .map(([name, value]) => [name, interpolate(String(value), given)]),
+          ),
+        };
         const result = configSchemas[service].safeParse(env);
         expect(result.error?.issues ?? []).toEqual([]);
       },

@@ -1,80 +1,13 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { type Building, type Equipment, events, type Room } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
-import { eventually as retry } from '@cm/platform/testing';
+import { OwnNatsServer, eventually as retry } from '@cm/platform/testing';
 import { signIn } from './session';
 import { startSystem } from './stack';
 
 const eventually = <T>(check: () => Promise<T> | T, timeoutMs = 60_000) => retry(check, timeoutMs, 250);
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
-/**
- * A NATS server of this test's own, with JetStream in a temporary folder, so that it can be
- * restarted without disturbing the shared one other tests use.
- */
-class OwnNats {
-  private child?: ChildProcess;
-
-  private constructor(
-    readonly port: number,
-    private readonly storeDir: string,
-  ) {}
-
-  static async start(): Promise<OwnNats> {
-    const nats = new OwnNats(await freePort(), mkdtempSync(path.join(tmpdir(), 'cm-nats-')));
-    await nats.up();
-    return nats;
-  }
-
-  get url(): string {
-    return `nats://127.0.0.1:${this.port}`;
-  }
-
-  async up(): Promise<void> {
-    const child = spawn(
-      '/usr/sbin/nats-server',
-      ['-a', '127.0.0.1', '-p', String(this.port), '-js', '-sd', this.storeDir],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    this.child = child;
-    await new Promise<void>((resolve, reject) => {
-      child.once('exit', (code) => reject(new Error(`nats-server exited with ${code}`)));
-      child.stderr!.on('data', (chunk: Buffer) => {
-        if (chunk.toString().includes('Server is ready')) resolve();
-      });
-    });
-    child.removeAllListeners('exit');
-  }
-
-  async down(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null) return;
-    await new Promise((resolve) => {
-      child.once('exit', resolve);
-      child.kill('SIGTERM');
-    });
-  }
-
-  async close(): Promise<void> {
-    await this.down();
-    rmSync(this.storeDir, { recursive: true, force: true });
-  }
-}
-
 describe('the whole system across a restart of the NATS server', () => {
-  let nats: OwnNats;
+  let nats: OwnNatsServer;
   let system: Awaited<ReturnType<typeof startSystem>>;
   let cookie = '';
 
@@ -89,7 +22,7 @@ describe('the whole system across a restart of the NATS server', () => {
   };
 
   beforeAll(async () => {
-    nats = await OwnNats.start();
+    nats = await OwnNatsServer.start();
     system = await startSystem({ NATS_URL: nats.url, NATS_REQUEST_TIMEOUT_MS: '3000' });
     cookie = await signIn(system.url, system.admin.username, system.admin.password);
   });

@@ -50,13 +50,15 @@ async function adminOf(env: Record<string, string>, logs: string[]): Promise<Cre
  */
 export async function startSystem(
   env: Record<string, string> = {},
+  options: { namespace?: string; serviceEnv?: Record<string, Record<string, string>> } = {},
 ): Promise<RunningStack & { admin: Credentials; close(): Promise<void> }> {
-  const namespace = testNamespace('e2e');
+  const namespace = options.namespace ?? testNamespace('e2e');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cm-e2e-'));
   const logs: string[] = [];
   const { HTTP_PORT: _ignored, ...serviceEnv } = testEnv(namespace, { LOG_LEVEL: 'info', ...env });
   const stack = await launcher.startStack({
     env: serviceEnv,
+    serviceEnv: options.serviceEnv,
     port: 0,
     ephemeralPorts: true,
     dataDir,

@@ -41,9 +41,14 @@ export const setWhenConfigured = [
   'ADMIN_PASSWORD',
   'S3_PUBLIC_ENDPOINT',
   'S3_BUCKET',
-  'PUBLIC_ORIGIN',
   'MONITOR_SESSION_ID',
 ];
+
+/**
+ * The other ways of logging in to NATS than the user and password the chart and docker-compose.yml
+ * give each service: one at a time, for a site that runs NATS with tokens or creds files.
+ */
+export const otherNatsLogins = ['NATS_TOKEN', 'NATS_CREDS_FILE'];
 
 /** Tuning the chart exposes as values, while one Docker host keeps the services' defaults. */
 export const composeKeepsDefault = [

@@ -10,6 +10,7 @@ export * from './health';
 export * from './media';
 export * from './messaging';
 export * from './monitoring';
+export * from './nats-permissions';
 export * from './reports';
 export { signOutToken } from './routes/auth';
 export * from './rooms';

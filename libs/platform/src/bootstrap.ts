@@ -5,6 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { type MicroserviceOptions } from '@nestjs/microservices';
 import { ConfigError, type CoreConfig, type HttpPortConfig } from './config';
 import { JsonLogger } from './logger';
+import { natsClientOptions } from './nats/connection-options';
 import { NamespacedServerNats } from './nats/namespaced-transport';
 import { RpcErrorFilter } from './rpc-error.filter';
 import { runExitTasks, startDraining } from './shutdown';
@@ -34,6 +35,7 @@ export async function bootstrapService({
   app.connectMicroservice<MicroserviceOptions>(
     {
       strategy: new NamespacedServerNats(config.CM_NAMESPACE, {
+        ...natsClientOptions(config, service),
         servers: config.NATS_URL.split(','),
         queue: `${config.CM_NAMESPACE}.${service}`,
         name: `${service}@${hostname()}:${process.pid}`,

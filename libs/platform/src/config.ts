@@ -1,3 +1,4 @@
+import { accessSync, constants } from 'node:fs';
 import { defaultAllowedNetworks, type Ipv4Network, isValidNamespace, parseNetworks } from '@cm/contracts';
 import { z } from 'zod';
 
@@ -10,16 +11,56 @@ export class ConfigError extends Error {
 /** Parses the environment once; fails listing every bad variable, not just the first. */
 export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
   const result = schema.safeParse(env);
-  if (!result.success) {
-    throw new ConfigError(
-      result.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`),
+  const problems = result.success
+    ? []
+    : result.error.issues.map((i) => `${i.path.join('.') || 'environment'}: ${i.message}`);
+  if (readsNats(schema)) problems.push(...natsAuthProblems(env));
+  if (!result.success || problems.length > 0) throw new ConfigError(problems);
+  return result.data;
+}
+
+/** Whether the schema is a process's (it reads NATS_URL), through any `.transform()` pipe. */
+function readsNats(schema: z.ZodType): boolean {
+  const def = schema._zod.def as { type: string; shape?: Record<string, unknown>; in?: z.ZodType };
+  if (def.type === 'pipe') return readsNats(def.in!);
+  return def.type === 'object' && 'NATS_URL' in def.shape!;
+}
+
+const given = (value: string | undefined) => value !== undefined && value !== '';
+
+/** NATS credentials come one way at a time, and a user comes with a password. */
+function natsAuthProblems(env: NodeJS.ProcessEnv): string[] {
+  const problems: string[] = [];
+  const ways = ['NATS_USER', 'NATS_TOKEN', 'NATS_CREDS_FILE'].filter((name) => given(env[name]));
+  if (ways.length > 1) problems.push(`${ways.join(', ')}: set only one way of logging in to NATS`);
+  if (given(env.NATS_USER) !== given(env.NATS_PASSWORD)) {
+    problems.push(
+      given(env.NATS_USER)
+        ? 'NATS_PASSWORD: is required with NATS_USER'
+        : 'NATS_USER: is required with NATS_PASSWORD',
     );
   }
-  return result.data;
+  return problems;
 }
 
 const port = (fallback: number) =>
   z.coerce.number().int().min(0, { message: 'must be a port number' }).max(65535).default(fallback);
+
+/** Unset and empty alike mean "not given": a chart or compose file may pass an empty value. */
+const optionalText = () => z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional());
+
+const readableFile = optionalText().refine(
+  (file) => {
+    if (file === undefined) return true;
+    try {
+      accessSync(file, constants.R_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'must name a file this process can read' },
+);
 
 const millis = (fallback: number, max = 600_000) => z.coerce.number().int().min(1).max(max).default(fallback);
 
@@ -33,6 +74,12 @@ export const coreEnv = {
   LOG_LEVEL: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
   NATS_URL: z.string().min(1).default('nats://127.0.0.1:4222'),
   NATS_REQUEST_TIMEOUT_MS: millis(5000, 120_000),
+  /** Credentials for NATS (one way at a time); none: the server must let anyone in (one machine only). */
+  NATS_USER: optionalText(),
+  NATS_PASSWORD: optionalText(),
+  NATS_TOKEN: optionalText(),
+  /** A `.creds` file (user JWT and NKey seed), as `nsc` writes it. */
+  NATS_CREDS_FILE: readableFile,
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ message: 'must be a URL' }).optional(),
   OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(1),
   SHUTDOWN_TIMEOUT_MS: millis(10_000),

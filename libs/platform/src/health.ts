@@ -1,6 +1,8 @@
 import type { DependencyCheck, HealthReport, messages, ServiceName } from '@cm/contracts';
-import { Controller, Get, Injectable, Res, type Type } from '@nestjs/common';
+import { Controller, Get, Inject, Injectable, Optional, Res, type Type } from '@nestjs/common';
 import type { Response } from 'express';
+import { CONFIG, type CoreConfig } from './config';
+import { natsAuthMode } from './nats/connection-options';
 import { HandleMessage } from './nats/handle-message';
 import { isDraining } from './shutdown';
 
@@ -12,6 +14,8 @@ const CHECK_TIMEOUT_MS = 2000;
 @Injectable()
 export class HealthService {
   private readonly checks = new Map<string, HealthCheckFn>();
+
+  constructor(@Optional() @Inject(CONFIG) private readonly config?: CoreConfig) {}
 
   register(name: string, check: HealthCheckFn): void {
     this.checks.set(name, check);
@@ -25,7 +29,7 @@ export class HealthService {
     // Stopping: a balancer that reads readiness sends nothing new while the work in hand finishes.
     if (isDraining()) checks.shutdown = { status: 'down', detail: 'stopping: finishing the work in flight' };
     const status = Object.values(checks).every((c) => c.status === 'up') ? 'up' : 'down';
-    return { status, checks };
+    return { status, checks, ...(this.config && { nats: { auth: natsAuthMode(this.config) } }) };
   }
 }
 

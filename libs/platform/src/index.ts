@@ -5,6 +5,7 @@ export * from './errors';
 export * from './health';
 export * from './logger';
 export * from './metrics';
+export * from './nats/connection-options';
 export * from './nats/handle-message';
 export * from './nats/jetstream';
 export * from './nats/namespaced-transport';

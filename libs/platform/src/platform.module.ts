@@ -4,6 +4,7 @@ import { CONFIG, type CoreConfig } from './config';
 import { HealthHttpController, HealthService, healthMessageController } from './health';
 import { MetricsHttpController } from './metrics/metrics-http.controller';
 import { MetricsService } from './metrics/metrics.service';
+import { natsClientOptions } from './nats/connection-options';
 import { RpcClient } from './nats/rpc-client';
 
 export interface PlatformModuleOptions {
@@ -29,6 +30,7 @@ export class PlatformModule {
             servers: config.NATS_URL,
             timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
             name: `${service}-client`,
+            connection: natsClientOptions(config, service),
           }),
       },
     ];

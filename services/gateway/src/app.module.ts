@@ -1,4 +1,11 @@
-import { CONFIG, DatabaseModule, HealthService, MetricsService, RpcClient } from '@cm/platform';
+import {
+  CONFIG,
+  DatabaseModule,
+  HealthService,
+  MetricsService,
+  natsClientOptions,
+  RpcClient,
+} from '@cm/platform';
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module';
@@ -9,6 +16,7 @@ import { ReadinessService } from './health/readiness.service';
 import { ContractInterceptor } from './http/contract.interceptor';
 import { InventoryModule } from './inventory/inventory.module';
 import { MediaModule } from './media/media.module';
+import { MetricsServer } from './metrics/metrics-server';
 import { migrations } from './migrations';
 import { MonitoringModule } from './monitoring/monitoring.module';
 import { SessionStore } from './session/session-store';
@@ -39,10 +47,12 @@ export class AppModule {
               servers: config.NATS_URL,
               timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
               name: 'gateway',
+              connection: natsClientOptions(config, 'gateway'),
             }),
         },
         ReadinessService,
         SessionStore,
+        MetricsServer,
         { provide: APP_INTERCEPTOR, useClass: ContractInterceptor },
       ],
       exports: [CONFIG, HealthService, MetricsService, RpcClient, SessionStore],

@@ -53,4 +53,19 @@ describe('gateway configuration', () => {
       'SESSION_ABSOLUTE_HOURS: must be at least 0.01 hours',
     ]);
   });
+
+  it('refuses to start in production without PUBLIC_ORIGIN, naming it beside every other problem', () => {
+    const required =
+      'PUBLIC_ORIGIN: is required when NODE_ENV=production: the origin(s) the app is served at, e.g. https://monitor.campus.edu';
+    expect(problemsOf({ SESSION_SECRET: secret, NODE_ENV: 'production' })).toEqual([required]);
+    expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
+      'SESSION_SECRET: is required: a random string of at least 32 characters',
+      required,
+    ]);
+    expect(
+      sut({ SESSION_SECRET: secret, NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://monitor.campus.edu' })
+        .PUBLIC_ORIGIN,
+    ).toEqual(['https://monitor.campus.edu']);
+    expect(sut({ SESSION_SECRET: secret, NODE_ENV: 'development' }).PUBLIC_ORIGIN).toEqual([]);
+  });
 });

@@ -33,12 +33,15 @@ const origins = z
     return parsed;
   });
 
-export const configSchema = z.object({
+const gatewayEnv = z.object({
   ...coreEnv,
   ...databaseEnv,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   /** 0.0.0.0 in a container; loopback by default so a laptop does not expose the app. */
   HOST: z.string().default('127.0.0.1'),
+  /** Prometheus metrics, apart from the public port. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9100),
+  METRICS_HOST: z.string().default('127.0.0.1'),
   /** The built web app; the gateway serves it at / with a fallback for deep links. */
   WEB_DIST_DIR: z.string().default(path.resolve(__dirname, '../../../web/dist')),
   /** How long the readiness probe waits for each service. */
@@ -81,4 +84,23 @@ export const configSchema = z.object({
   /** A streamed upload that sends nothing for this long is cancelled (408). */
   UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
 });
+
+/**
+ * Without PUBLIC_ORIGIN the own origin comes from the Host header, which a DNS-rebinding page
+ * controls: acceptable on a laptop, not in production.
+ */
+export const configSchema = gatewayEnv.superRefine(
+  (env, ctx) => {
+    if (env.NODE_ENV === 'production' && (env.PUBLIC_ORIGIN ?? []).length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_ORIGIN'],
+        message:
+          'is required when NODE_ENV=production: the origin(s) the app is served at, e.g. https://monitor.campus.edu',
+      });
+    }
+  },
+  // Also when other variables are wrong, so that one start lists every problem.
+  { when: (payload) => !payload.issues.some((issue) => issue.path?.[0] === 'PUBLIC_ORIGIN') },
+);
 export type Config = z.infer<typeof configSchema>;

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { closeConnectionsWhenDraining, httpMetrics, JsonLogger, MetricsService } from '@cm/platform';
+import { closeConnectionsWhenDraining, httpMetrics, JsonLogger } from '@cm/platform';
 import { NestFactory } from '@nestjs/core';
 import { type NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
@@ -27,14 +27,6 @@ export async function createGateway(config: Config): Promise<NestExpressApplicat
   // An access line per request at debug level, with its trace and span ids.
   app.use(httpMetrics({ log: config.LOG_LEVEL === 'debug' ? (entry) => logger.debug(entry) : undefined }));
   app.use(closeConnectionsWhenDraining());
-  const metrics = app.get(MetricsService);
-  // For the scraper beside the gateway, not for the public: a request that came through a proxy
-  // (the ingress adds X-Forwarded-For) is not shown the metrics.
-  const server = app.getHttpAdapter().getInstance() as express.Express;
-  server.get('/metrics', (req, res, next) => {
-    if (req.headers['x-forwarded-for']) return next();
-    metrics.respond(res).catch(next);
-  });
   app.use(securityHeaders(config));
   app.use(sameOriginGuard(config));
   app.use('/api', noStore);

@@ -1,6 +1,7 @@
 import { closeOnSignals, JsonLogger, parseEnv, runMain } from '@cm/platform';
 import { configSchema } from './config';
 import { createGateway } from './gateway';
+import { MetricsServer } from './metrics/metrics-server';
 
 export function main(): void {
   runMain('gateway', async () => {
@@ -10,6 +11,6 @@ export function main(): void {
     await app.listen(config.PORT, config.HOST);
     closeOnSignals(app, logger, config.SHUTDOWN_TIMEOUT_MS);
     const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
-    logger.log({ msg: `Classroom Monitor is at ${url}`, url });
+    logger.log({ msg: `Classroom Monitor is at ${url}`, url, metricsPort: app.get(MetricsServer).port });
   });
 }

@@ -9,6 +9,7 @@ import { type NestExpressApplication } from '@nestjs/platform-express';
 import { configSchema } from '../src/config';
 import { createGateway } from '../src/gateway';
 import { openApiPath } from '../src/docs/openapi';
+import { MetricsServer } from '../src/metrics/metrics-server';
 import { fetch } from './support';
 
 describe('gateway', () => {
@@ -45,12 +46,23 @@ describe('gateway', () => {
     expect(report.status).toBe('down');
     expect(report.checks.gateway.status).toBe('up');
     expect(report.checks.postgres.status).toBe('up');
+    // Tests reach the local NATS without credentials, as a development machine does.
+    expect(report.nats).toEqual({ auth: 'none' });
     for (const service of ['auth', 'inventory', 'media', 'monitor']) {
       expect(report.checks[service]).toMatchObject({
         status: 'down',
         detail: `The ${service} service is unavailable. Try again shortly.`,
       });
     }
+  });
+
+  it('serves Prometheus metrics on the metrics port only, never on the public one', async () => {
+    await fetch(`${base}/api/healthz`);
+    const metrics = await fetch(`http://127.0.0.1:${app.get(MetricsServer).port}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toContain('cm_http_requests_total{method="GET",route="/api/healthz"');
+    const pub = await fetch(`${base}/metrics`);
+    expect(await pub.text()).not.toContain('cm_http_requests_total');
   });
 
   it('answers an unknown API path with a JSON 404', async () => {

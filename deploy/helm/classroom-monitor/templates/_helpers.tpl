@@ -85,6 +85,24 @@ HTTP_HOST: "0.0.0.0"
 HTTP_PORT: {{ (index .root.Values .component).containerPort | int64 | quote }}
 {{- end -}}
 
+{{/* The component's NATS user, its password from the chart's Secret or an existing one (env entries). */}}
+{{- define "cm.env.natsAuth" -}}
+{{- $auth := .root.Values.nats.auth -}}
+{{- if $auth.enabled -}}
+- name: NATS_USER
+  value: {{ printf "%s-%s" .root.Values.cmNamespace .component | quote }}
+- name: NATS_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ $auth.existingSecret | default (include "cm.natsAuthSecretName" .root) }}
+      key: {{ printf "%s-password" .component }}
+{{- end -}}
+{{- end -}}
+
+{{- define "cm.natsAuthSecretName" -}}
+{{- printf "%s-nats-auth" (include "cm.fullname" .) -}}
+{{- end -}}
+
 {{/* DATABASE_URL from the chart's Secret or an existing one (container env entry). */}}
 {{- define "cm.env.databaseUrl" -}}
 {{- $pg := .root.Values.postgresql -}}
@@ -161,8 +179,9 @@ spec:
       {{- include "cm.selectorLabels" . | nindent 6 }}
   policyTypes:
     - Ingress
-  {{- if or .from .fromAnywhere }}
+  {{- if or .from .fromAnywhere .metricsFrom }}
   ingress:
+    {{- if or .from .fromAnywhere }}
     - ports:
         - port: http
           protocol: TCP
@@ -170,6 +189,15 @@ spec:
       from:
         {{- toYaml . | nindent 8 }}
       {{- end }}
+    {{- end }}
+    {{- with .metricsFrom }}
+    # The metrics port apart from the public one: only from the scrapers named.
+    - ports:
+        - port: metrics
+          protocol: TCP
+      from:
+        {{- toYaml . | nindent 8 }}
+    {{- end }}
   {{- else }}
   ingress: []
   {{- end }}
@@ -248,8 +276,14 @@ spec:
         # Roll the pods when their configuration or the chart's credentials change.
         checksum/config: {{ include (print .root.Template.BasePath "/" .component "/configmap.yaml") .root | sha256sum }}
         checksum/credentials: {{ include (print .root.Template.BasePath "/credentials-secret.yaml") .root | sha256sum }}
+        checksum/nats-auth: {{ include (print .root.Template.BasePath "/nats-auth-secret.yaml") .root | sha256sum }}
         {{- with $c.podAnnotations }}
         {{- toYaml . | nindent 8 }}
+        {{- end }}
+        {{- with $c.metricsPort }}
+        prometheus.io/scrape: "true"
+        prometheus.io/port: {{ . | quote }}
+        prometheus.io/path: /metrics
         {{- end }}
     spec:
       serviceAccountName: {{ include "cm.componentName" . }}
@@ -272,10 +306,15 @@ spec:
             - name: http
               containerPort: {{ $c.containerPort }}
               protocol: TCP
+            {{- with $c.metricsPort }}
+            - name: metrics
+              containerPort: {{ . }}
+              protocol: TCP
+            {{- end }}
           envFrom:
             - configMapRef:
                 name: {{ include "cm.componentName" . }}
-          {{- with .env }}
+          {{- with trim (printf "%s\n%s" (include "cm.env.natsAuth" .) (.env | default "")) }}
           env:
             {{- . | nindent 12 }}
           {{- end }}

@@ -6,6 +6,7 @@ import {
   type EventSubject,
   namespacedName,
   namespacedSubject,
+  type ServiceName,
   streams,
 } from '@cm/contracts';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
@@ -40,6 +41,7 @@ import { CONFIG, type CoreConfig } from '../config';
 import { HealthService } from '../health';
 import { MetricsService } from '../metrics/metrics.service';
 import { platformMetrics } from '../metrics/platform-metrics';
+import { natsClientOptions, type NatsClientOptions } from './connection-options';
 import { extractTraceContext, injectTraceHeaders } from './trace-headers';
 
 const tracer = trace.getTracer('@cm/platform/jetstream');
@@ -331,6 +333,8 @@ export interface JetStreamConnectOptions {
   name: string;
   /** Deadline of every JetStream API call and of each publish acknowledgement. */
   timeoutMs: number;
+  /** Credentials and inboxes of the process (`natsClientOptions`). */
+  connection?: NatsClientOptions;
 }
 
 /**
@@ -353,6 +357,7 @@ export class JetStreamConnection {
 
   static async connect(options: JetStreamConnectOptions): Promise<JetStreamConnection> {
     const nc = await connect({
+      ...options.connection,
       servers: options.servers.split(','),
       name: options.name,
       maxReconnectAttempts: -1,
@@ -465,7 +470,7 @@ class JetStreamLifecycle implements BeforeApplicationShutdown, OnApplicationShut
 
 /** Provides the service's JetStreamConnection with a readiness check and an orderly close. */
 export class JetStreamModule {
-  static forService(service: string): DynamicModule {
+  static forService(service: ServiceName): DynamicModule {
     return {
       module: JetStreamModule,
       global: true,
@@ -479,6 +484,7 @@ export class JetStreamModule {
               servers: config.NATS_URL,
               name: `${service}-jetstream@${hostname()}:${process.pid}`,
               timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
+              connection: natsClientOptions(config, service),
             }),
         },
         JetStreamLifecycle,

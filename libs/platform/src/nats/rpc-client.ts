@@ -11,6 +11,7 @@ import { EmptyResponseException } from '@nestjs/microservices/errors/empty-respo
 import { lastValueFrom, timeout, TimeoutError } from 'rxjs';
 import { AppError, isErrorBody } from '../errors';
 import { platformMetrics } from '../metrics/platform-metrics';
+import { type NatsClientOptions } from './connection-options';
 import { NamespacedClientNats } from './namespaced-transport';
 
 const tracer = trace.getTracer('@cm/platform/nats');
@@ -35,6 +36,8 @@ export interface RpcClientOptions {
   /** Default time to wait for a reply. */
   timeoutMs: number;
   name: string;
+  /** Credentials and inboxes of the process (`natsClientOptions`). */
+  connection?: NatsClientOptions;
 }
 
 /**
@@ -50,6 +53,7 @@ export class RpcClient implements OnApplicationShutdown {
 
   constructor(private readonly options: RpcClientOptions) {
     this.client = new NamespacedClientNats(options.namespace, {
+      ...options.connection,
       servers: options.servers.split(','),
       name: options.name,
       maxReconnectAttempts: -1,

@@ -11,6 +11,7 @@ import { type CoreConfig, type HttpPortConfig, parseEnv } from '../config';
 import { RpcClient } from '../nats/rpc-client';
 
 export { eventually } from './eventually';
+export * from './nats-server';
 export * from './otlp-receiver';
 
 /** A namespace of its own for one test file: subjects, streams and schemas never cross. */
@@ -36,6 +37,7 @@ export function testEnv(namespace: string, extra: Record<string, string> = {}): 
     DATABASE_URL: testDatabaseUrl,
     NATS_URL: testNatsUrl,
     HTTP_PORT: '0',
+    METRICS_PORT: '0',
     LOG_LEVEL: 'warn',
     SESSION_SECRET: createHmac('sha256', secretKey).update(namespace).digest('base64url'),
     // The cheapest argon2id the auth service accepts: tests sign in hundreds of times.

@@ -28,6 +28,6 @@ export class ReadinessService {
     ]);
     const checks = { gateway: { status: 'up' as const }, ...Object.fromEntries(services), ...own.checks };
     const status = Object.values(checks).every((c) => c.status === 'up') ? 'up' : 'down';
-    return { status, checks };
+    return { status, checks, nats: own.nats };
   }
 }

@@ -3,13 +3,13 @@
 {{- $g := .Values.gateway -}}
 HOST: "0.0.0.0"
 PORT: {{ $g.containerPort | int64 | quote }}
+METRICS_HOST: "0.0.0.0"
+METRICS_PORT: {{ $g.metricsPort | int64 | quote }}
 READINESS_TIMEOUT_MS: {{ $g.readinessTimeoutMs | int64 | quote }}
 SESSION_MAX_AGE_HOURS: {{ $g.session.maxAgeHours | quote }}
 SESSION_ABSOLUTE_HOURS: {{ $g.session.absoluteHours | quote }}
 TRUST_PROXY: {{ $g.trustProxy | default (ternary "1" "false" $g.ingress.enabled) | quote }}
-{{- with (include "gateway.publicOrigin" .) }}
-PUBLIC_ORIGIN: {{ . | quote }}
-{{- end }}
+PUBLIC_ORIGIN: {{ include "gateway.publicOrigin" . | required "gateway.publicOrigin or gateway.ingress.host is required: the gateway refuses to start in production without PUBLIC_ORIGIN" | quote }}
 {{- with (.Values.s3.publicEndpoint | default .Values.s3.endpoint) }}
 S3_PUBLIC_ENDPOINT: {{ . | quote }}
 {{- end }}
@@ -23,12 +23,15 @@ UPLOAD_MAX_CONCURRENT_PER_USER: {{ $g.uploads.maxConcurrentPerUser | int64 | quo
 UPLOAD_IDLE_TIMEOUT_MS: {{ $g.uploads.idleTimeoutMs | int64 | quote }}
 {{- end -}}
 
-{{/* PUBLIC_ORIGIN: the value, or the Ingress host the app is served at; empty without either. */}}
+{{/*
+PUBLIC_ORIGIN: the value, or the host the app is served at (the Ingress host, also when another
+proxy serves it); empty without either. Never the request's Host header: that is DNS rebinding.
+*/}}
 {{- define "gateway.publicOrigin" -}}
 {{- $g := .Values.gateway -}}
 {{- if $g.publicOrigin -}}
 {{- $g.publicOrigin -}}
-{{- else if $g.ingress.enabled -}}
+{{- else if $g.ingress.host -}}
 {{- printf "%s://%s" (ternary "https" "http" $g.ingress.tls.enabled) $g.ingress.host -}}
 {{- end -}}
 {{- end -}}

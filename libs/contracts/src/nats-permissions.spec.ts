@@ -1,0 +1,40 @@
+import { events, messages } from './messaging';
+import { natsPermissions, natsPrincipals } from './nats-permissions';
+
+describe(natsPermissions.name, () => {
+  const sut = natsPermissions('cm');
+  const publishers = (subject: string) => natsPrincipals.filter((p) => sut[p].publish.includes(subject));
+  const subscribers = (subject: string) => natsPrincipals.filter((p) => sut[p].subscribe.includes(subject));
+
+  it('lets only the gateway send what browsers reach, and only its owner receive it', () => {
+    expect(publishers('cm.auth.login')).toEqual(['gateway']);
+    expect(publishers('cm.auth.user.update')).toEqual(['gateway']);
+    expect(subscribers('cm.auth.login')).toEqual(['auth']);
+    expect(publishers('cm.inventory.building.create')).toEqual(['gateway']);
+    expect(subscribers('cm.inventory.building.create')).toEqual(['inventory']);
+    expect(publishers('cm.monitor.check')).toEqual(['gateway']);
+  });
+
+  it('keeps what services send each other among themselves', () => {
+    expect(publishers(`cm.${messages.inventory.listTargets.subject}`)).toEqual(['monitor']);
+    expect(publishers(`cm.${messages.monitor.assignSweep.subject}.*`)).toEqual(['monitor']);
+    expect(subscribers(`cm.${messages.monitor.sweepDone.subject}`)).toEqual(['monitor']);
+  });
+
+  it('lets only the monitor publish status events and only inventory equipment changes', () => {
+    expect(publishers(`cm.${events.statusChecked}`)).toEqual(['monitor']);
+    expect(publishers(`cm.${events.equipmentChanged}`)).toEqual(['inventory']);
+  });
+
+  it('gives each principal inboxes of its own and never a wildcard over everything', () => {
+    for (const principal of natsPrincipals) {
+      expect(sut[principal].subscribe).toContain(`_INBOX_cm_${principal}.>`);
+      const everything = [...sut[principal].publish, ...sut[principal].subscribe].filter(
+        (s) => s === '>' || s.startsWith('_INBOX.') || s === 'cm.>' || s === '$JS.API.>',
+      );
+      expect(everything).toEqual([]);
+    }
+    expect(sut.gateway.allowResponses).toBe(false);
+    expect(sut.auth.publish).toEqual(['_INBOX_cm_auth']);
+  });
+});
