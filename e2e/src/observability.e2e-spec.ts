@@ -107,9 +107,12 @@ describe('observability of the whole system', () => {
     // Every span of the trace hangs from the one root: none lost its parent on the way.
     const ids = new Set(trace.map((s) => s.spanId));
     expect(trace.filter((s) => !s.parentSpanId || !ids.has(s.parentSpanId))).toHaveLength(1);
-    // The access check asks auth for the user in the same trace; the session is read from PostgreSQL.
+    // The access check asks auth for the user and its session version in the same trace; the session is read from PostgreSQL.
     expect(trace.map((s) => `${s.service}: ${s.name}`)).toEqual(
-      expect.arrayContaining(['auth: nats process auth.user.get', 'gateway: nats request auth.user.get']),
+      expect.arrayContaining([
+        'auth: nats process auth.user.session',
+        'gateway: nats request auth.user.session',
+      ]),
     );
     expect(trace.some((s) => s.service === 'gateway' && s.attributes['db.system'] === 'postgresql')).toBe(
       true,
@@ -248,7 +251,7 @@ describe('observability of the whole system', () => {
 
     const auth = await metricsOf('auth');
     expect(
-      sample(auth, 'cm_nats_handle_duration_seconds_count{outcome="ok",pattern="auth.user.get"}'),
+      sample(auth, 'cm_nats_handle_duration_seconds_count{outcome="ok",pattern="auth.user.session"}'),
     ).toBeGreaterThan(0);
     expect(await metricsOf('media')).toContain('# TYPE cm_nats_handle_duration_seconds histogram');
   });
