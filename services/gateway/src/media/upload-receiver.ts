@@ -90,6 +90,7 @@ export class UploadReceiver {
       let current: Readable | null = null;
       const fail = async (error: unknown) => {
         clearTimeout(beforeFile);
+        req.off('data', onData);
         req.unpipe(parser);
         if ((error as AppError).code === ErrorCode.UPLOAD_TIMEOUT) {
           // The client sends nothing: there is nothing to read, and the connection goes.
@@ -256,24 +257,34 @@ function drain(req: Request, idleMs: number, capBytes = 2 * MAX_UPLOAD_BYTES): P
   return new Promise((resolve) => {
     if (req.readableEnded || req.destroyed) return resolve();
     let seen = 0;
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length;
+      if (seen > capBytes) giveUp();
+      else timer.refresh();
+    };
+    // Once our answer is sent, node stops tracking the request: a client that then drops its
+    // connection ends neither the request nor closes it, only the socket. And nothing may re-arm
+    // the timer after the end, or it would hold the process for the idle time.
+    const socket = req.socket;
     const done = () => {
       clearTimeout(timer);
+      req.off('data', onData);
+      req.off('end', done);
+      req.off('close', done);
+      req.off('error', done);
+      socket?.off('close', done);
       resolve();
     };
     const giveUp = () => {
       req.destroy();
       done();
     };
-    let timer = setTimeout(giveUp, idleMs);
-    req.on('data', (chunk: Buffer) => {
-      seen += chunk.length;
-      clearTimeout(timer);
-      if (seen > capBytes) giveUp();
-      else timer = setTimeout(giveUp, idleMs);
-    });
+    const timer = setTimeout(giveUp, idleMs);
+    req.on('data', onData);
     req.once('end', done);
     req.once('close', done);
     req.once('error', done);
+    socket?.once('close', done);
     req.resume();
   });
 }
