@@ -5,7 +5,9 @@
 //                                                        nats-server; each password is read from the
 //                                                        server's environment: $NATS_GATEWAY_PASSWORD, …
 //   node scripts/nats-config.mjs --permissions-json      the same permissions as JSON, for the Helm chart
-//                                                        (namespace written as __NS__)
+//                                                        (namespace written as __NS__; the chart's copy,
+//                                                        files/nats-permissions.json, is then formatted
+//                                                        with prettier, which the lint checks)
 import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 
