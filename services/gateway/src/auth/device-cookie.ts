@@ -1,8 +1,9 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { CONFIG } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { type Config } from '../config';
+import { cookieValue, sameSecret } from '../security/cookies';
 
 import { throttleName } from './login-throttle.service';
 
@@ -30,16 +31,14 @@ export class DeviceCookies {
     const value = cookieValue(req.headers.cookie, DEVICE_COOKIE);
     const [name, device, signature, ...rest] = value?.split('.') ?? [];
     if (!name || !device || !signature || rest.length) return null;
-    const expected = this.sign(`${name}.${device}`);
-    const given = Buffer.from(signature);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    if (!sameSecret(signature, this.sign(`${name}.${device}`))) return null;
     return Buffer.from(name, 'base64url').toString() === throttleName(username) ? device : null;
   }
 
   /** A new device cookie naming `username`; a browser keeps one, for whoever signed in last. */
   issue(req: Request, res: Response, username: string): void {
     const payload = `${b64(throttleName(username))}.${randomBytes(18).toString('base64url')}`;
-    res.cookie(DEVICE_COOKIE, `${payload}.${this.sign(payload).toString()}`, {
+    res.cookie(DEVICE_COOKIE, `${payload}.${this.sign(payload)}`, {
       httpOnly: true,
       sameSite: 'strict',
       secure: req.secure,
@@ -48,15 +47,7 @@ export class DeviceCookies {
     });
   }
 
-  private sign(payload: string): Buffer {
-    return Buffer.from(createHmac('sha256', this.key).update(payload).digest('base64url'));
+  private sign(payload: string): string {
+    return createHmac('sha256', this.key).update(payload).digest('base64url');
   }
-}
-
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of header?.split(';') ?? []) {
-    const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
-  }
-  return undefined;
 }

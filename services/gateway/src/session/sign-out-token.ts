@@ -1,9 +1,10 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { apiRoutes, signOutToken } from '@cm/contracts';
 import { CONFIG } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { type Config } from '../config';
+import { cookieValue, sameSecret } from '../security/cookies';
 
 /**
  * What proves that a GET /api/logout came from a page of ours: a link, or a picture another user
@@ -29,7 +30,7 @@ export class SignOutTokens {
     const signingOut = `${req.baseUrl}${req.path}` === apiRoutes.logoutNavigation.path;
     if (req.method === 'GET' && !signingOut && req.session?.userId) {
       const token = this.tokenOf(req.sessionID);
-      if (cookieOf(req, signOutToken.cookie) !== token) {
+      if (cookieValue(req.headers.cookie, signOutToken.cookie) !== token) {
         res.cookie(signOutToken.cookie, token, { path: '/', sameSite: 'strict', secure: req.secure });
       }
     }
@@ -40,20 +41,10 @@ export class SignOutTokens {
   proves(req: Request): boolean {
     const presented = req.query[signOutToken.query];
     if (!req.session?.userId || typeof presented !== 'string') return false;
-    const expected = Buffer.from(this.tokenOf(req.sessionID));
-    const given = Buffer.from(presented);
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    return sameSecret(presented, this.tokenOf(req.sessionID));
   }
 
   clear(res: Response): void {
     res.clearCookie(signOutToken.cookie, { path: '/', sameSite: 'strict' });
   }
-}
-
-function cookieOf(req: Request, name: string): string | undefined {
-  for (const pair of (req.headers.cookie ?? '').split(';')) {
-    const at = pair.indexOf('=');
-    if (at > 0 && pair.slice(0, at).trim() === name) return pair.slice(at + 1).trim();
-  }
-  return undefined;
 }
