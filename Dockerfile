@@ -49,6 +49,7 @@ RUN --mount=type=cache,target=/root/.npm sh deploy/docker/bundle.sh @cm/gateway
 
 FROM build AS bundle-auth
 RUN --mount=type=cache,target=/root/.npm sh deploy/docker/bundle.sh @cm/auth
+RUN mkdir /first-admin
 
 FROM build AS bundle-inventory
 RUN --mount=type=cache,target=/root/.npm sh deploy/docker/bundle.sh @cm/inventory
@@ -80,6 +81,9 @@ WORKDIR /app/services/gateway
 
 FROM runtime AS auth
 COPY --from=bundle-auth /bundle ./
+# Writable by auth alone, for its first administrator's generated password: docker-compose.yml
+# mounts a named volume here, and a fresh volume takes this directory's owner.
+COPY --from=bundle-auth --chown=1000:1000 --chmod=0700 /first-admin /var/lib/classroom-monitor
 ENV HTTP_HOST=0.0.0.0 HTTP_PORT=9101
 EXPOSE 9101
 WORKDIR /app/services/auth

@@ -2,10 +2,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { durableConsumers, namespacedName, streams } from '../../libs/contracts/src/messaging';
 import { natsAuthorizationConfig, natsPermissions } from '../../libs/contracts/src/nats-permissions';
 import { componentOf, helm, type Manifest, releaseNamespace, render, valueSets } from './support/helm';
 import { deployments, matches, ofKind, schemaProblems } from './support/kubernetes';
 import { services } from './support/paths';
+
+/** A component's own Service, as opposed to the gateway's metrics-only one. */
+const servesHttp = (m: Manifest) =>
+  (m.spec as { ports: { name: string }[] }).ports.some((p) => p.name === 'http');
 
 describe('classroom-monitor chart', () => {
   it.each(valueSets)('passes helm lint --strict with $name', ({ files }) => {
@@ -34,7 +39,9 @@ describe('classroom-monitor chart', () => {
 
     it('gives each service its Deployment, Service, ServiceAccount and ConfigMap', () => {
       for (const kind of ['Deployment', 'Service', 'ServiceAccount', 'ConfigMap']) {
-        expect(ofKind(manifests, kind).map(componentOf).sort()).toEqual([...services].sort());
+        const objects =
+          kind === 'Service' ? ofKind(manifests, kind).filter(servesHttp) : ofKind(manifests, kind);
+        expect(objects.map(componentOf).sort()).toEqual([...services].sort());
       }
     });
 
@@ -52,7 +59,7 @@ describe('classroom-monitor chart', () => {
       }
     });
 
-    it('selects each Deployment with exactly one Service, and with at most one PDB and NetworkPolicy', () => {
+    it('selects each Deployment with exactly one Service serving it, and with at most one PDB and NetworkPolicy', () => {
       const selectorOf = (m: Manifest) => {
         const spec = m.spec as {
           selector?: Record<string, string> & { matchLabels?: Record<string, string> };
@@ -66,7 +73,9 @@ describe('classroom-monitor chart', () => {
         expect(matches(deployment.spec.selector.matchLabels, podLabels)).toBe(true);
         const count = (kind: string) =>
           ofKind(manifests, kind).filter((m) => matches(selectorOf(m), podLabels)).length;
-        expect(count('Service')).toBe(1);
+        expect(
+          ofKind(manifests, 'Service').filter((m) => servesHttp(m) && matches(selectorOf(m), podLabels)),
+        ).toHaveLength(1);
         expect(count('PodDisruptionBudget')).toBeLessThanOrEqual(1);
         expect(count('NetworkPolicy')).toBeLessThanOrEqual(1);
         if (files.length === 0)
@@ -98,18 +107,29 @@ describe('classroom-monitor chart', () => {
       }
     });
 
-    it('autoscales only the gateway and the monitor, and leaves their replica count to the autoscaler', () => {
+    it('autoscales only the gateway (on CPU) and inventory (on its lag), and leaves their replica count to the autoscaler', () => {
       const scalers = [...ofKind(manifests, 'HorizontalPodAutoscaler'), ...ofKind(manifests, 'ScaledObject')];
       for (const scaler of scalers) {
-        expect(['gateway', 'monitor']).toContain(componentOf(scaler));
+        expect(`${scaler.kind} ${componentOf(scaler)}`).toMatch(
+          /^(HorizontalPodAutoscaler gateway|ScaledObject inventory)$/,
+        );
         const target = (scaler.spec as { scaleTargetRef: { name: string } }).scaleTargetRef.name;
         const deployment = deployments(manifests).find((d) => d.metadata.name === target);
         expect(deployment?.spec.replicas).toBeUndefined();
       }
     });
+
+    it('runs the monitor at a fixed count its PodDisruptionBudget can protect', () => {
+      const monitor = deployments(manifests).find((d) => componentOf(d) === 'monitor')!;
+      const budget = ofKind(manifests, 'PodDisruptionBudget').find((m) => componentOf(m) === 'monitor') as
+        (Manifest & { spec: { maxUnavailable: number } }) | undefined;
+      expect(monitor.spec.replicas).toBeGreaterThanOrEqual(2);
+      // A budget over a single replica lets a drain take it: the sweeps stop until it is back.
+      if (budget) expect(monitor.spec.replicas).toBeGreaterThan(budget.spec.maxUnavailable);
+    });
   });
 
-  it('renders an Ingress with TLS, autoscalers and exported traces when the values ask for them', () => {
+  it('renders an Ingress with TLS, the gateway autoscaler and exported traces when the values ask for them', () => {
     const manifests = render(['ci/inline-credentials-values.yaml']);
     const [ingress] = ofKind(manifests, 'Ingress') as (Manifest & {
       spec: { tls: { secretName: string }[] };
@@ -117,10 +137,7 @@ describe('classroom-monitor chart', () => {
     expect(ingress.spec.tls).toEqual([
       { hosts: ['classroom-monitor.campus.example'], secretName: 'classroom-monitor-tls' },
     ]);
-    expect(ofKind(manifests, 'HorizontalPodAutoscaler').map(componentOf).sort()).toEqual([
-      'gateway',
-      'monitor',
-    ]);
+    expect(ofKind(manifests, 'HorizontalPodAutoscaler').map(componentOf)).toEqual(['gateway']);
     const gatewayConfig = ofKind(manifests, 'ConfigMap').find(
       (m) => componentOf(m) === 'gateway',
     ) as Manifest & {
@@ -147,24 +164,74 @@ describe('classroom-monitor chart', () => {
       '--dry-run=client',
       '--namespace',
       releaseNamespace,
+      // A client dry run has no cluster to keep generated secrets in (secrets.spec.ts).
+      '--set',
+      'allowGeneratedSecretsWithoutCluster=true',
     ]);
     expect(status).toBe(0);
     const notes = stdout.slice(stdout.indexOf('NOTES:'));
     for (const missing of ['postgresql.url or postgresql.existingSecret', 's3.endpoint', 's3.accessKeyId']) {
       expect(notes).toContain(`  - ${missing}`);
     }
-    const complete = helm(['install', 'cm', '.', '--dry-run=client', '--values', 'ci/keda-values.yaml']);
+    const complete = helm([
+      'install',
+      'cm',
+      '.',
+      '--dry-run=client',
+      '--values',
+      'ci/keda-values.yaml',
+      '--set',
+      'allowGeneratedSecretsWithoutCluster=true',
+    ]);
+    expect(complete.status).toBe(0);
     expect(complete.stdout).not.toContain('WARNING');
   });
 
-  it('refuses both an HPA and a KEDA ScaledObject for the monitor', () => {
-    expect(() => render(['ci/keda-values.yaml'], ['monitor.autoscaling.enabled=true'])).toThrow(
-      /monitor.autoscaling and monitor.keda cannot both be enabled/,
-    );
+  it('scales inventory with KEDA on the pending count of its status consumer, as inventory names them', () => {
+    const [scaler] = ofKind(render(['ci/keda-values.yaml']), 'ScaledObject') as (Manifest & {
+      spec: { minReplicaCount: number; maxReplicaCount: number; triggers: unknown[] };
+    })[];
+    expect(componentOf(scaler)).toBe('inventory');
+    expect(scaler.spec).toMatchObject({ minReplicaCount: 2, maxReplicaCount: 4 });
+    expect(scaler.spec.triggers).toEqual([
+      {
+        type: 'nats-jetstream',
+        metadata: {
+          natsServerMonitoringEndpoint: 'nats.messaging.svc:8222',
+          useHttps: 'false',
+          account: '$G',
+          stream: namespacedName('campus', streams.status.name),
+          consumer: durableConsumers.inventoryStatus,
+          lagThreshold: '200',
+          activationLagThreshold: '50',
+        },
+      },
+    ]);
   });
 
-  it('refuses a KEDA ScaledObject without triggers', () => {
-    expect(() => render([], ['monitor.keda.enabled=true'])).toThrow(/needs at least one trigger/);
+  it.each([
+    [
+      'KEDA without the NATS monitoring endpoint',
+      ['inventory.keda.enabled=true'],
+      /natsServerMonitoringEndpoint is required/,
+    ],
+    [
+      'a KEDA minimum above its maximum',
+      [
+        'inventory.keda.enabled=true',
+        'inventory.keda.natsServerMonitoringEndpoint=nats:8222',
+        'inventory.keda.minReplicaCount=7',
+      ],
+      /minReplicaCount must not exceed/,
+    ],
+    ['a monitor without replicas', ['monitor.replicaCount=0'], /replicaCount/],
+    [
+      'a monitor autoscaler',
+      ['monitor.autoscaling.enabled=true'],
+      /additional properties 'autoscaling' not allowed/,
+    ],
+  ])('refuses %s', (_what, set, message) => {
+    expect(() => render([], set)).toThrow(message);
   });
 
   it('rolls the pods of a component when its configuration changes, and only those', () => {
@@ -289,5 +356,33 @@ describe('classroom-monitor chart', () => {
     expect(originOf(['gateway.publicOrigin=https://av.campus.edu'])).toBe('https://av.campus.edu');
     // Without a host there is no origin to derive: the chart refuses rather than leave it unset.
     expect(() => render([], ['gateway.ingress.host='])).toThrow(/gateway\/ingress\/host/);
+  });
+
+  it("gives the gateway the store's address as media has it, and S3_PUBLIC_ENDPOINT only when s3.publicEndpoint is set", () => {
+    const configOf = (manifests: Manifest[], component: string) =>
+      (
+        ofKind(manifests, 'ConfigMap').find((m) => componentOf(m) === component) as Manifest & {
+          data: Record<string, string>;
+        }
+      ).data;
+    const store = ['S3_ENDPOINT', 'S3_PUBLIC_ENDPOINT', 'S3_BUCKET', 'S3_FORCE_PATH_STYLE'];
+    const pick = (data: Record<string, string>) =>
+      Object.fromEntries(store.filter((name) => name in data).map((name) => [name, data[name]]));
+
+    // Without a public address browsers upload through the gateway, which forwards to the store.
+    const internal = render(['ci/keda-values.yaml'], ['s3.bucket=campus-media']);
+    expect(pick(configOf(internal, 'gateway'))).toEqual({
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_BUCKET: 'campus-media',
+      S3_FORCE_PATH_STYLE: 'true',
+    });
+    expect(pick(configOf(internal, 'media'))).toEqual(pick(configOf(internal, 'gateway')));
+
+    const published = render(['ci/inline-credentials-values.yaml']);
+    expect(pick(configOf(published, 'gateway'))).toMatchObject({
+      S3_ENDPOINT: 'http://minio.storage.svc:9000',
+      S3_PUBLIC_ENDPOINT: 'https://files.campus.example',
+    });
+    expect(pick(configOf(published, 'media'))).toEqual(pick(configOf(published, 'gateway')));
   });
 });

@@ -79,7 +79,7 @@ describe('docker-compose.yml', () => {
 
   it('keeps data in named volumes', () => {
     const mounts = Object.values(compose.services).flatMap((s) => s.volumes ?? []);
-    expect(mounts).toHaveLength(3);
+    expect(mounts).toHaveLength(4);
     for (const mount of mounts) {
       expect(Object.keys(compose.volumes ?? {})).toContain(mount.split(':')[0]);
     }
@@ -92,7 +92,8 @@ describe('docker-compose.yml', () => {
       expect(uses.length).toBeGreaterThan(0);
       for (const use of uses) expect(use).toMatch(new RegExp(`^\\$\\{${name}:\\?.+\\}$`));
     }
-    expect(composeText).not.toMatch(/(PASSWORD|SECRET|KEY_ID)\w*:[ \t]+['"]*[^$\s{'"]/);
+    // A value that is an absolute path names where a secret goes (ADMIN_PASSWORD_OUTPUT_FILE), not one.
+    expect(composeText).not.toMatch(/(PASSWORD|SECRET|KEY_ID)\w*:[ \t]+['"]*[^$\s{'"/]/);
   });
 
   it('has an env file template naming every variable docker-compose.yml reads', () => {
@@ -126,6 +127,26 @@ describe('docker-compose.yml', () => {
       expect(env.NATS_PASSWORD).toMatch(new RegExp(`^\\$\\{${variable}:\\?`));
       expect(nats.environment?.[variable]).toBe(`"${String(env.NATS_PASSWORD)}"`);
     }
+  });
+
+  it('lets browsers upload through the gateway with no extra setting: it reaches the store as media does', () => {
+    const gateway = compose.services.gateway.environment ?? {};
+    const media = compose.services.media.environment ?? {};
+    for (const name of ['S3_ENDPOINT', 'S3_BUCKET', 'S3_FORCE_PATH_STYLE', 'S3_PUBLIC_ENDPOINT']) {
+      expect([name, gateway[name]]).toEqual([name, media[name]]);
+    }
+    // Unset unless the operator gives it: uploads then go through the gateway's /store.
+    expect(gateway.S3_PUBLIC_ENDPOINT).toBeNull();
+    expect(compose.services.minio.ports).toBeUndefined();
+    const config = gatewayConfig.parse({
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'x'.repeat(32),
+      PUBLIC_ORIGIN: 'https://monitor.campus.edu',
+      S3_ENDPOINT: gateway.S3_ENDPOINT,
+      S3_BUCKET: interpolate(String(gateway.S3_BUCKET), () => ''),
+      S3_FORCE_PATH_STYLE: gateway.S3_FORCE_PATH_STYLE,
+    });
+    expect(config).toMatchObject({ S3_ENDPOINT: 'http://minio:9000', S3_BUCKET: 'cm-media' });
   });
 
   it('trusts the TLS proxy in front (on this host or a private network), so session cookies stay Secure', () => {

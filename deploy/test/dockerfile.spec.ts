@@ -101,8 +101,9 @@ describe('Dockerfile', () => {
       '["node", "/usr/local/lib/cm/healthcheck.js"]',
     );
     const script = readFileSync(path.join(repoRoot, 'deploy/docker/healthcheck.js'), 'utf8');
-    expect(script).toContain('${process.env.HTTP_PORT}/healthz');
-    expect(script).toContain('${process.env.PORT}/api/healthz');
+    // Readiness of the process itself (never the system status, which other services sway).
+    expect(script).toContain('${process.env.HTTP_PORT}/readyz');
+    expect(script).toContain('${process.env.PORT}/api/readyz');
     for (const service of services) {
       const env = envOf(service);
       // The script tells the gateway by its lack of HTTP_PORT.

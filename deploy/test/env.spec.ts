@@ -1,7 +1,9 @@
 import { compose, interpolate } from './support/compose';
 import {
+  alsoRead,
   composeKeepsDefault,
   configSchemas,
+  generatedPasswordDestinations,
   otherNatsLogins,
   setByImage,
   setWhenConfigured,
@@ -55,19 +57,30 @@ describe('environment of the services', () => {
     });
 
     it.each(services)('sets for %s only variables it reads', (service) => {
-      expect(without(Object.keys(env[service]), read[service])).toEqual([]);
+      expect(without(Object.keys(env[service]), read[service], alsoRead(service))).toEqual([]);
     });
 
     it.each(services)(
       'sets for %s every variable it reads, but those of the image and the optional ones',
       (service) => {
-        const required = without(read[service], setByImage[service], setWhenConfigured, otherNatsLogins);
-        expect(without(required, Object.keys(env[service]))).toEqual([]);
+        const required = without(
+          read[service],
+          setByImage[service],
+          setWhenConfigured,
+          otherNatsLogins,
+          generatedPasswordDestinations,
+        );
+        // A secret given as a file (secretsAsFiles) is set by its <NAME>_FILE.
+        const set = Object.keys(env[service]).map((n) => n.replace(/_FILE$/, ''));
+        expect(without(required, set)).toEqual([]);
         if (name === 'ci/inline-credentials-values.yaml') {
           expect(
-            without(read[service], setByImage[service], otherNatsLogins).filter(
-              (n) => !Object.keys(env[service]).includes(n),
-            ),
+            without(
+              read[service],
+              setByImage[service],
+              otherNatsLogins,
+              generatedPasswordDestinations,
+            ).filter((n) => !Object.keys(env[service]).includes(n)),
           ).toEqual([]);
         }
       },
@@ -93,7 +106,13 @@ describe('environment of the services', () => {
     it.each(services)(
       'sets for %s every variable it reads but those the image sets or one host keeps',
       (service) => {
-        const required = without(read[service], setByImage[service], composeKeepsDefault, otherNatsLogins);
+        const required = without(
+          read[service],
+          setByImage[service],
+          composeKeepsDefault,
+          otherNatsLogins,
+          generatedPasswordDestinations,
+        );
         expect(without(required, Object.keys(environment(service)))).toEqual([]);
       },
     );
@@ -124,6 +143,34 @@ describe('environment of the services', () => {
         expect(result.error?.issues ?? []).toEqual([]);
       },
     );
+  });
+});
+
+describe('copies of the JetStream state (NATS_STREAM_REPLICAS)', () => {
+  const creators = services.filter((s) => read[s].includes('NATS_STREAM_REPLICAS'));
+
+  it('are read by the services that create streams and KV buckets: inventory and the monitor', () => {
+    expect(creators).toEqual(['inventory', 'monitor']);
+  });
+
+  it('are one by default and nats.streamReplicas when given, for every one of them', () => {
+    const byDefault = chartEnvironment(render());
+    const cluster = chartEnvironment(render([], ['nats.streamReplicas=3']));
+    for (const service of creators) {
+      expect({ service, replicas: byDefault[service].NATS_STREAM_REPLICAS }).toEqual({
+        service,
+        replicas: '1',
+      });
+      expect({ service, replicas: cluster[service].NATS_STREAM_REPLICAS }).toEqual({
+        service,
+        replicas: '3',
+      });
+    }
+  });
+
+  it('refuses a count NATS cannot keep', () => {
+    expect(() => render([], ['nats.streamReplicas=0'])).toThrow(/streamReplicas/);
+    expect(() => render([], ['nats.streamReplicas=6'])).toThrow(/streamReplicas/);
   });
 });
 

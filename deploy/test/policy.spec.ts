@@ -1,5 +1,11 @@
 import { componentOf, type Manifest, render, valueSets } from './support/helm';
-import { type Container, deployments, type DeploymentManifest, type Probe } from './support/kubernetes';
+import {
+  type Container,
+  deployments,
+  type DeploymentManifest,
+  type Probe,
+  restrictedContainerSecurityContext,
+} from './support/kubernetes';
 
 // The one component allowed an added capability: raw ICMP sockets for the pings.
 const netRawComponent = 'monitor';
@@ -21,13 +27,16 @@ describe.each(valueSets)('pod policy, rendered with $name', ({ files }) => {
   });
 
   it('gives every container liveness, readiness and startup probes, liveness and readiness on different endpoints', () => {
-    for (const { containers } of pods) {
-      for (const c of containers) {
+    for (const { deployment } of pods) {
+      // Init containers run to completion before these start: Kubernetes allows them no probes.
+      for (const c of deployment.spec.template.spec.containers) {
         expect({ container: c.name, liveness: probePath(c.livenessProbe) }).toEqual({
           container: c.name,
           liveness: expect.stringMatching(/\/healthz$/),
         });
-        expect(probePath(c.readinessProbe)).toMatch(/\/readyz$/);
+        // The process's own readiness, never /api/status/system: another service being away
+        // must not take every gateway pod out of the Service.
+        expect(probePath(c.readinessProbe)).toMatch(c.name === 'gateway' ? /^\/api\/readyz$/ : /^\/readyz$/);
         expect(probePath(c.startupProbe)).toBe(probePath(c.livenessProbe));
         for (const probe of [c.livenessProbe, c.readinessProbe, c.startupProbe]) {
           expect(c.ports?.map((p) => p.name)).toContain(probe?.httpGet?.port);
@@ -59,13 +68,7 @@ describe.each(valueSets)('pod policy, rendered with $name', ({ files }) => {
       });
       expect(pod.securityContext?.runAsUser).toBeGreaterThan(0);
       for (const c of containers) {
-        expect(c.securityContext).toEqual({
-          runAsNonRoot: true,
-          allowPrivilegeEscalation: false,
-          readOnlyRootFilesystem: true,
-          capabilities: { drop: ['ALL'] },
-          seccompProfile: { type: 'RuntimeDefault' },
-        });
+        expect(c.securityContext).toEqual(restrictedContainerSecurityContext);
       }
     }
   });
@@ -93,26 +96,35 @@ describe.each(valueSets)('pod policy, rendered with $name', ({ files }) => {
     expect(adding).toEqual([netRawComponent]);
   });
 
-  it('shares nothing of the node and mounts no API token', () => {
-    for (const { deployment } of pods) {
+  it('shares nothing of the node, and mounts no API token but where auth generates the first password', () => {
+    for (const { component, deployment, containers } of pods) {
+      // Without ADMIN_PASSWORD auth writes the generated one to a Secret through the API.
+      const generates = component === 'auth' && !containers[0].env?.some((e) => e.name === 'ADMIN_PASSWORD');
       const pod = deployment.spec.template.spec;
       expect(pod.hostNetwork).toBeUndefined();
       expect(pod.hostPID).toBeUndefined();
-      expect(pod.automountServiceAccountToken).toBe(false);
+      expect({ component, token: pod.automountServiceAccountToken }).toEqual({
+        component,
+        token: generates,
+      });
     }
   });
 
-  it('gives the read-only containers a writable /tmp and nothing else', () => {
+  it('gives the read-only containers a writable /tmp, and nothing of the node', () => {
     for (const { deployment } of pods) {
-      expect(deployment.spec.template.spec.volumes).toEqual([
-        { name: 'tmp', emptyDir: { sizeLimit: '64Mi' } },
-      ]);
+      const [tmp, ...others] = deployment.spec.template.spec.volumes ?? [];
+      expect(tmp).toEqual({ name: 'tmp', emptyDir: { sizeLimit: '64Mi' } });
+      // Besides, only what the values ask for: a CA bundle, a creds file, extraVolumes.
+      if (files.length === 0) expect(others).toEqual([]);
+      expect(others.filter((v) => 'hostPath' in v)).toEqual([]);
     }
   });
 
-  it('pulls each component from its own image', () => {
-    for (const { component, containers } of pods) {
-      expect(containers[0].image).toMatch(new RegExp(`/${component}:[\\w.-]+$`));
+  it('pulls each component from its own image, by tag or digest', () => {
+    for (const { component, deployment } of pods) {
+      expect(deployment.spec.template.spec.containers[0].image).toMatch(
+        new RegExp(`/${component}(:[\\w.-]+|@sha256:[a-f0-9]{64})$`),
+      );
     }
   });
 });

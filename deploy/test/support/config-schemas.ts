@@ -1,3 +1,4 @@
+import { secretVariables } from '@cm/platform';
 import type { z } from 'zod';
 import { configSchema as auth } from '../../../services/auth/src/config';
 import { configSchema as gateway } from '../../../services/gateway/src/config';
@@ -50,12 +51,34 @@ export const setWhenConfigured = [
  */
 export const otherNatsLogins = ['NATS_TOKEN', 'NATS_CREDS_FILE'];
 
+/**
+ * Where auth keeps the first administrator's generated password: one or the other by where it runs
+ * (the chart names a Secret, docker-compose.yml a file; first-admin.spec.ts checks both).
+ */
+export const generatedPasswordDestinations = ['ADMIN_PASSWORD_SECRET', 'ADMIN_PASSWORD_OUTPUT_FILE'];
+
+/**
+ * Read besides the schema's own variables, and set only when the operator asks: `<NAME>_FILE` of
+ * each secret (the file holding it), and NODE_EXTRA_CA_CERTS, which Node itself reads (caBundle).
+ */
+export const alsoRead = (service: ServiceName) => [
+  ...secretVariables(configSchemas[service]).map((name) => `${name}_FILE`),
+  'NODE_EXTRA_CA_CERTS',
+];
+
 /** Tuning the chart exposes as values, while one Docker host keeps the services' defaults. */
 export const composeKeepsDefault = [
   'NATS_REQUEST_TIMEOUT_MS',
+  // One NATS server in docker-compose.yml: one copy of each stream.
+  'NATS_STREAM_REPLICAS',
   'SHUTDOWN_TIMEOUT_MS',
+  // Nothing on one host takes a stopping gateway out of a balancer's rotation.
+  'SHUTDOWN_DELAY_MS',
   'DATABASE_POOL_MAX',
   'DATABASE_STATEMENT_TIMEOUT_MS',
+  // One Docker host: each service migrates its own schema at start (`run`).
+  'DATABASE_MIGRATIONS',
+  'DATABASE_MIGRATIONS_WAIT_MS',
   'READINESS_TIMEOUT_MS',
   'S3_REQUEST_TIMEOUT_MS',
   'MEDIA_UPLOAD_RETENTION_MS',

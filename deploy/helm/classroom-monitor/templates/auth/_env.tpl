@@ -6,7 +6,22 @@
 - name: ADMIN_PASSWORD
   valueFrom:
     secretKeyRef:
-      name: {{ $admin.existingSecret | default (include "cm.credentialsSecretName" .) }}
-      key: {{ ternary $admin.existingSecretKey "admin-password" (ne $admin.existingSecret "") }}
+      {{- include "auth.adminPasswordRef" . | nindent 6 }}
 {{- end }}
+{{- end -}}
+
+{{/* The Secret and key of the password auth.admin gives (inline or as an existing Secret). */}}
+{{- define "auth.adminPasswordRef" -}}
+{{- $admin := .Values.auth.admin -}}
+name: {{ $admin.existingSecret | default (include "cm.credentialsSecretName" .) }}
+key: {{ ternary $admin.existingSecretKey "admin-password" (ne $admin.existingSecret "") }}
+{{- end -}}
+
+{{/* No password given: auth generates one into this Secret, which it creates itself (not Helm). */}}
+{{- define "auth.generatesPassword" -}}
+{{- if not (or .Values.auth.admin.password .Values.auth.admin.existingSecret) }}true{{ end -}}
+{{- end -}}
+
+{{- define "auth.firstAdminSecretName" -}}
+{{- printf "%s-first-admin" (include "cm.fullname" .) -}}
 {{- end -}}

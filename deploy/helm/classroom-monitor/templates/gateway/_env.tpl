@@ -6,13 +6,15 @@ PORT: {{ $g.containerPort | int64 | quote }}
 METRICS_HOST: "0.0.0.0"
 METRICS_PORT: {{ $g.metricsPort | int64 | quote }}
 READINESS_TIMEOUT_MS: {{ $g.readinessTimeoutMs | int64 | quote }}
+{{- if lt (int $g.terminationGracePeriodSeconds) (add $g.shutdownDelaySeconds 10 | int) }}
+{{- fail (printf "gateway.terminationGracePeriodSeconds (%v) must exceed gateway.shutdownDelaySeconds (%v) by 10 s or more: the requests in flight need time to finish after the delay, before SIGKILL" $g.terminationGracePeriodSeconds $g.shutdownDelaySeconds) }}
+{{- end }}
+SHUTDOWN_DELAY_MS: {{ mul $g.shutdownDelaySeconds 1000 | int64 | quote }}
 SESSION_MAX_AGE_HOURS: {{ $g.session.maxAgeHours | quote }}
 SESSION_ABSOLUTE_HOURS: {{ $g.session.absoluteHours | quote }}
 TRUST_PROXY: {{ $g.trustProxy | default (ternary "1" "false" $g.ingress.enabled) | quote }}
 PUBLIC_ORIGIN: {{ include "gateway.publicOrigin" . | required "gateway.publicOrigin or gateway.ingress.host is required: the gateway refuses to start in production without PUBLIC_ORIGIN" | quote }}
-{{- with (.Values.s3.publicEndpoint | default .Values.s3.endpoint) }}
-S3_PUBLIC_ENDPOINT: {{ . | quote }}
-{{- end }}
+{{ include "cm.env.objectStore" . }}
 LOGIN_MAX_FAILURES: {{ $g.login.maxFailures | int64 | quote }}
 LOGIN_MAX_FAILURES_PER_IP: {{ $g.login.maxFailuresPerIp | int64 | quote }}
 LOGIN_THROTTLE_WINDOW_SECONDS: {{ $g.login.throttleWindowSeconds | int64 | quote }}

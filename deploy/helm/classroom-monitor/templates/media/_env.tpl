@@ -1,15 +1,8 @@
 {{/* Environment of the media container beyond what every process reads. */}}
 {{- define "media.env" -}}
 {{- $s3 := .Values.s3 -}}
-S3_ENDPOINT: {{ $s3.endpoint | quote }}
-{{- with $s3.publicEndpoint }}
-S3_PUBLIC_ENDPOINT: {{ . | quote }}
-{{- end }}
-{{- with $s3.bucket }}
-S3_BUCKET: {{ . | quote }}
-{{- end }}
+{{ include "cm.env.objectStore" . }}
 S3_REGION: {{ $s3.region | quote }}
-S3_FORCE_PATH_STYLE: {{ $s3.forcePathStyle | quote }}
 S3_REQUEST_TIMEOUT_MS: {{ $s3.requestTimeoutMs | int64 | quote }}
 S3_CORS_ORIGINS: {{ $s3.corsOrigins | quote }}
 MEDIA_UPLOAD_RETENTION_MS: {{ .Values.media.uploadRetentionMs | int64 | quote }}
