@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -20,18 +20,21 @@ import {
   NATS_URL,
   stackEnv,
 } from '../support/campus.mjs';
+import { cpuMs } from '../support/measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
 const { Client } = require('pg');
-const { startStack } = require(path.join(root, 'scripts/stack.cjs'));
+const { startStack, SERVICES } = require(path.join(root, 'scripts/stack.cjs'));
 
 const BUILDINGS = 50;
 const ROOMS_PER_BUILDING = 20;
 const EQUIPMENT_PER_ROOM = 5;
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 30);
 const CLIENTS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** When set, each service writes a V8 CPU profile (.cpuprofile) of its whole run into this folder. */
+const PROFILE_DIR = process.env.BENCH_CPU_PROF_DIR;
 
 const namespace = `bench_${randomBytes(4).toString('hex')}`;
 const schema = `"${namespace}_inventory"`;
@@ -67,8 +70,13 @@ function calls({ buildings, rooms }) {
   ];
 }
 
-async function measure(name, url, cookies, ids, duration) {
+/**
+ * `pids`: processes whose CPU time (user + system, from /proc) to divide by the requests served,
+ * which contention on a shared machine does not inflate as it does latency.
+ */
+async function measure(name, url, cookies, ids, duration, pids = {}) {
   let next = 0;
+  const cpuBefore = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)]));
   const result = await autocannon({
     url,
     connections: CLIENTS,
@@ -80,6 +88,13 @@ async function measure(name, url, cookies, ids, duration) {
   return {
     name,
     rps: result.requests.average,
+    requests: result.requests.total,
+    cpuUsPerRequest: Object.fromEntries(
+      Object.entries(pids).map(([k, pid]) => [
+        k,
+        Math.round((1000 * (cpuMs(pid) - cpuBefore[k])) / Math.max(1, result.requests.total)),
+      ]),
+    ),
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
@@ -108,9 +123,23 @@ async function main() {
   const db = new Client({ connectionString: DATABASE_URL });
   let stack;
   let baseline;
+  // Before the system starts: the cleanup below needs it even when the start fails (a query on a
+  // client never connected waits forever, and the bench would end silently with exit code 0).
+  await db.connect();
   try {
-    stack = await startStack({ env, port: 0, ephemeralPorts: true, dataDir });
-    await db.connect();
+    const serviceEnv = PROFILE_DIR
+      ? Object.fromEntries(
+          SERVICES.map((service) => [
+            service,
+            {
+              NODE_OPTIONS: `--require ${path.join(root, 'bench/support/cpu-profile.cjs')}`,
+              CPU_PROFILE_DIR: path.resolve(PROFILE_DIR),
+              CPU_PROFILE_NAME: service,
+            },
+          ]),
+        )
+      : {};
+    stack = await startStack({ env, serviceEnv, port: 0, ephemeralPorts: true, dataDir });
     const ids = await seed(db);
     const cookies = await signInMany(stack.url, CLIENTS);
     // Warm-up: JIT, connection pools, PostgreSQL's caches.
@@ -121,6 +150,7 @@ async function main() {
       cookies,
       ids,
       DURATION_S,
+      Object.fromEntries(['gateway', 'inventory', 'auth'].map((s) => [s, stack.children.get(s).pid])),
     );
     // The services stop before the baseline runs, so both have the machine to themselves.
     await stack.stop();
@@ -133,6 +163,7 @@ async function main() {
       cookies,
       ids,
       DURATION_S,
+      { baseline: baseline.child.pid },
     );
 
     console.log(
@@ -142,6 +173,15 @@ async function main() {
     console.log('|---|---|---|---|---|');
     for (const r of [system, single])
       console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} |`);
+    const cpu = (r) =>
+      Object.entries(r.cpuUsPerRequest)
+        .map(([k, us]) => `${k} ${us}`)
+        .join(', ');
+    console.log(
+      `\nCPU µs per request: ${cpu(system)}; ${cpu(single)} (load average ${loadavg()[0].toFixed(1)})`,
+    );
+    if (PROFILE_DIR)
+      console.log(`\nProfiles in ${PROFILE_DIR}: ${system.requests} requests measured (plus the warm-up's).`);
     const ratio = (a, b) => (b > 0 ? (a / b).toFixed(2) : '—');
     console.log(
       `\nthroughput system ÷ baseline: ${ratio(system.rps, single.rps)}; p50 system ÷ baseline: ${ratio(system.p50, single.p50)}; p99 system ÷ baseline: ${ratio(system.p99, single.p99)}`,

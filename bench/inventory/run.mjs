@@ -116,9 +116,11 @@ async function main() {
   const env = stackEnv(namespace, adminPassword);
   const db = new Client({ connectionString: DATABASE_URL });
   let stack;
+  // Before the system starts: the cleanup below needs it even when the start fails (a query on a
+  // client never connected waits forever, and the bench would end silently with exit code 0).
+  await db.connect();
   try {
     stack = await startStack({ env, port: 0, ephemeralPorts: true, dataDir });
-    await db.connect();
     const seeded = await seed(db);
     console.log(
       `seeded ${seeded.buildings} buildings, ${seeded.rooms} rooms, ${seeded.equipment} equipment in ${seeded.seconds.toFixed(1)} s`,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema, limits, optionalText, requiredText } from './common';
 import { picturePath } from './media';
+import { statusCountsSchema } from './problems';
 
 export const buildingCreateSchema = z.object({
   name: requiredText(limits.name, 'Building name', 'Building name is required'),
@@ -24,8 +25,14 @@ export const buildingSchema = z.object({
 });
 export type Building = z.infer<typeof buildingSchema>;
 
-/** List responses carry the room count, counted by the database in the same query. */
-export const buildingListItemSchema = buildingSchema.extend({ roomCount: z.number().int().nonnegative() });
+/**
+ * List responses carry the room count and how many of the building's devices are in each status,
+ * counted by the database in the same query.
+ */
+export const buildingListItemSchema = buildingSchema.extend({
+  roomCount: z.number().int().nonnegative(),
+  statusCounts: statusCountsSchema,
+});
 export type BuildingListItem = z.infer<typeof buildingListItemSchema>;
 
 export const buildingIdParamsSchema = z.object({ buildingId: idSchema });

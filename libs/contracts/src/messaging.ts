@@ -34,7 +34,9 @@ import {
   targetsPageRequestSchema,
   targetsPageSchema,
 } from './monitoring';
+import { problemsSchema } from './problems';
 import { reportPageRequestSchema, reportPageSchema } from './reports';
+import { searchQuerySchema, searchResultSchema } from './search';
 import {
   roomCreateMessageSchema,
   roomIdParamsSchema,
@@ -111,6 +113,18 @@ export const messages = {
     createUser: message('auth.user.create', userCreateMessageSchema, userSchema),
     updateUser: message('auth.user.update', userUpdateMessageSchema, sessionUserSchema),
     deleteUser: message('auth.user.delete', userDeleteMessageSchema, deletedSchema),
+    /**
+     * Auth → every gateway replica: this user was changed or deleted, so what a gateway keeps of
+     * them (rights, session version) is out of date. Core NATS: a gateway that was not connected
+     * misses it, and so trusts nothing it kept from before it reconnected.
+     */
+    userChanged: notice('auth.user.changed', userIdMessageSchema),
+    /**
+     * A gateway replica → every replica: sessions of this user were deleted (signed out, or ended
+     * by an account change), so session rows a replica keeps of that user are out of date. Core
+     * NATS, like `userChanged`: a replica that was not connected trusts nothing it kept.
+     */
+    sessionsEnded: notice('auth.session.ended', userIdMessageSchema),
   },
   inventory: {
     health: health('inventory'),
@@ -131,6 +145,8 @@ export const messages = {
     /** For the monitor: equipment with an address, a page at a time. */
     listTargets: message('inventory.equipment.targets', targetsPageRequestSchema, targetsPageSchema),
     report: message('inventory.report', reportPageRequestSchema, reportPageSchema),
+    listProblems: message('inventory.problems.list', noArguments, problemsSchema),
+    search: message('inventory.search', searchQuerySchema, searchResultSchema),
   },
   media: {
     health: health('media'),

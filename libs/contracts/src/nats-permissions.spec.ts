@@ -19,6 +19,10 @@ describe(natsPermissions.name, () => {
     expect(publishers(`cm.${messages.inventory.listTargets.subject}`)).toEqual(['monitor']);
     expect(publishers(`cm.${messages.monitor.assignSweep.subject}.*`)).toEqual(['monitor']);
     expect(subscribers(`cm.${messages.monitor.sweepDone.subject}`)).toEqual(['monitor']);
+    expect(publishers(`cm.${messages.auth.userChanged.subject}`)).toEqual(['auth']);
+    expect(subscribers(`cm.${messages.auth.userChanged.subject}`)).toEqual(['gateway']);
+    expect(publishers(`cm.${messages.auth.sessionsEnded.subject}`)).toEqual(['gateway']);
+    expect(subscribers(`cm.${messages.auth.sessionsEnded.subject}`)).toEqual(['gateway']);
   });
 
   it('lets only the monitor publish status events and only inventory equipment changes', () => {
@@ -35,6 +39,7 @@ describe(natsPermissions.name, () => {
       expect(everything).toEqual([]);
     }
     expect(sut.gateway.allowResponses).toBe(false);
-    expect(sut.auth.publish).toEqual(['_INBOX_cm_auth']);
+    // Auth only answers, and tells the gateways of user changes.
+    expect(sut.auth.publish).toEqual([`cm.${messages.auth.userChanged.subject}`]);
   });
 });

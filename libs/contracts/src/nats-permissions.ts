@@ -23,6 +23,14 @@ const internalCallers = new Map<MessageDef | NoticeDef, readonly NatsPrincipal[]
   [messages.inventory.listTargets, ['monitor']],
   [messages.monitor.assignSweep, ['monitor']],
   [messages.monitor.sweepDone, ['monitor']],
+  [messages.auth.userChanged, ['auth']],
+  [messages.auth.sessionsEnded, ['gateway']],
+]);
+
+/** Notices that others than their owner listen to (by default the owning service does). */
+const noticeListeners = new Map<NoticeDef, readonly NatsPrincipal[]>([
+  [messages.auth.userChanged, ['gateway']],
+  [messages.auth.sessionsEnded, ['gateway']],
 ]);
 
 /** The monitor's assignment subject ends in the replica's member id. */
@@ -117,7 +125,9 @@ export function natsPermissions(ns: string): Record<NatsPrincipal, NatsPermissio
   ) as Record<NatsPrincipal, NatsPermissions>;
 
   for (const { service, def } of all) {
-    permissions[service].subscribe.push(wire(ns, def));
+    for (const listener of noticeListeners.get(def as NoticeDef) ?? [service]) {
+      permissions[listener].subscribe.push(wire(ns, def));
+    }
     for (const caller of internalCallers.get(def) ?? ['gateway']) {
       permissions[caller].publish.push(wire(ns, def));
     }

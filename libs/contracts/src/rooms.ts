@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { flagSchema, idSchema, limits, optionalText, requiredText } from './common';
 import { picturePath } from './media';
+import { statusCountsSchema } from './problems';
 
 export const roomTypes = [
   'Classroom',
@@ -74,7 +75,10 @@ export const roomSchema = z.object({
 });
 export type Room = z.infer<typeof roomSchema>;
 
-export const roomListItemSchema = roomSchema.extend({ equipmentCount: z.number().int().nonnegative() });
+export const roomListItemSchema = roomSchema.extend({
+  equipmentCount: z.number().int().nonnegative(),
+  statusCounts: statusCountsSchema,
+});
 export type RoomListItem = z.infer<typeof roomListItemSchema>;
 
 export const roomIdParamsSchema = z.object({ roomId: idSchema });

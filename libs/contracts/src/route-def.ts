@@ -13,6 +13,8 @@ export interface ApiRouteDef {
   tag: string;
   access: Access;
   params?: z.ZodObject;
+  /** The query string's parameters (each a string as it arrives). */
+  query?: z.ZodObject;
   body?: z.ZodType;
   /** Non-JSON bodies (multipart uploads) are described here instead of `body`. */
   bodyContentType?: string;

@@ -48,8 +48,14 @@ export async function bootstrapService({
     { inheritAppConfig: true },
   );
   if (handleSignals) closeOnSignals(app, logger, config.SHUTDOWN_TIMEOUT_MS);
-  await app.startAllMicroservices();
-  await app.listen(config.HTTP_PORT, config.HTTP_HOST);
+  try {
+    await app.startAllMicroservices();
+    await app.listen(config.HTTP_PORT, config.HTTP_HOST);
+  } catch (error) {
+    // A start-up hook that refused (say, the first administrator's) leaves connections open.
+    await app.close().catch(() => undefined);
+    throw error;
+  }
   // The port actually bound (HTTP_PORT=0 picks a free one): where probes and /metrics are.
   const address = app.getHttpServer().address() as { port: number } | null;
   logger.log({
@@ -73,22 +79,41 @@ export async function shutDown(app: INestApplication): Promise<void> {
 }
 
 /**
- * On SIGTERM or SIGINT: stop taking work, let what is in flight finish and shut down, and exit 0;
- * exit 1 if that takes too long.
+ * Reports not ready, goes on serving for `delayMs`, then shuts down. Behind a Service and an
+ * ingress controller the pod leaves their endpoints only some time after the signal: closing at
+ * once would refuse the requests still sent to it meanwhile.
  */
-export function closeOnSignals(app: INestApplication, logger: JsonLogger, timeoutMs: number): void {
+export async function drainAndShutDown(app: INestApplication, delayMs = 0): Promise<void> {
+  startDraining();
+  if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+  await shutDown(app);
+}
+
+/**
+ * On SIGTERM or SIGINT: stop taking work (after `delayMs` of serving on while not ready), let what
+ * is in flight finish and shut down, and exit 0; exit 1 if all that takes longer than `timeoutMs`.
+ */
+export function closeOnSignals(
+  app: INestApplication,
+  logger: JsonLogger,
+  timeoutMs: number,
+  delayMs = 0,
+): void {
   let closing = false;
   const close = (signal: NodeJS.Signals) => {
     if (closing) return;
     closing = true;
-    startDraining();
-    logger.log(`${signal} received: finishing work in flight`);
+    logger.log(
+      delayMs > 0
+        ? `${signal} received: serving ${delayMs} ms more while not ready, then finishing work in flight`
+        : `${signal} received: finishing work in flight`,
+    );
     const timer = setTimeout(() => {
       logger.error(`Shutdown took longer than ${timeoutMs} ms; exiting`);
       process.exit(1);
     }, timeoutMs);
     timer.unref();
-    shutDown(app).then(
+    drainAndShutDown(app, delayMs).then(
       () => process.exit(0),
       (error: unknown) => {
         logger.error(error instanceof Error ? error : String(error));

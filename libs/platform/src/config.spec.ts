@@ -1,8 +1,8 @@
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { ConfigError, coreEnv, databaseEnv, parseEnv } from './config';
+import { ConfigError, coreEnv, databaseEnv, jetStreamEnv, parseEnv, secret, secretVariables } from './config';
 import { natsAuthMode, natsClientOptions } from './nats/connection-options';
 
 describe(parseEnv.name, () => {
@@ -88,5 +88,125 @@ describe(parseEnv.name, () => {
         'NATS_CREDS_FILE: must name a file this process can read',
       ]);
     });
+  });
+
+  describe('secrets from files', () => {
+    const withSecret = z.object({ ...sut.shape, API_KEY: secret(z.string().min(8)), API_NAME: z.string() });
+    let dir: string;
+    beforeAll(() => {
+      dir = mkdtempSync(path.join(tmpdir(), 'cm-config-'));
+    });
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    const file = (name: string, content: string) => {
+      writeFileSync(path.join(dir, name), content);
+      return path.join(dir, name);
+    };
+    const problemsOf = (env: NodeJS.ProcessEnv) => {
+      try {
+        parseEnv(withSecret, env);
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+      return [];
+    };
+
+    it('takes a secret from the file <NAME>_FILE names, without the line break an editor leaves', () => {
+      const config = parseEnv(withSecret, {
+        API_NAME: 'x',
+        API_KEY_FILE: file('api-key', 'k3y-from-a-mounted-secret\n'),
+        DATABASE_URL_FILE: file('database-url', 'postgres://cm:pw@db:5432/cm\n'),
+        NATS_USER: 'cm-gateway',
+        NATS_PASSWORD_FILE: file('nats-password', '  s3cret  \n'),
+      });
+      expect(config).toMatchObject({
+        API_KEY: 'k3y-from-a-mounted-secret',
+        DATABASE_URL: 'postgres://cm:pw@db:5432/cm',
+        NATS_PASSWORD: 's3cret',
+      });
+      expect(config).not.toHaveProperty('API_KEY_FILE');
+    });
+
+    it('checks the content of the file as it would the variable', () => {
+      expect(problemsOf({ API_NAME: 'x', API_KEY_FILE: file('short', 'short') })).toEqual([
+        'API_KEY: Too small: expected string to have >=8 characters',
+      ]);
+    });
+
+    it('refuses a secret given both ways, a file it cannot read, and an empty one, beside other problems', () => {
+      expect(
+        problemsOf({
+          API_KEY: 'long-enough-key',
+          API_KEY_FILE: file('both', 'another-long-key'),
+          DATABASE_URL_FILE: path.join(dir, 'missing'),
+          NATS_TOKEN_FILE: file('empty', '\n'),
+          CM_NAMESPACE: 'Bad',
+        }),
+      ).toEqual([
+        'NATS_TOKEN_FILE: ' + path.join(dir, 'empty') + ' is empty',
+        'DATABASE_URL_FILE: cannot read ' + path.join(dir, 'missing') + ' (ENOENT)',
+        'API_KEY, API_KEY_FILE: set only one of them',
+        'CM_NAMESPACE: must be lowercase letters, digits or _, starting with a letter',
+        'API_NAME: Invalid input: expected string, received undefined',
+      ]);
+    });
+
+    it('reads files only for secrets, so other variables keep one source', () => {
+      expect(secretVariables(withSecret).sort()).toEqual([
+        'API_KEY',
+        'DATABASE_URL',
+        'NATS_PASSWORD',
+        'NATS_TOKEN',
+      ]);
+      expect(problemsOf({ API_KEY: 'long-enough-key', API_NAME_FILE: file('name', 'x') })).toEqual([
+        'API_NAME: Invalid input: expected string, received undefined',
+      ]);
+    });
+  });
+});
+
+describe('NATS_STREAM_REPLICAS', () => {
+  const sut = z.object({ ...coreEnv, ...jetStreamEnv });
+  const problems = (env: NodeJS.ProcessEnv) => {
+    try {
+      parseEnv(sut, env);
+      return [];
+    } catch (error) {
+      return (error as ConfigError).problems;
+    }
+  };
+
+  it('keeps one copy of each stream by default, as a single NATS server can', () => {
+    expect(parseEnv(sut, {}).NATS_STREAM_REPLICAS).toBe(1);
+  });
+
+  it('takes 3 for a NATS cluster', () => {
+    expect(parseEnv(sut, { NATS_STREAM_REPLICAS: '3' }).NATS_STREAM_REPLICAS).toBe(3);
+  });
+
+  it.each(['0', '6', '2.5', 'three', '-1'])('refuses %s by name, saying what it takes', (value) => {
+    expect(problems({ NATS_STREAM_REPLICAS: value })).toEqual([
+      expect.stringMatching(/^NATS_STREAM_REPLICAS: must be a whole number from 1 to 5/),
+    ]);
+  });
+});
+
+describe('DATABASE_MIGRATIONS', () => {
+  const sut = z.object({ ...coreEnv, ...databaseEnv });
+
+  it('migrates at start by default, so one process alone keeps its schema up to date', () => {
+    expect(parseEnv(sut, {})).toMatchObject({
+      DATABASE_MIGRATIONS: 'run',
+      DATABASE_MIGRATIONS_WAIT_MS: 100_000,
+    });
+  });
+
+  it('waits for a migration job when told to', () => {
+    expect(parseEnv(sut, { DATABASE_MIGRATIONS: 'wait' }).DATABASE_MIGRATIONS).toBe('wait');
+  });
+
+  it('refuses anything else by name', () => {
+    expect(() => parseEnv(sut, { DATABASE_MIGRATIONS: 'skip' })).toThrow(
+      'DATABASE_MIGRATIONS: must be run or wait',
+    );
   });
 });

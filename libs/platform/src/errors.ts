@@ -31,6 +31,8 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   [ErrorCode.ROUTE_NOT_FOUND]: 404,
   [ErrorCode.CONFLICT]: 409,
   [ErrorCode.PAYLOAD_TOO_LARGE]: 413,
+  [ErrorCode.LENGTH_REQUIRED]: 411,
+  [ErrorCode.METHOD_NOT_ALLOWED]: 405,
   [ErrorCode.UNSUPPORTED_MEDIA_TYPE]: 415,
   [ErrorCode.SERVICE_UNAVAILABLE]: 503,
   [ErrorCode.SERVICE_TIMEOUT]: 504,
@@ -57,6 +59,7 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   [ErrorCode.NO_FILE]: 400,
   [ErrorCode.TOO_MANY_UPLOADS]: 429,
   [ErrorCode.UPLOAD_TIMEOUT]: 408,
+  [ErrorCode.UPLOAD_LINK_REFUSED]: 403,
   [ErrorCode.CHECK_INCOMPLETE]: 504,
 };
 

@@ -16,7 +16,7 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { JSONCodec, nanos, StorageType } from 'nats';
-import { type DeliveryMeta, ensureStream, JetStreamConnection } from '../src';
+import { type DeliveryMeta, ensureStream, JetStreamConnection, platformMetrics } from '../src';
 import { eventually, testNamespace, testNatsUrl } from '../src/testing';
 
 /** A single status event's id (these tests publish single events, the pre-batch kind). */
@@ -203,6 +203,40 @@ describe(JetStreamConnection.name, () => {
         .getFinishedSpans()
         .find((s) => s.name === `jetstream publish ${events.statusChecked}`);
       expect(handlerTrace).toBe(published!.spanContext().traceId);
+    });
+
+    it('exports the consumer lag it reads from the server: events waiting while the handler is busy, none once it is done', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      let started = false;
+      await sut.consume({
+        stream: streams.status,
+        durable,
+        subject: events.statusChecked,
+        batch: 1,
+        handle: async () => {
+          started = true;
+          await gate;
+        },
+      });
+      const lag = async () => {
+        await sut.collectLag();
+        const series = `consumer="${durable}",stream="${namespacedName(namespace, streams.status.name)}"`;
+        const text = await platformMetrics.registry.metrics();
+        const value = (name: string) =>
+          Number(new RegExp(`^${name}\\{${series}\\} (\\S+)$`, 'm').exec(text)?.[1]);
+        return {
+          pending: value('cm_jetstream_consumer_pending'),
+          unacked: value('cm_jetstream_consumer_ack_pending'),
+        };
+      };
+      for (let i = 0; i < 5; i++) await publish(statusEvent());
+      await until(() => started);
+
+      // One pulled and held by the handler; the rest wait in the stream.
+      expect((await lag()).pending).toBeGreaterThanOrEqual(3);
+      release();
+      await eventually(async () => expect(await lag()).toEqual({ pending: 0, unacked: 0 }), 10_000, 25);
     });
 
     it('on stop finishes the event in flight, and another consumer of the same durable gets all the rest', async () => {

@@ -1,4 +1,4 @@
-import { ErrorCode, message, type MessagePayload } from '@cm/contracts';
+import { ErrorCode, message, type MessagePayload, notice } from '@cm/contracts';
 import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -12,7 +12,7 @@ import { NestFactory } from '@nestjs/core';
 import { MessagePattern } from '@nestjs/microservices';
 import { z } from 'zod';
 import { AppError, HandleMessage, NamespacedServerNats, RpcClient, RpcErrorFilter } from '../src';
-import { testNamespace, testNatsUrl } from '../src/testing';
+import { eventually, testNamespace, testNatsUrl } from '../src/testing';
 
 const nothing = z.object({});
 const probe = {
@@ -85,6 +85,25 @@ describe(RpcClient.name, () => {
     trace.disable();
     propagation.disable();
     context.disable();
+  });
+
+  it('hands every listener each notice, and refuses to send one off its schema', async () => {
+    const changed = notice('probe.changed', z.object({ id: z.string() }));
+    const other = new RpcClient({ namespace, servers: testNatsUrl, timeoutMs: 5000, name: 'rpc-test-2' });
+    const heard: string[] = [];
+    const refused = (error: Error) => heard.push(`refused: ${error.message}`);
+    try {
+      const subscriptions = await Promise.all([
+        sut.listen(changed, ({ id }) => heard.push(`a:${id}`), refused),
+        other.listen(changed, ({ id }) => heard.push(`b:${id}`), refused),
+      ]);
+      await expect(other.notify(changed, { id: 42 } as never)).rejects.toThrow();
+      await other.notify(changed, { id: 'x' });
+      await eventually(() => expect([...heard].sort()).toEqual(['a:x', 'b:x']), 5000, 20);
+      for (const subscription of subscriptions) subscription.unsubscribe();
+    } finally {
+      await other.onApplicationShutdown();
+    }
   });
 
   it('sends a request and returns the reply', async () => {

@@ -1,16 +1,24 @@
 import { availableParallelism } from 'node:os';
 import { usernameSchema } from '@cm/contracts';
-import { coreEnv, databaseEnv, httpPortEnv } from '@cm/platform';
+import { coreEnv, databaseEnv, httpPortEnv, optionalText, secret } from '@cm/platform';
 import { z } from 'zod';
 
-export const configSchema = z.object({
+const secretName = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+const variables = z.object({
   ...coreEnv,
   ...databaseEnv,
   ...httpPortEnv(9101),
   /** The first administrator, created when the users table is empty. */
   ADMIN_USERNAME: usernameSchema.default('admin'),
-  /** Unset: a random password is generated and logged once. */
-  ADMIN_PASSWORD: z.string().min(8, { message: 'must be at least 8 characters' }).optional(),
+  /** Unset: a random password is generated and kept where one of the next two says. */
+  ADMIN_PASSWORD: secret(z.string().min(8, { message: 'must be at least 8 characters' }).optional()),
+  /** A file created for the generated password, readable by its owner only; one that exists is never replaced. */
+  ADMIN_PASSWORD_OUTPUT_FILE: optionalText(),
+  /** A Kubernetes Secret (in the pod's namespace) created for the generated password. */
+  ADMIN_PASSWORD_SECRET: optionalText().refine((name) => name === undefined || secretName.test(name), {
+    message: 'must be a Kubernetes object name (lowercase letters, digits, - and ., at most 253)',
+  }),
   /**
    * argon2id cost of new password hashes; the defaults are the argon2 library's. A hash records
    * its own cost, so changing these never locks anyone out.
@@ -25,4 +33,12 @@ export const configSchema = z.object({
   AUTH_MAX_CONCURRENT_HASHES: z.coerce.number().int().min(1).max(64).default(availableParallelism()),
   AUTH_HASH_QUEUE_LENGTH: z.coerce.number().int().min(0).max(1000).default(8),
 });
+
+export const configSchema = variables.refine(
+  (c) => !(c.ADMIN_PASSWORD_OUTPUT_FILE && c.ADMIN_PASSWORD_SECRET),
+  {
+    path: ['ADMIN_PASSWORD_SECRET'],
+    message: 'set only one of ADMIN_PASSWORD_OUTPUT_FILE and ADMIN_PASSWORD_SECRET',
+  },
+);
 export type Config = z.infer<typeof configSchema>;

@@ -7,13 +7,11 @@ import {
   RpcClient,
 } from '@cm/platform';
 import { type DynamicModule, Global, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AuthModule } from './auth/auth.module';
 import { type Config } from './config';
 import { DocsController } from './docs/docs.controller';
 import { HealthController } from './health/health.controller';
 import { ReadinessService } from './health/readiness.service';
-import { ContractInterceptor } from './http/contract.interceptor';
 import { InventoryModule } from './inventory/inventory.module';
 import { MediaModule } from './media/media.module';
 import { MetricsServer } from './metrics/metrics-server';
@@ -53,7 +51,6 @@ export class AppModule {
         ReadinessService,
         SessionStore,
         MetricsServer,
-        { provide: APP_INTERCEPTOR, useClass: ContractInterceptor },
       ],
       exports: [CONFIG, HealthService, MetricsService, RpcClient, SessionStore],
     };

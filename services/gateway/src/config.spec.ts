@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { ConfigError, parseEnv } from '@cm/platform';
 import { configSchema } from './config';
 
@@ -57,15 +60,62 @@ describe('gateway configuration', () => {
   it('refuses to start in production without PUBLIC_ORIGIN, naming it beside every other problem', () => {
     const required =
       'PUBLIC_ORIGIN: is required when NODE_ENV=production: the origin(s) the app is served at, e.g. https://monitor.campus.edu';
-    expect(problemsOf({ SESSION_SECRET: secret, NODE_ENV: 'production' })).toEqual([required]);
-    expect(problemsOf({ NODE_ENV: 'production' })).toEqual([
+    const store = { S3_ENDPOINT: 'http://minio:9000' };
+    expect(problemsOf({ SESSION_SECRET: secret, NODE_ENV: 'production', ...store })).toEqual([required]);
+    expect(problemsOf({ NODE_ENV: 'production', ...store })).toEqual([
       'SESSION_SECRET: is required: a random string of at least 32 characters',
       required,
     ]);
     expect(
-      sut({ SESSION_SECRET: secret, NODE_ENV: 'production', PUBLIC_ORIGIN: 'https://monitor.campus.edu' })
-        .PUBLIC_ORIGIN,
+      sut({
+        SESSION_SECRET: secret,
+        NODE_ENV: 'production',
+        PUBLIC_ORIGIN: 'https://monitor.campus.edu',
+        ...store,
+      }).PUBLIC_ORIGIN,
     ).toEqual(['https://monitor.campus.edu']);
     expect(sut({ SESSION_SECRET: secret, NODE_ENV: 'development' }).PUBLIC_ORIGIN).toEqual([]);
+  });
+
+  it('keeps serving after SIGTERM only for less than the shutdown timeout, and not at all by default', () => {
+    expect(sut({ SESSION_SECRET: secret }).SHUTDOWN_DELAY_MS).toBe(0);
+    expect(sut({ SESSION_SECRET: secret, SHUTDOWN_DELAY_MS: '5000' }).SHUTDOWN_DELAY_MS).toBe(5000);
+    expect(
+      problemsOf({ SESSION_SECRET: secret, SHUTDOWN_DELAY_MS: '25000', SHUTDOWN_TIMEOUT_MS: '25000' }),
+    ).toEqual([
+      'SHUTDOWN_DELAY_MS: must be less than SHUTDOWN_TIMEOUT_MS (25000): the work in flight needs time after it',
+    ]);
+  });
+
+  it('takes the session secret from a file, as a mounted Secret gives it', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cm-gateway-'));
+    try {
+      writeFileSync(path.join(dir, 'session-secret'), `${secret}\n`);
+      expect(sut({ SESSION_SECRET_FILE: path.join(dir, 'session-secret') }).SESSION_SECRET).toBe(secret);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("needs the store's address in production unless browsers reach the store themselves", () => {
+    const production = {
+      SESSION_SECRET: secret,
+      NODE_ENV: 'production',
+      PUBLIC_ORIGIN: 'https://cm.campus.edu',
+    };
+    expect(problemsOf(production)).toEqual([
+      "S3_ENDPOINT: is required when NODE_ENV=production and S3_PUBLIC_ENDPOINT is unset: browsers' uploads go through the gateway to the store at this URL (media's S3_ENDPOINT, e.g. http://minio:9000)",
+    ]);
+    expect(
+      sut({ ...production, S3_PUBLIC_ENDPOINT: 'https://files.campus.edu' }).S3_ENDPOINT,
+    ).toBeUndefined();
+    expect(problemsOf({ ...production, S3_ENDPOINT: 'minio:9000' })).toEqual([
+      'S3_ENDPOINT: must be the http(s) URL of an S3-compatible API',
+    ]);
+  });
+
+  it("names media's bucket as media does: S3_BUCKET, or after the namespace", () => {
+    expect(sut({ SESSION_SECRET: secret, CM_NAMESPACE: 'campus_a' }).S3_BUCKET).toBe('campus-a-media');
+    expect(sut({ SESSION_SECRET: secret, S3_BUCKET: 'photos' }).S3_BUCKET).toBe('photos');
   });
 });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { coreEnv, databaseEnv } from '@cm/platform';
+import { bucketOf, coreEnv, databaseEnv, objectStoreEnv, secret } from '@cm/platform';
 import { z } from 'zod';
 
 /** Express's `trust proxy`: false, true, a hop count, or addresses and subnets ("loopback, 10.0.0.0/8"). */
@@ -44,12 +44,19 @@ const gatewayEnv = z.object({
   METRICS_HOST: z.string().default('127.0.0.1'),
   /** The built web app; the gateway serves it at / with a fallback for deep links. */
   WEB_DIST_DIR: z.string().default(path.resolve(__dirname, '../../../web/dist')),
+  /**
+   * After SIGTERM, how long to go on serving while readiness answers 503, so that the Service and
+   * the ingress controller stop sending before the server closes (0 on one host: nothing to wait for).
+   */
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
   /** How long the readiness probe waits for each service. */
   READINESS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2000),
   /** Signs the session cookie; every replica needs the same one. */
-  SESSION_SECRET: z
-    .string({ message: 'is required: a random string of at least 32 characters' })
-    .min(32, { message: 'must be at least 32 characters' }),
+  SESSION_SECRET: secret(
+    z
+      .string({ message: 'is required: a random string of at least 32 characters' })
+      .min(32, { message: 'must be at least 32 characters' }),
+  ),
   /** A session ends after this long without a request. */
   SESSION_MAX_AGE_HOURS: z.coerce
     .number()
@@ -65,8 +72,17 @@ const gatewayEnv = z.object({
   TRUST_PROXY: trustProxy,
   /** The origins the app is served at; unset: the request's own Host (and X-Forwarded-* behind a trusted proxy). */
   PUBLIC_ORIGIN: origins,
-  /** Where browsers PUT presigned uploads: allowed by the Content-Security-Policy. */
+  /**
+   * Where browsers PUT presigned uploads when they reach the store themselves: allowed by the
+   * Content-Security-Policy. Unset: they PUT to the gateway's /store, which forwards to S3_ENDPOINT.
+   */
   S3_PUBLIC_ENDPOINT: z.url({ message: 'must be a URL' }).optional(),
+  /** The store as the gateway reaches it (media's S3_ENDPOINT), for the uploads it forwards. */
+  S3_ENDPOINT: objectStoreEnv.S3_ENDPOINT.optional(),
+  /** Media's bucket: the only one uploads are forwarded to. */
+  S3_BUCKET: objectStoreEnv.S3_BUCKET,
+  /** How media addresses the bucket (media's S3_FORCE_PATH_STYLE): forwarded uploads alike. */
+  S3_FORCE_PATH_STYLE: objectStoreEnv.S3_FORCE_PATH_STYLE,
   /** Failed sign-ins of one username from one client (or one device cookie) before each further one waits. */
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
   /** Failed sign-ins from one client address, whatever the usernames, before each further one waits. */
@@ -89,18 +105,40 @@ const gatewayEnv = z.object({
  * Without PUBLIC_ORIGIN the own origin comes from the Host header, which a DNS-rebinding page
  * controls: acceptable on a laptop, not in production.
  */
-export const configSchema = gatewayEnv.superRefine(
-  (env, ctx) => {
-    if (env.NODE_ENV === 'production' && (env.PUBLIC_ORIGIN ?? []).length === 0) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['PUBLIC_ORIGIN'],
-        message:
-          'is required when NODE_ENV=production: the origin(s) the app is served at, e.g. https://monitor.campus.edu',
-      });
-    }
-  },
-  // Also when other variables are wrong, so that one start lists every problem.
-  { when: (payload) => !payload.issues.some((issue) => issue.path?.[0] === 'PUBLIC_ORIGIN') },
-);
+export const configSchema = gatewayEnv
+  .superRefine(
+    (env, ctx) => {
+      if (env.SHUTDOWN_DELAY_MS >= env.SHUTDOWN_TIMEOUT_MS) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['SHUTDOWN_DELAY_MS'],
+          message: `must be less than SHUTDOWN_TIMEOUT_MS (${env.SHUTDOWN_TIMEOUT_MS}): the work in flight needs time after it`,
+        });
+      }
+      if (env.NODE_ENV === 'production' && (env.PUBLIC_ORIGIN ?? []).length === 0) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PUBLIC_ORIGIN'],
+          message:
+            'is required when NODE_ENV=production: the origin(s) the app is served at, e.g. https://monitor.campus.edu',
+        });
+      }
+    },
+    // Also when other variables are wrong, so that one start lists every problem.
+    { when: (payload) => !payload.issues.some((issue) => issue.path?.[0] === 'PUBLIC_ORIGIN') },
+  )
+  .superRefine(
+    (env, ctx) => {
+      if (env.NODE_ENV === 'production' && !env.S3_PUBLIC_ENDPOINT && !env.S3_ENDPOINT) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['S3_ENDPOINT'],
+          message:
+            "is required when NODE_ENV=production and S3_PUBLIC_ENDPOINT is unset: browsers' uploads go through the gateway to the store at this URL (media's S3_ENDPOINT, e.g. http://minio:9000)",
+        });
+      }
+    },
+    { when: (payload) => !payload.issues.some((issue) => String(issue.path?.[0]).startsWith('S3_')) },
+  )
+  .transform((env) => ({ ...env, S3_BUCKET: bucketOf(env) }));
 export type Config = z.infer<typeof configSchema>;

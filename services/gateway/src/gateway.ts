@@ -8,6 +8,7 @@ import { AppModule } from './app.module';
 import { type Config } from './config';
 import { bodyErrorHandler } from './http/body-error.handler';
 import { HttpErrorFilter } from './http/http-error.filter';
+import { STORE_PATH, StoreProxy } from './media/store-proxy';
 import { sameOriginGuard } from './security/same-origin';
 import { noStore, securityHeaders } from './security/security-headers';
 import { SessionStore } from './session/session-store';
@@ -24,12 +25,17 @@ export async function createGateway(config: Config): Promise<NestExpressApplicat
   });
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
+  // Express would hash every JSON answer for an ETag, pointless on `no-store` API answers; static
+  // files keep theirs (express.static has its own) and objects keep the store's.
+  app.set('etag', false);
   // An access line per request at debug level, with its trace and span ids.
   app.use(httpMetrics({ log: config.LOG_LEVEL === 'debug' ? (entry) => logger.debug(entry) : undefined }));
   app.use(closeConnectionsWhenDraining());
   app.use(securityHeaders(config));
   app.use(sameOriginGuard(config));
   app.use('/api', noStore);
+  // Ahead of the JSON parser: an upload's body is the file, streamed to the store as it comes.
+  app.use(STORE_PATH, express.Router().all('/{*path}', app.get(StoreProxy).handle));
   app.use(express.json({ limit: '1mb' }));
   app.use(bodyErrorHandler);
 

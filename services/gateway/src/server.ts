@@ -9,7 +9,7 @@ export function main(): void {
     const logger = new JsonLogger('gateway', config.LOG_LEVEL);
     const app = await createGateway(config);
     await app.listen(config.PORT, config.HOST);
-    closeOnSignals(app, logger, config.SHUTDOWN_TIMEOUT_MS);
+    closeOnSignals(app, logger, config.SHUTDOWN_TIMEOUT_MS, config.SHUTDOWN_DELAY_MS);
     const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
     logger.log({ msg: `Classroom Monitor is at ${url}`, url, metricsPort: app.get(MetricsServer).port });
   });

@@ -39,14 +39,28 @@ describe('gateway', () => {
     expect(await res.json()).toEqual({ status: 'up' });
   });
 
-  it('reports not ready, naming each missing service, instead of hanging', async () => {
+  it('stays ready with every other service away, since it still serves what needs none of them', async () => {
     const res = await fetch(`${base}/api/readyz`);
+    expect(res.status).toBe(200);
+    const report = (await res.json()) as HealthReport;
+    expect(report.status).toBe('up');
+    expect(report.checks).toEqual({
+      postgres: expect.objectContaining({ status: 'up', critical: true }),
+      nats: expect.objectContaining({ status: 'up', critical: true }),
+    });
+    // Tests reach the local NATS without credentials, as a development machine does.
+    expect(report.nats).toEqual({ auth: 'none' });
+  });
+
+  it('reports the system down, naming each missing service, instead of hanging', async () => {
+    const res = await fetch(`${base}/api/status/system`);
     expect(res.status).toBe(503);
+    expect(res.headers.get('cache-control')).toBe('no-store');
     const report = (await res.json()) as HealthReport;
     expect(report.status).toBe('down');
     expect(report.checks.gateway.status).toBe('up');
     expect(report.checks.postgres.status).toBe('up');
-    // Tests reach the local NATS without credentials, as a development machine does.
+    expect(report.checks.nats.status).toBe('up');
     expect(report.nats).toEqual({ auth: 'none' });
     for (const service of ['auth', 'inventory', 'media', 'monitor']) {
       expect(report.checks[service]).toMatchObject({
@@ -58,9 +72,13 @@ describe('gateway', () => {
 
   it('serves Prometheus metrics on the metrics port only, never on the public one', async () => {
     await fetch(`${base}/api/healthz`);
+    await fetch(`${base}/api/readyz`);
     const metrics = await fetch(`http://127.0.0.1:${app.get(MetricsServer).port}/metrics`);
     expect(metrics.status).toBe(200);
-    expect(await metrics.text()).toContain('cm_http_requests_total{method="GET",route="/api/healthz"');
+    const text = await metrics.text();
+    expect(text).toContain('cm_http_requests_total{method="GET",route="/api/healthz"');
+    // The services are missing here, yet the pod's own checks (PostgreSQL, NATS) pass: it is ready.
+    expect(text).toMatch(/^cm_ready 1$/m);
     const pub = await fetch(`${base}/metrics`);
     expect(await pub.text()).not.toContain('cm_http_requests_total');
   });

@@ -1,4 +1,5 @@
 import { apiRoutes, type Building, type Equipment, type Room } from '@cm/contracts';
+import { eventually } from '@cm/platform/testing';
 import { checkReply, fetch, startAuthAndGateway } from './support';
 
 const png = Buffer.concat([
@@ -76,6 +77,8 @@ describe('replies of the whole API', () => {
   it('answers probes, once every service is up', async () => {
     await call(apiRoutes.healthz.path);
     await call(apiRoutes.readyz.path);
+    // The monitor's equipment list may still be on its way from inventory.
+    await eventually(() => call(apiRoutes.systemStatus.path));
   });
 
   it('answers buildings, rooms, equipment and the report as documented', async () => {
@@ -100,6 +103,8 @@ describe('replies of the whole API', () => {
     await call(`/api/rooms/${room.id}/equipment`);
     await call(`/api/equipment/${equipment.id}`, 'PUT', { name: 'Projector', notes: 'ceiling mount' });
     await call('/api/reports/uptime');
+    await call('/api/problems');
+    await call('/api/search?q=proj');
   });
 
   it('answers uploads, streamed and presigned, as documented', async () => {

@@ -116,6 +116,8 @@ describe('cross-site requests and security headers', () => {
       const cookie = await sut.adminCookie();
       const res = await fetch(`${sut.base}/api/auth/user`, { headers: { cookie } });
       expect(res.headers.get('cache-control')).toBe('no-store');
+      // Nothing stored, nothing to revalidate: no ETag either.
+      expect(res.headers.get('etag')).toBeNull();
     });
   });
 });

@@ -1,7 +1,7 @@
 import { authMessages, ErrorCode, messages, type User } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
 import { DataSource } from 'typeorm';
-import { SessionStore } from '../src/session/session-store';
+import { SESSION_ROW_TTL_MS, SessionStore } from '../src/session/session-store';
 import {
   adminCredentials,
   fetch,
@@ -303,7 +303,11 @@ describe('sign-in and sessions', () => {
         changes: { username: 'elsewhere', password: 'changed elsewhere' },
       });
       expect(await sessionsOf(user.id)).toBe(1);
-      expect((await me(cookie)).status).toBe(401);
+      // Auth's notice of the change reaches the gateway within a second, not with the reply.
+      const deadline = Date.now() + 1000;
+      let status = (await me(cookie)).status;
+      while (status !== 401 && Date.now() < deadline) status = (await me(cookie)).status;
+      expect(status).toBe(401);
       expect(await sessionsOf(user.id)).toBe(0);
     });
 
@@ -396,6 +400,83 @@ describe('sign-in and sessions', () => {
           [sidOf(cookie)],
         );
       expect((await me(cookie)).status).toBe(401);
+    });
+  });
+
+  describe('the idle timeout (SESSION_MAX_AGE_HOURS, 24 by default)', () => {
+    const sidOf = (cookie: string) => /^cm\.sid=s:([^.]+)\./.exec(decodeURIComponent(cookie))![1];
+    const table = () => `"${sut.namespace}_gateway".sessions`;
+    /** The row's expiry, and the id of the transaction that last wrote it (any write changes it). */
+    const rowOf = async (cookie: string) =>
+      (
+        (await sut.gateway.app
+          .get(DataSource)
+          .query(`SELECT expire, xmin::text AS version FROM ${table()} WHERE sid = $1`, [sidOf(cookie)])) as {
+          expire: Date;
+          version: string;
+        }[]
+      )[0];
+    const setExpiry = (cookie: string, sql: string) =>
+      sut.gateway.app
+        .get(DataSource)
+        .query(`UPDATE ${table()} SET expire = ${sql} WHERE sid = $1`, [sidOf(cookie)]);
+    const hours = (n: number) => n * 3600 * 1000;
+
+    it('writes the session row once for requests in quick succession, while the expiry would move by under a minute', async () => {
+      const { cookie } = await sut.signInAdmin();
+      const signedIn = await rowOf(cookie);
+      expect(signedIn.expire.getTime() - Date.now()).toBeGreaterThan(hours(24) - 60_000);
+      for (let i = 0; i < 3; i++) expect((await me(cookie)).status).toBe(200);
+      expect(await rowOf(cookie)).toEqual(signedIn);
+    });
+
+    it('writes the expiry again once it would move by a minute or more', async () => {
+      const { cookie } = await sut.signInAdmin();
+      // As if the last renewal was two minutes ago.
+      await setExpiry(cookie, "expire - interval '2 minutes'");
+      const before = await rowOf(cookie);
+      expect((await me(cookie)).status).toBe(200);
+      const after = await rowOf(cookie);
+      expect(after.version).not.toBe(before.version);
+      expect(after.expire.getTime() - before.expire.getTime()).toBeGreaterThan(60_000);
+      expect(Math.abs(after.expire.getTime() - (Date.now() + hours(24)))).toBeLessThan(60_000);
+    });
+
+    it('ends a session the idle timeout after its expiry was last written', async () => {
+      const { cookie } = await sut.signInAdmin();
+      // As if the last request that renewed it was 24 hours ago.
+      await setExpiry(cookie, "now() - interval '1 second'");
+      expect((await me(cookie)).status).toBe(401);
+    });
+
+    it('sees an expiry changed in the table by hand once the row it kept is older than SESSION_ROW_TTL_MS', async () => {
+      const { cookie } = await sut.signInAdmin();
+      expect((await me(cookie)).status).toBe(200);
+      await setExpiry(cookie, "now() - interval '1 second'");
+      const deadline = Date.now() + SESSION_ROW_TTL_MS + 1000;
+      let status: number;
+      do status = (await me(cookie)).status;
+      while (status !== 401 && Date.now() < deadline);
+      expect(status).toBe(401);
+    });
+
+    it('sends the session cookie again when it writes the new expiry, and not on every answer', async () => {
+      const sessionCookieSet = (res: Response) =>
+        res.headers.getSetCookie().filter((c) => c.startsWith('cm.sid='));
+      const { cookie } = await sut.signInAdmin();
+      expect(sessionCookieSet(await me(cookie))).toEqual([]);
+      const renewedAt = Date.now();
+      await setExpiry(cookie, "expire - interval '2 minutes'");
+      // The row the gateway kept shows the old expiry for up to SESSION_ROW_TTL_MS.
+      let renewed: string[] = [];
+      while (renewed.length === 0 && Date.now() < renewedAt + SESSION_ROW_TTL_MS + 1000)
+        renewed = sessionCookieSet(await me(cookie));
+      expect(renewed).toHaveLength(1);
+      expect(renewed[0].startsWith(cookie)).toBe(true);
+      expect(renewed[0]).toMatch(/; Path=\/; Expires=[^;]+; HttpOnly; SameSite=Lax$/);
+      const expires = Date.parse(/; Expires=([^;]+)/.exec(renewed[0])![1]);
+      expect(Math.abs(expires - (Date.now() + hours(24)))).toBeLessThan(60_000);
+      expect(sessionCookieSet(await me(cookie))).toEqual([]);
     });
   });
 

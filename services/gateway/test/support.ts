@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type ApiRouteDef, apiRoutes, type ServiceName, type User } from '@cm/contracts';
@@ -16,6 +17,7 @@ import { type NestExpressApplication } from '@nestjs/platform-express';
 import { z } from 'zod';
 import { configSchema } from '../src/config';
 import { createGateway } from '../src/gateway';
+import { startSignatureCheckingStore } from './signature-checking-store';
 
 /** `/api/rooms/:id` → a pattern its concrete paths match. */
 const pathPattern = (path: string) =>
@@ -88,7 +90,7 @@ export const fetch: typeof globalThis.fetch = async (input, init) => {
  */
 type ServiceConfig = CoreConfig & HttpPortConfig;
 
-function serviceFromSource(service: ServiceName) {
+export function serviceFromSource(service: ServiceName) {
   const dir = path.resolve(__dirname, `../../${service}/src`);
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { AppModule } = require(path.join(dir, 'app.module')) as {
@@ -120,6 +122,44 @@ export async function startGateway(namespace: string, env: Record<string, string
   return { app, base, close: () => app.close() };
 }
 
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: { code?: string; message?: string; url?: string };
+}
+
+/**
+ * A request whose headers go at once and whose body is sent when the test says (chunked unless
+ * the headers state a length): it can stall mid-body, go on, end, or drop.
+ */
+export function openRequest(url: string, method: string, headers: Record<string, string | number>) {
+  const { hostname, port, pathname, search } = new URL(url);
+  const req = request({ hostname, port, path: `${pathname}${search}`, method, headers });
+  const answer = new Promise<Answer>((resolve, reject) => {
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: JSON.parse(Buffer.concat(chunks).toString() || '{}') as Answer['body'],
+        }),
+      );
+    });
+    req.on('error', reject);
+  });
+  // A dropped request has no answer, and nobody waits for one.
+  answer.catch(() => undefined);
+  req.flushHeaders();
+  return {
+    answer,
+    send: (bytes: Buffer) => new Promise<void>((resolve) => req.write(bytes, () => resolve())),
+    end: (bytes?: Buffer) => req.end(bytes),
+    drop: () => req.destroy(),
+  };
+}
+
 /** The value of a Cookie header that carries the session a response set. */
 export function sessionCookieOf(res: Response): string | null {
   const set = res.headers.getSetCookie().find((c) => c.startsWith('cm.sid='));
@@ -149,11 +189,18 @@ const monitorEnv = {
  * The auth service and a gateway in one namespace of their own: enough for every session and
  * access rule (routes of services that are not running answer 503 to those let through).
  * `everyService` adds inventory, media (with a local S3 store) and monitor, so that every route
- * can answer for real; `media` adds media and its store alone.
+ * can answer for real; `media` adds media and its store alone. Browsers reach that store directly
+ * (S3_PUBLIC_ENDPOINT), or with `uploadsThroughGateway` only through the gateway's /store, as in
+ * docker-compose.yml; then the store checks signatures as a real one does.
  */
 export async function startAuthAndGateway(
   env: Record<string, string> = {},
-  { everyService = false, media = false, authEnv = {} as Record<string, string> } = {},
+  {
+    everyService = false,
+    media = false,
+    uploadsThroughGateway = false,
+    authEnv = {} as Record<string, string>,
+  } = {},
 ) {
   const namespace = testNamespace('gw');
   const closers: (() => Promise<unknown>)[] = [];
@@ -162,6 +209,7 @@ export async function startAuthAndGateway(
     closers.unshift(() => started.close());
   };
   let gateway: Gateway;
+  let signaturesChecked = () => 0;
   try {
     await start('auth', {
       ADMIN_USERNAME: adminCredentials.username,
@@ -171,14 +219,23 @@ export async function startAuthAndGateway(
     if (everyService || media) {
       const s3 = await startLocalS3();
       closers.unshift(() => s3.close());
+      let storeEndpoint = s3.endpoint;
+      if (uploadsThroughGateway) {
+        const checking = await startSignatureCheckingStore(s3.endpoint, 'S3RVER');
+        closers.unshift(() => checking.close());
+        storeEndpoint = checking.endpoint;
+        signaturesChecked = checking.checked;
+      }
       if (everyService) await start('inventory');
       await start('media', {
-        S3_ENDPOINT: s3.endpoint,
+        S3_ENDPOINT: storeEndpoint,
         S3_ACCESS_KEY_ID: 'S3RVER',
         S3_SECRET_ACCESS_KEY: 'S3RVER',
       });
       if (everyService) await start('monitor', monitorEnv);
-      env = { S3_PUBLIC_ENDPOINT: s3.endpoint, ...env };
+      env = uploadsThroughGateway
+        ? { S3_ENDPOINT: storeEndpoint, ...env }
+        : { S3_PUBLIC_ENDPOINT: s3.endpoint, ...env };
     }
     gateway = await startGateway(namespace, env);
   } catch (error) {
@@ -195,6 +252,8 @@ export async function startAuthAndGateway(
     get gateway() {
       return gateway;
     },
+    /** How many presigned requests the store found correctly signed (with `uploadsThroughGateway`). */
+    signaturesChecked: () => signaturesChecked(),
     signIn: (username: string, password: string, headers = {}) =>
       signIn(gateway.base, username, password, headers),
     signInAdmin: () => signIn(gateway.base, adminCredentials.username, adminCredentials.password),

@@ -5,8 +5,10 @@ import { type Config } from './config';
 import { EquipmentModule } from './equipment/equipment.module';
 import { migrations } from './migrations';
 import { OutboxModule } from './outbox/outbox.module';
+import { ProblemsModule } from './problems/problems.module';
 import { ReportsModule } from './reports/reports.module';
 import { RoomsModule } from './rooms/rooms.module';
+import { SearchModule } from './search/search.module';
 import { StatusModule } from './status/status.module';
 
 @Module({})
@@ -24,6 +26,8 @@ export class AppModule {
         EquipmentModule,
         StatusModule,
         ReportsModule,
+        ProblemsModule,
+        SearchModule,
       ],
     };
   }

@@ -3,6 +3,7 @@ import {
   coreEnv,
   databaseEnv,
   httpPortEnv,
+  jetStreamEnv,
   withDefaultAllowedNetworks,
 } from '@cm/platform';
 import { REPORT_WINDOW_HOURS } from '@cm/contracts';
@@ -14,6 +15,7 @@ const int = (fallback: number, min: number, max: number) =>
 export const configSchema = z
   .object({
     ...coreEnv,
+    ...jetStreamEnv,
     ...databaseEnv,
     ...httpPortEnv(9102),
     /** How long a status event may stay unacknowledged before JetStream delivers it again. */

@@ -1,29 +1,20 @@
-import { coreEnv, databaseEnv, httpPortEnv } from '@cm/platform';
+import { bucketOf, coreEnv, databaseEnv, httpPortEnv, objectStoreEnv, secret } from '@cm/platform';
 import { z } from 'zod';
-
-const flag = z
-  .enum(['true', 'false', '1', '0'])
-  .default('true')
-  .transform((v) => v === 'true' || v === '1');
 
 export const configSchema = z
   .object({
     ...coreEnv,
     ...databaseEnv,
     ...httpPortEnv(9103),
-    /** Where this service reaches the S3 API. */
-    S3_ENDPOINT: z.url({ message: 'must be the URL of an S3-compatible API' }),
-    /** Where browsers reach it (presigned upload URLs); defaults to S3_ENDPOINT. */
+    ...objectStoreEnv,
+    /**
+     * Where browsers reach the store (presigned upload URLs); unset: URLs are signed for
+     * S3_ENDPOINT, and the gateway forwards browsers' uploads there (its /store route).
+     */
     S3_PUBLIC_ENDPOINT: z.url().optional(),
-    /** Defaults to `<CM_NAMESPACE>-media`. */
-    S3_BUCKET: z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { message: 'must be a valid S3 bucket name' })
-      .optional(),
     S3_REGION: z.string().min(1).default('us-east-1'),
-    S3_ACCESS_KEY_ID: z.string().min(1, { message: 'is required' }),
-    S3_SECRET_ACCESS_KEY: z.string().min(1, { message: 'is required' }),
-    S3_FORCE_PATH_STYLE: flag,
+    S3_ACCESS_KEY_ID: secret(z.string().min(1, { message: 'is required' })),
+    S3_SECRET_ACCESS_KEY: secret(z.string().min(1, { message: 'is required' })),
     S3_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
     /** Origins allowed to PUT to presigned URLs (the bucket's CORS rule), comma-separated. */
     S3_CORS_ORIGINS: z
@@ -48,5 +39,5 @@ export const configSchema = z
       .min(100)
       .default(60 * 60 * 1000),
   })
-  .transform((c) => ({ ...c, S3_BUCKET: c.S3_BUCKET ?? `${c.CM_NAMESPACE.replace(/_/g, '-')}-media` }));
+  .transform((c) => ({ ...c, S3_BUCKET: bucketOf(c) }));
 export type Config = z.infer<typeof configSchema>;

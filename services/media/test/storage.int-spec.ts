@@ -1,4 +1,4 @@
-import { messages } from '@cm/contracts';
+import { ErrorCode, type HealthReport, messages } from '@cm/contracts';
 import { startLocalS3, startTestService, type TestService } from '@cm/platform/testing';
 import { AppModule } from '../src/app.module';
 import { type Config, configSchema } from '../src/config';
@@ -36,11 +36,30 @@ describe('media service start-up', () => {
     });
   });
 
-  it('reports the object store down, naming it, when the store stops', async () => {
+  it('stays ready when the store stops, reporting it down as a dependency that only informs', async () => {
     await s3.close();
+    const ready = await fetch(`${await sut.app.getUrl()}/readyz`);
+    expect(ready.status).toBe(200);
+    const body = (await ready.json()) as HealthReport;
+    expect(body.status).toBe('degraded');
+    expect(body.checks.s3).toMatchObject({ status: 'down', critical: false, detail: expect.any(String) });
+    expect(body.checks.postgres).toMatchObject({ status: 'up', critical: true });
+
+    // Over NATS the state reads `down`, which gateways of the previous release still parse; the
+    // checks carry the rest.
     const report = await sut.rpc.send(messages.media.health);
     expect(report.status).toBe('down');
-    expect(report.checks.s3.status).toBe('down');
+    expect(report.checks.s3).toMatchObject({ status: 'down', critical: false });
     expect(report.checks.postgres.status).toBe('up');
+  });
+
+  it('answers a photo registration with 503, to try again, while the store is away', async () => {
+    const { uploadURL } = await sut.rpc.send(messages.media.createUploadUrl, {});
+    await expect(
+      sut.rpc.send(messages.media.registerRoomImage, { roomImageURL: uploadURL }),
+    ).rejects.toMatchObject({
+      code: ErrorCode.SERVICE_UNAVAILABLE,
+      message: 'The file store is unavailable. Try again shortly.',
+    });
   });
 });

@@ -1,5 +1,11 @@
 import { DEFAULT_MONITOR_INTERVAL_MS, MONITOR_CHECK_MAX_WAIT_MS } from '@cm/contracts';
-import { allowedNetworksEnv, coreEnv, httpPortEnv, withDefaultAllowedNetworks } from '@cm/platform';
+import {
+  allowedNetworksEnv,
+  coreEnv,
+  httpPortEnv,
+  jetStreamEnv,
+  withDefaultAllowedNetworks,
+} from '@cm/platform';
 import { z } from 'zod';
 
 const int = (fallback: number, min: number, max: number) =>
@@ -8,6 +14,7 @@ const int = (fallback: number, min: number, max: number) =>
 export const configSchema = z
   .object({
     ...coreEnv,
+    ...jetStreamEnv,
     ...httpPortEnv(9104),
     /** The sweep interval stored when monitoring is started (the spec's 30 seconds). */
     MONITOR_INTERVAL_MS: int(DEFAULT_MONITOR_INTERVAL_MS, 1000, 24 * 3_600_000),

@@ -1,4 +1,4 @@
-import { messages } from '@cm/contracts';
+import { type HealthReport, messages } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
 import { dropNamespace, FakeInventory, httpBase, newNamespace, type Replica, startReplica } from './support';
 
@@ -22,9 +22,14 @@ describe('monitor service health', () => {
     expect(before.checks.equipmentList).toEqual(
       expect.objectContaining({
         status: 'down',
+        critical: true,
         detail: expect.stringMatching(/not been loaded from inventory/),
       }),
     );
+    // Pinging is its work: a rolling update keeps the old replica until this one has the list.
+    const probe = await fetch(`${httpBase(sut)}/readyz`);
+    expect(probe.status).toBe(503);
+    expect(((await probe.json()) as HealthReport).status).toBe('down');
 
     inventory = await FakeInventory.start(namespace);
     inventory.add('127.0.0.1');
@@ -38,9 +43,15 @@ describe('monitor service health', () => {
       200,
     );
     expect(report.checks).toEqual({
-      jetstream: expect.objectContaining({ status: 'up' }),
-      equipmentList: expect.objectContaining({ status: 'up', detail: '1 equipment with an address' }),
+      jetstream: expect.objectContaining({ status: 'up', critical: true }),
+      equipmentList: expect.objectContaining({
+        status: 'up',
+        critical: true,
+        detail: '1 equipment with an address',
+      }),
     });
-    expect((await fetch(`${httpBase(sut)}/readyz`)).status).toBe(200);
+    const after = await fetch(`${httpBase(sut)}/readyz`);
+    expect(after.status).toBe(200);
+    expect(((await after.json()) as HealthReport).status).toBe('up');
   });
 });

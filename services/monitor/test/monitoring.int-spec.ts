@@ -208,6 +208,9 @@ describe('monitoring', () => {
         expect(await metric('cm_monitor_sweep_overruns_total')).toBeGreaterThanOrEqual(1),
       );
       expect(await metric('cm_monitor_sweep_interval_seconds')).toBe(1);
+      // What the missing-sweep alert reads: started, and a scheduled sweep fired lately.
+      expect(await metric('cm_monitor_running')).toBe(1);
+      expect(Date.now() / 1000 - (await metric('cm_monitor_last_sweep_timestamp_seconds'))).toBeLessThan(60);
       const before = statuses.sweeps().length;
       await new Promise((resolve) => setTimeout(resolve, 4000));
       // At a 1 s interval, overlapping sweeps would be 4 more in 4 s; each here takes 3 s or more.
@@ -215,5 +218,6 @@ describe('monitoring', () => {
     } finally {
       await sut.rpc.send(messages.monitor.stop);
     }
+    expect(await metric('cm_monitor_running')).toBe(0);
   });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type AddressInfo } from 'node:net';
 import {
   type EquipmentChangedEvent,
+  type HealthReport,
   events,
   type MonitorTarget,
   namespacedSubject,
@@ -60,8 +61,11 @@ export function httpBase(replica: Replica): string {
 export async function joined(...replicas: Replica[]): Promise<void> {
   await eventually(async () => {
     for (const r of replicas) {
+      // Ready comes before the list (the list only informs readiness): wait for the list itself.
       const res = await fetch(`${httpBase(r)}/readyz`);
-      if (res.status !== 200) throw new Error(`replica not ready: ${await res.text()}`);
+      const report = (await res.json()) as HealthReport;
+      if (res.status !== 200 || report.checks.equipmentList?.status !== 'up')
+        throw new Error(`replica has not joined: ${JSON.stringify(report)}`);
     }
   });
   // Readiness comes with the list; membership is written right after it.

@@ -8,6 +8,7 @@ import {
 } from '../buildings';
 import { idParamsSchema } from '../common';
 import { equipmentCreateBodySchema, equipmentSchema, equipmentUpdateSchema } from '../equipment';
+import { problemsSchema } from '../problems';
 import { uptimeReportSchema } from '../reports';
 import {
   roomCreateSchema,
@@ -17,13 +18,14 @@ import {
   roomUpdateSchema,
 } from '../rooms';
 import { type ApiRouteDef } from '../route-def';
+import { searchQuerySchema, searchResultSchema } from '../search';
 
 /** Buildings, rooms and equipment (spec section 7), and the uptime report. */
 export const inventoryRoutes = {
   listBuildings: {
     method: 'GET',
     path: '/api/buildings',
-    summary: 'Every building, by name, with its room count',
+    summary: 'Every building, by name, with its room count and its equipment counted by status',
     tag: 'Buildings',
     access: 'user',
     response: z.array(buildingListItemSchema),
@@ -69,7 +71,7 @@ export const inventoryRoutes = {
   listRooms: {
     method: 'GET',
     path: '/api/buildings/:buildingId/rooms',
-    summary: 'The rooms of a building, with their equipment counts',
+    summary: 'The rooms of a building, with their equipment counts, in all and by status',
     tag: 'Rooms',
     access: 'user',
     params: buildingIdParamsSchema,
@@ -172,5 +174,24 @@ export const inventoryRoutes = {
     tag: 'Reports',
     access: 'user',
     responseContentType: 'text/csv',
+  },
+  listProblems: {
+    method: 'GET',
+    path: '/api/problems',
+    summary:
+      'Equipment that is inactive or partial now, by building and room, each with the time its status began and its address; longest down first',
+    tag: 'Buildings',
+    access: 'user',
+    response: problemsSchema,
+  },
+  search: {
+    method: 'GET',
+    path: '/api/search',
+    summary:
+      'Buildings, rooms and equipment whose name, description, model, serial number, address or notes hold the text (any letter case), up to 20 of each kind',
+    tag: 'Search',
+    access: 'user',
+    query: searchQuerySchema,
+    response: searchResultSchema,
   },
 } as const satisfies Record<string, ApiRouteDef>;

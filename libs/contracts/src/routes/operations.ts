@@ -14,7 +14,17 @@ export const operationsRoutes = {
   readyz: {
     method: 'GET',
     path: '/api/readyz',
-    summary: 'Readiness: every service answers over NATS and PostgreSQL is reachable (503 otherwise)',
+    summary:
+      'Readiness of this gateway process: its PostgreSQL pool and NATS connection answer and it is not stopping (503 otherwise); other services do not count',
+    tag: 'Operations',
+    access: 'public',
+    response: healthReportSchema,
+  },
+  systemStatus: {
+    method: 'GET',
+    path: '/api/status/system',
+    summary:
+      'The whole system: every service over NATS with its own dependencies, and the gateway; 503 naming what is down while anything is',
     tag: 'Operations',
     access: 'public',
     response: healthReportSchema,

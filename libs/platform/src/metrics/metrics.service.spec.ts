@@ -3,12 +3,7 @@ import { type AddressInfo } from 'node:net';
 import { Gauge, Registry } from 'prom-client';
 import { MetricsService } from './metrics.service';
 import { platformMetrics } from './platform-metrics';
-
-/** The value of one series in Prometheus text, or undefined when it is not there. */
-const sample = (text: string, series: string) => {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-};
+import { sample } from '../testing/prometheus';
 
 describe(MetricsService.name, () => {
   it('shows the platform metrics with their help, labels and cumulative buckets, in Prometheus text', async () => {

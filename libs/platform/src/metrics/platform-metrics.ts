@@ -69,6 +69,30 @@ export class PlatformMetrics {
     registers: [this.registry],
   });
 
+  readonly ready = new Gauge({
+    name: 'cm_ready',
+    help: 'Whether the last readiness probe of this process passed (1) or failed (0).',
+    registers: [this.registry],
+  });
+  readonly readinessChanges = new Counter({
+    name: 'cm_readiness_changes_total',
+    help: 'Times the readiness probe of this process changed its answer, by the state it turned to (up, down).',
+    labelNames: ['to'] as const,
+    registers: [this.registry],
+  });
+  private lastReadiness?: 'up' | 'down';
+
+  /**
+   * The answer a readiness probe just got. Counting the changes shows a pod that flaps in and out
+   * of its Service, which the gauge alone, sampled at each scrape, would mostly miss.
+   */
+  observeReadiness(status: 'up' | 'down'): void {
+    this.ready.set(status === 'up' ? 1 : 0);
+    if (this.lastReadiness !== undefined && this.lastReadiness !== status)
+      this.readinessChanges.inc({ to: status });
+    this.lastReadiness = status;
+  }
+
   constructor() {
     // Node's runtime (event-loop lag, heap, GC, CPU) under prom-client's standard names, without
     // our prefix, so that the usual Node.js dashboards read them as they are.

@@ -29,6 +29,8 @@ import {
   type JetStreamManager,
   type JsMsg,
   JSONCodec,
+  type KV,
+  type KvOptions,
   nanos,
   type NatsConnection,
   type PubAck,
@@ -37,7 +39,7 @@ import {
   type StreamConfig,
   type StreamInfo,
 } from 'nats';
-import { CONFIG, type CoreConfig } from '../config';
+import { CONFIG, type CoreConfig, type JetStreamConfig } from '../config';
 import { HealthService } from '../health';
 import { MetricsService } from '../metrics/metrics.service';
 import { platformMetrics } from '../metrics/platform-metrics';
@@ -76,6 +78,7 @@ export function streamConfigFor(
   namespace: string,
   stream: StreamDef,
   limits: Partial<StreamLimits> = {},
+  replicas = 1,
 ): Partial<StreamConfig> & { name: string } {
   const l = { ...defaultStreamLimits, ...limits };
   if (l.duplicateWindowMs < MIN_DUPLICATE_WINDOW_MS || l.duplicateWindowMs > l.maxAgeMs) {
@@ -92,6 +95,7 @@ export function streamConfigFor(
     max_age: nanos(l.maxAgeMs),
     duplicate_window: nanos(l.duplicateWindowMs),
     max_bytes: l.maxBytes,
+    num_replicas: replicas,
   };
 }
 
@@ -100,16 +104,64 @@ export const isNotFound = (error: unknown) => /not found/i.test(String((error as
 const isAlreadyInUse = (error: unknown) => /already in use/i.test(String((error as Error)?.message ?? error));
 
 /**
- * Creates the stream, or brings its subjects and limits to the wanted ones. Safe to call from
- * every replica of every service that uses the stream, at the same time.
+ * A clear start-up failure when the NATS servers cannot keep `replicas` copies: a single server
+ * refuses any count above 1, a cluster one above its number of JetStream servers.
+ */
+export function replicaProblem(error: unknown, stream: string, replicas: number): Error {
+  const said = String((error as Error)?.message ?? error);
+  if (replicas <= 1 || !/non-clustered|insufficient resources|no suitable peers|replicas/i.test(said)) {
+    return error instanceof Error ? error : new Error(said);
+  }
+  const hint = /non-clustered/i.test(said)
+    ? 'the NATS server is a single server, not a cluster'
+    : `the NATS cluster has fewer than ${replicas} servers with JetStream available`;
+  return new Error(
+    `NATS_STREAM_REPLICAS=${replicas}: the stream ${stream} cannot be kept on ${replicas} servers, as ` +
+      `${hint}. Run JetStream on a cluster of at least ${replicas} servers, or lower NATS_STREAM_REPLICAS ` +
+      `(1 for a single server). NATS said: ${said}`,
+  );
+}
+
+const streamLogger = new Logger('JetStream');
+
+/**
+ * Brings an existing stream's replica count to the wanted one (NATS moves the copies itself).
+ * Returns the info after the change, or the info given when nothing had to change.
+ */
+async function ensureReplicas(
+  jsm: JetStreamManager,
+  info: StreamInfo,
+  replicas: number,
+): Promise<StreamInfo> {
+  const current = info.config.num_replicas || 1;
+  const name = info.config.name;
+  // A single server takes any count by update and keeps one copy all the same: refuse it here.
+  if (replicas > 1 && !info.cluster?.name) {
+    throw replicaProblem(new Error('the server reports no cluster (non-clustered mode)'), name, replicas);
+  }
+  if (current === replicas) return info;
+  streamLogger.warn(
+    `Stream ${name} has ${current} replica(s); changing it to ${replicas} (NATS_STREAM_REPLICAS)`,
+  );
+  try {
+    return await jsm.streams.update(name, { ...info.config, num_replicas: replicas });
+  } catch (error) {
+    throw replicaProblem(error, name, replicas);
+  }
+}
+
+/**
+ * Creates the stream, or brings its subjects, limits and replica count to the wanted ones. Safe
+ * to call from every replica of every service that uses the stream, at the same time.
  */
 export async function ensureStream(
   jsm: JetStreamManager,
   namespace: string,
   stream: StreamDef,
   limits: Partial<StreamLimits> = {},
+  replicas = 1,
 ): Promise<StreamInfo> {
-  const wanted = streamConfigFor(namespace, stream, limits);
+  const wanted = streamConfigFor(namespace, stream, limits, replicas);
   let info: StreamInfo;
   try {
     info = await jsm.streams.info(wanted.name);
@@ -119,10 +171,11 @@ export async function ensureStream(
       return await jsm.streams.add(wanted);
     } catch (addError) {
       // Another process created it between our look-up and our create.
-      if (!isAlreadyInUse(addError)) throw addError;
+      if (!isAlreadyInUse(addError)) throw replicaProblem(addError, wanted.name, replicas);
       info = await jsm.streams.info(wanted.name);
     }
   }
+  info = await ensureReplicas(jsm, info, replicas);
   const c = info.config;
   const same =
     [...c.subjects].sort().join() === [...wanted.subjects!].sort().join() &&
@@ -131,6 +184,27 @@ export async function ensureStream(
     c.max_bytes === wanted.max_bytes &&
     c.discard === wanted.discard;
   return same ? info : jsm.streams.update(wanted.name, { ...c, ...wanted });
+}
+
+/**
+ * Opens a KV bucket (a stream `KV_<bucket>`), creating it with `replicas` copies, and brings an
+ * existing one to that count: the library alone would keep whatever count it was created with.
+ */
+export async function openKv(
+  js: JetStreamClient,
+  jsm: JetStreamManager,
+  bucket: string,
+  options: Partial<KvOptions>,
+  replicas = 1,
+): Promise<KV> {
+  let kv: KV;
+  try {
+    kv = await js.views.kv(bucket, { ...options, replicas });
+  } catch (error) {
+    throw replicaProblem(error, `KV_${bucket}`, replicas);
+  }
+  await ensureReplicas(jsm, await jsm.streams.info(`KV_${bucket}`), replicas);
+  return kv;
 }
 
 /** The contracts' stream that captures an event subject. */
@@ -199,7 +273,8 @@ export class DurableConsumer<S extends EventSubject> {
 
   /** Creates or updates the durable consumer on the server and starts pulling. */
   async start(): Promise<void> {
-    await ensureStream(this.connection.jsm, this.connection.namespace, this.options.stream);
+    const { jsm, namespace, replicas } = this.connection;
+    await ensureStream(jsm, namespace, this.options.stream, {}, replicas);
     await this.ensureConsumer();
     this.loop = this.run();
   }
@@ -335,6 +410,8 @@ export interface JetStreamConnectOptions {
   timeoutMs: number;
   /** Credentials and inboxes of the process (`natsClientOptions`). */
   connection?: NatsClientOptions;
+  /** Copies of each stream and KV bucket this connection creates (NATS_STREAM_REPLICAS). */
+  replicas?: number;
 }
 
 /**
@@ -353,6 +430,8 @@ export class JetStreamConnection {
     readonly jsm: JetStreamManager,
     readonly namespace: string,
     private readonly timeoutMs: number,
+    /** Copies of each stream and KV bucket (NATS_STREAM_REPLICAS). */
+    readonly replicas: number,
   ) {}
 
   static async connect(options: JetStreamConnectOptions): Promise<JetStreamConnection> {
@@ -371,6 +450,7 @@ export class JetStreamConnection {
       jsm,
       options.namespace,
       options.timeoutMs,
+      options.replicas ?? 1,
     );
   }
 
@@ -378,11 +458,16 @@ export class JetStreamConnection {
   ensureStream(stream: StreamDef, limits?: Partial<StreamLimits>): Promise<StreamInfo> {
     let pending = this.ensured.get(stream.name);
     if (!pending) {
-      pending = ensureStream(this.jsm, this.namespace, stream, limits);
+      pending = ensureStream(this.jsm, this.namespace, stream, limits, this.replicas);
       pending.catch(() => this.ensured.delete(stream.name));
       this.ensured.set(stream.name, pending);
     }
     return pending;
+  }
+
+  /** Opens the namespace's KV bucket `bucket` with the connection's replica count. */
+  kv(bucket: string, options: Partial<KvOptions> = {}): Promise<KV> {
+    return openKv(this.js, this.jsm, namespacedName(this.namespace, bucket), options, this.replicas);
   }
 
   /**
@@ -478,14 +563,25 @@ export class JetStreamModule {
         {
           provide: JetStreamConnection,
           inject: [CONFIG],
-          useFactory: (config: CoreConfig) =>
-            JetStreamConnection.connect({
+          useFactory: async (config: CoreConfig & JetStreamConfig) => {
+            const connection = await JetStreamConnection.connect({
               namespace: config.CM_NAMESPACE,
               servers: config.NATS_URL,
               name: `${service}-jetstream@${hostname()}:${process.pid}`,
               timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
               connection: natsClientOptions(config, service),
-            }),
+              replicas: config.NATS_STREAM_REPLICAS,
+            });
+            // At start, not at the first event: a replica count the servers cannot keep stops the
+            // pod with the reason, rather than failing every publish later.
+            try {
+              for (const stream of Object.values(streams)) await connection.ensureStream(stream);
+            } catch (error) {
+              await connection.close();
+              throw error;
+            }
+            return connection;
+          },
         },
         JetStreamLifecycle,
       ],

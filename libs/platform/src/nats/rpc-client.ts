@@ -4,17 +4,24 @@ import {
   type MessageDef,
   type MessageReply,
   type MessageRequest,
+  namespacedSubject,
+  type NoticeDef,
 } from '@cm/contracts';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { EmptyResponseException } from '@nestjs/microservices/errors/empty-response.exception';
-import { lastValueFrom, timeout, TimeoutError } from 'rxjs';
+import { ErrorCode as NatsErrorCode, type NatsConnection, NatsError, type Subscription } from 'nats';
+import { type Observable } from 'rxjs';
+import { type z } from 'zod';
 import { AppError, isErrorBody } from '../errors';
 import { platformMetrics } from '../metrics/platform-metrics';
 import { type NatsClientOptions } from './connection-options';
 import { NamespacedClientNats } from './namespaced-transport';
+import { injectTraceHeaders } from './trace-headers';
 
 const tracer = trace.getTracer('@cm/platform/nats');
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 const internalError = () =>
   new AppError(ErrorCode.INTERNAL, 'Something went wrong on the server. Try again.');
@@ -50,6 +57,8 @@ export class RpcClient implements OnApplicationShutdown {
   private readonly client: NamespacedClientNats;
   /** Set while the connection to NATS is lost and being re-established. */
   private disconnected = false;
+  /** Nest's server answers only a packet with an id (one without is an event). */
+  private lastId = 0;
 
   constructor(private readonly options: RpcClientOptions) {
     this.client = new NamespacedClientNats(options.namespace, {
@@ -59,6 +68,9 @@ export class RpcClient implements OnApplicationShutdown {
       maxReconnectAttempts: -1,
       reconnectTimeWait: 1000,
       timeout: 5000,
+      // An Error (a stack) captured per request, only to lengthen the stack of a failure that
+      // becomes an AppError anyway: a measurable share of a request's CPU.
+      noAsyncTraces: true,
     });
     this.client.status.subscribe((status) => (this.disconnected = status !== 'connected'));
   }
@@ -79,8 +91,7 @@ export class RpcClient implements OnApplicationShutdown {
           // The client would buffer the request until NATS is back and the caller would wait out
           // the deadline: say at once that the service cannot be reached.
           if (this.disconnected) throw new Error('NATS DISCONNECTED');
-          const reply = await lastValueFrom(this.client.send<unknown>(pattern, data ?? {}).pipe(timeout(ms)));
-          return this.parseReply(message, reply);
+          return this.parseReply(message, await this.request(pattern, data ?? {}, ms));
         } catch (error) {
           const appError = this.translate(pattern, error, ms);
           outcome = appError.code;
@@ -97,8 +108,97 @@ export class RpcClient implements OnApplicationShutdown {
     );
   }
 
+  /** Fails unless the NATS server answers a round trip on this connection (readiness). */
+  async ping(): Promise<void> {
+    if (this.disconnected) throw new Error('The connection to NATS is lost; reconnecting');
+    await (await this.connection()).flush();
+  }
+
+  /**
+   * Publishes a notice on core NATS and returns: nobody answers, and a listener that is not
+   * connected at that moment misses it, so listeners must not depend on every one arriving.
+   */
+  async notify<N extends NoticeDef>(notice: N, payload: z.input<N['payload']>): Promise<void> {
+    if (this.disconnected) throw new Error(`NATS is disconnected: ${notice.subject} not published`);
+    const nc = await this.connection();
+    nc.publish(
+      namespacedSubject(this.options.namespace, notice.subject),
+      encoder.encode(JSON.stringify(notice.payload.parse(payload))),
+    );
+  }
+
+  /**
+   * Hands `handler` each notice whose payload parses (others are logged and dropped). Resolves
+   * once the server knows of the subscription: from then on, while connected, none is missed.
+   * The subscription outlives reconnections; what was published while disconnected is lost.
+   * `lost` hears of the subscription ending on its own (NATS refused it, for one).
+   */
+  async listen<N extends NoticeDef>(
+    notice: N,
+    handler: (payload: z.output<N['payload']>) => void,
+    lost: (error: Error) => void,
+  ): Promise<Subscription> {
+    const nc = await this.connection();
+    const subscription = nc.subscribe(namespacedSubject(this.options.namespace, notice.subject), {
+      callback: (error, msg) => {
+        if (error) return lost(error);
+        let data: unknown;
+        try {
+          data = JSON.parse(decoder.decode(msg.data));
+        } catch {
+          return this.logger.warn(`Notice ${notice.subject} is not JSON: dropped`);
+        }
+        const parsed = notice.payload.safeParse(data);
+        if (!parsed.success)
+          return this.logger.warn(
+            `Notice ${notice.subject} does not match its schema: ${describeZodError(parsed.error).message}`,
+          );
+        // The generic schema type cannot carry N's output type through safeParse.
+        handler(parsed.data as z.output<N['payload']>);
+      },
+    });
+    await nc.flush();
+    return subscription;
+  }
+
+  /**
+   * The connection's state as it changes: `connected` (also after a reconnection),
+   * `disconnected`, `reconnecting`.
+   */
+  get status(): Observable<string> {
+    return this.client.status;
+  }
+
   async onApplicationShutdown(): Promise<void> {
     await this.client.close();
+  }
+
+  /**
+   * One request in the packet Nest's NATS server reads (`{ pattern, data, id }`), answered as
+   * `{ response }` or `{ err }`. Sent with nats.js's own request, whose replies all arrive on one
+   * inbox subscription: Nest's client subscribes and unsubscribes an inbox per request, two more
+   * protocol messages each that the NATS server and this process have to handle.
+   */
+  private async request(pattern: string, data: unknown, ms: number): Promise<unknown> {
+    const nc = await this.connection();
+    const packet = { pattern, data, id: String(++this.lastId) };
+    const msg = await nc.request(
+      namespacedSubject(this.options.namespace, pattern),
+      encoder.encode(JSON.stringify(packet)),
+      { timeout: ms, headers: injectTraceHeaders() },
+    );
+    if (msg.data.length === 0) throw new EmptyResponseException(pattern);
+    const reply = JSON.parse(decoder.decode(msg.data)) as Record<string, unknown> | null;
+    // A reply without Nest's envelope (a responder that is not a Nest service) is the response
+    // itself, as Nest's client takes it.
+    if (!reply || (reply.err === undefined && reply.response === undefined && reply.isDisposed === undefined))
+      return reply;
+    if (reply.err !== undefined && reply.err !== null) throw reply.err;
+    return reply.response;
+  }
+
+  private async connection(): Promise<NatsConnection> {
+    return (await this.client.connect()) as NatsConnection;
   }
 
   /**
@@ -122,13 +222,14 @@ export class RpcClient implements OnApplicationShutdown {
     const service = pattern.split('.')[0];
     if (error instanceof AppError) return error;
     if (isErrorBody(error)) return new AppError(error.code as ErrorCode, error.message, error.errors);
-    if (error instanceof TimeoutError) {
+    const natsCode = error instanceof NatsError ? error.code : undefined;
+    if (natsCode === NatsErrorCode.Timeout) {
       return new AppError(
         ErrorCode.SERVICE_TIMEOUT,
         `The ${service} service did not answer within ${ms} ms. Try again.`,
       );
     }
-    if (error instanceof EmptyResponseException) {
+    if (error instanceof EmptyResponseException || natsCode === NatsErrorCode.NoResponders) {
       return new AppError(
         ErrorCode.SERVICE_UNAVAILABLE,
         `The ${service} service is unavailable. Try again shortly.`,

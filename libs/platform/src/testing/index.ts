@@ -13,6 +13,7 @@ import { RpcClient } from '../nats/rpc-client';
 export { eventually } from './eventually';
 export * from './nats-server';
 export * from './otlp-receiver';
+export { sample } from './prometheus';
 
 /** A namespace of its own for one test file: subjects, streams and schemas never cross. */
 export function testNamespace(label = 't'): string {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { CONFIG } from '@cm/platform';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { type Config } from '../config';
+import { passwordDestination, type PasswordDestination } from './first-admin-password';
 import { PasswordHasher } from './password-hasher';
 import { UserRepository } from './user.repository';
 
@@ -17,21 +18,33 @@ export class AdminBootstrapService implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const generated = !this.config.ADMIN_PASSWORD;
-    const password = this.config.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url');
-    const created = await this.users.createFirstAdmin(
-      this.config.ADMIN_USERNAME,
-      await this.hasher.hash(password),
-    );
-    if (!created) return;
-    if (generated) {
-      // Printed once, here: it is stored only as a hash.
-      this.logger.warn(
-        `Created administrator "${created.username}" with the generated password ${password} ` +
-          '(shown only now: sign in and change it, or set ADMIN_PASSWORD before the first start)',
+    const username = this.config.ADMIN_USERNAME;
+    if (this.config.ADMIN_PASSWORD) {
+      const created = await this.users.createFirstAdmin(
+        username,
+        await this.hasher.hash(this.config.ADMIN_PASSWORD),
       );
-    } else {
-      this.logger.log(`Created administrator "${created.username}" from ADMIN_USERNAME and ADMIN_PASSWORD`);
+      if (created)
+        this.logger.log(`Created administrator "${created.username}" from ADMIN_USERNAME and ADMIN_PASSWORD`);
+      return;
+    }
+    const password = randomBytes(18).toString('base64url');
+    let destination: PasswordDestination | undefined;
+    // Kept before the row commits: a password that could not be kept leaves no administrator
+    // nobody can sign in as, and the next start tries again.
+    const created = await this.users.createFirstAdmin(
+      username,
+      await this.hasher.hash(password),
+      async () => {
+        destination = passwordDestination(this.config);
+        await destination.save(username, password);
+      },
+    );
+    if (created && destination) {
+      this.logger.warn(
+        `Created administrator "${created.username}". The first administrator's password is in ` +
+          `${destination.where}: sign in and change it`,
+      );
     }
   }
 }

@@ -37,13 +37,22 @@ export class UserRepository {
 
   /**
    * Creates the first administrator only while the table is empty. The transaction-scoped
-   * advisory lock keeps replicas that start together from creating two.
+   * advisory lock keeps replicas that start together from creating two. `beforeCommit` runs once
+   * the row is in, under the lock; if it throws, no administrator is created.
    */
-  async createFirstAdmin(username: string, passwordHash: string): Promise<UserEntity | null> {
+  async createFirstAdmin(
+    username: string,
+    passwordHash: string,
+    beforeCommit: () => Promise<void> = async () => undefined,
+  ): Promise<UserEntity | null> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query("SELECT pg_advisory_xact_lock(hashtext('auth.first-admin'))");
       if ((await manager.count(UserEntity)) > 0) return null;
-      return manager.save(manager.create(UserEntity, { username, passwordHash, role: 'admin', isActive: 1 }));
+      const created = await manager.save(
+        manager.create(UserEntity, { username, passwordHash, role: 'admin', isActive: 1 }),
+      );
+      await beforeCommit();
+      return created;
     });
   }
 

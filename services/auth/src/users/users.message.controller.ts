@@ -9,11 +9,15 @@ import {
 } from '@cm/contracts';
 import { HandleMessage } from '@cm/platform';
 import { Controller } from '@nestjs/common';
+import { UserChanges } from './user-changes';
 import { UsersService } from './users.service';
 
 @Controller()
 export class UsersMessageController {
-  constructor(private readonly users: UsersService) {}
+  constructor(
+    private readonly users: UsersService,
+    private readonly changes: UserChanges,
+  ) {}
 
   @HandleMessage(messages.auth.login)
   login(dto: Login) {
@@ -41,13 +45,16 @@ export class UsersMessageController {
   }
 
   @HandleMessage(messages.auth.updateUser)
-  update(dto: UserUpdateMessage) {
-    return this.users.update(dto);
+  async update(dto: UserUpdateMessage) {
+    const changed = await this.users.update(dto);
+    await this.changes.announce(dto.id);
+    return changed;
   }
 
   @HandleMessage(messages.auth.deleteUser)
   async delete(dto: UserDeleteMessage) {
     await this.users.delete(dto);
+    await this.changes.announce(dto.id);
     return deleted;
   }
 }

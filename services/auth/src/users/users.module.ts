@@ -1,13 +1,14 @@
 import { Module } from '@nestjs/common';
 import { AdminBootstrapService } from './admin-bootstrap.service';
 import { PasswordHasher } from './password-hasher';
+import { UserChanges } from './user-changes';
 import { UserRepository } from './user.repository';
 import { UsersMessageController } from './users.message.controller';
 import { UsersService } from './users.service';
 
 @Module({
   controllers: [UsersMessageController],
-  providers: [UserRepository, PasswordHasher, UsersService, AdminBootstrapService],
+  providers: [UserRepository, PasswordHasher, UsersService, UserChanges, AdminBootstrapService],
   exports: [UserRepository, PasswordHasher],
 })
 export class UsersModule {}

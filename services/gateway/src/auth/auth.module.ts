@@ -7,6 +7,7 @@ import { DeviceCookies } from './device-cookie';
 import { LoginAttemptRepository } from './login-attempt.repository';
 import { loginClockProvider, LoginThrottle } from './login-throttle.service';
 import { SignOutTokens } from '../session/sign-out-token';
+import { SessionUsers } from './session-users';
 import { UsersController } from './users.controller';
 
 /** Sign-in, the session routes, User Management, and the access guard every route passes. */
@@ -19,6 +20,7 @@ import { UsersController } from './users.controller';
     LoginThrottle,
     loginClockProvider,
     SignOutTokens,
+    SessionUsers,
     { provide: APP_GUARD, useClass: AccessGuard },
   ],
 })

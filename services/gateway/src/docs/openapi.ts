@@ -22,6 +22,13 @@ function operation(name: string, route: ApiRouteDef): JsonSchema {
       ? schemaOf((route.params.shape as Record<string, z.ZodType>)[param], 'input')
       : { type: 'string' },
   }));
+  const shape = (route.query?.shape ?? {}) as Record<string, z.ZodType>;
+  const query = Object.entries(shape).map(([name, schema]) => ({
+    name,
+    in: 'query',
+    required: !schema.safeParse(undefined).success,
+    schema: schemaOf(schema, 'input'),
+  }));
   const success = String(route.status ?? 200);
   const responses: JsonSchema = {
     [success]: route.response
@@ -45,7 +52,7 @@ function operation(name: string, route: ApiRouteDef): JsonSchema {
     security: route.access === 'public' ? [] : [{ session: [] }],
     responses,
   };
-  if (params.length) op.parameters = params;
+  if (params.length || query.length) op.parameters = [...params, ...query];
   if (route.body) {
     op.requestBody = {
       required: true,

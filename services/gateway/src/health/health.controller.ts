@@ -1,4 +1,5 @@
 import { apiRoutes, type HealthReport } from '@cm/contracts';
+import { platformMetrics } from '@cm/platform';
 import { Controller, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ApiRoute } from '../http/api-route.decorator';
@@ -15,7 +16,16 @@ export class HealthController {
 
   @ApiRoute(apiRoutes.readyz)
   async ready(@Res({ passthrough: true }) res: Response): Promise<HealthReport> {
-    const report = await this.readiness.report();
+    const report = await this.readiness.ready();
+    platformMetrics.observeReadiness(report.status === 'down' ? 'down' : 'up');
+    res.setHeader('Cache-Control', 'no-store');
+    if (report.status === 'down') res.status(503);
+    return report;
+  }
+
+  @ApiRoute(apiRoutes.systemStatus)
+  async system(@Res({ passthrough: true }) res: Response): Promise<HealthReport> {
+    const report = await this.readiness.system();
     res.setHeader('Cache-Control', 'no-store');
     if (report.status !== 'up') res.status(503);
     return report;

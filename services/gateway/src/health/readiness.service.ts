@@ -3,16 +3,43 @@ import { CONFIG, HealthService, RpcClient, runCheck } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Config } from '../config';
 
-/** Readiness of the whole system as the gateway sees it: every service over NATS, and PostgreSQL. */
+/**
+ * Two views: the gateway process's own readiness (what Kubernetes routes traffic by), and the
+ * whole system's state for people and monitoring (every service over NATS, and PostgreSQL).
+ */
 @Injectable()
 export class ReadinessService {
   constructor(
     @Inject(CONFIG) private readonly config: Config,
     private readonly health: HealthService,
     private readonly rpc: RpcClient,
-  ) {}
+  ) {
+    // Every route but the probes goes over NATS: without the connection this process serves nothing.
+    health.register('nats', () => this.rpc.ping());
+  }
 
-  async report(): Promise<HealthReport> {
+  /**
+   * Ready while its own PostgreSQL pool and NATS connection answer and it is not stopping. Another
+   * service being away does not count: each route that needs it answers 503 on its own, and a pod
+   * taken out of the Service for it would take every other route with it.
+   */
+  ready(): Promise<HealthReport> {
+    return this.health.report();
+  }
+
+  private inFlight?: Promise<HealthReport>;
+
+  /**
+   * Up when every service answers with all its checks passing, and the gateway's own pass. The
+   * route is public and each call asks four services (a query, a HeadBucket): requests that arrive
+   * while one is being answered share its answer, so a flood costs one fan-out at a time.
+   */
+  system(): Promise<HealthReport> {
+    this.inFlight ??= this.askEveryService().finally(() => (this.inFlight = undefined));
+    return this.inFlight;
+  }
+
+  private async askEveryService(): Promise<HealthReport> {
     const timeoutMs = this.config.READINESS_TIMEOUT_MS;
     const [own, ...services] = await Promise.all([
       this.health.report(),

@@ -5,7 +5,7 @@ export const API_ROUTE = Symbol('API_ROUTE');
 
 /**
  * Routes a controller method by its contract entry. The same entry drives validation
- * (ContractInterceptor), access checks and the OpenAPI document.
+ * (applyRouteContract), access checks and the OpenAPI document.
  */
 export function ApiRoute(route: ApiRouteDef): MethodDecorator {
   return applyDecorators(

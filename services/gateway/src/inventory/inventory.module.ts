@@ -1,14 +1,26 @@
 import { Module } from '@nestjs/common';
 import { BuildingsController } from './buildings.controller';
 import { EquipmentController } from './equipment.controller';
+import { ProblemsController } from './problems.controller';
 import { RegisteredPictures } from './registered-pictures.service';
 import { ReportsController } from './reports.controller';
 import { RoomsController } from './rooms.controller';
+import { SearchController } from './search.controller';
 import { UptimeReportService } from './uptime-report.service';
 
-/** Buildings, rooms, equipment and the uptime report, each a call to the inventory service. */
+/**
+ * Buildings, rooms, equipment, what is down now, search and the uptime report, each a call to the
+ * inventory service.
+ */
 @Module({
-  controllers: [BuildingsController, RoomsController, EquipmentController, ReportsController],
+  controllers: [
+    BuildingsController,
+    RoomsController,
+    EquipmentController,
+    ReportsController,
+    ProblemsController,
+    SearchController,
+  ],
   providers: [RegisteredPictures, UptimeReportService],
 })
 export class InventoryModule {}

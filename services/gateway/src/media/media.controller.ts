@@ -12,6 +12,7 @@ import { Body, Controller, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiRoute } from '../http/api-route.decorator';
 import { ownerOf } from './owner';
+import { StoreProxy } from './store-proxy';
 import { UploadReceiver } from './upload-receiver';
 import { TooManyUploads } from './upload-slots';
 
@@ -20,6 +21,7 @@ export class MediaController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly uploads: UploadReceiver,
+    private readonly store: StoreProxy,
   ) {}
 
   @ApiRoute(apiRoutes.upload)
@@ -32,12 +34,19 @@ export class MediaController {
   }
 
   @ApiRoute(apiRoutes.createUploadUrl)
-  createUploadUrl(@Body() body: UploadUrlBody, @Req() req: Request): Promise<UploadUrlResult> {
-    return this.rpc.send(messages.media.createUploadUrl, { ...body, ownerId: ownerOf(req) });
+  async createUploadUrl(@Body() body: UploadUrlBody, @Req() req: Request): Promise<UploadUrlResult> {
+    const { uploadURL } = await this.rpc.send(messages.media.createUploadUrl, {
+      ...body,
+      ownerId: ownerOf(req),
+    });
+    return { uploadURL: this.store.forBrowser(uploadURL, req) };
   }
 
   @ApiRoute(apiRoutes.registerRoomImage)
   registerRoomImage(@Body() body: RoomImageRegister, @Req() req: Request): Promise<ObjectPathResult> {
-    return this.rpc.send(messages.media.registerRoomImage, { ...body, ownerId: ownerOf(req) });
+    return this.rpc.send(messages.media.registerRoomImage, {
+      roomImageURL: this.store.forStore(body.roomImageURL, req),
+      ownerId: ownerOf(req),
+    });
   }
 }

@@ -1,9 +1,16 @@
 import { Module } from '@nestjs/common';
 import { MediaController } from './media.controller';
 import { ObjectsController } from './objects.controller';
+import { StoreProxy } from './store-proxy';
 import { UploadReceiver } from './upload-receiver';
 import { UploadSlots } from './upload-slots';
 
-/** Uploads (`/api/upload`, `/api/objects/upload`, `/api/room-images`) and downloads (`/objects/…`). */
-@Module({ controllers: [MediaController, ObjectsController], providers: [UploadReceiver, UploadSlots] })
+/**
+ * Uploads (`/api/upload`, `/api/objects/upload`, `/api/room-images`, and `/store/…`, which
+ * gateway.ts mounts ahead of the body parsers) and downloads (`/objects/…`).
+ */
+@Module({
+  controllers: [MediaController, ObjectsController],
+  providers: [UploadReceiver, UploadSlots, StoreProxy],
+})
 export class MediaModule {}

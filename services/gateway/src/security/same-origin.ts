@@ -17,16 +17,21 @@ function originOf(value: string | undefined): string | null {
  * Express reads them, so X-Forwarded-Proto/-Host count only behind a trusted proxy).
  */
 export function sameOriginGuard(config: Config): RequestHandler {
-  const configured = new Set(config.PUBLIC_ORIGIN);
   return (req: Request, res: Response, next: NextFunction) => {
     if (!stateChanging.has(req.method)) return next();
     const claimed = originOf(req.headers.origin) ?? originOf(req.headers.referer);
     if (claimed === null) return next();
-    const own = configured.size ? configured : new Set([originOf(`${req.protocol}://${req.host}`)]);
-    if (own.has(claimed)) return next();
+    if (ownOrigins(config, req).includes(claimed)) return next();
     res.status(403).json({
       code: ErrorCode.CROSS_SITE_REQUEST,
       message: `Refused: this request came from another site (${claimed}). Use Classroom Monitor itself.`,
     });
   };
+}
+
+/** The origins the app is served at: PUBLIC_ORIGIN, or the request's own scheme and Host. */
+export function ownOrigins(config: Config, req: Request): string[] {
+  if (config.PUBLIC_ORIGIN.length) return config.PUBLIC_ORIGIN;
+  const own = `${req.protocol}://${req.host}`;
+  return URL.canParse(own) ? [new URL(own).origin] : [];
 }

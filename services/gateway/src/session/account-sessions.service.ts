@@ -1,6 +1,7 @@
 import { type SessionUser } from '@cm/contracts';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Request } from 'express';
+import { SessionUsers } from '../auth/session-users';
 import { SessionStore } from './session-store';
 import { renewSessionVersion } from './session.middleware';
 
@@ -13,10 +14,15 @@ import { renewSessionVersion } from './session.middleware';
 export class AccountSessions {
   private readonly logger = new Logger(AccountSessions.name);
 
-  constructor(private readonly sessions: SessionStore) {}
+  constructor(
+    private readonly sessions: SessionStore,
+    private readonly users: SessionUsers,
+  ) {}
 
   /** After a change of `user`: when it is the caller's own account, the caller's session stays. */
   async changed(req: Request, { user, sessionVersion }: SessionUser): Promise<void> {
+    // Auth tells every replica too; this one need not wait for the notice.
+    this.users.drop(user.id);
     const own = req.session.userId === user.id;
     await this.attempt(async () => {
       if (own && req.session.sessionVersion !== sessionVersion)
@@ -26,6 +32,7 @@ export class AccountSessions {
   }
 
   async deleted(userId: string): Promise<void> {
+    this.users.drop(userId);
     await this.attempt(() => this.sessions.deleteOutdated(userId, null), userId);
   }
 

@@ -1,9 +1,10 @@
+import { createHmac } from 'node:crypto';
 import { ErrorCode, type SessionUser } from '@cm/contracts';
 import { AppError } from '@cm/platform';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import session from 'express-session';
 import { type Config } from '../config';
-import { type SessionStore } from './session-store';
+import { type LoadedCookie, type SessionStore } from './session-store';
 
 export const SESSION_COOKIE = 'cm.sid';
 
@@ -22,7 +23,8 @@ export function sessionMiddleware(config: Config, sessions: SessionStore): Reque
     store: sessions.store,
     resave: false,
     saveUninitialized: false,
-    rolling: true,
+    // Not on every answer: `resendWhenRenewed` sends it when the row's expiry moves.
+    rolling: false,
     unset: 'destroy',
     cookie: {
       httpOnly: true,
@@ -35,7 +37,8 @@ export function sessionMiddleware(config: Config, sessions: SessionStore): Reque
   const answerUnavailable = (res: Response) =>
     res.status(503).json({ code: ErrorCode.SERVICE_UNAVAILABLE, message: unavailable });
   // A store failure would reach Express's HTML error page; answer like every other failure.
-  return (req: Request, res: Response, next: NextFunction) =>
+  return (req: Request, res: Response, next: NextFunction) => {
+    resendWhenRenewed(req, res, config.SESSION_SECRET);
     handler(req, res, (error?: unknown) => {
       if (!error) {
         if (!req.session?.userId) return next();
@@ -44,6 +47,7 @@ export function sessionMiddleware(config: Config, sessions: SessionStore): Reque
         if (left > 0) {
           // Expiring at the absolute end too, the cookie and the row go then even without a request.
           req.session.cookie.maxAge = Math.min(idleMs, left);
+          sessions.renewalDue(req.session.cookie);
           return next();
         }
         // A fresh, empty session rather than none, so that a sign-in in this request still works.
@@ -57,6 +61,45 @@ export function sessionMiddleware(config: Config, sessions: SessionStore): Reque
       if (res.headersSent) return;
       answerUnavailable(res);
     });
+  };
+}
+
+/**
+ * express-session's `rolling` signs and sends the cookie on every answer; the browser needs it
+ * only when the session's expiry moved. Hooked in before express-session's own hook, this runs
+ * after it, so an answer that already sets or clears the cookie (sign-in, a changed session,
+ * sign-out) is left as it is.
+ */
+function resendWhenRenewed(req: Request, res: Response, secret: string): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: Response, ...args: Parameters<Response['writeHead']>) {
+    const cookie = req.session?.cookie;
+    if (
+      cookie &&
+      // Set on the loaded session only: a new one (sign-in) has none.
+      (cookie as LoadedCookie).renewDue &&
+      !(cookie.secure && !req.secure) &&
+      !setsSessionCookie(res)
+    ) {
+      // The signed value express-session writes (cookie-signature): `s:` + id + `.` + HMAC.
+      const mac = createHmac('sha256', secret).update(req.sessionID).digest('base64').replace(/=+$/, '');
+      res.cookie(SESSION_COOKIE, `s:${req.sessionID}.${mac}`, {
+        expires: cookie.expires ?? undefined,
+        httpOnly: cookie.httpOnly,
+        path: cookie.path,
+        sameSite: cookie.sameSite,
+        secure: cookie.secure === true,
+        domain: cookie.domain,
+      });
+    }
+    return writeHead.apply(this, args);
+  } as Response['writeHead'];
+}
+
+function setsSessionCookie(res: Response): boolean {
+  const header = res.getHeader('set-cookie');
+  const set = Array.isArray(header) ? header : header === undefined ? [] : [String(header)];
+  return set.some((line) => line.startsWith(`${SESSION_COOKIE}=`));
 }
 
 const unavailable = 'Sessions cannot be read just now. Try again shortly.';

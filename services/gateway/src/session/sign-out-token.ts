@@ -6,6 +6,8 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { type Config } from '../config';
 import { cookieValue, sameSecret } from '../security/cookies';
 
+const RECENT_TOKENS = 10_000;
+
 /**
  * What proves that a GET /api/logout came from a page of ours: a link, or a picture another user
  * stored, is fetched with the session cookie too, but cannot know this token. It is derived from
@@ -14,12 +16,21 @@ import { cookieValue, sameSecret } from '../security/cookies';
  */
 @Injectable()
 export class SignOutTokens {
+  /** Tokens of recent sessions: every GET checks the browser's, and an HMAC each was a measurable cost. */
+  private readonly recent = new Map<string, string>();
+
   constructor(@Inject(CONFIG) private readonly config: Config) {}
 
   private tokenOf(sessionId: string): string {
-    return createHmac('sha256', this.config.SESSION_SECRET)
-      .update(`sign-out:${sessionId}`)
-      .digest('base64url');
+    let token = this.recent.get(sessionId);
+    if (token === undefined) {
+      token = createHmac('sha256', this.config.SESSION_SECRET)
+        .update(`sign-out:${sessionId}`)
+        .digest('base64url');
+      if (this.recent.size >= RECENT_TOKENS) this.recent.clear();
+      this.recent.set(sessionId, token);
+    }
+    return token;
   }
 
   /**

@@ -7,6 +7,7 @@ import {
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TableRepository } from '../database/table.repository';
+import { statusCountsOf, statusCountsSelect } from '../problems/status-counts';
 
 const columns = `b.id, b.name, b.description, b.image_url AS "imageUrl"`;
 const updatable = { name: 'name', description: 'description', imageUrl: 'image_url' } as const;
@@ -17,12 +18,23 @@ export class BuildingRepository extends TableRepository {
     super(dataSource);
   }
 
-  /** Room counts come from the same query: one round trip however many buildings there are. */
+  /**
+   * Room counts and equipment counts by status come from the same query: one round trip however
+   * many buildings there are. The equipment is counted in one pass grouped by building (a lateral
+   * count per building scanned the equipment once per building: 60 ms at 10,000, against 3 ms).
+   */
   list(): Promise<BuildingListItem[]> {
     return this.dataSource.query(
       `SELECT ${columns},
-              (SELECT count(*)::int FROM ${this.t.rooms} r WHERE r.building_id = b.id) AS "roomCount"
+              (SELECT count(*)::int FROM ${this.t.rooms} r WHERE r.building_id = b.id) AS "roomCount",
+              ${statusCountsOf('c')} AS "statusCounts"
          FROM ${this.t.buildings} b
+         LEFT JOIN (
+           SELECT r.building_id, ${statusCountsSelect('e')}
+             FROM ${this.t.rooms} r
+             JOIN ${this.t.equipment} e ON e.room_id = r.id
+            GROUP BY r.building_id
+         ) c ON c.building_id = b.id
         ORDER BY lower(b.name), b.id`,
     );
   }

@@ -1,10 +1,12 @@
 import { CreateInventory1732500000000 } from './1732500000000-create-inventory';
 import { StatusSpans1763900000000 } from './1763900000000-status-spans';
 import { ClearForeignPictures1764000000000 } from './1764000000000-clear-foreign-pictures';
+import { SearchIndexes1764100000000 } from './1764100000000-search-indexes';
 
 /** Applied in order by the platform's DatabaseModule. */
 export const migrations = [
   CreateInventory1732500000000,
   StatusSpans1763900000000,
   ClearForeignPictures1764000000000,
+  SearchIndexes1764100000000,
 ];

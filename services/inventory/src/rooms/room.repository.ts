@@ -2,6 +2,7 @@ import { type Room, type RoomCreate, type RoomListItem, type RoomUpdate } from '
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TableRepository } from '../database/table.repository';
+import { statusCountsOf, statusCountsSelect } from '../problems/status-counts';
 
 const columns = `r.id, r.building_id AS "buildingId", r.name, r.type, r.floor, r.capacity,
   r.room_size AS "roomSize", r.is_ada_accessible::int AS "isAdaAccessible", r.image_url AS "imageUrl",
@@ -26,15 +27,20 @@ export class RoomRepository extends TableRepository {
   }
 
   /**
-   * A building's rooms with their equipment counts, in one query; null when the building does not
-   * exist (the outer join keeps one row for a building without rooms).
+   * A building's rooms with their equipment counts, in all and by status, in one query; null when
+   * the building does not exist (the outer join keeps one row for a building without rooms).
    */
   async listByBuilding(buildingId: string): Promise<RoomListItem[] | null> {
     const rows: (RoomListItem | { id: null })[] = await this.dataSource.query(
       `SELECT ${columns},
-              (SELECT count(*)::int FROM ${this.t.equipment} e WHERE e.room_id = r.id) AS "equipmentCount"
+              c.total AS "equipmentCount", ${statusCountsOf('c')} AS "statusCounts"
          FROM ${this.t.buildings} b
          LEFT JOIN ${this.t.rooms} r ON r.building_id = b.id
+         CROSS JOIN LATERAL (
+           SELECT count(*)::int AS total, ${statusCountsSelect('e')}
+             FROM ${this.t.equipment} e
+            WHERE e.room_id = r.id
+         ) c
         WHERE b.id = $1
         ORDER BY lower(r.name), r.id`,
       [buildingId],

@@ -1,4 +1,5 @@
-import { CONFIG, HealthService } from '@cm/platform';
+import { ErrorCode } from '@cm/contracts';
+import { AppError, CONFIG, HealthService } from '@cm/platform';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -43,6 +44,33 @@ function createS3Client(config: Config, endpoint = config.S3_ENDPOINT): S3Client
 
 const statusOf = (error: unknown) => (error as S3ServiceException).$metadata?.httpStatusCode;
 
+/** The store failed, not the request: no answer, a timeout, its own fault, or our credentials refused. */
+export class StoreUnavailableError extends AppError {
+  constructor(override readonly cause: unknown) {
+    super(ErrorCode.SERVICE_UNAVAILABLE, 'The file store is unavailable. Try again shortly.');
+  }
+}
+
+/**
+ * Turns the store's failures into a 503 the caller can retry, rather than a 500 that blames the
+ * request; a missing object (404) and the request's own faults pass through unchanged.
+ */
+function mapStoreFailures(client: S3Client): S3Client {
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      try {
+        return await next(args);
+      } catch (error) {
+        const status = statusOf(error);
+        if (status === undefined || status >= 500 || status === 403) throw new StoreUnavailableError(error);
+        throw error;
+      }
+    },
+    { step: 'initialize', name: 'mapStoreFailures' },
+  );
+  return client;
+}
+
 /** What the store knows of an object without reading it. */
 export interface StoredObject {
   size: number;
@@ -78,19 +106,25 @@ export class ObjectStore implements OnModuleInit, OnApplicationShutdown {
     @Inject(CONFIG) private readonly config: Config,
     health: HealthService,
   ) {
-    this.client = createS3Client(config);
+    this.client = mapStoreFailures(createS3Client(config));
     this.publicClient = config.S3_PUBLIC_ENDPOINT
       ? createS3Client(config, config.S3_PUBLIC_ENDPOINT)
       : this.client;
     this.bucket = config.S3_BUCKET;
     this.endpoints = [...new Set([config.S3_PUBLIC_ENDPOINT ?? config.S3_ENDPOINT, config.S3_ENDPOINT])];
     this.deadlineMs = config.S3_REQUEST_TIMEOUT_MS * MAX_ATTEMPTS;
-    health.register('s3', () => this.check());
+    // Only uploads and photos need the store: media keeps serving its other work while it is away.
+    health.register('s3', () => this.check(), { critical: false });
   }
 
   /** Fails unless the store answers and the bucket is there. */
   async check(): Promise<void> {
-    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), this.deadline());
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), this.deadline());
+    } catch (error) {
+      // Operators read this in the system status: the store's own words, not the user's sentence.
+      throw error instanceof StoreUnavailableError ? error.cause : error;
+    }
   }
 
   /** The key of a URL this store issued (either endpoint, our bucket, a key media hands out), or null. */

@@ -1,4 +1,4 @@
-import { kvBuckets, namespacedName } from '@cm/contracts';
+import { kvBuckets } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
 import { JSONCodec, type KV, type KvEntry } from 'nats';
 
@@ -16,12 +16,8 @@ export class MonitorStore {
   ) {}
 
   static async open(jetstream: JetStreamConnection, memberTtlMs: number): Promise<MonitorStore> {
-    const views = jetstream.js.views;
-    const state = await views.kv(namespacedName(jetstream.namespace, kvBuckets.monitor), { history: 1 });
-    const members = await views.kv(namespacedName(jetstream.namespace, kvBuckets.monitorMembers), {
-      history: 1,
-      ttl: memberTtlMs,
-    });
+    const state = await jetstream.kv(kvBuckets.monitor, { history: 1 });
+    const members = await jetstream.kv(kvBuckets.monitorMembers, { history: 1, ttl: memberTtlMs });
     return new MonitorStore(state, members);
   }
 }

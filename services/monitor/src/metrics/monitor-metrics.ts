@@ -3,6 +3,14 @@ import { Injectable } from '@nestjs/common';
 
 const secondsBuckets = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120];
 
+export interface MonitoringSnapshot {
+  isRunning: boolean;
+  /** Milliseconds. */
+  interval: number;
+  /** Epoch milliseconds of the last scheduled sweep, if any. */
+  lastSweepAt?: number;
+}
+
 /** What an SRE watches on each monitor replica, served at /metrics on its HTTP port. */
 @Injectable()
 export class MonitorMetrics {
@@ -17,6 +25,16 @@ export class MonitorMetrics {
   readonly sweepInterval = new Gauge({
     name: 'cm_monitor_sweep_interval_seconds',
     help: 'The sweep interval in force, to compare with the sweep duration.',
+    registers: [this.registry],
+  });
+  readonly running = new Gauge({
+    name: 'cm_monitor_running',
+    help: '1 while monitoring is started (sweeps are due every interval), 0 while it is stopped; the same on every replica.',
+    registers: [this.registry],
+  });
+  readonly lastSweep = new Gauge({
+    name: 'cm_monitor_last_sweep_timestamp_seconds',
+    help: 'When the leader last fired a scheduled sweep (Unix time), as every replica reads it from the shared state; 0 before the first.',
     registers: [this.registry],
   });
   readonly sweepOverruns = new Counter({
@@ -88,4 +106,15 @@ export class MonitorMetrics {
     help: 'Echo requests awaiting a reply at the last scrape.',
     registers: [this.registry],
   });
+
+  /**
+   * The shared monitoring state, read at each scrape: every replica, leader or not, shows the
+   * same, so an alert on a missing sweep does not depend on which replica leads or has just
+   * restarted.
+   */
+  recordState({ isRunning, interval, lastSweepAt }: MonitoringSnapshot): void {
+    this.running.set(isRunning ? 1 : 0);
+    this.sweepInterval.set(interval / 1000);
+    this.lastSweep.set((lastSweepAt ?? 0) / 1000);
+  }
 }

@@ -1,6 +1,8 @@
-import { Module } from '@nestjs/common';
+import { MetricsService } from '@cm/platform';
+import { Module, type OnModuleInit } from '@nestjs/common';
 import { ClusterModule } from '../cluster/cluster.module';
 import { MetricsModule } from '../metrics/metrics.module';
+import { MonitorMetrics } from '../metrics/monitor-metrics';
 import { PingModule } from '../ping/ping.module';
 import { ResultsRecorded } from '../sweep/results-recorded';
 import { SweepCoordinator } from '../sweep/sweep-coordinator';
@@ -26,4 +28,17 @@ import { ReplicaLifecycle } from './replica.lifecycle';
     ReplicaLifecycle,
   ],
 })
-export class MonitoringModule {}
+export class MonitoringModule implements OnModuleInit {
+  constructor(
+    private readonly metrics: MonitorMetrics,
+    private readonly service: MetricsService,
+    private readonly state: MonitoringState,
+  ) {}
+
+  onModuleInit(): void {
+    this.service.addCollector(async () => {
+      const [status, last] = await Promise.all([this.state.get(), this.state.lastSweep()]);
+      this.metrics.recordState({ ...status, lastSweepAt: last?.firedAt });
+    });
+  }
+}

@@ -33,6 +33,9 @@ export class ReplicaLifecycle implements OnApplicationBootstrap, BeforeApplicati
     private readonly scheduler: SweepScheduler,
     private readonly coordinator: SweepCoordinator,
   ) {
+    // Pinging its list is this pod's work, so it is not ready before it has one: a rolling update
+    // then keeps the old replica pinging until the new one can take over. Once loaded, the list is
+    // kept when inventory goes away, so only a start waits on inventory.
     health.register('equipmentList', async () => {
       if (!targets.loaded) throw new Error('The equipment list has not been loaded from inventory yet');
       return { detail: `${targets.size} equipment with an address` };

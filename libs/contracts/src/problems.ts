@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { idSchema, timestampSchema } from './common';
+
+/** How many of a room's or building's devices are in each status right now. */
+export const statusCountsSchema = z.object({
+  active: z.number().int().nonnegative(),
+  inactive: z.number().int().nonnegative(),
+  partial: z.number().int().nonnegative(),
+  maintenance: z.number().int().nonnegative(),
+});
+export type StatusCounts = z.infer<typeof statusCountsSchema>;
+
+/**
+ * One word for a room or building: offline when every device that should answer is down,
+ * partial when only some are (or some answer only in part), active otherwise. Devices in
+ * maintenance are left out: nobody expects them to answer.
+ */
+export type RollupStatus = 'active' | 'partial' | 'inactive' | 'empty';
+export function rollupStatus(counts: StatusCounts): RollupStatus {
+  const watched = counts.active + counts.inactive + counts.partial;
+  if (watched === 0) return 'empty';
+  if (counts.inactive === watched) return 'inactive';
+  if (counts.inactive + counts.partial > 0) return 'partial';
+  return 'active';
+}
+
+export const problemStatuses = ['inactive', 'partial'] as const;
+
+export const problemDeviceSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  status: z.enum(problemStatuses),
+  ipAddress: z.string().nullable(),
+  /** When its current status began. */
+  since: timestampSchema,
+});
+export type ProblemDevice = z.infer<typeof problemDeviceSchema>;
+
+export const problemRoomSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  floor: z.string(),
+  devices: z.array(problemDeviceSchema),
+});
+export type ProblemRoom = z.infer<typeof problemRoomSchema>;
+
+export const problemBuildingSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  rooms: z.array(problemRoomSchema),
+});
+
+/**
+ * What is down now: inactive or partial equipment by building and room. Everything is ordered by
+ * how long it has been down, longest first: a building or room by its longest-down device.
+ */
+export const problemsSchema = z.object({
+  deviceCount: z.number().int().nonnegative(),
+  roomCount: z.number().int().nonnegative(),
+  buildings: z.array(problemBuildingSchema),
+});
+export type Problems = z.infer<typeof problemsSchema>;

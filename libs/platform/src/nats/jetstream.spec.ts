@@ -1,0 +1,27 @@
+import { streams } from '@cm/contracts';
+import { replicaProblem, streamConfigFor } from './jetstream';
+
+describe(streamConfigFor.name, () => {
+  it('asks for one copy unless told more', () => {
+    expect(streamConfigFor('cm', streams.status).num_replicas).toBe(1);
+    expect(streamConfigFor('cm', streams.status, {}, 3).num_replicas).toBe(3);
+  });
+});
+
+describe(replicaProblem.name, () => {
+  it('tells a NATS cluster short of servers what to do, and keeps what NATS said', () => {
+    const error = replicaProblem(new Error('insufficient resources'), 'cm_STATUS', 5);
+    expect(error.message).toBe(
+      'NATS_STREAM_REPLICAS=5: the stream cm_STATUS cannot be kept on 5 servers, as the NATS cluster has ' +
+        'fewer than 5 servers with JetStream available. Run JetStream on a cluster of at least 5 servers, ' +
+        'or lower NATS_STREAM_REPLICAS (1 for a single server). NATS said: insufficient resources',
+    );
+  });
+
+  it('leaves other failures, and any failure with one copy, as they were', () => {
+    const timeout = new Error('TIMEOUT');
+    expect(replicaProblem(timeout, 'cm_STATUS', 3)).toBe(timeout);
+    const refused = new Error('insufficient resources');
+    expect(replicaProblem(refused, 'cm_STATUS', 1)).toBe(refused);
+  });
+});

@@ -1,0 +1,352 @@
+import http, { type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import https from 'node:https';
+import { ErrorCode, MAX_UPLOAD_BYTES, mediaMessages, objectKeyPattern } from '@cm/contracts';
+import { AppError, CONFIG, httpStatusFor } from '@cm/platform';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { type Config } from '../config';
+import { ownOrigins } from '../security/same-origin';
+import { drain } from './drain';
+import { TooManyUploads, UploadSlots } from './upload-slots';
+
+/** Where the gateway takes the uploads it forwards: `/store/<bucket>/<key>?<signature>`. */
+export const STORE_PATH = '/store';
+
+/** A presigned URL (SigV4) carries these; a PUT without them is no upload link of ours. */
+const SIGNATURE_PARAMS = [
+  'X-Amz-Algorithm',
+  'X-Amz-Credential',
+  'X-Amz-Date',
+  'X-Amz-Expires',
+  'X-Amz-SignedHeaders',
+  'X-Amz-Signature',
+];
+
+/** How long the store may take to say "100 Continue" before the body is sent without it. */
+const CONTINUE_WAIT_MS = 1000;
+/** How long the store may take to answer once the whole file is sent. */
+const STORE_ANSWER_MS = 60_000;
+/** The store's error document is short; only its start is read. */
+const ERROR_DOCUMENT_BYTES = 16 * 1024;
+
+const storeFailed = () =>
+  new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'The file could not be stored just now. Try again.');
+const idle = () => new AppError(ErrorCode.UPLOAD_TIMEOUT, mediaMessages.idle);
+
+/**
+ * Browsers' presigned uploads, when they cannot reach the store themselves (no
+ * S3_PUBLIC_ENDPOINT): media signs the PUT for the store's internal address, the browser is
+ * handed the same URL under our origin, and `PUT /store/…` is streamed to the store unchanged.
+ *
+ * The signature stays valid because everything it covers is the same upstream: the method, the
+ * path, the query, and the signed headers (the store's Host, which node sets from S3_ENDPOINT and
+ * the bucket's addressing, and Content-Length). Nothing else of the browser's is forwarded (no
+ * cookie, no x-amz-* header, which a store refuses unsigned) but Content-Type, which the store
+ * keeps with the object.
+ *
+ * The signature is the only credential, as it is when browsers PUT to the store directly: no
+ * session is read, and the store decides. What the gateway refuses before reading a byte is what
+ * cannot be an upload of ours: another method or bucket, a key media does not issue, a URL
+ * without a signature, a body of unknown size (411) or above the limit (413). Forwarded uploads
+ * count in UPLOAD_MAX_CONCURRENT, and one whose client sends nothing for UPLOAD_IDLE_TIMEOUT_MS
+ * is cancelled (408).
+ */
+@Injectable()
+export class StoreProxy {
+  private readonly logger = new Logger(StoreProxy.name);
+  /** The store as we reach it, when uploads go through us; null when browsers reach it themselves. */
+  private readonly store: URL | null;
+  /** The bucket's host and the path before a key, as media's signed URLs address them. */
+  private readonly bucketHost: string;
+  private readonly bucketPath: string;
+  private readonly browserPrefix: string;
+  private readonly idleMs: number;
+
+  constructor(
+    @Inject(CONFIG) private readonly config: Config,
+    private readonly slots: UploadSlots,
+  ) {
+    this.store = !config.S3_PUBLIC_ENDPOINT && config.S3_ENDPOINT ? new URL(config.S3_ENDPOINT) : null;
+    const base = this.store?.pathname.replace(/\/+$/, '') ?? '';
+    const pathStyle = config.S3_FORCE_PATH_STYLE;
+    this.bucketHost = pathStyle
+      ? (this.store?.hostname ?? '')
+      : `${config.S3_BUCKET}.${this.store?.hostname}`;
+    this.bucketPath = pathStyle ? `${base}/${config.S3_BUCKET}/` : `${base}/`;
+    this.browserPrefix = `${STORE_PATH}/${config.S3_BUCKET}/`;
+    this.idleMs = config.UPLOAD_IDLE_TIMEOUT_MS;
+  }
+
+  /** Media's signed URLs start with this: the store, the bucket (by path or host), and `/`. */
+  private get storePrefix(): string {
+    const { protocol, port } = this.store!;
+    return `${protocol}//${this.bucketHost}${port ? `:${port}` : ''}${this.bucketPath}`;
+  }
+
+  /** The URL a browser is to PUT to, for one media signed: under our origin when we forward. */
+  forBrowser(signedUrl: string, req: Request): string {
+    if (!this.store) return signedUrl;
+    if (!signedUrl.startsWith(this.storePrefix)) {
+      // Media signs for another address (its own S3_PUBLIC_ENDPOINT): browsers go there.
+      this.logger.warn(`An upload URL outside ${this.storePrefix} is handed out as it is`);
+      return signedUrl;
+    }
+    return `${this.originFor(req)}${this.browserPrefix}${signedUrl.slice(this.storePrefix.length)}`;
+  }
+
+  /** The store's URL of a link `forBrowser` handed out (the one media issued); any other unchanged. */
+  forStore(url: string, req: Request): string {
+    if (!this.store || !URL.canParse(url)) return url;
+    const { origin, pathname, search } = new URL(url);
+    if (!pathname.startsWith(this.browserPrefix) || !ownOrigins(this.config, req).includes(origin))
+      return url;
+    return `${this.storePrefix}${pathname.slice(this.browserPrefix.length)}${search}`;
+  }
+
+  /** Our origin as the browser knows it: the one it called from, when it is ours. */
+  private originFor(req: Request): string {
+    const own = ownOrigins(this.config, req);
+    const requested = URL.canParse(`${req.protocol}://${req.host}`)
+      ? new URL(`${req.protocol}://${req.host}`).origin
+      : null;
+    return [req.headers.origin, requested].find((o) => o && own.includes(o)) ?? own[0] ?? '';
+  }
+
+  /** `PUT /store/<bucket>/<key>?…`, mounted at STORE_PATH (so `req.url` starts at the bucket). */
+  readonly handle = (req: Request, res: Response): void => {
+    res.setHeader('Cache-Control', 'no-store');
+    if (!this.store) {
+      const why = this.config.S3_PUBLIC_ENDPOINT
+        ? 'Uploads go to the file store directly (S3_PUBLIC_ENDPOINT), not through here.'
+        : 'Uploads cannot be forwarded: the gateway has no S3_ENDPOINT.';
+      return this.refuse(req, res, new AppError(ErrorCode.NOT_FOUND, why));
+    }
+    if (req.method !== 'PUT') {
+      res.setHeader('Allow', 'PUT');
+      return this.refuse(
+        req,
+        res,
+        new AppError(ErrorCode.METHOD_NOT_ALLOWED, 'Upload links take PUT only: files are read at /objects.'),
+      );
+    }
+    const at = req.url.indexOf('?');
+    const path = at < 0 ? req.url : req.url.slice(0, at);
+    const query = at < 0 ? '' : req.url.slice(at + 1);
+    const bucketPath = `/${this.config.S3_BUCKET}/`;
+    const key = path.startsWith(bucketPath) ? path.slice(bucketPath.length) : '';
+    if (!objectKeyPattern.test(key)) {
+      return this.refuse(
+        req,
+        res,
+        new AppError(ErrorCode.NOT_FOUND, 'No upload link here: request one with POST /api/objects/upload.'),
+      );
+    }
+    const params = new URLSearchParams(query);
+    if (SIGNATURE_PARAMS.some((name) => !params.get(name))) {
+      return this.refuse(
+        req,
+        res,
+        new AppError(
+          ErrorCode.UPLOAD_LINK_REFUSED,
+          'This upload link is not signed. Request a new one with POST /api/objects/upload.',
+        ),
+      );
+    }
+    const declared = req.headers['content-length'];
+    if (declared === undefined || req.headers['transfer-encoding']) {
+      return this.refuse(
+        req,
+        res,
+        new AppError(
+          ErrorCode.LENGTH_REQUIRED,
+          'The upload must state its size (Content-Length): send the file as one body.',
+        ),
+      );
+    }
+    const length = Number(declared);
+    if (length > MAX_UPLOAD_BYTES) {
+      return this.refuse(req, res, new AppError(ErrorCode.FILE_TOO_LARGE, mediaMessages.tooLarge));
+    }
+    let release: () => void;
+    try {
+      release = this.slots.take(null);
+    } catch (error) {
+      if (error instanceof TooManyUploads) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+      return this.refuse(req, res, error as AppError);
+    }
+    res.once('close', release);
+    this.forward(req, res, `${this.bucketPath}${key}?${query}`, length);
+  };
+
+  /** Streams the body to the store at the client's pace, and answers what the store answers. */
+  private forward(req: Request, res: Response, pathAndQuery: string, length: number): void {
+    const store = this.store!;
+    // The store decides on the link from the headers alone; asked to, it answers then, before any of
+    // the body is sent. Otherwise a refusal mid-body closes the connection under our writes, and
+    // node reports the broken pipe instead of the store's answer.
+    const headers: OutgoingHttpHeaders = { 'content-length': length, expect: '100-continue' };
+    if (req.headers['content-type']) headers['content-type'] = req.headers['content-type'];
+    let upstream: ClientRequest;
+    try {
+      upstream = (store.protocol === 'https:' ? https : http).request({
+        protocol: store.protocol,
+        // node writes the Host header from these, as the signer wrote it (IPv6 in brackets).
+        hostname: this.bucketHost.replace(/^\[(.*)\]$/, '$1'),
+        port: store.port || undefined,
+        method: 'PUT',
+        path: pathAndQuery,
+        headers,
+        // A connection of its own: a kept-alive one the store has meanwhile closed would fail the
+        // upload, and a body streamed once cannot be sent again.
+        agent: false,
+        timeout: Math.max(STORE_ANSWER_MS, this.idleMs),
+      });
+    } catch {
+      // node refuses a path with characters a URL may not hold unescaped.
+      return this.refuse(
+        req,
+        res,
+        new AppError(ErrorCode.VALIDATION_FAILED, 'The upload link is malformed. Request a new one.'),
+      );
+    }
+
+    // The client's silence counts, not the store's: while the store holds us back, the timer waits.
+    let heldByStore = true;
+    const timer = setTimeout(function expire() {
+      if (heldByStore) return timer.refresh();
+      stop();
+      upstream.destroy();
+      res.setHeader('Connection', 'close');
+      respond(res, idle());
+    }, this.idleMs);
+    const onData = (chunk: Buffer) => {
+      timer.refresh();
+      if (!upstream.write(chunk)) {
+        heldByStore = true;
+        req.pause();
+      }
+    };
+    const onDrain = () => {
+      heldByStore = false;
+      timer.refresh();
+      req.resume();
+    };
+    const onEnd = () => {
+      clearTimeout(timer);
+      upstream.end();
+    };
+    let sending = false;
+    const send = () => {
+      if (sending) return;
+      sending = true;
+      clearTimeout(unanswered);
+      req.on('data', onData);
+      req.once('end', onEnd);
+      upstream.on('drain', onDrain);
+      onDrain();
+    };
+    // A store that ignores Expect never says to go on: then the body goes all the same.
+    const unanswered = setTimeout(send, CONTINUE_WAIT_MS);
+    const stop = () => {
+      clearTimeout(timer);
+      clearTimeout(unanswered);
+      sending = true;
+      req.off('data', onData);
+      req.off('end', onEnd);
+      upstream.off('drain', onDrain);
+    };
+    upstream.once('continue', send);
+    upstream.flushHeaders();
+    // The client went away before its answer: the store gets no complete body, and keeps nothing.
+    res.once('close', () => {
+      if (res.writableFinished) return;
+      stop();
+      upstream.destroy();
+    });
+
+    // A store that answers before the whole body is sent may close the connection under our writes:
+    // its answer is the one that counts.
+    let answered = false;
+    upstream.once('timeout', () => upstream.destroy(new Error(`no answer within ${STORE_ANSWER_MS} ms`)));
+    upstream.on('error', (error) => {
+      if (answered || res.headersSent || res.destroyed) return;
+      stop();
+      this.logger.warn(`Object store unreachable for a forwarded upload: ${String(error)}`);
+      this.refuse(req, res, storeFailed());
+    });
+    upstream.once('response', (answer) => {
+      answered = true;
+      stop();
+      void this.relay(req, res, answer);
+    });
+  }
+
+  private async relay(req: Request, res: Response, answer: IncomingMessage): Promise<void> {
+    const status = answer.statusCode ?? 0;
+    if (status >= 200 && status < 300) {
+      answer.resume();
+      if (answer.headers.etag) res.setHeader('ETag', answer.headers.etag);
+      res.status(200).end();
+      return;
+    }
+    const document = await readStart(answer, ERROR_DOCUMENT_BYTES).catch(() => '');
+    const code = /<Code>([^<]*)<\/Code>/.exec(document)?.[1];
+    const message = /<Message>([^<]*)<\/Message>/.exec(document)?.[1] ?? '';
+    if (res.headersSent || res.destroyed) return;
+    // Upload libraries name the store's refusal by this header, as when they reach the store directly.
+    if (code && /^\w+$/.test(code)) res.setHeader('x-amz-error-code', code);
+    this.refuse(req, res, this.refusal(status, code, message));
+  }
+
+  /** What the store's refusal means to the person uploading. */
+  private refusal(status: number, code: string | undefined, message: string): AppError {
+    const named = code ? ` (${code})` : '';
+    if (status === 403 && /expired/i.test(message)) {
+      return new AppError(
+        ErrorCode.UPLOAD_LINK_REFUSED,
+        'The upload link has expired (Request has expired). Start the upload again.',
+      );
+    }
+    if (status === 403) {
+      return new AppError(
+        ErrorCode.UPLOAD_LINK_REFUSED,
+        `The file store refused the upload link${named}: it does not match this file or was altered. Start the upload again.`,
+      );
+    }
+    if (code === 'EntityTooLarge') return new AppError(ErrorCode.FILE_TOO_LARGE, mediaMessages.tooLarge);
+    if (status >= 400 && status < 500 && status !== 404) {
+      return new AppError(
+        ErrorCode.VALIDATION_FAILED,
+        `The file store refused the upload${named}. Start the upload again.`,
+      );
+    }
+    // The bucket missing or the store failing is ours to fix, not the person's.
+    this.logger.warn(`Object store answered ${status}${named} to a forwarded upload: ${message}`);
+    return storeFailed();
+  }
+
+  /** Answers now; what the client still sends is read and dropped, so that it reads the answer. */
+  private refuse(req: Request, res: Response, error: AppError): void {
+    respond(res, error);
+    void drain(req, this.idleMs);
+  }
+}
+
+function respond(res: Response, error: AppError): void {
+  if (res.headersSent) return;
+  res.status(httpStatusFor(error.code)).json(error.toBody());
+}
+
+/** Up to `limit` bytes of a response, as text; the rest is dropped. */
+function readStart(stream: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.on('data', (chunk: Buffer) => {
+      if (size < limit) chunks.push(chunk);
+      size += chunk.length;
+    });
+    stream.once('end', () => resolve(Buffer.concat(chunks).toString('utf8').slice(0, limit)));
+    stream.once('error', reject);
+  });
+}

@@ -1,0 +1,101 @@
+import { apiRoutes, type HealthReport } from '@cm/contracts';
+import { dropNamespaceSchemas, startLocalS3, startTestService, testNamespace } from '@cm/platform/testing';
+import { MetricsServer } from '../src/metrics/metrics-server';
+import { adminCredentials, fetch, type Gateway, serviceFromSource, startGateway } from './support';
+
+/**
+ * The gateway pod's readiness counts only what the process itself needs, so that a service or a
+ * store being away never takes every route out of the load balancer; the system status is where
+ * people see what is missing.
+ */
+describe('gateway readiness beside the system status', () => {
+  const namespace = testNamespace('gw');
+  let s3: Awaited<ReturnType<typeof startLocalS3>>;
+  let auth: Awaited<ReturnType<typeof startTestService>> | undefined;
+  let media: Awaited<ReturnType<typeof startTestService>> | undefined;
+  let gateway: Gateway;
+
+  const systemStatus = async () => {
+    const res = await fetch(`${gateway.base}${apiRoutes.systemStatus.path}`);
+    return { status: res.status, report: (await res.json()) as HealthReport };
+  };
+  const readyz = async (base: string) => (await fetch(`${base}/readyz`)).status;
+
+  beforeAll(async () => {
+    s3 = await startLocalS3();
+    auth = await startTestService({
+      ...serviceFromSource('auth'),
+      namespace,
+      env: { ADMIN_USERNAME: adminCredentials.username, ADMIN_PASSWORD: adminCredentials.password },
+    });
+    media = await startTestService({
+      ...serviceFromSource('media'),
+      namespace,
+      env: { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' },
+    });
+    gateway = await startGateway(namespace, { S3_PUBLIC_ENDPOINT: s3.endpoint });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await media?.close();
+    await auth?.close();
+    await s3?.close();
+    await dropNamespaceSchemas(namespace);
+  });
+
+  it('reports the services that run as up and the ones that do not as down', async () => {
+    const { status, report } = await systemStatus();
+    expect(status).toBe(503);
+    expect(report.checks.auth).toMatchObject({ status: 'up' });
+    expect(report.checks.media).toMatchObject({ status: 'up' });
+    expect(report.checks.inventory).toMatchObject({ status: 'down' });
+    expect((await fetch(`${gateway.base}/api/readyz`)).status).toBe(200);
+  });
+
+  it('answers a burst of status requests with a shared round of questions, not one round each', async () => {
+    // How often the gateway has asked auth for its health, from the gateway's own metrics.
+    const asked = async () => {
+      const text = await (
+        await fetch(`http://127.0.0.1:${gateway.app.get(MetricsServer).port}/metrics`)
+      ).text();
+      const line = text
+        .split('\n')
+        .find((l) => l.startsWith('cm_nats_request_duration_seconds_count{') && l.includes('auth.health'));
+      return Number(line?.split(' ').pop() ?? 0);
+    };
+    const before = await asked();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => systemStatus()));
+    expect(answers.every((a) => a.report.checks.auth.status === 'up')).toBe(true);
+    expect((await asked()) - before).toBeLessThan(20);
+  });
+
+  it('keeps media and the gateway ready while the object store is away, and names the store', async () => {
+    await s3.close();
+    expect(await readyz(await media!.app.getUrl())).toBe(200);
+    expect((await fetch(`${gateway.base}/api/readyz`)).status).toBe(200);
+    const { report } = await systemStatus();
+    expect(report.checks.media).toMatchObject({ status: 'down', detail: expect.stringMatching(/^s3: /) });
+  });
+
+  it('stays ready while a service stops: routes that need it answer 503, the rest are served', async () => {
+    await auth!.close();
+    auth = undefined;
+
+    expect((await fetch(`${gateway.base}/api/readyz`)).status).toBe(200);
+    const { status, report } = await systemStatus();
+    expect(status).toBe(503);
+    expect(report.status).toBe('down');
+    expect(report.checks.auth).toMatchObject({
+      status: 'down',
+      detail: 'The auth service is unavailable. Try again shortly.',
+    });
+
+    const login = await fetch(`${gateway.base}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(adminCredentials),
+    });
+    expect(login.status).toBe(503);
+    expect((await fetch(`${gateway.base}/api/docs`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,164 @@
+import { messages, type User } from '@cm/contracts';
+import { RpcClient } from '@cm/platform';
+import { type ClientNats } from '@nestjs/microservices';
+import { type NatsConnection } from 'nats';
+import { DataSource } from 'typeorm';
+import { SESSION_USER_TTL_MS } from '../src/auth/session-users';
+import { fetch, type Gateway, signIn, startAuthAndGateway, startGateway } from './support';
+
+/** The bound this feature promises: lost rights are lost on every replica within a second. */
+const REVOCATION_BOUND_MS = 1_000;
+
+/**
+ * Each gateway replica keeps the signed-in users it has seen, so that a request does not ask auth
+ * first. Two replicas on one NATS and one database: a change made through replica A must reach a
+ * session that replica B has just served.
+ */
+describe('rights a user loses, on another gateway replica', () => {
+  let sut: Awaited<ReturnType<typeof startAuthAndGateway>>;
+  let replica: Gateway;
+  let admin: string;
+  let adminId: string;
+
+  const asAdmin = (path: string, method: string, body?: unknown) =>
+    fetch(`${sut.base}${path}`, {
+      method,
+      headers: { cookie: admin, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const onReplica = (path: string, cookie: string) =>
+    fetch(`${replica.base}${path}`, { headers: { cookie } });
+  const createUser = async (username: string, role: 'user' | 'admin' = 'user') => {
+    const res = await asAdmin('/api/users', 'POST', { username, password: `${username} secret`, role });
+    expect(res.status).toBe(201);
+    return (await res.json()) as User;
+  };
+  /** Signed in on replica B, which has served the session once (and so keeps the user). */
+  const servedOnReplica = async (username: string, path: string) => {
+    const { cookie } = await signIn(replica.base, username, `${username} secret`);
+    expect((await onReplica(path, cookie)).status).toBe(200);
+    return cookie;
+  };
+  /** The statuses replica B answers until it answers `wanted` or `withinMs` have passed. */
+  const answersWithin = async (path: string, cookie: string, wanted: number, withinMs: number) => {
+    const deadline = Date.now() + withinMs;
+    const seen: number[] = [];
+    do {
+      seen.push((await onReplica(path, cookie)).status);
+      if (seen.at(-1) === wanted) return wanted;
+    } while (Date.now() < deadline);
+    return seen;
+  };
+  /** An administrator served on replica B, then demoted in the database: no notice is sent. */
+  const demotedUnannounced = async (username: string) => {
+    const user = await createUser(username, 'admin');
+    const cookie = await servedOnReplica(username, '/api/users');
+    await sut.gateway.app
+      .get(DataSource)
+      .query(`UPDATE "${sut.namespace}_auth".users SET role = 'user' WHERE id = $1`, [user.id]);
+    return cookie;
+  };
+
+  beforeAll(async () => {
+    sut = await startAuthAndGateway();
+    replica = await startGateway(sut.namespace);
+    const signedIn = await sut.signInAdmin();
+    admin = signedIn.cookie;
+    adminId = signedIn.user.id;
+  });
+  afterAll(async () => {
+    await replica?.close();
+    await sut?.close();
+  });
+
+  it('loses administrator routes within 1 s when demoted on another replica', async () => {
+    const user = await createUser('demoted-elsewhere', 'admin');
+    const cookie = await servedOnReplica('demoted-elsewhere', '/api/users');
+    const res = await asAdmin(`/api/users/${user.id}`, 'PUT', {
+      username: 'demoted-elsewhere',
+      role: 'user',
+    });
+    expect(res.status).toBe(200);
+    expect(await answersWithin('/api/users', cookie, 403, REVOCATION_BOUND_MS)).toBe(403);
+    // Still signed in: a demotion ends no session.
+    expect((await onReplica('/api/auth/user', cookie)).status).toBe(200);
+  });
+
+  it('is signed out within 1 s when deactivated on another replica', async () => {
+    const user = await createUser('deactivated-elsewhere');
+    const cookie = await servedOnReplica('deactivated-elsewhere', '/api/auth/user');
+    const res = await asAdmin(`/api/users/${user.id}`, 'PUT', {
+      username: 'deactivated-elsewhere',
+      isActive: 0,
+    });
+    expect(res.status).toBe(200);
+    expect(await answersWithin('/api/auth/user', cookie, 401, REVOCATION_BOUND_MS)).toBe(401);
+  });
+
+  it('is signed out within 1 s when deactivated by a change no gateway made (its session row stays)', async () => {
+    const user = await createUser('deactivated-by-auth');
+    const cookie = await servedOnReplica('deactivated-by-auth', '/api/auth/user');
+    await sut.gateway.app.get(RpcClient).send(messages.auth.updateUser, {
+      actorId: adminId,
+      id: user.id,
+      changes: { username: 'deactivated-by-auth', isActive: 0 },
+    });
+    expect(await answersWithin('/api/auth/user', cookie, 401, REVOCATION_BOUND_MS)).toBe(401);
+  });
+
+  it('refuses the cookie within 1 s once it signed out on another replica', async () => {
+    await createUser('signed-out-elsewhere');
+    const cookie = await servedOnReplica('signed-out-elsewhere', '/api/auth/user');
+    const res = await fetch(`${sut.base}/api/logout`, { method: 'POST', headers: { cookie } });
+    expect(res.status).toBe(204);
+    expect(await answersWithin('/api/auth/user', cookie, 401, REVOCATION_BOUND_MS)).toBe(401);
+  });
+
+  it('keeps a session whose row another replica renewed to the new session version, before hearing of it', async () => {
+    // What replica A does when a user changes their own password there, without A's notice.
+    const user = await createUser('renewed-elsewhere');
+    const cookie = await servedOnReplica('renewed-elsewhere', '/api/auth/user');
+    const { sessionVersion } = await sut.gateway.app.get(RpcClient).send(messages.auth.updateUser, {
+      actorId: adminId,
+      id: user.id,
+      changes: { username: 'renewed-elsewhere', password: 'renewed-elsewhere new secret' },
+    });
+    const sid = /^cm\.sid=s:([^.]+)\./.exec(decodeURIComponent(cookie))![1];
+    await sut.gateway.app.get(DataSource).query(
+      `UPDATE "${sut.namespace}_gateway".sessions
+            SET sess = jsonb_set(sess::jsonb, '{sessionVersion}', to_jsonb($2::integer))::json WHERE sid = $1`,
+      [sid, sessionVersion],
+    );
+    // Replica B hears of the user's new version at once, and may still keep the row from before.
+    for (let i = 0; i < 3; i++) expect((await onReplica('/api/auth/user', cookie)).status).toBe(200);
+  });
+
+  it('sees a change nobody announced (made in the database) once what it kept expires', async () => {
+    const cookie = await demotedUnannounced('demoted-in-sql');
+    expect(await answersWithin('/api/users', cookie, 403, SESSION_USER_TTL_MS + REVOCATION_BOUND_MS)).toBe(
+      403,
+    );
+  });
+
+  it('trusts nothing it kept from before it lost its NATS connection', async () => {
+    // A change whose notice this replica never hears, as if it came while the replica was away.
+    const cookie = await demotedUnannounced('demoted-while-away');
+    const client = (replica.app.get(RpcClient) as unknown as { client: ClientNats }).client;
+    await client.unwrap<NatsConnection>().reconnect();
+    expect(await answersWithin('/api/users', cookie, 403, REVOCATION_BOUND_MS)).toBe(403);
+  });
+
+  it('trusts no session row it kept from before it lost its NATS connection', async () => {
+    await createUser('ended-while-away');
+    const cookie = await servedOnReplica('ended-while-away', '/api/auth/user');
+    // A sign-out whose notice this replica never hears, as if it came while the replica was away.
+    const sid = /^cm\.sid=s:([^.]+)\./.exec(decodeURIComponent(cookie))![1];
+    await sut.gateway.app
+      .get(DataSource)
+      .query(`DELETE FROM "${sut.namespace}_gateway".sessions WHERE sid = $1`, [sid]);
+    expect((await onReplica('/api/auth/user', cookie)).status).toBe(200);
+    const client = (replica.app.get(RpcClient) as unknown as { client: ClientNats }).client;
+    await client.unwrap<NatsConnection>().reconnect();
+    expect(await answersWithin('/api/auth/user', cookie, 401, REVOCATION_BOUND_MS)).toBe(401);
+  });
+});
