@@ -13,7 +13,15 @@ const project = (displayName, testMatch) => ({
  * file at a time. The first holds every file on the shared system (./src/shared-system.ts), which
  * must not run beside one another; most other files start a whole system of their own.
  */
-const first = ['inventory', 'media', 'web-shell', 'web-room-detail', 'resilience'];
+const first = [
+  'inventory',
+  'media',
+  'web-shell',
+  'web-room-detail',
+  'web-uploads',
+  'web-search',
+  'resilience',
+];
 
 module.exports = {
   projects: [

@@ -12,17 +12,85 @@ const ROOT = path.resolve(__dirname, '..');
 const SERVICES = ['auth', 'inventory', 'media', 'monitor', 'gateway'];
 /** s3rver's fixed credentials: it is a local development store, never a real one. */
 const LOCAL_S3_KEY = 'S3RVER';
+/** Log lines of each service kept to say why it stopped. */
+const LAST_LINES = 10;
 
-function freePort() {
+async function freePort() {
+  const server = await tryListen(0, '127.0.0.1');
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * The port each process listens on besides the gateway's public one: its probes and /metrics
+ * (HTTP_PORT), or the gateway's metrics (METRICS_PORT). `usual` is each one's default.
+ */
+const SIDE_PORTS = {
+  gateway: { variable: 'METRICS_PORT', hostVariable: 'METRICS_HOST', usual: 9100 },
+  auth: { variable: 'HTTP_PORT', hostVariable: 'HTTP_HOST', usual: 9101 },
+  inventory: { variable: 'HTTP_PORT', hostVariable: 'HTTP_HOST', usual: 9102 },
+  media: { variable: 'HTTP_PORT', hostVariable: 'HTTP_HOST', usual: 9103 },
+  monitor: { variable: 'HTTP_PORT', hostVariable: 'HTTP_HOST', usual: 9104 },
+};
+
+/** A server listening on the port (0: any free one), or null when the port is taken. */
+function tryListen(port, host) {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
+    server.once('error', (error) => (error.code === 'EADDRINUSE' ? resolve(null) : reject(error)));
+    server.listen({ port, host, exclusive: true }, () => resolve(server));
   });
+}
+
+/**
+ * Where each service's probe or metrics port goes. A port given in the environment is kept (and
+ * refused at once, naming it, when something already listens there); 0 stays 0. Otherwise the
+ * usual port when it is free, so one system is where the docs say, else a free one from the
+ * system: a second system on this machine (its own PORT and CM_NAMESPACE) starts beside the first
+ * instead of failing on a taken port. The ports are held until the plan is whole, so that no two
+ * services get the same one.
+ *
+ * @param {object} options
+ * @param {Record<string,string|undefined>} options.env variables of every service
+ * @param {Record<string,Record<string,string>>} [options.serviceEnv] variables of one service
+ * @param {string[]} [options.services]
+ * @param {Record<string,number>} [options.usual] the port to prefer per service (9100–9104)
+ * @returns {Promise<Record<string,{ variable: string, port: number, host: string, chosen: boolean }>>}
+ *   `chosen`: picked here rather than given
+ */
+async function planPorts({ env, serviceEnv = {}, services = SERVICES, usual = {} }) {
+  const plan = {};
+  const held = [];
+  try {
+    for (const service of services) {
+      const { variable, hostVariable, usual: defaultPort } = SIDE_PORTS[service];
+      const own = { ...env, ...serviceEnv[service] };
+      const host = own[hostVariable] || '127.0.0.1';
+      const given = own[variable];
+      if (given !== undefined && given !== '') {
+        const port = Number(given);
+        if (port !== 0) {
+          const server = await tryListen(port, host);
+          if (!server)
+            throw new Error(
+              `${variable}=${port} of ${service} is taken on ${host} (another system on this machine?): ` +
+                `leave ${variable} unset to take a free port, or give another`,
+            );
+          held.push(server);
+        }
+        plan[service] = { variable, port, host, chosen: false };
+        continue;
+      }
+      const server = (await tryListen(usual[service] ?? defaultPort, host)) ?? (await tryListen(0, host));
+      held.push(server);
+      plan[service] = { variable, port: server.address().port, host, chosen: true };
+    }
+  } finally {
+    await Promise.all(held.map((server) => new Promise((resolve) => server.close(resolve))));
+  }
+  return plan;
 }
 
 async function startLocalS3({ directory, port }) {
@@ -56,7 +124,7 @@ async function waitUntilReady(url, { timeoutMs, exited }) {
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer yet';
   while (Date.now() < deadline) {
-    if (exited.length) throw new Error(`${exited.join(', ')} exited during start-up (see its log above)`);
+    if (exited.length) throw new Error(`The system did not start: ${exited.join('; ')}`);
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(3000) });
       const body = await res.text();
@@ -75,8 +143,9 @@ async function waitUntilReady(url, { timeoutMs, exited }) {
  * @param {Record<string,string>} [options.env] variables for every service (on top of process.env)
  * @param {Record<string,Record<string,string>>} [options.serviceEnv] variables of one service (its NATS user)
  * @param {number} [options.port] the gateway's port; 0 picks a free one
- * @param {boolean} [options.ephemeralPorts] give every probe port a free one (tests, second stacks)
- * @param {string} [options.dataDir] where the local S3 server keeps objects
+ * @param {boolean} [options.ephemeralPorts] every probe and metrics port 0, each process binding a
+ *   free one itself (tests: nothing to plan, nothing to race for); otherwise see planPorts
+ * @param {string} [options.dataDir] where the local S3 server keeps objects, the session secret and the first administrator's password
  * @param {(service: string, line: string) => void} [options.onLine] each log line of each service
  * @param {(service: string, code: number|null, signal: string|null) => void} [options.onExit] a service stopped unasked
  * @param {string[]} [options.services] which services to start (all by default)
@@ -84,43 +153,63 @@ async function waitUntilReady(url, { timeoutMs, exited }) {
 async function startStack(options = {}) {
   const env = { ...process.env, ...options.env };
   env.CM_NAMESPACE ??= 'cm';
+  const services = options.services ?? SERVICES;
+  if (options.port) {
+    // Said plainly here rather than by the gateway failing after every other service started.
+    const server = await tryListen(options.port, env.HOST || '127.0.0.1');
+    if (!server)
+      throw new Error(`Port ${options.port} is taken (another system on this machine?): choose another PORT`);
+    await new Promise((resolve) => server.close(resolve));
+  }
   const port = options.port === 0 || options.port === undefined ? await freePort() : options.port;
+  const sidePorts = options.ephemeralPorts
+    ? undefined
+    : await planPorts({ env, serviceEnv: options.serviceEnv, services });
   const onLine = options.onLine ?? (() => {});
   const dataDir = options.dataDir ?? path.join(ROOT, '.data');
   env.SESSION_SECRET ??= sessionSecret(dataDir);
+  // Where auth keeps the first administrator's generated password (never in its log).
+  if (!env.ADMIN_PASSWORD_SECRET) env.ADMIN_PASSWORD_OUTPUT_FILE ??= path.join(dataDir, 'admin-password');
   let s3;
   if (!env.S3_ENDPOINT) {
     s3 = await startLocalS3({
       directory: path.join(dataDir, 's3'),
       port: Number(env.S3_PORT ?? 0),
     });
+    // Browsers upload through the gateway (no S3_PUBLIC_ENDPOINT), as with docker-compose.yml.
     env.S3_ENDPOINT = s3.endpoint;
-    // Browsers PUT presigned uploads to it: the gateway's Content-Security-Policy must allow it.
-    env.S3_PUBLIC_ENDPOINT ??= s3.endpoint;
     env.S3_ACCESS_KEY_ID ??= LOCAL_S3_KEY;
     env.S3_SECRET_ACCESS_KEY ??= LOCAL_S3_KEY;
   }
 
   const children = new Map();
+  /** How each service that stopped unasked stopped, with its last log lines (onLine may drop them). */
   const exited = [];
+  const lastLines = new Map(services.map((service) => [service, []]));
   let stopping = false;
-  for (const service of options.services ?? SERVICES) {
+  for (const service of services) {
     const serviceEnv = { ...env, ...options.serviceEnv?.[service] };
-    if (service === 'gateway') {
-      serviceEnv.PORT = String(port);
-      if (options.ephemeralPorts) serviceEnv.METRICS_PORT = '0';
-    } else if (options.ephemeralPorts) serviceEnv.HTTP_PORT = '0';
+    if (service === 'gateway') serviceEnv.PORT = String(port);
+    const { variable } = SIDE_PORTS[service];
+    serviceEnv[variable] = sidePorts ? String(sidePorts[service].port) : '0';
     const child = spawn(process.execPath, [path.join(ROOT, 'services', service, 'dist', 'main.js')], {
       env: serviceEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     for (const stream of [child.stdout, child.stderr]) {
-      readline.createInterface({ input: stream }).on('line', (line) => onLine(service, line));
+      readline.createInterface({ input: stream }).on('line', (line) => {
+        const last = lastLines.get(service);
+        last.push(line);
+        if (last.length > LAST_LINES) last.shift();
+        onLine(service, line);
+      });
     }
     child.on('exit', (code, signal) => {
       children.delete(service);
       if (stopping) return;
-      exited.push(service);
+      const how = signal ? `signal ${signal}` : `exit code ${code}`;
+      const said = lastLines.get(service).join('\n');
+      exited.push(`${service} exited during start-up with ${how}${said ? `; its last lines:\n${said}` : ''}`);
       options.onExit?.(service, code, signal);
     });
     children.set(service, child);
@@ -149,12 +238,22 @@ async function startStack(options = {}) {
 
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitUntilReady(`${url}/api/readyz`, { timeoutMs: options.readyTimeoutMs ?? 90_000, exited });
+    // The whole system, not just the gateway's own readiness: every service answers with its checks.
+    await waitUntilReady(`${url}/api/status/system`, { timeoutMs: options.readyTimeoutMs ?? 90_000, exited });
   } catch (error) {
     await stop(2000);
     throw error;
   }
-  return { url, port, namespace: env.CM_NAMESPACE, env, children, stop, s3Endpoint: env.S3_ENDPOINT };
+  return {
+    url,
+    port,
+    sidePorts,
+    namespace: env.CM_NAMESPACE,
+    env,
+    children,
+    stop,
+    s3Endpoint: env.S3_ENDPOINT,
+  };
 }
 
-module.exports = { startStack, freePort, startLocalS3, SERVICES, ROOT };
+module.exports = { startStack, planPorts, freePort, startLocalS3, SERVICES, SIDE_PORTS, ROOT };

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const { startStack } = createRequire(import.meta.url)('./stack.cjs');
+const { startStack, SIDE_PORTS } = createRequire(import.meta.url)('./stack.cjs');
 
 function fail(message) {
   console.error(`\n${message}\n`);
@@ -92,6 +92,20 @@ try {
 } catch (error) {
   fail(`Could not start Classroom Monitor: ${error.message}`);
 }
+// Probe and metrics ports move off their usual 9100–9104 when another system holds them: say where.
+const sidePorts = Object.entries(stack.sidePorts)
+  .map(([service, { variable, port, chosen }]) => {
+    const usual = SIDE_PORTS[service].usual;
+    return `${service} ${variable} ${port}${chosen && port !== usual ? ` (${usual} is taken)` : ''}`;
+  })
+  .join(', ');
+const passwordFile = stack.env.ADMIN_PASSWORD_OUTPUT_FILE;
+const firstSignIn =
+  !stack.env.ADMIN_PASSWORD && passwordFile && existsSync(passwordFile)
+    ? `\n  First sign-in: ${stack.env.ADMIN_USERNAME ?? 'admin'}, with the password in ${path.relative(root, passwordFile)}` +
+      '\n  (change it in the app, then delete the file)\n'
+    : '';
 console.log(
-  `\n  Classroom Monitor is running at ${stack.url}\n  (namespace ${stack.namespace}; press Ctrl-C to stop)\n`,
+  `\n  Classroom Monitor is running at ${stack.url}\n  (namespace ${stack.namespace}; press Ctrl-C to stop)\n` +
+    `  Probes and metrics: ${sidePorts}\n${firstSignIn}`,
 );

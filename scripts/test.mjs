@@ -45,6 +45,8 @@ const steps = [
     ['nx', 'run-many', '-t', 'lint', 'typecheck', 'test', '--parallel=2'],
   ],
   ['Build', 'npx', ['nx', 'run-many', '-t', 'build', '--parallel=2']],
+  // Reads the web build the step above made.
+  ['Initial JavaScript budget', 'node', ['scripts/web-bundle-budget.mjs']],
   // Side by side: these tiers spend most of their time waiting on I/O, services and timers, and
   // each file works in a namespace of its own (schemas, subjects, streams). Not beside the lint and
   // type checks, which would take the CPU that the tests' timings need. Everything is built by

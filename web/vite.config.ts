@@ -6,6 +6,8 @@ import { defineConfig } from 'vite';
 const uploadOnly =
   /\/node_modules\/(@uppy|preact|lodash|nanoid|p-queue|p-retry|p-timeout|eventemitter3|is-network-error|mime-match|wildcard|namespace-emitter|@transloadit|classnames)\//;
 
+const reactCore = /\/node_modules\/(react|react-dom|scheduler)\//;
+
 export default defineConfig({
   plugins: [react(), tailwindcss()],
   resolve: {
@@ -18,14 +20,21 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    sourcemap: true,
+    // Maps would publish the source next to the app; a production build ships none.
+    sourcemap: false,
     rollupOptions: {
       output: {
-        // Libraries change less often than the app: a release that changes only our code leaves
-        // the (immutably cached) vendor file in the browser's cache.
+        // React changes less often than the app: a release that changes only our code leaves the
+        // (immutably cached) react file in the browser's cache. The CommonJS helper goes with it,
+        // or Rollup would put it in the upload chunk and every page would load Uppy for it.
         // Uploads load Uppy and what only it uses on first use, in a chunk of their own.
+        // Everything else Rollup splits along the screens' lazy imports.
         manualChunks: (id) =>
-          uploadOnly.test(id) ? 'uppy' : id.includes('/node_modules/') ? 'vendor' : undefined,
+          uploadOnly.test(id)
+            ? 'uppy'
+            : reactCore.test(id) || id.includes('commonjsHelpers')
+              ? 'react'
+              : undefined,
       },
     },
   },

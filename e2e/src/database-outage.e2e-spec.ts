@@ -91,7 +91,7 @@ describe('the whole system across a PostgreSQL outage', () => {
     expect(ready.status).toBe(503);
 
     await relay.open();
-    await eventually(async () => expect((await fetch(`${system.url}/api/readyz`)).status).toBe(200));
+    await eventually(async () => expect((await fetch(`${system.url}/api/status/system`)).status).toBe(200));
     expect((await api('POST', '/api/buildings', { name: 'After' })).status).toBe(201);
     const list = await api<Building[]>('GET', '/api/buildings');
     expect(list.body.map((b) => b.name).sort()).toEqual(['After', 'Before']);

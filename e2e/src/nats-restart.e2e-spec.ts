@@ -67,7 +67,7 @@ describe('the whole system across a restart of the NATS server', () => {
     const list = await api<Building[]>('GET', '/api/buildings');
     const stored = new Set(list.body.map((b) => b.id));
     expect(accepted.filter((id) => !stored.has(id))).toEqual([]);
-    await eventually(async () => expect((await fetch(`${system.url}/api/readyz`)).status).toBe(200));
+    await eventually(async () => expect((await fetch(`${system.url}/api/status/system`)).status).toBe(200));
     expect([...system.children.keys()].sort()).toEqual(['auth', 'gateway', 'inventory', 'media', 'monitor']);
   });
 

@@ -107,7 +107,8 @@ describe('observability of the whole system', () => {
     // Every span of the trace hangs from the one root: none lost its parent on the way.
     const ids = new Set(trace.map((s) => s.spanId));
     expect(trace.filter((s) => !s.parentSpanId || !ids.has(s.parentSpanId))).toHaveLength(1);
-    // The access check asks auth for the user and its session version in the same trace; the session is read from PostgreSQL.
+    // The user's first request on this gateway: the access check asks auth for the user and its
+    // session version in the same trace (later ones find it kept); the session is read from PostgreSQL.
     expect(trace.map((s) => `${s.service}: ${s.name}`)).toEqual(
       expect.arrayContaining([
         'auth: nats process auth.user.session',

@@ -14,7 +14,14 @@ export interface SharedSystem {
 }
 
 /** The files that use it, by name without `.e2e-spec.ts`. */
-export const sharedSystemFiles = ['inventory', 'media', 'web-shell', 'web-room-detail'];
+export const sharedSystemFiles = [
+  'inventory',
+  'media',
+  'web-shell',
+  'web-room-detail',
+  'web-uploads',
+  'web-search',
+];
 
 /**
  * What the shared system's services run with, beyond the tests' environment: monitoring never

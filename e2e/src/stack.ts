@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deleteNamespaceStreams } from '@cm/platform';
@@ -27,16 +27,20 @@ export interface Credentials {
   password: string;
 }
 
-/** The first administrator's password: the one given, or the one auth generated and logged once. */
-async function adminOf(env: Record<string, string>, logs: string[]): Promise<Credentials> {
+/** The first administrator's password: the one given, or the one auth generated into its file. */
+async function adminOf(env: Record<string, string>): Promise<Credentials> {
   const username = env.ADMIN_USERNAME ?? 'admin';
   if (env.ADMIN_PASSWORD) return { username, password: env.ADMIN_PASSWORD };
-  const pattern = /with the generated password (\S+) /;
+  // Auth may answer health checks a moment before it has created the administrator.
   const password = await eventually(
     () => {
-      const logged = logs.map((line) => pattern.exec(line)?.[1]).find(Boolean);
-      if (!logged) throw new Error('The auth service logged no generated administrator password');
-      return logged;
+      try {
+        return readFileSync(env.ADMIN_PASSWORD_OUTPUT_FILE, 'utf8').trim();
+      } catch (error) {
+        throw new Error(
+          `The auth service kept no generated administrator password: ${(error as Error).message}`,
+        );
+      }
     },
     10_000,
     100,
@@ -64,7 +68,7 @@ export async function startSystem(
     dataDir,
     onLine: (service: string, line: string) => logs.push(`${service} ${line}`),
   });
-  const admin = await adminOf(env, logs).catch(async (error: unknown) => {
+  const admin = await adminOf(stack.env).catch(async (error: unknown) => {
     await stack.stop();
     throw error;
   });

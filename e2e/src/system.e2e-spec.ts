@@ -1,5 +1,7 @@
 import { type HealthReport } from '@cm/contracts';
-import { type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { startSystem } from './stack';
 
 describe('the whole system', () => {
@@ -10,14 +12,20 @@ describe('the whole system', () => {
   });
   afterAll(() => system?.close());
 
-  it('is ready: HTTP → gateway → NATS → every service → PostgreSQL', async () => {
-    const res = await fetch(`${system.url}/api/readyz`);
+  it('is up: HTTP → gateway → NATS → every service → PostgreSQL', async () => {
+    const res = await fetch(`${system.url}/api/status/system`);
     expect(res.status).toBe(200);
     const report = (await res.json()) as HealthReport;
     expect(report.status).toBe('up');
-    for (const part of ['gateway', 'auth', 'inventory', 'media', 'monitor', 'postgres']) {
+    for (const part of ['gateway', 'auth', 'inventory', 'media', 'monitor', 'postgres', 'nats']) {
       expect(report.checks[part]).toMatchObject({ status: 'up' });
     }
+  });
+
+  it('says the gateway process is ready by its own connections alone', async () => {
+    const res = await fetch(`${system.url}/api/readyz`);
+    expect(res.status).toBe(200);
+    expect(Object.keys(((await res.json()) as HealthReport).checks).sort()).toEqual(['nats', 'postgres']);
   });
 
   it('serves the built web app and the API description', async () => {
@@ -28,10 +36,43 @@ describe('the whole system', () => {
     expect(((await docs.json()) as { openapi: string }).openapi).toBe('3.1.0');
   });
 
-  it('prints a generated administrator password once, on the first start only', () => {
+  it('keeps a generated administrator password in a file only its owner reads, and logs where, never the password', () => {
+    const file = system.env.ADMIN_PASSWORD_OUTPUT_FILE;
     const lines = system.logs.filter((l) => l.includes('Created administrator'));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/generated password \S{12,}/);
+    expect(lines[0]).toContain(`The first administrator's password is in ${file}`);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(system.admin.password).toMatch(/^\S{16,}$/);
+    expect(system.logs.filter((l) => l.includes(system.admin.password))).toEqual([]);
+  });
+
+  it("passes the chart's `helm test` script, which fails clearly on a wrong password", async () => {
+    const script = path.join(__dirname, '../../deploy/helm/classroom-monitor/files/api-test.js');
+    const run = (password: string) =>
+      new Promise<{ code: number | null; output: string }>((resolve) => {
+        const env = {
+          PATH: process.env.PATH,
+          CM_URL: system.url,
+          CM_ORIGIN: system.url,
+          CM_USERNAME: system.admin.username,
+          CM_PASSWORD: password,
+        };
+        execFile(process.execPath, ['-e', readFileSync(script, 'utf8')], { env }, (error, stdout, stderr) =>
+          resolve({ code: error ? (error.code as number) : 0, output: stdout + stderr }),
+        );
+      });
+    const passing = await run(system.admin.password);
+    expect(passing.code).toBe(0);
+    expect(passing.output).toMatch(
+      new RegExp(
+        `^OK: signed in as "${system.admin.username}" and read \\d+ building\\(s\\) through ${system.url}\n$`,
+      ),
+    );
+    const wrong = await run('not the password');
+    expect(wrong.code).toBe(1);
+    expect(wrong.output).toMatch(
+      new RegExp(`^FAILED: signing in as "${system.admin.username}" answered 401: `),
+    );
   });
 
   it('stops every process cleanly on SIGTERM (exit code 0)', async () => {

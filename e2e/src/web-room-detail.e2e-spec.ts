@@ -67,7 +67,13 @@ describe('web app: room detail and equipment', () => {
       if (pathname.startsWith('/assets/uppy-')) flow.push('load Uppy');
       else if (r.method() !== 'GET' && /^\/api\/(objects\/upload|room-images|rooms\/)/.test(pathname))
         flow.push(`${r.method()} ${pathname}`);
-      else if (r.method() === 'PUT' && host !== new URL(web.system.url).host) flow.push('PUT store');
+      // The store is reached through the gateway's /store, as with docker-compose.yml.
+      else if (
+        r.method() === 'PUT' &&
+        host === new URL(web.system.url).host &&
+        pathname.startsWith('/store/')
+      )
+        flow.push('PUT store');
     });
     await page.goto(`/rooms/${room.id}`);
     await page.getByRole('heading', { name: '101', level: 1 }).waitFor();

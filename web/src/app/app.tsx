@@ -1,70 +1,53 @@
-import { QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { Route, Switch } from 'wouter';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Suspense } from 'react';
 import { Spinner } from '../components/ui/spinner';
-import { Toaster } from '../components/ui/toaster';
-import { TooltipProvider } from '../components/ui/tooltip';
 import { useCurrentUser } from '../features/auth/api/current-user';
-import { SignInPage } from '../features/auth/components/sign-in-page';
-import { BuildingsPage } from '../features/buildings/components/buildings-page';
-import { equipmentListQuery } from '../features/equipment/api/equipment';
-import { EquipmentSection } from '../features/equipment/components/equipment-section';
-import { SettingsPage } from '../features/monitoring/components/settings-page';
-import { ReportsPage } from '../features/reports/components/reports-page';
-import { RoomDetailPage } from '../features/rooms/components/room-detail-page';
-import { RoomsPage } from '../features/rooms/components/rooms-page';
-import { UsersPage } from '../features/users/components/users-page';
-import { AppShell } from './layout/app-shell';
-import { NotFoundPage } from './layout/simple-pages';
 import { queryClient } from './query-client';
+import { lazyScreen } from './lazy-screen';
+import { ScreenLoader } from './screen-loader';
 
-/** The room detail with its equipment: two features, composed here. */
-function RoomRoute({ roomId }: { roomId: string }) {
-  const equipment = useQuery(equipmentListQuery(roomId));
-  return (
-    <RoomDetailPage
-      roomId={roomId}
-      equipmentCount={equipment.data?.length}
-      equipment={<EquipmentSection roomId={roomId} />}
-    />
-  );
-}
-
-/** Spec section 2: the routes, shown only when signed in. */
-function Routes() {
-  return (
-    <Switch>
-      <Route path="/" component={BuildingsPage} />
-      <Route path="/buildings" component={BuildingsPage} />
-      <Route path="/buildings/:buildingId/rooms">
-        {({ buildingId }) => <RoomsPage key={buildingId} buildingId={buildingId} />}
-      </Route>
-      <Route path="/rooms/:roomId">{({ roomId }) => <RoomRoute key={roomId} roomId={roomId} />}</Route>
-      <Route path="/settings" component={SettingsPage} />
-      <Route path="/reports" component={ReportsPage} />
-      <Route path="/users" component={UsersPage} />
-      <Route component={NotFoundPage} />
-    </Switch>
-  );
-}
+/*
+ * The first load carries only what decides between signing in and the app (initial JavaScript
+ * budget, docs/benchmarks.md). The rest, screens, tooltips and toasts, comes in chunks of its own.
+ */
+const SignInPage = lazyScreen(
+  () => import('../features/auth/components/sign-in-page'),
+  (m) => m.SignInPage,
+);
+const SignedInApp = lazyScreen(
+  () => import('./signed-in-app'),
+  (m) => m.SignedInApp,
+);
+// Toasts live in a store, so one raised before this arrives shows once it has.
+const Toaster = lazyScreen(
+  () => import('../components/ui/toaster'),
+  (m) => m.Toaster,
+);
 
 function AuthGate() {
   const { user, isLoading, isAdmin } = useCurrentUser();
-  if (isLoading) return <Spinner label="Checking your session" className="min-h-dvh" />;
-  if (!user) return <SignInPage />;
+  const checking = <Spinner label="Checking your session" className="min-h-dvh" />;
+  if (isLoading) return checking;
+  if (!user)
+    return (
+      <ScreenLoader>
+        <SignInPage />
+      </ScreenLoader>
+    );
   return (
-    <AppShell isAdmin={isAdmin}>
-      <Routes />
-    </AppShell>
+    <Suspense fallback={checking}>
+      <SignedInApp isAdmin={isAdmin} />
+    </Suspense>
   );
 }
 
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
-      <TooltipProvider>
-        <AuthGate />
+      <AuthGate />
+      <Suspense fallback={null}>
         <Toaster />
-      </TooltipProvider>
+      </Suspense>
     </QueryClientProvider>
   );
 }

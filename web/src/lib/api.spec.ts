@@ -1,5 +1,14 @@
 import { apiRoutes, type Building } from '@cm/contracts';
-import { ApiError, apiJson, errorMessage, getQueryFn, nullOn401, queryKeyOf, throwIfNotOk } from './api';
+import {
+  ApiError,
+  apiJson,
+  apiQuery,
+  errorMessage,
+  getQueryFn,
+  nullOn401,
+  queryKeyOf,
+  throwIfNotOk,
+} from './api';
 
 type Call = [string, RequestInit | undefined];
 
@@ -51,6 +60,14 @@ describe(apiJson.name, () => {
       '/api/buildings/b1/rooms',
       '/api/rooms/a%2Fb%20c%3F/equipment',
     ]);
+  });
+
+  it("puts a route's query parameters in the query string, each encoded, and in the query key", async () => {
+    const empty = { items: [], more: false };
+    const calls = fakeFetch(() => json({ query: 'a&b c', buildings: empty, rooms: empty, equipment: empty }));
+    await apiJson(apiRoutes.search, { q: 'a&b c' });
+    expect(calls.map(([url]) => url)).toEqual(['/api/search?q=a%26b+c']);
+    expect(apiQuery(apiRoutes.search, { q: 'a&b c' }).queryKey).toEqual(['/api/search', 'q=a%26b+c']);
   });
 
   it('sends the method and the cookie, and a JSON body and its content type only with a payload', async () => {

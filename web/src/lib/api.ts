@@ -36,12 +36,17 @@ type ParamsOf<R> = R extends { params: infer P extends z.ZodType } ? z.input<P> 
 export type ApiBody<R> = R extends { body: infer B extends z.ZodType } ? z.input<B> : undefined;
 type ReplyOf<R> = R extends { response: infer S extends z.ZodType } ? z.output<S> : undefined;
 
-/** What a call passes after the route: its path parameters, then its body, each when it has one. */
+/**
+ * What a call passes after the route: its path parameters, then its body, each when it has one;
+ * a route with a query string (and neither) takes the query's parameters.
+ */
 type ArgsOf<R> = R extends { body: z.ZodType }
   ? [params: ParamsOf<R>, body: ApiBody<R>]
   : R extends { params: z.ZodType }
     ? [params: ParamsOf<R>]
-    : [];
+    : R extends { query: infer Q extends z.ZodType }
+      ? [query: z.input<Q>]
+      : [];
 
 type PathParams = Record<string, string> | undefined;
 
@@ -90,8 +95,10 @@ export function queryKeyOf(route: ApiRouteDef, params?: PathParams): string[] {
  * it again.
  */
 export async function apiJson<R extends JsonRoute>(route: R, ...args: ArgsOf<R>): Promise<ReplyOf<R>> {
-  const [params, body] = args as [PathParams, unknown];
-  const res = await fetch(pathOf(route, params), {
+  const [first, body] = args as [PathParams, unknown];
+  const params = route.query ? undefined : first;
+  const search = route.query && first ? `?${new URLSearchParams(first)}` : '';
+  const res = await fetch(pathOf(route, params) + search, {
     method: route.method,
     headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -120,8 +127,12 @@ export async function apiJson<R extends JsonRoute>(route: R, ...args: ArgsOf<R>)
 
 /** The query for a GET route: its key from the path, its fetch through `apiJson`. */
 export function apiQuery<R extends JsonRoute & { method: 'GET' }>(route: R, ...args: ArgsOf<R>) {
-  const [params] = args as [PathParams];
-  return queryOptions({ queryKey: queryKeyOf(route, params), queryFn: () => apiJson(route, ...args) });
+  const [first] = args as [PathParams];
+  // A query string's parameters follow the path in the key, so each search is cached on its own.
+  const queryKey = route.query
+    ? [...queryKeyOf(route), new URLSearchParams(first).toString()]
+    : queryKeyOf(route, first);
+  return queryOptions({ queryKey, queryFn: () => apiJson(route, ...args) });
 }
 
 /** Spec section 8: a fetch can be set to answer null on 401 instead of raising. */

@@ -1,4 +1,4 @@
-import { withDeadline } from './upload';
+import { explanationOf, withDeadline } from './upload';
 
 describe(withDeadline.name, () => {
   afterEach(() => jest.useRealTimers());
@@ -18,5 +18,15 @@ describe(withDeadline.name, () => {
     await expect(withDeadline(Promise.reject(new Error('refused')), 300_000, 'late')).rejects.toThrow(
       'refused',
     );
+  });
+});
+
+describe(explanationOf.name, () => {
+  it("reads the message of the gateway's refusal, and nothing from a store's XML or a stray body", () => {
+    const refusal = { code: 'MEDIA.UPLOAD_LINK_REFUSED', message: 'The upload link has expired.' };
+    expect(explanationOf(JSON.stringify(refusal))).toBe('The upload link has expired.');
+    expect(explanationOf('<Error><Code>AccessDenied</Code></Error>')).toBeUndefined();
+    expect(explanationOf('{"message":"no code"}')).toBeUndefined();
+    expect(explanationOf(undefined)).toBeUndefined();
   });
 });

@@ -1,4 +1,10 @@
-import { apiRoutes, MAX_UPLOAD_BYTES, MAX_UPLOAD_FILES, uploadResultSchema } from '@cm/contracts';
+import {
+  apiRoutes,
+  errorBodySchema,
+  MAX_UPLOAD_BYTES,
+  MAX_UPLOAD_FILES,
+  uploadResultSchema,
+} from '@cm/contracts';
 import { apiJson, throwIfNotOk } from './api';
 
 // A file goes to the server or the store in one request: generous, but a stalled upload ends.
@@ -59,10 +65,15 @@ export async function uploadImageToStore(
     uppy.on('upload-progress', (_file, progress) => {
       if (progress.bytesTotal) onProgress((progress.bytesUploaded ?? 0) / progress.bytesTotal);
     });
+    // Uppy keeps only "S3 returned 403"; the gateway's /store says why in the body it answered.
+    let explained: string | undefined;
+    uppy.on('upload-error', (_file, error) => {
+      explained = explanationOf((error as { body?: unknown } | undefined)?.body);
+    });
     // Uppy sets no deadline of its own on the PUT; destroying it below aborts a stalled one.
     const result = await withDeadline(uppy.upload(), UPLOAD_TIMEOUT_MS, stalled);
     const failed = result?.failed?.[0];
-    if (failed || !uploadURL) throw uploadFailure(failed?.error);
+    if (failed || !uploadURL) throw uploadFailure(explained ?? failed?.error);
   } finally {
     uppy.destroy();
   }
@@ -79,6 +90,17 @@ export function withDeadline<T>(work: Promise<T>, ms: number, message: string): 
     timer = setTimeout(() => reject(new Error(message)), ms);
   });
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/** The message of one of our error bodies (`{ code, message }` as JSON), else nothing. */
+export function explanationOf(body: unknown): string | undefined {
+  if (typeof body !== 'string') return undefined;
+  try {
+    const parsed = errorBodySchema.safeParse(JSON.parse(body));
+    return parsed.success ? parsed.data.message : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Uppy keeps a failed file's reason as text (or an Error); a person reads it under the picker. */

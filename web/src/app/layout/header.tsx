@@ -16,9 +16,14 @@ interface Crumb {
 function useTrail(): { back: string | null; crumbs: Crumb[] } {
   const [location] = useLocation();
   const [onRooms, roomsParams] = useRoute<{ buildingId: string }>('/buildings/:buildingId/rooms');
+  const [onLabels, labelsParams] = useRoute<{ buildingId: string }>('/buildings/:buildingId/labels');
   const [onRoom, roomParams] = useRoute<{ roomId: string }>('/rooms/:roomId');
   const room = useQuery({ ...roomQuery(roomParams?.roomId ?? ''), enabled: onRoom });
-  const buildingId = onRooms ? roomsParams.buildingId : room.data?.buildingId;
+  const buildingId = onRooms
+    ? roomsParams.buildingId
+    : onLabels
+      ? labelsParams.buildingId
+      : room.data?.buildingId;
   const building = useQuery({ ...buildingQuery(buildingId ?? ''), enabled: Boolean(buildingId) });
 
   if (location === '/' || location === '/buildings') return { back: null, crumbs: [] };
@@ -27,10 +32,17 @@ function useTrail(): { back: string | null; crumbs: Crumb[] } {
     crumbs.push({ label: 'Buildings', href: '/buildings' });
     crumbs.push({ label: building.data.name, href: `/buildings/${buildingId}/rooms` });
     if (onRoom && room.data) crumbs.push({ label: room.data.name, href: location });
+    if (onLabels) crumbs.push({ label: 'QR labels', href: location });
   }
   // Spec section 2: back from a room goes to its building's rooms, or to /buildings when the
   // building is unknown; from anywhere else, to /buildings.
-  const back = onRoom && room.data ? `/buildings/${room.data.buildingId}/rooms` : '/buildings';
+  // A label sheet goes back to its building's rooms, where it was opened.
+  const back =
+    onRoom && room.data
+      ? `/buildings/${room.data.buildingId}/rooms`
+      : onLabels
+        ? `/buildings/${labelsParams.buildingId}/rooms`
+        : '/buildings';
   return { back, crumbs };
 }
 

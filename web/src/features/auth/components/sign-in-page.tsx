@@ -9,6 +9,7 @@ import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/use-toast';
 import { errorMessage } from '../../../lib/api';
 import { useSignIn } from '../api/sign-in';
+import { returnPath } from '../lib/return-path';
 
 export function SignInPage() {
   const [, navigate] = useLocation();
@@ -17,7 +18,11 @@ export function SignInPage() {
   const signIn = useSignIn({
     onSuccess: () => {
       toast({ title: 'Welcome back!', description: 'You have successfully signed in.' });
-      navigate('/buildings');
+      // A deep link (a room's QR code) opened while signed out stays where it pointed; the
+      // app's root goes to the buildings list.
+      const here = window.location.pathname + window.location.search + window.location.hash;
+      const target = returnPath(here);
+      if (target !== here) navigate(target);
     },
     onError: (error) =>
       toast({ title: 'Sign in failed', description: errorMessage(error), variant: 'destructive' }),

@@ -3,6 +3,7 @@ import { Building2, DoorOpen } from 'lucide-react';
 import { Link } from 'wouter';
 import { Card } from '../../../components/ui/card';
 import { EditDeleteButtons } from '../../../components/ui/edit-delete-buttons';
+import { StatusChips } from '../../../components/health/status-chips';
 
 export const roomCountLabel = (count: number) => `${count} ${count === 1 ? 'Room' : 'Rooms'}`;
 
@@ -39,6 +40,7 @@ export function BuildingCard({ building, deleting, onEdit, onDelete }: BuildingC
             <DoorOpen aria-hidden className="h-4 w-4" />
             {roomCountLabel(building.roomCount)}
           </p>
+          <StatusChips counts={building.statusCounts} />
         </Link>
         <EditDeleteButtons name={building.name} deleting={deleting} onEdit={onEdit} onDelete={onDelete} />
       </div>

@@ -10,6 +10,7 @@ const building: BuildingListItem = {
   description: 'North campus',
   imageUrl: '/objects/uploads/00000000-0000-4000-8000-000000000009',
   roomCount: 2,
+  statusCounts: { active: 0, inactive: 0, partial: 0, maintenance: 0 },
 };
 
 describe(BuildingForm.name, () => {

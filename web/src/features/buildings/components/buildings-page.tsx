@@ -1,13 +1,14 @@
 import { type BuildingListItem } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Plus, Search } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { LoadError } from '../../../components/ui/load-error';
-import { Input } from '../../../components/ui/input';
+import { SearchInput } from '../../../components/ui/search-input';
 import { Tooltip } from '../../../components/ui/tooltip';
 import { toast } from '../../../components/ui/use-toast';
+import { ProblemsBanner } from '../../../components/health/problems-banner';
 import { buildingsQuery, useDeleteBuilding } from '../api/buildings';
 import { BuildingCard, BuildingCardSkeletons } from './building-card';
 import { BuildingForm } from './building-form';
@@ -64,20 +65,13 @@ export function BuildingsPage() {
           </Button>
         </Tooltip>
       </div>
-      <div className="relative">
-        <Search
-          aria-hidden
-          className="pointer-events-none absolute top-1/2 left-3 h-5 w-5 -translate-y-1/2 text-slate-400"
-        />
-        <Input
-          type="search"
-          aria-label="Search buildings"
-          placeholder="Search buildings..."
-          className="pl-10"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-        />
-      </div>
+      <ProblemsBanner />
+      <SearchInput
+        aria-label="Search buildings"
+        placeholder="Search buildings..."
+        value={search}
+        onChange={(e) => setSearch(e.target.value)}
+      />
       {buildings.isPending ? (
         <BuildingCardSkeletons />
       ) : buildings.isError ? (

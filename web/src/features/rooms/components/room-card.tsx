@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import { Badge } from '../../../components/ui/badge';
 import { Card } from '../../../components/ui/card';
 import { EditDeleteButtons } from '../../../components/ui/edit-delete-buttons';
+import { StatusChips } from '../../../components/health/status-chips';
 import { roomTags } from '../lib/room-tags';
 
 interface RoomCardProps {
@@ -35,6 +36,7 @@ export function RoomCard({ room, deleting, onEdit, onDelete }: RoomCardProps) {
             {room.equipmentCount} Equipment
           </span>
         </p>
+        <StatusChips counts={room.statusCounts} />
         {tags.length > 0 ? (
           <div className="mt-2 flex flex-wrap gap-1.5">
             {tags.map((tag) => (

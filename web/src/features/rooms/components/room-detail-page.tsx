@@ -1,6 +1,6 @@
 import { MAX_UPLOAD_BYTES, type Room } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Camera, Cable, LayoutGrid, Monitor, Users } from 'lucide-react';
+import { Camera, Cable, LayoutGrid, Monitor, QrCode, Users } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'wouter';
 import { Button } from '../../../components/ui/button';
@@ -14,6 +14,7 @@ import { ApiError } from '../../../lib/api';
 import { type RoomAttachmentField, roomQuery, useAttachToRoom } from '../api/rooms';
 import { ConnectionDetails } from './connection-details';
 import { DefaultRoomPicture } from './default-room-picture';
+import { RoomQrDialog } from './room-qr-dialog';
 
 // Spec section 8: "{what} uploaded successfully" after a detail-page upload.
 const attachments: Record<RoomAttachmentField, { what: string; dialogTitle: string }> = {
@@ -35,6 +36,7 @@ export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetail
   const attach = useAttachToRoom();
   const [uploading, setUploading] = useState<RoomAttachmentField | null>(null);
   const [viewing, setViewing] = useState<'wiring' | 'seating' | null>(null);
+  const [showingQr, setShowingQr] = useState(false);
 
   if (room.isPending) return <RoomDetailSkeleton />;
   if (room.isError) {
@@ -79,9 +81,15 @@ export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetail
           <Camera aria-hidden className="h-6 w-6" />
         </Button>
       </div>
-      <div>
-        <h1 className="text-2xl font-bold break-words text-slate-900">{data.name}</h1>
-        <p className="text-slate-600">{data.type}</p>
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          <h1 className="text-2xl font-bold break-words text-slate-900">{data.name}</h1>
+          <p className="text-slate-600">{data.type}</p>
+        </div>
+        <Button variant="outline" className="shrink-0" onClick={() => setShowingQr(true)}>
+          <QrCode aria-hidden className="h-5 w-5" />
+          QR label
+        </Button>
       </div>
       <div className="grid grid-cols-2 gap-3">
         <Tile
@@ -114,6 +122,7 @@ export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetail
         maxBytes={MAX_UPLOAD_BYTES}
         onUploaded={(path) => (uploading ? attachUploaded(uploading, path) : undefined)}
       />
+      <RoomQrDialog room={data} open={showingQr} onOpenChange={setShowingQr} />
       <WiringDiagramView
         room={data}
         open={viewing === 'wiring'}

@@ -16,6 +16,7 @@ const room = (name: string, floor: string, type = 'Classroom'): RoomListItem => 
   wiringDiagramUrl: null,
   seatingLayoutUrl: null,
   equipmentCount: 2,
+  statusCounts: { active: 2, inactive: 0, partial: 0, maintenance: 0 },
 });
 
 describe(RoomList.name, () => {

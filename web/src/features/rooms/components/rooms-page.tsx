@@ -1,9 +1,9 @@
 import { type RoomListItem } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Plus } from 'lucide-react';
+import { Plus, Printer } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { Button } from '../../../components/ui/button';
+import { Button, buttonClass } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { LoadError } from '../../../components/ui/load-error';
 import { Skeleton } from '../../../components/ui/skeleton';
@@ -60,11 +60,22 @@ export function RoomsPage({ buildingId }: { buildingId: string }) {
         ) : (
           <Skeleton className="h-8 w-2/3" />
         )}
-        <Tooltip content="Add room">
-          <Button size="round" aria-label="Add room" onClick={() => setForm({ open: true })}>
-            <Plus aria-hidden className="h-6 w-6" />
-          </Button>
-        </Tooltip>
+        <div className="flex shrink-0 gap-2">
+          <Tooltip content="Print QR labels">
+            <Link
+              href={`/buildings/${buildingId}/labels`}
+              aria-label="Print QR labels"
+              className={buttonClass({ variant: 'outline', size: 'round' })}
+            >
+              <Printer aria-hidden className="h-6 w-6" />
+            </Link>
+          </Tooltip>
+          <Tooltip content="Add room">
+            <Button size="round" aria-label="Add room" onClick={() => setForm({ open: true })}>
+              <Plus aria-hidden className="h-6 w-6" />
+            </Button>
+          </Tooltip>
+        </div>
       </div>
       {rooms.isPending ? (
         <RoomListSkeleton />

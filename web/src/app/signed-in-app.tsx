@@ -1,0 +1,78 @@
+import { Route, Switch } from 'wouter';
+import { TooltipProvider } from '../components/ui/tooltip';
+import { AppShell } from './layout/app-shell';
+import { lazyScreen } from './lazy-screen';
+import { ScreenLoader } from './screen-loader';
+
+// Each screen is a chunk of its own, fetched on its first visit.
+const BuildingsPage = lazyScreen(
+  () => import('../features/buildings/components/buildings-page'),
+  (m) => m.BuildingsPage,
+);
+const RoomsPage = lazyScreen(
+  () => import('../features/rooms/components/rooms-page'),
+  (m) => m.RoomsPage,
+);
+const RoomLabelsPage = lazyScreen(
+  () => import('../features/rooms/components/room-labels-page'),
+  (m) => m.RoomLabelsPage,
+);
+const RoomRoute = lazyScreen(
+  () => import('./room-route'),
+  (m) => m.RoomRoute,
+);
+const SettingsPage = lazyScreen(
+  () => import('../features/monitoring/components/settings-page'),
+  (m) => m.SettingsPage,
+);
+const ReportsPage = lazyScreen(
+  () => import('../features/reports/components/reports-page'),
+  (m) => m.ReportsPage,
+);
+const UsersPage = lazyScreen(
+  () => import('../features/users/components/users-page'),
+  (m) => m.UsersPage,
+);
+const SearchPage = lazyScreen(
+  () => import('../features/search/components/search-page'),
+  (m) => m.SearchPage,
+);
+const NotFoundPage = lazyScreen(
+  () => import('./layout/simple-pages'),
+  (m) => m.NotFoundPage,
+);
+
+/** Spec section 2: the routes, shown only when signed in. */
+function Routes() {
+  return (
+    <Switch>
+      <Route path="/" component={BuildingsPage} />
+      <Route path="/buildings" component={BuildingsPage} />
+      <Route path="/buildings/:buildingId/rooms">
+        {({ buildingId }) => <RoomsPage key={buildingId} buildingId={buildingId} />}
+      </Route>
+      <Route path="/buildings/:buildingId/labels">
+        {({ buildingId }) => <RoomLabelsPage key={buildingId} buildingId={buildingId} />}
+      </Route>
+      <Route path="/rooms/:roomId">{({ roomId }) => <RoomRoute key={roomId} roomId={roomId} />}</Route>
+      <Route path="/settings" component={SettingsPage} />
+      <Route path="/reports" component={ReportsPage} />
+      <Route path="/users" component={UsersPage} />
+      <Route path="/search" component={SearchPage} />
+      <Route component={NotFoundPage} />
+    </Switch>
+  );
+}
+
+/** What a signed-in user sees: the shell, and the screen the address names. */
+export function SignedInApp({ isAdmin }: { isAdmin: boolean }) {
+  return (
+    <TooltipProvider>
+      <AppShell isAdmin={isAdmin}>
+        <ScreenLoader>
+          <Routes />
+        </ScreenLoader>
+      </AppShell>
+    </TooltipProvider>
+  );
+}

@@ -1,0 +1,15 @@
+import { lazy, Suspense } from 'react';
+import { cn } from '../../lib/cn';
+import { type QrSvgProps } from './qr-svg';
+import { Skeleton } from './skeleton';
+
+// The encoder loads with the first code shown, not with the app.
+const QrSvg = lazy(() => import('./qr-svg'));
+
+export function QrCode({ className, ...props }: QrSvgProps) {
+  return (
+    <Suspense fallback={<Skeleton aria-label="Loading QR code" className={cn('aspect-square', className)} />}>
+      <QrSvg className={className} {...props} />
+    </Suspense>
+  );
+}

@@ -1,0 +1,5 @@
+import { apiRoutes } from '@cm/contracts';
+import { apiQuery } from '../../../lib/api';
+
+/** Buildings, rooms and equipment whose text holds `q`, grouped by kind. */
+export const searchQuery = (q: string) => apiQuery(apiRoutes.search, { q });
