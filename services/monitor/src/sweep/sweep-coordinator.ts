@@ -3,6 +3,7 @@ import { ErrorCode, messages, namespacedSubject, type SweepAssignment } from '@c
 import { AppError, CONFIG, injectTraceHeaders, JetStreamConnection } from '@cm/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
+import { ErrorCode as NatsErrorCode, NatsError } from 'nats';
 import { Membership } from '../cluster/membership';
 import { type Config } from '../config';
 import { MonitorMetrics } from '../metrics/monitor-metrics';
@@ -10,7 +11,11 @@ import { TargetList } from '../targets/target-list';
 import { SweepRun } from './sweep-run';
 import { decodeJson, encodeJson } from './wire';
 
-/** How long a replica has to accept its share before it counts as gone. */
+/**
+ * How long a replica has to accept its share. One that does not answer in time but is still in
+ * membership is busy, not gone: its share stays with it (handing it on would ping those devices
+ * twice); if it really is gone, its membership entry expires and the poll hands the share on.
+ */
 const ACCEPT_TIMEOUT_MS = 2000;
 /** How often membership is read while a sweep runs, to notice replicas that went away. */
 const MEMBERSHIP_POLL_MS = 1000;
@@ -177,7 +182,15 @@ export class SweepCoordinator {
             const acceptance = messages.monitor.assignSweep.reply.safeParse(decodeJson(reply.data));
             if (!acceptance.data?.accepted) sweep.fail(member);
           })
-          .catch(() => sweep.fail(member)),
+          .catch((error: unknown) => {
+            if (error instanceof NatsError && error.code === NatsErrorCode.Timeout) {
+              this.logger.warn(
+                `Sweep ${sweep.id}: ${member} did not accept part ${part.assignment.part} within ${ACCEPT_TIMEOUT_MS} ms; its share stays with it while it stays in membership`,
+              );
+              return;
+            }
+            sweep.fail(member);
+          }),
       );
     }
   }
