@@ -1,7 +1,9 @@
 // The API under load: 50 signed-in clients (a session each) calling list and detail routes for
 // 30 s, through the whole system (gateway → NATS → inventory and auth → PostgreSQL), then the same
 // load against a single-process baseline that runs the same SQL directly (baseline-server.mjs).
-// The ratio of the two is what the gateway, the NATS hops and the service framework cost.
+// The ratio of the two is what the gateway, the NATS hops and the service framework cost. A third
+// run, the two-process floor (floor-server.mjs), splits that ratio: what the process split itself
+// costs, and what the frameworks and checks on top of it cost.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -101,17 +103,24 @@ async function measure(name, url, cookies, ids, duration, pids = {}) {
   };
 }
 
-function startBaseline(env) {
-  const child = spawn(process.execPath, [path.join(here, 'baseline-server.mjs')], {
+/** Starts a reference server (a script here that prints `{ port, ... }` on its first line). */
+function startReference(script, env) {
+  const child = spawn(process.execPath, [path.join(here, script)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`The baseline server exited with ${code}`)));
     readline.createInterface({ input: child.stdout }).once('line', (line) => {
-      resolve({ url: `http://127.0.0.1:${JSON.parse(line).port}`, child });
+      const ready = JSON.parse(line);
+      resolve({ url: `http://127.0.0.1:${ready.port}`, child, ready });
     });
   });
+}
+
+function stop(reference) {
+  reference.child.removeAllListeners('exit');
+  reference.child.kill('SIGTERM');
 }
 
 async function main() {
@@ -123,6 +132,7 @@ async function main() {
   const db = new Client({ connectionString: DATABASE_URL });
   let stack;
   let baseline;
+  let floor;
   // Before the system starts: the cleanup below needs it even when the start fails (a query on a
   // client never connected waits forever, and the bench would end silently with exit code 0).
   await db.connect();
@@ -152,10 +162,22 @@ async function main() {
       DURATION_S,
       Object.fromEntries(['gateway', 'inventory', 'auth'].map((s) => [s, stack.children.get(s).pid])),
     );
-    // The services stop before the baseline runs, so both have the machine to themselves.
+    // The services stop before the references run, so each has the machine to itself.
     await stack.stop();
     stack = undefined;
-    baseline = await startBaseline(env);
+    floor = await startReference('floor-server.mjs', { ...env, NATS_URL });
+    await measure('warm-up', floor.url, cookies, ids, 3);
+    const split = await measure(
+      'two-process floor (node:http → NATS → pg)',
+      floor.url,
+      cookies,
+      ids,
+      DURATION_S,
+      { front: floor.child.pid, query: floor.ready.queryPid },
+    );
+    stop(floor);
+    floor = undefined;
+    baseline = await startReference('baseline-server.mjs', env);
     await measure('warm-up', baseline.url, cookies, ids, 3);
     const single = await measure(
       'single-process baseline (same SQL)',
@@ -171,14 +193,14 @@ async function main() {
     );
     console.log('| target | req/s | p50 ms | p99 ms | errors |');
     console.log('|---|---|---|---|---|');
-    for (const r of [system, single])
+    for (const r of [system, split, single])
       console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} |`);
     const cpu = (r) =>
       Object.entries(r.cpuUsPerRequest)
         .map(([k, us]) => `${k} ${us}`)
         .join(', ');
     console.log(
-      `\nCPU µs per request: ${cpu(system)}; ${cpu(single)} (load average ${loadavg()[0].toFixed(1)})`,
+      `\nCPU µs per request: ${cpu(system)}; floor: ${cpu(split)}; baseline: ${cpu(single)} (load average ${loadavg()[0].toFixed(1)})`,
     );
     if (PROFILE_DIR)
       console.log(`\nProfiles in ${PROFILE_DIR}: ${system.requests} requests measured (plus the warm-up's).`);
@@ -186,12 +208,12 @@ async function main() {
     console.log(
       `\nthroughput system ÷ baseline: ${ratio(system.rps, single.rps)}; p50 system ÷ baseline: ${ratio(system.p50, single.p50)}; p99 system ÷ baseline: ${ratio(system.p99, single.p99)}`,
     );
-    if (system.errors || single.errors) process.exitCode = 1;
+    console.log(
+      `floor ÷ baseline: throughput ${ratio(split.rps, single.rps)}, p99 ${ratio(split.p99, single.p99)}; system ÷ floor: throughput ${ratio(system.rps, split.rps)}, p99 ${ratio(system.p99, split.p99)}`,
+    );
+    if (system.errors || split.errors || single.errors) process.exitCode = 1;
   } finally {
-    if (baseline) {
-      baseline.child.removeAllListeners('exit');
-      baseline.child.kill('SIGTERM');
-    }
+    for (const reference of [floor, baseline]) if (reference) stop(reference);
     await stack?.stop();
     await removeNamespace(db, NATS_URL, namespace).catch((error) =>
       console.error(`cleanup: ${error.message}`),
