@@ -19,6 +19,7 @@ import {
   NATS_URL,
   stackEnv,
 } from '../support/campus.mjs';
+import { percentile, round } from '../support/measure.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
@@ -70,8 +71,6 @@ async function measure(name, url, cookie) {
   };
 }
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-
 /**
  * The inventory service alone: the same calls as NATS requests, as the gateway makes them, from
  * the same number of concurrent callers. The difference to the HTTP figures is the gateway's share.
@@ -103,8 +102,8 @@ async function measureNats(name, pattern, data) {
   latencies.sort((a, b) => a - b);
   return {
     name,
-    p50: Math.round(percentile(latencies, 50) * 10) / 10,
-    p99: Math.round(percentile(latencies, 99) * 10) / 10,
+    p50: round(percentile(latencies, 50)),
+    p99: round(percentile(latencies, 99)),
     rps: latencies.length / DURATION_S,
     bytes: NaN,
   };

@@ -18,6 +18,7 @@ import {
   NATS_URL,
   stackEnv,
 } from '../support/campus.mjs';
+import { percentile, round } from '../support/measure.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
@@ -49,8 +50,6 @@ async function seed(db) {
   return { ...rows[0], seconds: (performance.now() - started) / 1000 };
 }
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-
 /**
  * One caller, one search after another: the time a person waits for an answer. Concurrent load
  * on a shared two-core machine measures the queue more than the search.
@@ -69,7 +68,6 @@ async function measure(name, url, cookie) {
     latencies.push(performance.now() - started);
   }
   latencies.sort((a, b) => a - b);
-  const round = (ms) => Math.round(ms * 10) / 10;
   return { name, p50: round(percentile(latencies, 50)), p99: round(percentile(latencies, 99)) };
 }
 
