@@ -125,24 +125,22 @@ export class SweepCoordinator {
     );
     const deadline = setTimeout(() => sweep.end(false), this.config.MONITOR_SWEEP_TIMEOUT_MS);
     this.running.add(sweep);
+    // A member counts as gone once two reads in a row miss it: a read of the bucket under load can
+    // come back short, and handing on the share of a replica still at work pings its devices twice.
+    let missing = new Set<string>();
     const poll = setInterval(() => {
       this.membership.live().then(
-        (live) =>
-          this.reassign(
-            sweep,
-            sweep.pendingMembers().filter((m) => !live.includes(m)),
-            live,
-          ),
+        (live) => {
+          const gone = sweep.pendingMembers().filter((m) => !live.includes(m));
+          const confirmed = gone.filter((m) => missing.has(m));
+          missing = new Set(gone);
+          this.reassign(sweep, confirmed);
+        },
         (error: unknown) =>
           this.logger.warn(`Reading membership during sweep ${sweep.id} failed: ${String(error)}`),
       );
     }, MEMBERSHIP_POLL_MS);
-    sweep.onFailure = (member) => {
-      this.membership.live().then(
-        (live) => this.reassign(sweep, [member], live),
-        () => this.reassign(sweep, [member], members),
-      );
-    };
+    sweep.onFailure = (member) => this.reassign(sweep, [member]);
     try {
       this.assign(sweep, sweep.nextPart([], members));
       const completed = await sweep.finished;
@@ -195,20 +193,23 @@ export class SweepCoordinator {
     }
   }
 
-  /** Hands the shares of `gone` replicas (and of any other member no longer live) to the live ones. */
-  private reassign(sweep: SweepRun, gone: string[], live: string[]): void {
+  /**
+   * Hands the shares of `gone` replicas to every other member still in the sweep. A member that a
+   * read of membership happened to miss gets its part too: left out but not excluded, the devices
+   * the new part gives it would go unpinged; if it really is gone, its part is handed on in turn.
+   */
+  private reassign(sweep: SweepRun, gone: string[]): void {
     if (sweep.isOver) return;
-    const active = sweep.activeMembers();
-    const lost = active.filter((m) => gone.includes(m) || !live.includes(m));
+    const lost = sweep.activeMembers().filter((m) => gone.includes(m));
     if (lost.length === 0) return;
-    const part = sweep.nextPart(lost, live);
+    const part = sweep.nextPart(lost, sweep.members);
     this.metrics.reassigned.inc(lost.length);
     if (part.assignees.length === 0) {
       this.logger.warn(`Sweep ${sweep.id}: no replica left to take the share of ${lost.join(', ')}`);
       sweep.end(false);
       return;
     }
-    this.logger.log(
+    this.logger.warn(
       `Sweep ${sweep.id}: the share of ${lost.join(', ')} goes to ${part.assignees.join(', ')}`,
     );
     this.assign(sweep, part);
