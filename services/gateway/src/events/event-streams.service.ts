@@ -1,5 +1,5 @@
 import { ErrorCode, liveControlEvents, messages } from '@cm/contracts';
-import { AppError, CONFIG, Gauge, MetricsService, Registry, RpcClient } from '@cm/platform';
+import { AppError, CONFIG, MetricsService, RpcClient } from '@cm/platform';
 import {
   type BeforeApplicationShutdown,
   Inject,
@@ -13,6 +13,7 @@ import { type SignedInRequest } from '../auth/current-user';
 import { SessionUsers } from '../auth/session-users';
 import { type Config } from '../config';
 import { SessionStore } from '../session/session-store';
+import { EventMetrics } from './event-metrics';
 import { type LiveFrame, LiveFeed, MAX_REPLAY, sseFrame } from './live-feed';
 
 /** A client that reads slower than events come is cut past this much unsent: it resumes by id. */
@@ -96,12 +97,7 @@ export class EventStreams implements OnApplicationBootstrap, BeforeApplicationSh
   private readonly logger = new Logger(EventStreams.name);
   private readonly streams = new Set<LiveStream>();
   private readonly bySession = new Map<string, number>();
-  private readonly registry = new Registry();
-  private readonly gauge = new Gauge({
-    name: 'cm_gateway_event_streams_open',
-    help: 'Live event streams (GET /api/events) this gateway process holds open.',
-    registers: [this.registry],
-  });
+  private readonly metrics = new EventMetrics();
   private readonly subscriptions: Subscription[] = [];
   private keepAlive?: NodeJS.Timeout;
 
@@ -113,7 +109,7 @@ export class EventStreams implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly rpc: RpcClient,
     metrics: MetricsService,
   ) {
-    metrics.addRegistry(this.registry);
+    metrics.addRegistry(this.metrics.registry);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -186,7 +182,7 @@ export class EventStreams implements OnApplicationBootstrap, BeforeApplicationSh
     const unsubscribe = this.feed.subscribe(stream);
     this.streams.add(stream);
     this.bySession.set(sid, (this.bySession.get(sid) ?? 0) + 1);
-    this.gauge.set(this.streams.size);
+    this.metrics.streamsOpen.set(this.streams.size);
     res.on('close', () => stream.close());
 
     try {
@@ -219,7 +215,7 @@ export class EventStreams implements OnApplicationBootstrap, BeforeApplicationSh
     const left = (this.bySession.get(stream.sid) ?? 1) - 1;
     if (left > 0) this.bySession.set(stream.sid, left);
     else this.bySession.delete(stream.sid);
-    this.gauge.set(this.streams.size);
+    this.metrics.streamsOpen.set(this.streams.size);
   }
 
   private keepAll(): void {
