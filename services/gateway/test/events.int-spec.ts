@@ -1,4 +1,6 @@
 import { type Building, ErrorCode, type Room, type User } from '@cm/contracts';
+import { DataSource } from 'typeorm';
+import { SESSION_ROW_TTL_MS } from '../src/session/session-store';
 import { type SseEvent, openEvents, type SseStream } from './sse-client';
 import { fetch, type Gateway, signIn, startAuthAndGateway, startGateway } from './support';
 
@@ -39,7 +41,8 @@ describe('live events (GET /api/events)', () => {
 
   beforeAll(async () => {
     sut = await startAuthAndGateway({ EVENTS_KEEPALIVE_MS: String(keepAliveMs) }, { inventory: true });
-    replica = await startGateway(sut.namespace, { EVENTS_KEEPALIVE_MS: String(keepAliveMs) });
+    // No keep-alive check within a test on the replica: its streams can end only by the notices.
+    replica = await startGateway(sut.namespace, { EVENTS_KEEPALIVE_MS: '60000' });
     admin = await sut.adminCookie();
   });
   afterEach(() => open.splice(0).forEach((s) => s.close()));
@@ -162,13 +165,13 @@ describe('live events (GET /api/events)', () => {
 
   it('ends the stream on one replica when its session is signed out on the other', async () => {
     const { cookie } = await createUser('leaves-live');
-    const stream = await events(sut.base, cookie);
+    const stream = await events(replica.base, cookie);
     await ready(stream);
-    const res = await fetch(`${replica.base}/api/logout`, { method: 'POST', headers: { cookie } });
+    const res = await fetch(`${sut.base}/api/logout`, { method: 'POST', headers: { cookie } });
     expect(res.status).toBe(204);
     await stream.next((e) => e.event === 'ended');
     await stream.end();
-    expect((await openEvents(sut.base, cookie)).status).toBe(401);
+    expect((await openEvents(replica.base, cookie)).status).toBe(401);
   });
 
   it('ends the stream when the user is deactivated', async () => {
@@ -178,6 +181,17 @@ describe('live events (GET /api/events)', () => {
     await call(sut.base, `/api/users/${user.id}`, 'PUT', { username: user.username, isActive: 0 });
     expect((await stream.next((e) => e.event === 'ended')).data).toEqual({ reason: 'session' });
     await stream.end();
+  });
+
+  it('ends the stream at a keep-alive when its session went without a notice (deleted by hand)', async () => {
+    const { cookie, user } = await createUser('deleted-quietly');
+    const stream = await events(sut.base, cookie);
+    await ready(stream);
+    await sut.gateway.app
+      .get(DataSource)
+      .query(`DELETE FROM "${sut.namespace}_gateway".sessions WHERE user_id = $1`, [user.id]);
+    // Once the row kept for a few seconds is read again.
+    await stream.next((e) => e.event === 'ended', SESSION_ROW_TTL_MS + 5 * keepAliveMs);
   });
 
   it('refuses more streams of one session than allowed with 429 and a message', async () => {
