@@ -1,4 +1,5 @@
 import { type Building, ErrorCode, type Room, type User } from '@cm/contracts';
+import { eventually } from '@cm/platform/testing';
 import { DataSource } from 'typeorm';
 import { SESSION_ROW_TTL_MS } from '../src/session/session-store';
 import { type SseEvent, openEvents, type SseStream } from './sse-client';
@@ -153,6 +154,24 @@ describe('live events (GET /api/events)', () => {
     expect(Number((await resumed.next(changeOf(later.id))).id)).toBe(Number(seen.id) + 4);
     const ids = resumed.events.filter((e) => e.id && e.event !== 'ready').map((e) => e.id);
     expect(new Set(ids).size).toBe(ids.length);
+
+    // A replica started since has not followed them: it reads them from the stream.
+    const late = await startGateway(sut.namespace);
+    try {
+      // It follows the stream shortly after it starts (503 until then).
+      const fromStream = await eventually(async () => {
+        const stream = await events(late.base, admin, seen.id);
+        expect(stream.status).toBe(200);
+        return stream;
+      });
+      await ready(fromStream);
+      expect(
+        fromStream.events.filter((e) => e.event === 'inventory.changed').map((e) => [e.id, e.data]),
+      ).toEqual(resumed.events.filter((e) => e.event === 'inventory.changed').map((e) => [e.id, e.data]));
+    } finally {
+      open.splice(0).forEach((s) => s.close());
+      await late.close();
+    }
   });
 
   it('tells a client whose id the stream does not know to refetch everything', async () => {

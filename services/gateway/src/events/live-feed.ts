@@ -33,6 +33,12 @@ export interface StreamPosition {
 /** Past this many missed events a client refetches instead of replaying them one by one. */
 export const MAX_REPLAY = 5000;
 
+/**
+ * The newest events followed live are kept, so that the clients of a replica that stopped, which
+ * all reconnect at once with their last ids, resume from memory rather than with a consumer each.
+ */
+const KEPT_FRAMES = 2000;
+
 const json = JSONCodec<unknown>();
 
 /** `id`, `event` and `data` lines of one Server-Sent Event. */
@@ -57,6 +63,8 @@ export class LiveFeed implements OnApplicationBootstrap, OnApplicationShutdown {
   /** The last sequence delivered live: a restarted consumer goes on from the next one. */
   private lastSeq = 0;
   private consuming = false;
+  /** The newest events followed, by consecutive sequence (null: one that failed its schema). */
+  private kept: { seq: number; frame: LiveFrame | null }[] = [];
 
   constructor(@Inject(CONFIG) private readonly config: Config) {}
 
@@ -93,9 +101,14 @@ export class LiveFeed implements OnApplicationBootstrap, OnApplicationShutdown {
 
   /**
    * The events from `from` to `to` (both included), or null when some of them are no longer
-   * kept. Within NATS_REQUEST_TIMEOUT_MS, or it throws.
+   * kept: from memory when this process followed them all, else read from the stream within
+   * NATS_REQUEST_TIMEOUT_MS (or it throws).
    */
   async read(from: number, to: number): Promise<LiveFrame[] | null> {
+    const first = this.kept[0]?.seq;
+    if (first !== undefined && first <= from && this.kept.at(-1)!.seq >= to) {
+      return this.kept.slice(from - first, to - first + 1).flatMap(({ frame }) => (frame ? [frame] : []));
+    }
     const consumer = await this.jetstream().js.consumers.get(this.streamName, {
       deliver_policy: DeliverPolicy.StartSequence,
       opt_start_seq: from,
@@ -173,13 +186,21 @@ export class LiveFeed implements OnApplicationBootstrap, OnApplicationShutdown {
       if (this.lastSeq > 0 && msg.seq !== this.lastSeq + 1) this.resyncAll();
       this.lastSeq = msg.seq;
       const frame = this.frameOf(msg);
+      this.keep(msg.seq, frame);
       if (!frame) continue;
       for (const listener of this.listeners) listener.frame(frame);
     }
   }
 
   private resyncAll(): void {
+    this.kept = [];
     for (const listener of this.listeners) listener.resync();
+  }
+
+  private keep(seq: number, frame: LiveFrame | null): void {
+    if (this.kept.length > 0 && this.kept.at(-1)!.seq !== seq - 1) this.kept = [];
+    this.kept.push({ seq, frame });
+    if (this.kept.length > KEPT_FRAMES) this.kept.splice(0, this.kept.length - KEPT_FRAMES);
   }
 
   private frameOf(msg: JsMsg): LiveFrame | null {
