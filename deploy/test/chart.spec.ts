@@ -137,6 +137,11 @@ describe('classroom-monitor chart', () => {
     expect(ingress.spec.tls).toEqual([
       { hosts: ['classroom-monitor.campus.example'], secretName: 'classroom-monitor-tls' },
     ]);
+    // The live stream (GET /api/events) goes through ingress-nginx unbuffered and stays open.
+    expect(ingress.metadata.annotations).toMatchObject({
+      'nginx.ingress.kubernetes.io/proxy-buffering': 'off',
+      'nginx.ingress.kubernetes.io/proxy-read-timeout': '3600',
+    });
     expect(ofKind(manifests, 'HorizontalPodAutoscaler').map(componentOf)).toEqual(['gateway']);
     const gatewayConfig = ofKind(manifests, 'ConfigMap').find(
       (m) => componentOf(m) === 'gateway',
@@ -147,6 +152,19 @@ describe('classroom-monitor chart', () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.observability.svc:4318',
       OTEL_TRACES_SAMPLER_ARG: '0.25',
     });
+  });
+
+  it("lets the values' own Ingress annotations win over the streaming ones, and drop them", () => {
+    const annotationsOf = (sets: string[]) =>
+      (ofKind(render(['ci/inline-credentials-values.yaml'], sets), 'Ingress')[0] as Manifest).metadata
+        .annotations ?? {};
+    const own = annotationsOf([
+      'gateway.ingress.annotations.nginx\\.ingress\\.kubernetes\\.io/proxy-buffering=on',
+    ]);
+    expect(own['nginx.ingress.kubernetes.io/proxy-buffering']).toBe('on');
+    expect(own['nginx.ingress.kubernetes.io/proxy-read-timeout']).toBe('3600');
+    const without = annotationsOf(['gateway.ingress.streaming=false']);
+    expect(Object.keys(without)).toEqual(['nginx.ingress.kubernetes.io/proxy-body-size']);
   });
 
   it('renders no Ingress, autoscaler or ScaledObject by default', () => {

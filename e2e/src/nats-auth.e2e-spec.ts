@@ -33,6 +33,34 @@ describe('the whole system on an authenticated NATS', () => {
   let system: Awaited<ReturnType<typeof startSystem>>;
   const intruders: NatsConnection[] = [];
 
+  /**
+   * Opens the live stream and reads it until `until` is in what came (or 10 s pass), then closes
+   * it: the gateway's consumers of the live stream need their own permissions.
+   */
+  const liveText = async (cookie: Record<string, string>, until: RegExp, lastEventId?: string) => {
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), 10_000);
+    const res = await fetch(`${system.url}/api/events`, {
+      headers: { ...cookie, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
+      signal: abort.signal,
+    });
+    expect(res.status).toBe(200);
+    let text = '';
+    const decoder = new TextDecoder();
+    try {
+      for await (const chunk of res.body!) {
+        text += decoder.decode(chunk as Uint8Array, { stream: true });
+        if (until.test(text)) break;
+      }
+    } catch {
+      // Aborted: what came is judged below.
+    } finally {
+      clearTimeout(timer);
+      abort.abort();
+    }
+    return text;
+  };
+
   /** What the services were refused: a missing permission would show here, not as a failed call. */
   const servicesRefused = () =>
     nats.log.split('\n').filter((line) => /Permissions Violation/i.test(line) && !line.includes('intruder'));
@@ -72,9 +100,15 @@ describe('the whole system on an authenticated NATS', () => {
         headers: { ...cookie, 'content-type': 'application/json' },
         body: JSON.stringify(body ?? {}),
       });
+    // The gateway follows the live stream shortly after it starts: until then it answers 503.
+    const before = await eventually(
+      async () => /id: (\d+)\nevent: ready/.exec(await liveText(cookie, /event: ready/))![1],
+    );
     const created = await post('/api/buildings', { name: 'Library' });
     expect(created.status).toBe(201);
     const building = (await created.json()) as Building;
+    // Replayed from the stream after the id seen before the building was created.
+    expect(await liveText(cookie, /event: ready/, before)).toContain(`"id":"${building.id}"`);
     const rooms = await post(`/api/buildings/${building.id}/rooms`, {
       name: '1',
       type: 'Classroom',

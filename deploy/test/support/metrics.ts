@@ -1,4 +1,5 @@
 import { platformMetrics } from '../../../libs/platform/src/metrics/platform-metrics';
+import { EventMetrics } from '../../../services/gateway/src/events/event-metrics';
 import { MonitorMetrics } from '../../../services/monitor/src/metrics/monitor-metrics';
 
 /**
@@ -10,6 +11,7 @@ export const metricModules: Record<
   () => { getMetricsAsJSON(): Promise<{ name: string; type: unknown }[]> }
 > = {
   'libs/platform/src/metrics/platform-metrics.ts': () => platformMetrics.registry,
+  'services/gateway/src/events/event-metrics.ts': () => new EventMetrics().registry,
   'services/monitor/src/metrics/monitor-metrics.ts': () => new MonitorMetrics().registry,
 };
 

@@ -1,5 +1,6 @@
 import { type ApiRouteDef } from './route-def';
 import { authRoutes } from './routes/auth';
+import { eventRoutes } from './routes/events';
 import { inventoryRoutes } from './routes/inventory';
 import { mediaRoutes } from './routes/media';
 import { monitoringRoutes } from './routes/monitoring';
@@ -20,6 +21,7 @@ export const apiRoutes = {
   ...mediaRoutes,
   ...inventoryRoutes,
   ...monitoringRoutes,
+  ...eventRoutes,
 } as const satisfies Record<string, ApiRouteDef>;
 
 export type ApiRouteName = keyof typeof apiRoutes;

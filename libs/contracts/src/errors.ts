@@ -44,6 +44,9 @@ export const ErrorCode = {
   UPLOAD_LINK_REFUSED: 'MEDIA.UPLOAD_LINK_REFUSED',
 
   CHECK_INCOMPLETE: 'MONITOR.CHECK_INCOMPLETE',
+
+  TOO_MANY_STREAMS: 'EVENTS.TOO_MANY_STREAMS',
+  EVENTS_BUSY: 'EVENTS.SERVER_BUSY',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -1,5 +1,6 @@
 import { type z } from 'zod';
 import { equipmentChangedEventSchema } from './equipment';
+import { equipmentStatusEventSchema, inventoryChangedEventSchema, monitoringStateEventSchema } from './live';
 import { events } from './messaging';
 import { statusMessageSchema } from './monitoring';
 
@@ -7,6 +8,9 @@ import { statusMessageSchema } from './monitoring';
 export const eventSchemas = {
   [events.statusChecked]: statusMessageSchema,
   [events.equipmentChanged]: equipmentChangedEventSchema,
+  [events.liveEquipmentStatus]: equipmentStatusEventSchema,
+  [events.liveInventoryChanged]: inventoryChangedEventSchema,
+  [events.liveMonitoringState]: monitoringStateEventSchema,
 } as const;
 
 export type EventSubject = keyof typeof eventSchemas;

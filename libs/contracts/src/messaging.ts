@@ -189,7 +189,16 @@ export const events = {
   statusChecked: 'monitor.status.checked',
   /** Equipment created, readdressed or deleted: the monitor's target list follows it. */
   equipmentChanged: 'inventory.equipment.changed',
+  /** Live events for open screens (`GET /api/events`): equipment statuses that changed, by inventory. */
+  liveEquipmentStatus: 'live.equipment.status',
+  /** Live: a building, room or equipment was created, updated or deleted, by inventory. */
+  liveInventoryChanged: 'live.inventory.changed',
+  /** Live: monitoring started, stopped or its interval changed, by the monitor. */
+  liveMonitoringState: 'live.monitoring.state',
 } as const;
+
+/** The SSE event name of a live subject: `live.equipment.status` → `equipment.status`. */
+export const liveEventType = (subject: string): string => subject.replace(/^live\./, '');
 
 /**
  * Durable consumers other services wait on: the monitor's Check Now answers once inventory's
@@ -199,9 +208,19 @@ export const durableConsumers = {
   inventoryStatus: 'inventory-status',
 } as const;
 
+/**
+ * JetStream streams. `maxAgeMs` and `maxBytes`, when given, replace the platform's defaults (7 days,
+ * 1 GiB): the live stream only has to bridge a short disconnect of an open screen.
+ */
 export const streams = {
   status: { name: 'STATUS', subjects: [events.statusChecked] },
   equipment: { name: 'EQUIPMENT', subjects: [events.equipmentChanged] },
+  live: {
+    name: 'LIVE',
+    subjects: [events.liveEquipmentStatus, events.liveInventoryChanged, events.liveMonitoringState],
+    maxAgeMs: 10 * 60_000,
+    maxBytes: 64 * 1024 * 1024,
+  },
 } as const;
 
 export const kvBuckets = {

@@ -30,6 +30,16 @@ describe(natsPermissions.name, () => {
     expect(publishers(`cm.${events.equipmentChanged}`)).toEqual(['inventory']);
   });
 
+  it('lets inventory and the monitor publish live events and the gateway read them, not publish them', () => {
+    expect(publishers(`cm.${events.liveEquipmentStatus}`)).toEqual(['inventory']);
+    expect(publishers(`cm.${events.liveInventoryChanged}`)).toEqual(['inventory']);
+    expect(publishers(`cm.${events.liveMonitoringState}`)).toEqual(['monitor']);
+    expect(sut.gateway.publish).toEqual(
+      expect.arrayContaining(['$JS.API.CONSUMER.*.cm_LIVE', '$JS.API.STREAM.INFO.cm_LIVE']),
+    );
+    expect(sut.gateway.publish.filter((s) => s.includes('STATUS') || s.includes('EQUIPMENT'))).toEqual([]);
+  });
+
   it('gives each principal inboxes of its own and never a wildcard over everything', () => {
     for (const principal of natsPrincipals) {
       expect(sut[principal].subscribe).toContain(`_INBOX_cm_${principal}.>`);

@@ -40,12 +40,17 @@ const memberSuffixed = new Set<MessageDef | NoticeDef>([messages.monitor.assignS
 const eventPublishers: Record<(typeof events)[keyof typeof events], NatsPrincipal> = {
   [events.statusChecked]: 'monitor',
   [events.equipmentChanged]: 'inventory',
+  [events.liveEquipmentStatus]: 'inventory',
+  [events.liveInventoryChanged]: 'inventory',
+  [events.liveMonitoringState]: 'monitor',
 };
 
 /** Streams each principal consumes from (and ensures, as every consumer does). */
 const streamConsumers: Partial<Record<NatsPrincipal, (keyof typeof streams)[]>> = {
   inventory: ['status'],
   monitor: ['equipment'],
+  // Each gateway replica follows the live stream and replays it for a `Last-Event-ID`.
+  gateway: ['live'],
 };
 
 /**

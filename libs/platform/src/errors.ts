@@ -61,11 +61,14 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   [ErrorCode.UPLOAD_TIMEOUT]: 408,
   [ErrorCode.UPLOAD_LINK_REFUSED]: 403,
   [ErrorCode.CHECK_INCOMPLETE]: 504,
+  [ErrorCode.TOO_MANY_STREAMS]: 429,
+  [ErrorCode.EVENTS_BUSY]: 503,
 };
 
 /** Codes whose answer says when to come back (`Retry-After`, in seconds): the condition passes by itself. */
 export const retryAfterSecondsByCode: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.PASSWORD_CHECKS_BUSY]: 1,
+  [ErrorCode.EVENTS_BUSY]: 5,
 };
 
 export function httpStatusFor(code: string): number {

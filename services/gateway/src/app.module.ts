@@ -10,6 +10,7 @@ import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { AuthModule } from './auth/auth.module';
 import { type Config } from './config';
 import { DocsController } from './docs/docs.controller';
+import { EventsModule } from './events/events.module';
 import { HealthController } from './health/health.controller';
 import { ReadinessService } from './health/readiness.service';
 import { InventoryModule } from './inventory/inventory.module';
@@ -31,6 +32,7 @@ export class AppModule {
         MediaModule,
         InventoryModule,
         MonitoringModule,
+        EventsModule,
       ],
       controllers: [HealthController, DocsController],
       providers: [

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { bucketOf, coreEnv, databaseEnv, objectStoreEnv, secret } from '@cm/platform';
+import { bucketOf, coreEnv, databaseEnv, jetStreamEnv, objectStoreEnv, secret } from '@cm/platform';
 import { z } from 'zod';
 
 /** Express's `trust proxy`: false, true, a hop count, or addresses and subnets ("loopback, 10.0.0.0/8"). */
@@ -36,6 +36,7 @@ const origins = z
 const gatewayEnv = z.object({
   ...coreEnv,
   ...databaseEnv,
+  ...jetStreamEnv,
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   /** 0.0.0.0 in a container; loopback by default so a laptop does not expose the app. */
   HOST: z.string().default('127.0.0.1'),
@@ -99,6 +100,15 @@ const gatewayEnv = z.object({
   UPLOAD_MAX_CONCURRENT_PER_USER: z.coerce.number().int().min(1).max(1000).default(3),
   /** A streamed upload that sends nothing for this long is cancelled (408). */
   UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  /**
+   * How often an open live stream (`GET /api/events`) gets a comment line, so that proxies do not
+   * close it as idle, and its session is checked again.
+   */
+  EVENTS_KEEPALIVE_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+  /** Live streams one session may hold open at once (a tab each). */
+  EVENTS_MAX_STREAMS_PER_SESSION: z.coerce.number().int().min(1).max(100).default(10),
+  /** Live streams this process holds open at once; each is an open connection. */
+  EVENTS_MAX_STREAMS: z.coerce.number().int().min(1).max(100_000).default(5000),
 });
 
 /**

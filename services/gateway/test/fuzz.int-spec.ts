@@ -63,6 +63,11 @@ function send(base: string, req: FuzzRequest, cookie: string | undefined): Promi
         timeout: answerWithinMs,
       },
       (res) => {
+        // The live stream's answer is its headers: its body goes on until the client leaves.
+        if (res.headers['content-type']?.startsWith('text/event-stream')) {
+          outgoing.destroy();
+          return resolve({ status: res.statusCode ?? 0, text: '', ms: performance.now() - started });
+        }
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () =>

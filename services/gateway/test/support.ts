@@ -189,7 +189,7 @@ const monitorEnv = {
  * The auth service and a gateway in one namespace of their own: enough for every session and
  * access rule (routes of services that are not running answer 503 to those let through).
  * `everyService` adds inventory, media (with a local S3 store) and monitor, so that every route
- * can answer for real; `media` adds media and its store alone. Browsers reach that store directly
+ * can answer for real; `inventory` adds inventory alone; `media` adds media and its store alone. Browsers reach that store directly
  * (S3_PUBLIC_ENDPOINT), or with `uploadsThroughGateway` only through the gateway's /store, as in
  * docker-compose.yml; then the store checks signatures as a real one does.
  */
@@ -197,6 +197,7 @@ export async function startAuthAndGateway(
   env: Record<string, string> = {},
   {
     everyService = false,
+    inventory = false,
     media = false,
     uploadsThroughGateway = false,
     authEnv = {} as Record<string, string>,
@@ -216,6 +217,7 @@ export async function startAuthAndGateway(
       ADMIN_PASSWORD: adminCredentials.password,
       ...authEnv,
     });
+    if (inventory && !everyService) await start('inventory');
     if (everyService || media) {
       const s3 = await startLocalS3();
       closers.unshift(() => s3.close());
@@ -274,7 +276,8 @@ export async function startAuthAndGateway(
       await gateway.close();
       for (const close of closers) await close();
       await dropNamespaceSchemas(namespace);
-      if (everyService) await deleteNamespaceStreams(namespace, testNatsUrl);
+      // Every gateway creates the live stream.
+      await deleteNamespaceStreams(namespace, testNatsUrl);
     },
   };
 }

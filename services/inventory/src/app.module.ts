@@ -3,6 +3,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { BuildingsModule } from './buildings/buildings.module';
 import { type Config } from './config';
 import { EquipmentModule } from './equipment/equipment.module';
+import { LiveModule } from './live/live.module';
 import { migrations } from './migrations';
 import { OutboxModule } from './outbox/outbox.module';
 import { ProblemsModule } from './problems/problems.module';
@@ -21,6 +22,7 @@ export class AppModule {
         DatabaseModule.forService({ service: 'inventory', entities: [], migrations }),
         JetStreamModule.forService('inventory'),
         OutboxModule,
+        LiveModule,
         BuildingsModule,
         RoomsModule,
         EquipmentModule,

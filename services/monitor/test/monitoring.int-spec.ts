@@ -1,5 +1,14 @@
-import { ErrorCode, messages, type StatusEvent } from '@cm/contracts';
-import { eventually } from '@cm/platform/testing';
+import {
+  ErrorCode,
+  events,
+  messages,
+  namespacedName,
+  namespacedSubject,
+  type StatusEvent,
+  streams,
+} from '@cm/contracts';
+import { eventually, testNatsUrl } from '@cm/platform/testing';
+import { connect, JSONCodec } from 'nats';
 import {
   dropNamespace,
   FakeInventory,
@@ -170,6 +179,25 @@ describe('monitoring', () => {
     expect(await status()).toEqual({ isRunning: false, interval: 1000 });
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(statuses.sweeps().length).toBe(stoppedAt);
+  });
+
+  it('announces Start and Stop to open screens on the live stream before it answers', async () => {
+    const nc = await connect({ servers: testNatsUrl, name: 'live-reader' });
+    try {
+      const jsm = await nc.jetstreamManager();
+      const announced = async () => {
+        const msg = await jsm.streams.getMessage(namespacedName(namespace, streams.live.name), {
+          last_by_subj: namespacedSubject(namespace, events.liveMonitoringState),
+        });
+        return JSONCodec().decode(msg.data);
+      };
+      expect(await sut.rpc.send(messages.monitor.start)).toEqual(await announced());
+      expect(await announced()).toEqual({ isRunning: true, interval: 1000 });
+      await sut.rpc.send(messages.monitor.stop);
+      expect(await announced()).toEqual({ isRunning: false, interval: 1000 });
+    } finally {
+      await nc.close();
+    }
   });
 
   it('answers a check that cannot finish in time with MONITOR.CHECK_INCOMPLETE, and the check goes on', async () => {

@@ -3,6 +3,7 @@ import { TooltipProvider } from '../components/ui/tooltip';
 import { AppShell } from './layout/app-shell';
 import { lazyScreen } from './lazy-screen';
 import { ScreenLoader } from './screen-loader';
+import { useLiveUpdates } from './use-live-updates';
 
 // Each screen is a chunk of its own, fetched on its first visit.
 const BuildingsPage = lazyScreen(
@@ -66,6 +67,7 @@ function Routes() {
 
 /** What a signed-in user sees: the shell, and the screen the address names. */
 export function SignedInApp({ isAdmin }: { isAdmin: boolean }) {
+  useLiveUpdates();
   return (
     <TooltipProvider>
       <AppShell isAdmin={isAdmin}>

@@ -6,6 +6,17 @@ describe(streamConfigFor.name, () => {
     expect(streamConfigFor('cm', streams.status).num_replicas).toBe(1);
     expect(streamConfigFor('cm', streams.status, {}, 3).num_replicas).toBe(3);
   });
+
+  it('keeps the live stream for minutes, the others for the default week', () => {
+    const minutes = (ns: number | undefined) => Number(ns) / 60e9;
+    expect(minutes(streamConfigFor('cm', streams.live).max_age)).toBe(10);
+    expect(minutes(streamConfigFor('cm', streams.status).max_age)).toBe(7 * 24 * 60);
+    expect(streamConfigFor('cm', streams.live).subjects).toEqual([
+      'cm.live.equipment.status',
+      'cm.live.inventory.changed',
+      'cm.live.monitoring.state',
+    ]);
+  });
 });
 
 describe(replicaProblem.name, () => {

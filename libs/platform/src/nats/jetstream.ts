@@ -54,6 +54,9 @@ const json = JSONCodec<unknown>();
 export interface StreamDef {
   name: string;
   subjects: readonly string[];
+  /** The stream's own limits, over the defaults (a live stream keeps minutes, not days). */
+  maxAgeMs?: number;
+  maxBytes?: number;
 }
 
 export interface StreamLimits {
@@ -80,7 +83,10 @@ export function streamConfigFor(
   limits: Partial<StreamLimits> = {},
   replicas = 1,
 ): Partial<StreamConfig> & { name: string } {
-  const l = { ...defaultStreamLimits, ...limits };
+  const own: Partial<StreamLimits> = {};
+  if (stream.maxAgeMs !== undefined) own.maxAgeMs = stream.maxAgeMs;
+  if (stream.maxBytes !== undefined) own.maxBytes = stream.maxBytes;
+  const l = { ...defaultStreamLimits, ...own, ...limits };
   if (l.duplicateWindowMs < MIN_DUPLICATE_WINDOW_MS || l.duplicateWindowMs > l.maxAgeMs) {
     throw new Error(
       `The duplicate window of ${stream.name} must be between 2 minutes and its max age (${l.maxAgeMs} ms)`,

@@ -23,5 +23,6 @@ import { UsersController } from './users.controller';
     SessionUsers,
     { provide: APP_GUARD, useClass: AccessGuard },
   ],
+  exports: [SessionUsers],
 })
 export class AuthModule {}

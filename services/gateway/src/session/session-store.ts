@@ -216,6 +216,14 @@ export class SessionStore implements OnApplicationBootstrap, OnApplicationShutdo
     return (await this.renewing.readRow(sid))?.sess.sessionVersion ?? null;
   }
 
+  /**
+   * The session's version as last read (kept up to SESSION_ROW_TTL_MS, dropped by notices), or
+   * null once the row is gone or expired: what an open live stream checks at each keep-alive.
+   */
+  async keptVersion(sid: string): Promise<number | null> {
+    return (await this.renewing.readRow(sid))?.sess.sessionVersion ?? null;
+  }
+
   /** The clock of sign-in times and of the absolute lifetime (one per application, for tests). */
   now(): number {
     return Date.now();

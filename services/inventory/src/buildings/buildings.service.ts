@@ -6,6 +6,7 @@ import {
 } from '@cm/contracts';
 import { Injectable } from '@nestjs/common';
 import { found, notFound } from '../database/not-found';
+import { LiveEventsPublisher } from '../live/live-events.publisher';
 import { EquipmentEventsRelay } from '../outbox/equipment-events.relay';
 import { BuildingRepository } from './building.repository';
 
@@ -14,6 +15,7 @@ export class BuildingsService {
   constructor(
     private readonly buildings: BuildingRepository,
     private readonly relay: EquipmentEventsRelay,
+    private readonly live: LiveEventsPublisher,
   ) {}
 
   list(): Promise<BuildingListItem[]> {
@@ -24,17 +26,22 @@ export class BuildingsService {
     return found(await this.buildings.get(id), () => notFound.building(id));
   }
 
-  create(building: BuildingCreate): Promise<Building> {
-    return this.buildings.create(building);
+  async create(building: BuildingCreate): Promise<Building> {
+    const created = await this.buildings.create(building);
+    this.live.inventoryChanged({ kind: 'building', action: 'created', id: created.id });
+    return created;
   }
 
   async update(id: string, changes: BuildingUpdate): Promise<Building> {
-    return found(await this.buildings.update(id, changes), () => notFound.building(id));
+    const updated = found(await this.buildings.update(id, changes), () => notFound.building(id));
+    this.live.inventoryChanged({ kind: 'building', action: 'updated', id });
+    return updated;
   }
 
   async delete(id: string): Promise<void> {
     if (!(await this.buildings.delete(id))) throw notFound.building(id);
     // The cascade deleted equipment: the monitor hears of it.
     this.relay.kick();
+    this.live.inventoryChanged({ kind: 'building', action: 'deleted', id });
   }
 }

@@ -33,6 +33,18 @@ export abstract class TableRepository {
     return rows[0] ?? null;
   }
 
+  /**
+   * Deletes the row and answers `returning` of it (its parents), or null when no row has the id;
+   * children go by their foreign keys' cascades, in the same statement.
+   */
+  protected async deleteReturning<R>(table: string, returning: string, id: string): Promise<R | null> {
+    const [rows]: [R[]] = await this.dataSource.query(
+      `DELETE FROM ${table} WHERE id = $1 RETURNING ${returning}`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
   /** Whether a row was deleted; children go by their foreign keys' cascades, in the same statement. */
   protected async deleteById(table: string, id: string): Promise<boolean> {
     const [, count]: [unknown, number] = await this.dataSource.query(`DELETE FROM ${table} WHERE id = $1`, [

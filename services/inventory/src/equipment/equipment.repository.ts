@@ -36,6 +36,18 @@ export interface AddressCounts {
 /** Judges a write by the campus's address counts; throws to refuse it (the transaction rolls back). */
 export type AddressGuard = (counts: AddressCounts) => void;
 
+export interface EquipmentParents {
+  roomId: string;
+  buildingId: string;
+}
+
+/** An update as committed: the equipment, and whether it changed its status or its room. */
+export interface EquipmentUpdated {
+  equipment: Equipment;
+  statusChanged: boolean;
+  previousRoomId: string;
+}
+
 @Injectable()
 export class EquipmentRepository extends TableRepository {
   constructor(
@@ -131,18 +143,17 @@ export class EquipmentRepository extends TableRepository {
    * change, and makes older monitor results stale. Null when the equipment does not exist. A
    * guard judges the address counts as in `create`.
    */
-  update(id: string, changes: EquipmentUpdate, guard?: AddressGuard): Promise<Equipment | null> {
+  update(id: string, changes: EquipmentUpdate, guard?: AddressGuard): Promise<EquipmentUpdated | null> {
     return this.dataSource.transaction(async (manager) => {
-      const current: { status: string }[] = await manager.query(
-        `SELECT status FROM ${this.t.equipment} WHERE id = $1 FOR UPDATE`,
+      const current: { status: string; roomId: string }[] = await manager.query(
+        `SELECT status, room_id AS "roomId" FROM ${this.t.equipment} WHERE id = $1 FOR UPDATE`,
         [id],
       );
       if (current.length === 0) return null;
       if (guard) await this.countAddresses(manager, id, guard);
       const { status, ...rest } = changes;
-      if (status !== undefined && status !== current[0].status) {
-        await this.status.recordManual(manager, id, status);
-      }
+      const statusChanged = status !== undefined && status !== current[0].status;
+      if (statusChanged) await this.status.recordManual(manager, id, status);
       const row = await this.updateById<Equipment, EquipmentUpdate>(`${this.t.equipment} AS e`, columns, id, {
         changes: rest,
         updatable,
@@ -153,12 +164,26 @@ export class EquipmentRepository extends TableRepository {
         [id],
       );
       // The status, when it changed, was written above, in this transaction: the row has it.
-      return row && { ...row, ...check };
+      return row && { equipment: { ...row, ...check }, statusChanged, previousRoomId: current[0].roomId };
     });
   }
 
-  delete(id: string): Promise<boolean> {
-    return this.deleteById(this.t.equipment, id);
+  /** Answers the equipment's room and building, or null when there was no such equipment. */
+  delete(id: string): Promise<EquipmentParents | null> {
+    return this.deleteReturning(
+      `${this.t.equipment} AS e`,
+      `e.room_id AS "roomId", (SELECT r.building_id FROM ${this.t.rooms} r WHERE r.id = e.room_id) AS "buildingId"`,
+      id,
+    );
+  }
+
+  /** The building of a room, or null when the room is gone. */
+  async buildingOf(roomId: string): Promise<string | null> {
+    const [row]: { buildingId: string }[] = await this.dataSource.query(
+      `SELECT building_id AS "buildingId" FROM ${this.t.rooms} WHERE id = $1`,
+      [roomId],
+    );
+    return row?.buildingId ?? null;
   }
 
   /** Equipment with an address, ordered by id, after a cursor. */

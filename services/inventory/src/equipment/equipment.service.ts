@@ -2,6 +2,7 @@ import {
   allowedAddressProblem,
   type Equipment,
   type EquipmentCreateBody,
+  type EquipmentStatus,
   type EquipmentUpdate,
   ErrorCode,
   isAddressError,
@@ -13,6 +14,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type Config } from '../config';
 import { found, notFound } from '../database/not-found';
 import { withParent } from '../database/sql';
+import { LiveEventsPublisher } from '../live/live-events.publisher';
 import { EquipmentEventsRelay } from '../outbox/equipment-events.relay';
 import { type AddressGuard, EquipmentRepository } from './equipment.repository';
 
@@ -21,6 +23,7 @@ export class EquipmentService {
   constructor(
     private readonly equipment: EquipmentRepository,
     private readonly relay: EquipmentEventsRelay,
+    private readonly live: LiveEventsPublisher,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
@@ -42,6 +45,7 @@ export class EquipmentService {
       () => notFound.room(roomId),
     );
     if (created.ipAddress) this.relay.kick();
+    void this.announce(created, 'created');
     return created;
   }
 
@@ -52,12 +56,51 @@ export class EquipmentService {
       () => notFound.room(changes.roomId!),
     );
     if (changes.ipAddress !== undefined) this.relay.kick();
-    return found(updated, () => notFound.equipment(id));
+    const { equipment, statusChanged, previousRoomId } = found(updated, () => notFound.equipment(id));
+    void this.announce(equipment, 'updated', statusChanged, previousRoomId);
+    return equipment;
   }
 
   async delete(id: string): Promise<void> {
-    if (!(await this.equipment.delete(id))) throw notFound.equipment(id);
+    const parents = await this.equipment.delete(id);
+    if (!parents) throw notFound.equipment(id);
     this.relay.kick();
+    this.live.inventoryChanged({ kind: 'equipment', action: 'deleted', id, ...parents });
+  }
+
+  /**
+   * Live events after the commit: the change, and a person's status change as a status event
+   * (with the check time and round trip the equipment already had). A move is also a change of
+   * the room it left, whose counts changed too.
+   */
+  private async announce(
+    equipment: Equipment,
+    action: 'created' | 'updated',
+    statusChanged = false,
+    previousRoomId = equipment.roomId,
+  ): Promise<void> {
+    const buildingId = await this.equipment.buildingOf(equipment.roomId).catch(() => null);
+    if (!buildingId) return;
+    const { id, roomId } = equipment;
+    this.live.inventoryChanged({ kind: 'equipment', action, id, roomId, buildingId });
+    if (previousRoomId !== roomId) {
+      const left = await this.equipment.buildingOf(previousRoomId).catch(() => null);
+      if (left)
+        this.live.inventoryChanged({ kind: 'room', action: 'updated', id: previousRoomId, buildingId: left });
+    }
+    if (statusChanged) {
+      await this.live.statusChanged([
+        {
+          equipmentId: id,
+          roomId,
+          buildingId,
+          status: equipment.status as EquipmentStatus,
+          // The row's timestamp is a Date until it is serialised; the event carries the ISO text.
+          lastCheckedAt: equipment.lastCheckedAt ? new Date(equipment.lastCheckedAt).toISOString() : null,
+          rttMs: equipment.lastRttMs ?? null,
+        },
+      ]);
+    }
   }
 
   /**

@@ -84,8 +84,11 @@ export class RoomRepository extends TableRepository {
     return this.updateById(`${this.t.rooms} AS r`, columns, id, { changes, updatable });
   }
 
-  /** Its equipment goes with it, by the foreign key's cascade, in this one statement. */
-  delete(id: string): Promise<boolean> {
-    return this.deleteById(this.t.rooms, id);
+  /**
+   * Its equipment goes with it, by the foreign key's cascade, in this one statement. Answers the
+   * room's building, or null when there was no such room.
+   */
+  delete(id: string): Promise<{ buildingId: string } | null> {
+    return this.deleteReturning(this.t.rooms, 'building_id AS "buildingId"', id);
   }
 }

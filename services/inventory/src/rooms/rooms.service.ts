@@ -2,6 +2,7 @@ import { type Room, type RoomCreate, type RoomListItem, type RoomUpdate } from '
 import { Injectable } from '@nestjs/common';
 import { found, notFound } from '../database/not-found';
 import { withParent } from '../database/sql';
+import { LiveEventsPublisher } from '../live/live-events.publisher';
 import { EquipmentEventsRelay } from '../outbox/equipment-events.relay';
 import { RoomRepository } from './room.repository';
 
@@ -10,6 +11,7 @@ export class RoomsService {
   constructor(
     private readonly rooms: RoomRepository,
     private readonly relay: EquipmentEventsRelay,
+    private readonly live: LiveEventsPublisher,
   ) {}
 
   async listByBuilding(buildingId: string): Promise<RoomListItem[]> {
@@ -20,19 +22,25 @@ export class RoomsService {
     return found(await this.rooms.get(id), () => notFound.room(id));
   }
 
-  create(buildingId: string, room: RoomCreate): Promise<Room> {
-    return withParent(
+  async create(buildingId: string, room: RoomCreate): Promise<Room> {
+    const created = await withParent(
       () => this.rooms.create(buildingId, room),
       () => notFound.building(buildingId),
     );
+    this.live.inventoryChanged({ kind: 'room', action: 'created', id: created.id, buildingId });
+    return created;
   }
 
   async update(id: string, changes: RoomUpdate): Promise<Room> {
-    return found(await this.rooms.update(id, changes), () => notFound.room(id));
+    const updated = found(await this.rooms.update(id, changes), () => notFound.room(id));
+    this.live.inventoryChanged({ kind: 'room', action: 'updated', id, buildingId: updated.buildingId });
+    return updated;
   }
 
   async delete(id: string): Promise<void> {
-    if (!(await this.rooms.delete(id))) throw notFound.room(id);
+    const deleted = await this.rooms.delete(id);
+    if (!deleted) throw notFound.room(id);
     this.relay.kick();
+    this.live.inventoryChanged({ kind: 'room', action: 'deleted', id, buildingId: deleted.buildingId });
   }
 }

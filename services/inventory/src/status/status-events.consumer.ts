@@ -3,7 +3,14 @@ import { CONFIG, type DeliveryMeta, JetStreamConnection } from '@cm/platform';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { type Config } from '../config';
 import { pgCodeOf } from '../database/sql';
-import { type BatchOutcome, type Check, emptyOutcome, StatusRepository } from './status.repository';
+import { LiveEventsPublisher } from '../live/live-events.publisher';
+import {
+  type BatchOutcome,
+  type BatchResult,
+  type Check,
+  emptyOutcome,
+  StatusRepository,
+} from './status.repository';
 
 /** Durable name: replicas of inventory share it, so each status message is persisted by one of them. */
 export const STATUS_CONSUMER = durableConsumers.inventoryStatus;
@@ -26,6 +33,7 @@ export class StatusEventsConsumer implements OnApplicationBootstrap {
     @Inject(CONFIG) private readonly config: Config,
     private readonly jetstream: JetStreamConnection,
     private readonly status: StatusRepository,
+    private readonly live: LiveEventsPublisher,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -43,7 +51,9 @@ export class StatusEventsConsumer implements OnApplicationBootstrap {
 
   async handle(message: StatusMessage, meta: DeliveryMeta): Promise<BatchOutcome> {
     const checks = this.checksOf(message, meta);
-    const outcome = await this.record(checks);
+    const { outcome, changes } = await this.record(checks);
+    // Committed: open screens hear of it. A lost live event does not make the message fail.
+    if (changes.length) await this.live.statusChanged(changes);
     if (outcome['unknown-equipment'] > 0) {
       // Deleted since the monitor listed it: nothing to keep, and nothing to retry.
       this.logger.debug?.(
@@ -93,7 +103,7 @@ export class StatusEventsConsumer implements OnApplicationBootstrap {
    * being unreachable), the batch is halved until the check at fault is found and dropped; the
    * halves already committed are recognised as duplicates if the message comes again.
    */
-  private async record(checks: Check[]): Promise<BatchOutcome> {
+  private async record(checks: Check[]): Promise<BatchResult> {
     try {
       return await this.status.recordChecks(checks);
     } catch (error) {
@@ -105,13 +115,14 @@ export class StatusEventsConsumer implements OnApplicationBootstrap {
           sweepId: checks[0].sweepId,
           error: String(error),
         });
-        return emptyOutcome();
+        return { outcome: emptyOutcome(), changes: [] };
       }
       const half = Math.ceil(checks.length / 2);
       const [a, b] = [await this.record(checks.slice(0, half)), await this.record(checks.slice(half))];
       const sum = emptyOutcome();
-      for (const key of Object.keys(sum) as (keyof BatchOutcome)[]) sum[key] = a[key] + b[key];
-      return sum;
+      for (const key of Object.keys(sum) as (keyof BatchOutcome)[])
+        sum[key] = a.outcome[key] + b.outcome[key];
+      return { outcome: sum, changes: [...a.changes, ...b.changes] };
     }
   }
 }

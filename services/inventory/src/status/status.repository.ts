@@ -1,4 +1,4 @@
-import { type EquipmentStatus } from '@cm/contracts';
+import { type EquipmentStatus, type LiveEquipmentStatus } from '@cm/contracts';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type Tables, tablesOf } from '../database/sql';
@@ -26,6 +26,12 @@ export interface Check {
 
 export type CheckOutcome = Verdict | 'unknown-equipment';
 export type BatchOutcome = Record<CheckOutcome, number>;
+
+/** What a committed batch did: its checks' outcomes, and the equipment whose status it changed. */
+export interface BatchResult {
+  outcome: BatchOutcome;
+  changes: LiveEquipmentStatus[];
+}
 
 interface StateRow {
   id: string;
@@ -72,7 +78,7 @@ export class StatusRepository {
   }
 
   /** Records a batch of checks in one transaction; answers what became of them. */
-  recordChecks(checks: readonly Check[]): Promise<BatchOutcome> {
+  recordChecks(checks: readonly Check[]): Promise<BatchResult> {
     const byDevice = new Map<string, Observation[]>();
     for (const c of checks) {
       const list = byDevice.get(c.equipmentId) ?? [];
@@ -94,7 +100,7 @@ export class StatusRepository {
     await this.apply(manager, new Map([[equipmentId, [{ at: Date.now(), status, manual: true }]]]));
   }
 
-  private async apply(manager: EntityManager, byDevice: Map<string, Observation[]>): Promise<BatchOutcome> {
+  private async apply(manager: EntityManager, byDevice: Map<string, Observation[]>): Promise<BatchResult> {
     const outcome = emptyOutcome();
     // Locked in id order, so batches that share devices wait for each other instead of
     // deadlocking; KEY SHARE on the equipment makes a concurrent delete wait for this commit.
@@ -113,7 +119,7 @@ export class StatusRepository {
     );
     const known = new Set(rows.map((r) => r.id));
     for (const [id, list] of byDevice) if (!known.has(id)) outcome['unknown-equipment'] += list.length;
-    if (rows.length === 0) return outcome;
+    if (rows.length === 0) return { outcome, changes: [] };
 
     const devices = rows.map((row) => this.timelineOf(row));
     const before = devices.map((d) => ({ newest: d.state.recent.at(-1) ?? null }));
@@ -124,8 +130,8 @@ export class StatusRepository {
       const list = [...byDevice.get(device.state.equipmentId)!].sort((a, b) => a.at - b.at);
       for (const o of list) outcome[observe(device, o)]++;
     }
-    await this.write(manager, devices, loaded, full);
-    return outcome;
+    const changes = await this.write(manager, devices, loaded, full);
+    return { outcome, changes };
   }
 
   private timelineOf(row: StateRow): DeviceTimeline {
@@ -217,7 +223,7 @@ export class StatusRepository {
     devices: DeviceTimeline[],
     before: { newest: number | null; spans: Span[]; status: EquipmentStatus }[],
     full: Set<string>,
-  ): Promise<void> {
+  ): Promise<LiveEquipmentStatus[]> {
     const states = devices.map(({ state: s, spans }, i) => {
       const whole = full.has(s.equipmentId);
       const open = spans.at(-1)?.end === Infinity ? spans.at(-1)! : null;
@@ -300,11 +306,13 @@ export class StatusRepository {
     const statuses = devices
       .filter((d, i) => d.state.status !== before[i].status)
       .map((d) => ({ id: d.state.equipmentId, status: d.state.status }));
+    let changed: { id: string; roomId: string; buildingId: string }[] = [];
     if (statuses.length) {
-      await manager.query(
+      [changed] = await manager.query(
         `UPDATE ${this.t.equipment} e SET status = x.status
-           FROM jsonb_to_recordset($1::jsonb) AS x (id uuid, status varchar)
-          WHERE e.id = x.id`,
+           FROM jsonb_to_recordset($1::jsonb) AS x (id uuid, status varchar), ${this.t.rooms} r
+          WHERE e.id = x.id AND r.id = e.room_id
+          RETURNING e.id, e.room_id AS "roomId", r.building_id AS "buildingId"`,
         [JSON.stringify(statuses)],
       );
     }
@@ -337,6 +345,19 @@ export class StatusRepository {
         [JSON.stringify(days)],
       );
     }
+
+    const byId = new Map(devices.map((d) => [d.state.equipmentId, d.state]));
+    return changed.map(({ id, roomId, buildingId }) => {
+      const state = byId.get(id)!;
+      return {
+        equipmentId: id,
+        roomId,
+        buildingId,
+        status: state.status,
+        lastCheckedAt: iso(state.lastCheckedAt),
+        rttMs: state.lastRttMs,
+      };
+    });
   }
 
   /** Deletes spans that ended and day counters that closed before `before`; answers how many rows went. */

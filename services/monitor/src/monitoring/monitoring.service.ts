@@ -1,6 +1,7 @@
-import { ErrorCode, type MonitoringCheckResult, type MonitoringStatus } from '@cm/contracts';
-import { AppError, CONFIG } from '@cm/platform';
-import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { ErrorCode, events, type MonitoringCheckResult, type MonitoringStatus } from '@cm/contracts';
+import { AppError, CONFIG, JetStreamConnection } from '@cm/platform';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type Config } from '../config';
 import { ResultsRecorded } from '../sweep/results-recorded';
 import { SweepCoordinator } from '../sweep/sweep-coordinator';
@@ -8,23 +9,39 @@ import { MonitoringState } from './monitoring-state';
 
 @Injectable()
 export class MonitoringService {
+  private readonly logger = new Logger(MonitoringService.name);
+
   constructor(
     @Inject(CONFIG) private readonly config: Config,
     private readonly state: MonitoringState,
     private readonly coordinator: SweepCoordinator,
     private readonly recorded: ResultsRecorded,
+    private readonly jetstream: JetStreamConnection,
   ) {}
 
   status(): Promise<MonitoringStatus> {
     return this.state.get();
   }
 
-  start(): Promise<MonitoringStatus> {
-    return this.state.setRunning(true);
+  async start(): Promise<MonitoringStatus> {
+    return this.announce(await this.state.setRunning(true));
   }
 
-  stop(): Promise<MonitoringStatus> {
-    return this.state.setRunning(false);
+  async stop(): Promise<MonitoringStatus> {
+    return this.announce(await this.state.setRunning(false));
+  }
+
+  /**
+   * Open screens hear of the stored state (`GET /api/events`). A live event that cannot be
+   * published is logged, not an error: the state is stored, and Settings polls it anyway.
+   */
+  private async announce(status: MonitoringStatus): Promise<MonitoringStatus> {
+    await this.jetstream
+      .publish(events.liveMonitoringState, status, { msgId: randomUUID() })
+      .catch((error: unknown) =>
+        this.logger.warn(`The monitoring state was not announced: ${String(error)}`),
+      );
+    return status;
   }
 
   /**

@@ -23,6 +23,9 @@ LOGIN_DEVICE_COOKIE_DAYS: {{ $g.login.deviceCookieDays | int64 | quote }}
 UPLOAD_MAX_CONCURRENT: {{ $g.uploads.maxConcurrent | int64 | quote }}
 UPLOAD_MAX_CONCURRENT_PER_USER: {{ $g.uploads.maxConcurrentPerUser | int64 | quote }}
 UPLOAD_IDLE_TIMEOUT_MS: {{ $g.uploads.idleTimeoutMs | int64 | quote }}
+EVENTS_KEEPALIVE_MS: {{ $g.events.keepAliveMs | int64 | quote }}
+EVENTS_MAX_STREAMS_PER_SESSION: {{ $g.events.maxStreamsPerSession | int64 | quote }}
+EVENTS_MAX_STREAMS: {{ $g.events.maxStreams | int64 | quote }}
 {{- end -}}
 
 {{/*

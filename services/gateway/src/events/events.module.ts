@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { EventStreams } from './event-streams.service';
+import { EventsController } from './events.controller';
+import { LiveFeed } from './live-feed';
+
+/** `GET /api/events`: live events for open screens, from the JetStream stream `LIVE`. */
+@Module({
+  imports: [AuthModule],
+  controllers: [EventsController],
+  providers: [LiveFeed, EventStreams],
+})
+export class EventsModule {}

@@ -1,0 +1,146 @@
+import {
+  type Equipment,
+  events,
+  liveEventType,
+  messages,
+  namespacedName,
+  type StatusEvent,
+  streams,
+} from '@cm/contracts';
+import { JetStreamConnection } from '@cm/platform';
+import { testNatsUrl } from '@cm/platform/testing';
+import { type ConsumerMessages, DeliverPolicy, JSONCodec } from 'nats';
+import { inventoryUnderTest } from './support';
+
+interface Received {
+  type: string;
+  data: Record<string, unknown>;
+  /** What inventory answered for the event's equipment list when the event arrived. */
+  committed?: Equipment[];
+}
+
+const check = (equipmentId: string, status: StatusEvent['status']) => ({
+  equipmentId,
+  status,
+  checkedAt: new Date().toISOString(),
+  rttMs: status === 'active' ? 0.3 : null,
+  results: [{ address: '127.0.0.1', alive: status === 'active', rttMs: status === 'active' ? 0.3 : null }],
+});
+
+/** Open screens' side, as each gateway follows it: the live stream from now on. */
+describe('live events from inventory', () => {
+  const inventory = inventoryUnderTest();
+  const { make, send } = inventory;
+  let js: JetStreamConnection;
+  let messagesIn: ConsumerMessages;
+  const received: Received[] = [];
+  let wake = () => {};
+  const json = JSONCodec<Record<string, unknown>>();
+
+  /** The next live event, in stream order. */
+  let read = 0;
+  const next = async (): Promise<Received> => {
+    const deadline = Date.now() + 10_000;
+    while (received.length <= read) {
+      if (Date.now() > deadline) throw new Error(`No live event; got ${JSON.stringify(received)}`);
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, 200);
+      });
+    }
+    return received[read++];
+  };
+
+  beforeAll(async () => {
+    js = await JetStreamConnection.connect({
+      namespace: inventory.namespace,
+      servers: testNatsUrl,
+      name: 'live-reader',
+      timeoutMs: 5000,
+    });
+    await js.ensureStream(streams.live);
+    const consumer = await js.js.consumers.get(namespacedName(inventory.namespace, streams.live.name), {
+      deliver_policy: DeliverPolicy.New,
+    });
+    messagesIn = await consumer.consume();
+    void (async () => {
+      for await (const msg of messagesIn) {
+        const type = liveEventType(msg.subject.slice(inventory.namespace.length + 1));
+        const data = json.decode(msg.data);
+        const change = (data.changes as { roomId: string }[] | undefined)?.[0];
+        // Read as the event arrives: a screen refetching at once must find the change committed.
+        const committed = change
+          ? await send(messages.inventory.listEquipment, { roomId: change.roomId })
+          : undefined;
+        received.push({ type, data, committed });
+        wake();
+      }
+    })();
+  });
+  afterAll(async () => {
+    messagesIn?.stop();
+    await js?.close();
+  });
+
+  it('announces the statuses a batch of checks changed in one event, with their parents, after the commit', async () => {
+    const building = await make.building({ name: 'Live Hall' });
+    const room = await make.room(building.id);
+    const [a, b, c] = await Promise.all(['A', 'B', 'C'].map((name) => make.equipment(room.id, { name })));
+    await Promise.all([next(), next(), next(), next(), next()]); // building, room, three equipment
+
+    const batch = {
+      sweepId: 'sweep-1',
+      checks: [check(a.id, 'inactive'), check(b.id, 'inactive'), check(c.id, 'active')],
+    };
+    await js.publish(events.statusChecked, batch, { msgId: 'live-1' });
+    const status = await next();
+    expect(status.type).toBe('equipment.status');
+    const changes = status.data.changes as Record<string, unknown>[];
+    expect(changes.map((x) => x.equipmentId).sort()).toEqual([a.id, b.id].sort());
+    for (const change of changes) {
+      expect(change).toEqual({
+        equipmentId: change.equipmentId,
+        roomId: room.id,
+        buildingId: building.id,
+        status: 'inactive',
+        lastCheckedAt: batch.checks[0].checkedAt,
+        rttMs: null,
+      });
+    }
+    expect(
+      status
+        .committed!.filter((e) => e.status === 'inactive')
+        .map((e) => e.id)
+        .sort(),
+    ).toEqual([a.id, b.id].sort());
+
+    // The same checks again change nothing: the next event is the next change, not a repeat.
+    await js.publish(events.statusChecked, batch, { msgId: 'live-2' });
+    await js.publish(
+      events.statusChecked,
+      { sweepId: 'sweep-2', checks: [check(c.id, 'inactive')] },
+      { msgId: 'live-3' },
+    );
+    const following = await next();
+    expect((following.data.changes as { equipmentId: string }[]).map((x) => x.equipmentId)).toEqual([c.id]);
+  });
+
+  it('announces creates, updates and deletes with their parents', async () => {
+    const building = await make.building({ name: 'Parent Hall' });
+    const room = await make.room(building.id);
+    const equipment = await make.equipment(room.id);
+    await send(messages.inventory.updateBuilding, { id: building.id, changes: { name: 'Parent Hall 2' } });
+    await send(messages.inventory.deleteEquipment, { id: equipment.id });
+    await send(messages.inventory.deleteRoom, { id: room.id });
+    const seen = [await next(), await next(), await next(), await next(), await next(), await next()];
+    expect(seen.map((e) => e.type)).toEqual(Array(6).fill('inventory.changed'));
+    expect(seen.map((e) => e.data)).toEqual([
+      { kind: 'building', action: 'created', id: building.id },
+      { kind: 'room', action: 'created', id: room.id, buildingId: building.id },
+      { kind: 'equipment', action: 'created', id: equipment.id, roomId: room.id, buildingId: building.id },
+      { kind: 'building', action: 'updated', id: building.id },
+      { kind: 'equipment', action: 'deleted', id: equipment.id, roomId: room.id, buildingId: building.id },
+      { kind: 'room', action: 'deleted', id: room.id, buildingId: building.id },
+    ]);
+  });
+});

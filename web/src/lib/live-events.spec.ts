@@ -1,0 +1,121 @@
+import { type Equipment } from '@cm/contracts';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
+import { COALESCE_MS, LiveCache } from './live-events';
+
+const buildingId = '00000000-0000-4000-8000-000000000001';
+const roomId = '00000000-0000-4000-8000-000000000002';
+const equipmentId = '00000000-0000-4000-8000-000000000003';
+
+const projector: Equipment = {
+  id: equipmentId,
+  roomId,
+  name: 'Projector',
+  model: null,
+  serialNumber: null,
+  ipAddress: '10.0.0.7',
+  status: 'active',
+  notes: null,
+  imageUrl: null,
+  type: null,
+  lastCheckedAt: null,
+  lastRttMs: null,
+};
+
+describe(LiveCache.name, () => {
+  let queryClient: QueryClient;
+  let sut: LiveCache;
+  let fetched: string[];
+
+  /** A query on screen: an observer keeps it active, so invalidating it refetches it. */
+  const onScreen = (queryKey: string[], data: unknown) => {
+    queryClient.setQueryData(queryKey, data);
+    const queryFn = () => {
+      fetched.push(queryKey.join('/'));
+      return data;
+    };
+    // Fresh until an event says otherwise: only the refetches the events cause are counted.
+    new QueryObserver(queryClient, { queryKey, queryFn, staleTime: Infinity }).subscribe(() => undefined);
+  };
+
+  beforeEach(() => {
+    jest.useFakeTimers();
+    queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 0, retry: false } } });
+    sut = new LiveCache(queryClient);
+    fetched = [];
+  });
+  afterEach(() => {
+    sut.dispose();
+    jest.useRealTimers();
+  });
+
+  it("writes a status change into its room's equipment list at once", () => {
+    onScreen(['/api/rooms', roomId, 'equipment'], [projector]);
+    const change = {
+      equipmentId,
+      roomId,
+      buildingId,
+      status: 'inactive',
+      lastCheckedAt: '2026-11-24T19:00:00.000Z',
+      rttMs: null,
+    };
+    sut.apply('equipment.status', JSON.stringify({ changes: [change] }));
+    expect(queryClient.getQueryData<Equipment[]>(['/api/rooms', roomId, 'equipment'])).toEqual([
+      { ...projector, status: 'inactive', lastCheckedAt: '2026-11-24T19:00:00.000Z', lastRttMs: null },
+    ]);
+  });
+
+  it('refetches each list a burst of events touches once, after the burst', async () => {
+    onScreen(['/api/buildings', buildingId, 'rooms'], []);
+    onScreen(['/api/problems'], { deviceCount: 0, roomCount: 0, buildings: [] });
+    onScreen(['/api/buildings'], []);
+    for (let i = 0; i < 20; i++) {
+      const change = {
+        equipmentId,
+        roomId,
+        buildingId,
+        status: i % 2 ? 'active' : 'inactive',
+        lastCheckedAt: null,
+        rttMs: null,
+      };
+      sut.apply('equipment.status', JSON.stringify({ changes: [change] }));
+    }
+    expect(fetched).toEqual([]);
+    await jest.advanceTimersByTimeAsync(COALESCE_MS);
+    expect(fetched.sort()).toEqual(
+      [`/api/buildings/${buildingId}/rooms`, '/api/buildings', '/api/problems'].sort(),
+    );
+  });
+
+  it('refetches the lists of a changed record and its parents', async () => {
+    onScreen(['/api/rooms', roomId, 'equipment'], [projector]);
+    onScreen(['/api/buildings', buildingId, 'rooms'], []);
+    onScreen(['/api/buildings', '00000000-0000-4000-8000-000000000009', 'rooms'], []);
+    sut.apply(
+      'inventory.changed',
+      JSON.stringify({ kind: 'equipment', action: 'deleted', id: equipmentId, roomId, buildingId }),
+    );
+    await jest.advanceTimersByTimeAsync(COALESCE_MS);
+    expect(fetched.sort()).toEqual(
+      [`/api/buildings/${buildingId}/rooms`, `/api/rooms/${roomId}/equipment`].sort(),
+    );
+  });
+
+  it('shows the monitoring state an event carries', () => {
+    sut.apply('monitoring.state', JSON.stringify({ isRunning: true, interval: 30000 }));
+    expect(queryClient.getQueryData(['/api/monitoring/status'])).toEqual({
+      isRunning: true,
+      interval: 30000,
+    });
+  });
+
+  it('ignores an event it does not know or cannot read', () => {
+    onScreen(['/api/monitoring/status'], { isRunning: false, interval: 30000 });
+    sut.apply('monitoring.state', '{"isRunning":"yes"}');
+    sut.apply('monitoring.state', 'not json');
+    sut.apply('something.else', '{}');
+    expect(queryClient.getQueryData(['/api/monitoring/status'])).toEqual({
+      isRunning: false,
+      interval: 30000,
+    });
+  });
+});

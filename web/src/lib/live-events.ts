@@ -1,0 +1,115 @@
+import {
+  apiRoutes,
+  type Equipment,
+  type EquipmentStatusEvent,
+  type InventoryChangedEvent,
+  liveEventSchema,
+  type LiveEventType,
+} from '@cm/contracts';
+import { type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { queryKeyOf } from './api';
+
+/** Events of one sweep arrive in a burst: each query is refetched once per window. */
+export const COALESCE_MS = 100;
+
+const buildingsKey = queryKeyOf(apiRoutes.listBuildings);
+const problemsKey = queryKeyOf(apiRoutes.listProblems);
+const searchKey = queryKeyOf(apiRoutes.search);
+const reportKey = queryKeyOf(apiRoutes.uptimeReport);
+const monitoringKey = queryKeyOf(apiRoutes.monitoringStatus);
+const roomsKey = (buildingId: string) => queryKeyOf(apiRoutes.listRooms, { buildingId });
+const equipmentKey = (roomId: string) => queryKeyOf(apiRoutes.listEquipment, { roomId });
+
+/** A key to refetch: `exact` for a list whose children are other queries. */
+interface Stale {
+  queryKey: QueryKey;
+  exact?: boolean;
+}
+
+/**
+ * Applies live events to the query cache: what an event carries is written into the lists that
+ * show it (an equipment's status in its room's list), and the queries it makes out of date are
+ * refetched once per `COALESCE_MS`, however many events named them. Only queries on screen are
+ * refetched (react-query leaves the others stale), so a busy sweep costs a screen one request per
+ * list it shows.
+ */
+export class LiveCache {
+  private readonly stale = new Map<string, Stale>();
+  private timer?: ReturnType<typeof setTimeout>;
+
+  constructor(private readonly queryClient: QueryClient) {}
+
+  /** One SSE event by name and its `data` text; events of other names or shapes are ignored. */
+  apply(type: string, data: string): void {
+    let json: unknown;
+    try {
+      json = JSON.parse(data);
+    } catch {
+      return;
+    }
+    const parsed = liveEventSchema.safeParse({ type: type as LiveEventType, data: json });
+    if (!parsed.success) return;
+    const event = parsed.data;
+    if (event.type === 'equipment.status') this.statusChanged(event.data);
+    else if (event.type === 'inventory.changed') this.inventoryChanged(event.data);
+    // Settings also polls it every 5 s (spec); this only makes a change show sooner.
+    else this.queryClient.setQueryData(monitoringKey, event.data);
+  }
+
+  /** Events were missed: every query on screen is refetched. */
+  refetchAll(): void {
+    this.stale.clear();
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    void this.queryClient.invalidateQueries();
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.stale.clear();
+  }
+
+  private statusChanged({ changes }: EquipmentStatusEvent): void {
+    for (const change of changes) {
+      this.queryClient.setQueryData<Equipment[]>(equipmentKey(change.roomId), (list) =>
+        list?.map((item) =>
+          item.id === change.equipmentId
+            ? { ...item, status: change.status, lastCheckedAt: change.lastCheckedAt, lastRttMs: change.rttMs }
+            : item,
+        ),
+      );
+      this.mark({ queryKey: roomsKey(change.buildingId), exact: true });
+    }
+    this.mark({ queryKey: buildingsKey, exact: true }, { queryKey: problemsKey }, { queryKey: reportKey });
+  }
+
+  private inventoryChanged({ kind, id, roomId, buildingId }: InventoryChangedEvent): void {
+    this.mark(
+      { queryKey: buildingsKey, exact: true },
+      { queryKey: problemsKey },
+      { queryKey: searchKey },
+      { queryKey: reportKey },
+    );
+    if (kind === 'building') this.mark({ queryKey: [...buildingsKey, id] });
+    if (kind === 'room') {
+      this.mark({ queryKey: queryKeyOf(apiRoutes.getRoom, { roomId: id }) });
+      if (buildingId) this.mark({ queryKey: roomsKey(buildingId), exact: true });
+    }
+    if (kind === 'equipment') {
+      if (roomId) this.mark({ queryKey: equipmentKey(roomId), exact: true });
+      if (buildingId) this.mark({ queryKey: roomsKey(buildingId), exact: true });
+    }
+  }
+
+  private mark(...keys: Stale[]): void {
+    for (const key of keys) this.stale.set(JSON.stringify(key), key);
+    this.timer ??= setTimeout(() => this.flush(), COALESCE_MS);
+  }
+
+  private flush(): void {
+    this.timer = undefined;
+    const keys = [...this.stale.values()];
+    this.stale.clear();
+    for (const { queryKey, exact } of keys) void this.queryClient.invalidateQueries({ queryKey, exact });
+  }
+}
