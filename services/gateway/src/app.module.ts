@@ -11,6 +11,8 @@ import { AuthModule } from './auth/auth.module';
 import { type Config } from './config';
 import { DocsController } from './docs/docs.controller';
 import { HealthController } from './health/health.controller';
+import { IdempotencyKeyRepository } from './idempotency/idempotency-key.repository';
+import { IdempotencyService } from './idempotency/idempotency.service';
 import { ReadinessService } from './health/readiness.service';
 import { InventoryModule } from './inventory/inventory.module';
 import { MediaModule } from './media/media.module';
@@ -51,8 +53,10 @@ export class AppModule {
         ReadinessService,
         SessionStore,
         MetricsServer,
+        IdempotencyKeyRepository,
+        IdempotencyService,
       ],
-      exports: [CONFIG, HealthService, MetricsService, RpcClient, SessionStore],
+      exports: [CONFIG, HealthService, MetricsService, RpcClient, SessionStore, IdempotencyService],
     };
   }
 }
