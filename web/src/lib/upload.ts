@@ -5,23 +5,19 @@ import {
   MAX_UPLOAD_FILES,
   uploadResultSchema,
 } from '@cm/contracts';
-import { apiJson, throwIfNotOk } from './api';
-
-// A file goes to the server or the store in one request: generous, but a stalled upload ends.
-const UPLOAD_TIMEOUT_MS = 5 * 60_000;
+import { ApiError, apiJson, fetchText, NetworkError, uploadDeadlineMs } from './api';
 
 /** Spec section 4, building photo: the file is posted first; the answered url becomes imageUrl. */
 export async function uploadFile(file: File): Promise<string> {
   const form = new FormData();
   form.append('file', file);
-  const res = await fetch(apiRoutes.upload.path, {
-    method: apiRoutes.upload.method,
-    body: form,
-    credentials: 'include',
-    signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS),
-  });
-  await throwIfNotOk(res);
-  return uploadResultSchema.parse(await res.json()).url;
+  const { res, text } = await fetchText(
+    apiRoutes.upload.path,
+    { method: apiRoutes.upload.method, body: form, credentials: 'include' },
+    uploadDeadlineMs(file.size),
+  );
+  if (!res.ok) throw new ApiError(res.status, text, res.statusText);
+  return uploadResultSchema.parse(JSON.parse(text)).url;
 }
 
 /**
@@ -36,6 +32,7 @@ export async function uploadImageToStore(
   file: File,
   onProgress: (fraction: number) => void = () => {},
   maxBytes: number = MAX_UPLOAD_BYTES,
+  cancel?: AbortSignal,
 ): Promise<string> {
   const [{ default: Uppy }, { default: AwsS3 }] = await Promise.all([
     import('@uppy/core'),
@@ -70,8 +67,13 @@ export async function uploadImageToStore(
     uppy.on('upload-error', (_file, error) => {
       explained = explanationOf((error as { body?: unknown } | undefined)?.body);
     });
-    // Uppy sets no deadline of its own on the PUT; destroying it below aborts a stalled one.
-    const result = await withDeadline(uppy.upload(), UPLOAD_TIMEOUT_MS, stalled);
+    // Uppy sets no deadline of its own on the PUT; destroying it below aborts a stalled one, or
+    // one the person cancelled.
+    const result = await withDeadline(
+      cancellable(uppy.upload(), cancel),
+      uploadDeadlineMs(file.size),
+      new NetworkError('timeout').message,
+    );
     const failed = result?.failed?.[0];
     if (failed || !uploadURL) throw uploadFailure(explained ?? failed?.error);
   } finally {
@@ -81,7 +83,24 @@ export async function uploadImageToStore(
   return registered.objectPath;
 }
 
-const stalled = 'The upload took longer than 5 minutes and was stopped. Check the connection and try again.';
+/** Raised when the person cancels an upload: nothing to tell them. */
+export class UploadCancelled extends Error {
+  constructor() {
+    super('The upload was cancelled.');
+    this.name = 'UploadCancelled';
+  }
+}
+
+function cancellable<T>(work: Promise<T>, cancel: AbortSignal | undefined): Promise<T> {
+  if (!cancel) return work;
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => {
+      if (cancel.aborted) reject(new UploadCancelled());
+      cancel.addEventListener('abort', () => reject(new UploadCancelled()), { once: true });
+    }),
+  ]);
+}
 
 /** Settles like `work`, or rejects with `message` once `ms` have passed without it settling. */
 export function withDeadline<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
@@ -108,6 +127,23 @@ function uploadFailure(reason: unknown): Error {
   if (reason instanceof Error) return reason;
   if (typeof reason === 'string' && reason) return new Error(reason);
   return new Error('The upload could not reach the file store. Try again.');
+}
+
+/**
+ * Why an upload failed, as a sentence a person can act on: never a status code or the raw body
+ * of an answer.
+ */
+export function uploadProblem(error: unknown): string {
+  if (error instanceof NetworkError) return `The image was not uploaded. ${error.message}`;
+  if (error instanceof ApiError) {
+    if (error.status === 401) return 'Your session has ended. Sign in again, then upload the image.';
+    if (error.status >= 500)
+      return 'The image was not uploaded: the server could not store it. Try again in a moment; if it keeps failing, tell your administrator.';
+    return explanationOf(error.body) ?? 'The image was not uploaded. Try again.';
+  }
+  // Uppy's own reasons (a file over the limit) read well; an answer's raw text does not.
+  if (error instanceof Error && error.message && !/[{<]|^\d{3}\b/.test(error.message)) return error.message;
+  return 'The image was not uploaded. Check the connection and try again.';
 }
 
 /** Why a picked file cannot be uploaded, or null when it can. */

@@ -1,3 +1,4 @@
+import { idSchema } from '@cm/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, ChevronRight, LogOut } from 'lucide-react';
 import { Fragment } from 'react';
@@ -18,13 +19,18 @@ function useTrail(): { back: string | null; crumbs: Crumb[] } {
   const [onRooms, roomsParams] = useRoute<{ buildingId: string }>('/buildings/:buildingId/rooms');
   const [onLabels, labelsParams] = useRoute<{ buildingId: string }>('/buildings/:buildingId/labels');
   const [onRoom, roomParams] = useRoute<{ roomId: string }>('/rooms/:roomId');
-  const room = useQuery({ ...roomQuery(roomParams?.roomId ?? ''), enabled: onRoom });
+  // An id that cannot be one is a "not found" screen: nothing to ask the server.
+  const isId = (id: string | undefined) => idSchema.safeParse(id).success;
+  const room = useQuery({
+    ...roomQuery(roomParams?.roomId ?? ''),
+    enabled: onRoom && isId(roomParams.roomId),
+  });
   const buildingId = onRooms
     ? roomsParams.buildingId
     : onLabels
       ? labelsParams.buildingId
       : room.data?.buildingId;
-  const building = useQuery({ ...buildingQuery(buildingId ?? ''), enabled: Boolean(buildingId) });
+  const building = useQuery({ ...buildingQuery(buildingId ?? ''), enabled: isId(buildingId) });
 
   if (location === '/' || location === '/buildings') return { back: null, crumbs: [] };
   const crumbs: Crumb[] = [];

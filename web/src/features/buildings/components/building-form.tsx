@@ -6,9 +6,8 @@ import { Card } from '../../../components/ui/card';
 import { Field } from '../../../components/ui/field';
 import { Input, Textarea } from '../../../components/ui/input';
 import { saveOutcome, toast } from '../../../components/ui/use-toast';
-import { errorMessage } from '../../../lib/api';
 import { editableField, useSchemaForm } from '../../../lib/form';
-import { refuseFile, uploadFile } from '../../../lib/upload';
+import { refuseFile, uploadFile, uploadProblem } from '../../../lib/upload';
 import { useSaveBuilding } from '../api/buildings';
 
 interface BuildingFormProps {
@@ -52,7 +51,7 @@ export function BuildingForm({ building, onDone }: BuildingFormProps) {
         } catch (error) {
           toast({ title: 'Upload Error', description: 'Failed to upload image', variant: 'destructive' });
           // The toast is the spec's; the reason (not an image, too large) is said beside the picker.
-          setPhotoError(errorMessage(error));
+          setPhotoError(uploadProblem(error));
           return;
         } finally {
           setUploading(false);
