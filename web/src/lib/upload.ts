@@ -39,8 +39,12 @@ export async function uploadImageToStore(
     import('@uppy/aws-s3'),
   ]);
   let uploadURL: string | null = null;
+  // Uppy keeps only the text of a failed signing ("500: {…}"); the error itself says more.
+  let signFailure: unknown;
   const uppy = new Uppy({
     autoProceed: false,
+    // Its default logs each failure to the console; the dialog says what failed, in words.
+    logger: quiet,
     restrictions: {
       maxNumberOfFiles: MAX_UPLOAD_FILES,
       maxFileSize: maxBytes,
@@ -50,9 +54,14 @@ export async function uploadImageToStore(
     shouldUseMultipart: false,
     // The size is signed into the URL: the store takes this file's bytes and no more.
     signRequest: async () => {
-      uploadURL = (
-        await apiJson(apiRoutes.createUploadUrl, undefined, { size: file.size, contentType: file.type })
-      ).uploadURL;
+      try {
+        uploadURL = (
+          await apiJson(apiRoutes.createUploadUrl, undefined, { size: file.size, contentType: file.type })
+        ).uploadURL;
+      } catch (error) {
+        signFailure = error;
+        throw error;
+      }
       return { url: uploadURL };
     },
   });
@@ -75,6 +84,7 @@ export async function uploadImageToStore(
       new NetworkError('timeout').message,
     );
     const failed = result?.failed?.[0];
+    if (signFailure) throw signFailure;
     if (failed || !uploadURL) throw uploadFailure(explained ?? failed?.error);
   } finally {
     uppy.destroy();
@@ -82,6 +92,8 @@ export async function uploadImageToStore(
   const registered = await apiJson(apiRoutes.registerRoomImage, undefined, { roomImageURL: uploadURL });
   return registered.objectPath;
 }
+
+const quiet = { debug: () => {}, warn: () => {}, error: () => {} };
 
 /** Raised when the person cancels an upload: nothing to tell them. */
 export class UploadCancelled extends Error {

@@ -10,7 +10,7 @@ const focusable = 'input, select, textarea, button, a[href], [tabindex]:not([tab
 /**
  * A centred panel within the phone-width column; its body scrolls when it is taller than the screen.
  * It opens on its first field rather than on Close, and closing gives the focus back to what had it
- * (the button that opened it: Radix's focus scope keeps it).
+ * before (the button that opened it).
  */
 export function DialogContent({
   title,
@@ -18,11 +18,13 @@ export function DialogContent({
   children,
   className,
   onOpenAutoFocus,
+  onCloseAutoFocus,
   onKeyDown,
   ...props
 }: ComponentProps<typeof DialogPrimitive.Content> & { title: ReactNode; description?: ReactNode }) {
   const body = useRef<HTMLDivElement>(null);
   const close = useRef<HTMLButtonElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-slate-900/60" />
@@ -34,6 +36,8 @@ export function DialogContent({
         )}
         {...(description ? {} : { 'aria-describedby': undefined })}
         onOpenAutoFocus={(event) => {
+          // Radix gives the focus back to a Dialog.Trigger only; ours are opened by their own buttons.
+          opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
           onOpenAutoFocus?.(event);
           if (event.defaultPrevented) return;
           const first = [...(body.current?.querySelectorAll<HTMLElement>(focusable) ?? [])].find(
@@ -42,6 +46,12 @@ export function DialogContent({
           if (!first) return;
           event.preventDefault();
           first.focus();
+        }}
+        onCloseAutoFocus={(event) => {
+          onCloseAutoFocus?.(event);
+          if (event.defaultPrevented || !opener.current?.isConnected) return;
+          event.preventDefault();
+          opener.current.focus();
         }}
         onKeyDown={(event: KeyboardEvent<HTMLDivElement>) => {
           onKeyDown?.(event);
