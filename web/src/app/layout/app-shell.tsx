@@ -1,5 +1,4 @@
 import { type ReactNode } from 'react';
-import { OfflineBanner } from '../../components/ui/offline-banner';
 import { BottomNav } from './bottom-nav';
 import { Header } from './header';
 
@@ -7,7 +6,6 @@ export function AppShell({ isAdmin, children }: { isAdmin: boolean; children: Re
   return (
     <div className="min-h-dvh">
       <Header />
-      <OfflineBanner />
       {/* Bottom padding keeps the last card clear of the fixed navigation bar. */}
       <main className="mx-auto max-w-md px-4 pt-4 pb-28">{children}</main>
       <BottomNav isAdmin={isAdmin} />

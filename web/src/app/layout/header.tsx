@@ -4,6 +4,7 @@ import { ArrowLeft, ChevronRight, LogOut } from 'lucide-react';
 import { Fragment } from 'react';
 import { Link, useLocation, useRoute } from 'wouter';
 import { Button } from '../../components/ui/button';
+import { OfflineBanner } from '../../components/ui/offline-banner';
 import { signOut } from '../../features/auth/api/sign-out';
 import { buildingQuery } from '../../features/buildings/api/buildings';
 import { roomQuery } from '../../features/rooms/api/rooms';
@@ -101,6 +102,8 @@ export function Header() {
           </nav>
         ) : null}
       </div>
+      {/* Inside the sticky header, so that it stays in view while a list scrolls. */}
+      <OfflineBanner />
     </header>
   );
 }

@@ -8,7 +8,7 @@ export function OfflineBanner() {
   return (
     <div
       role="status"
-      className="sticky top-0 z-40 flex items-center justify-center gap-2 bg-slate-800 px-4 py-2 text-sm text-white"
+      className="flex items-center justify-center gap-2 bg-slate-800 px-4 py-2 text-sm text-white"
     >
       <WifiOff aria-hidden className="h-4 w-4 shrink-0" />
       You are offline. Changes cannot be saved until the connection is back.
