@@ -8,6 +8,7 @@ export * from './errors';
 export * from './events';
 export * from './health';
 export * from './live';
+export * from './idempotency';
 export * from './media';
 export * from './messaging';
 export * from './monitoring';

@@ -23,4 +23,9 @@ export interface ApiRouteDef {
   responseContentType?: string;
   /** Success status when it is not 200. */
   status?: number;
+  /**
+   * A create that takes an `Idempotency-Key` header: a retry with the same key answers the
+   * first result instead of creating a second record.
+   */
+  idempotent?: true;
 }

@@ -37,6 +37,8 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   [ErrorCode.SERVICE_UNAVAILABLE]: 503,
   [ErrorCode.SERVICE_TIMEOUT]: 504,
   [ErrorCode.INTERNAL]: 500,
+  [ErrorCode.IDEMPOTENCY_KEY_REUSED]: 422,
+  [ErrorCode.IDEMPOTENCY_KEY_IN_USE]: 409,
   [ErrorCode.UNAUTHENTICATED]: 401,
   [ErrorCode.FORBIDDEN]: 403,
   [ErrorCode.CROSS_SITE_REQUEST]: 403,
@@ -69,6 +71,7 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
 export const retryAfterSecondsByCode: Partial<Record<ErrorCode, number>> = {
   [ErrorCode.PASSWORD_CHECKS_BUSY]: 1,
   [ErrorCode.EVENTS_BUSY]: 5,
+  [ErrorCode.IDEMPOTENCY_KEY_IN_USE]: 1,
 };
 
 export function httpStatusFor(code: string): number {

@@ -12,6 +12,8 @@ import { type Config } from './config';
 import { DocsController } from './docs/docs.controller';
 import { EventsModule } from './events/events.module';
 import { HealthController } from './health/health.controller';
+import { IdempotencyKeyRepository } from './idempotency/idempotency-key.repository';
+import { IdempotencyService } from './idempotency/idempotency.service';
 import { ReadinessService } from './health/readiness.service';
 import { InventoryModule } from './inventory/inventory.module';
 import { MediaModule } from './media/media.module';
@@ -53,8 +55,10 @@ export class AppModule {
         ReadinessService,
         SessionStore,
         MetricsServer,
+        IdempotencyKeyRepository,
+        IdempotencyService,
       ],
-      exports: [CONFIG, HealthService, MetricsService, RpcClient, SessionStore],
+      exports: [CONFIG, HealthService, MetricsService, RpcClient, SessionStore, IdempotencyService],
     };
   }
 }

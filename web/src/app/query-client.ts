@@ -11,7 +11,13 @@ const onError = (error: unknown) => {
     void queryClient.invalidateQueries({ queryKey: currentUserQuery.queryKey });
 };
 
-/** Spec section 7: refetch on mount, focus and reconnect; always stale; no retention; no retry. */
+/**
+ * Spec section 7: refetch on mount, focus and reconnect; always stale; no retention; no retry.
+ * Calls go out even when the browser says it is offline ("always"): paused ones would show
+ * placeholders and "Adding..." until the signal came back, and then save on their own; failing
+ * at once shows the offline state or the save's failure toast instead. A screen that failed
+ * offline loads again by itself on reconnect (always stale).
+ */
 export const queryClient: QueryClient = new QueryClient({
   queryCache: new QueryCache({ onError }),
   mutationCache: new MutationCache({ onError }),
@@ -24,7 +30,8 @@ export const queryClient: QueryClient = new QueryClient({
       staleTime: 0,
       gcTime: 0,
       retry: false,
+      networkMode: 'always',
     },
-    mutations: { retry: false },
+    mutations: { retry: false, networkMode: 'always' },
   },
 });

@@ -1,4 +1,6 @@
+import { idSchema } from '@cm/contracts';
 import { Route, Switch } from 'wouter';
+import { NotFound } from '../components/ui/not-found';
 import { TooltipProvider } from '../components/ui/tooltip';
 import { AppShell } from './layout/app-shell';
 import { lazyScreen } from './lazy-screen';
@@ -43,6 +45,9 @@ const NotFoundPage = lazyScreen(
   (m) => m.NotFoundPage,
 );
 
+// An address whose id cannot be one names nothing: no call, and no "Try again" that cannot succeed.
+const isId = (id: string) => idSchema.safeParse(id).success;
+
 /** Spec section 2: the routes, shown only when signed in. */
 function Routes() {
   return (
@@ -50,12 +55,28 @@ function Routes() {
       <Route path="/" component={BuildingsPage} />
       <Route path="/buildings" component={BuildingsPage} />
       <Route path="/buildings/:buildingId/rooms">
-        {({ buildingId }) => <RoomsPage key={buildingId} buildingId={buildingId} />}
+        {({ buildingId }) =>
+          isId(buildingId) ? (
+            <RoomsPage key={buildingId} buildingId={buildingId} />
+          ) : (
+            <NotFound what="Building" />
+          )
+        }
       </Route>
       <Route path="/buildings/:buildingId/labels">
-        {({ buildingId }) => <RoomLabelsPage key={buildingId} buildingId={buildingId} />}
+        {({ buildingId }) =>
+          isId(buildingId) ? (
+            <RoomLabelsPage key={buildingId} buildingId={buildingId} />
+          ) : (
+            <NotFound what="Building" />
+          )
+        }
       </Route>
-      <Route path="/rooms/:roomId">{({ roomId }) => <RoomRoute key={roomId} roomId={roomId} />}</Route>
+      <Route path="/rooms/:roomId">
+        {({ roomId }) =>
+          isId(roomId) ? <RoomRoute key={roomId} roomId={roomId} /> : <NotFound what="Room" />
+        }
+      </Route>
       <Route path="/settings" component={SettingsPage} />
       <Route path="/reports" component={ReportsPage} />
       <Route path="/users" component={UsersPage} />

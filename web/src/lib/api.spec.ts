@@ -1,10 +1,12 @@
 import { apiRoutes, type Building } from '@cm/contracts';
 import {
   ApiError,
+  apiCreate,
   apiJson,
   apiQuery,
   errorMessage,
   getQueryFn,
+  NetworkError,
   nullOn401,
   queryKeyOf,
   throwIfNotOk,
@@ -76,7 +78,16 @@ describe(apiJson.name, () => {
     await apiJson(apiRoutes.logout);
     await apiJson(apiRoutes.updateBuilding, { id: building.id }, { name: 'Science Hall' });
     expect(calls).toEqual([
-      ['/api/logout', { method: 'POST', headers: {}, body: undefined, credentials: 'include' }],
+      [
+        '/api/logout',
+        {
+          method: 'POST',
+          headers: {},
+          body: undefined,
+          credentials: 'include',
+          signal: expect.any(AbortSignal),
+        },
+      ],
       [
         `/api/buildings/${building.id}`,
         {
@@ -84,9 +95,45 @@ describe(apiJson.name, () => {
           headers: { 'Content-Type': 'application/json' },
           body: '{"name":"Science Hall"}',
           credentials: 'include',
+          signal: expect.any(AbortSignal),
         },
       ],
     ]);
+  });
+
+  it("sends a create's Idempotency-Key with it", async () => {
+    const calls = fakeFetch(() => json(building, 201));
+    await apiCreate(apiRoutes.createBuilding, 'key-of-one-submission', undefined, { name: 'Science Hall' });
+    expect(calls[0]?.[1]?.headers).toEqual({
+      'Idempotency-Key': 'key-of-one-submission',
+      'Content-Type': 'application/json',
+    });
+  });
+
+  it('gives up on a call that has not answered by its deadline, saying what to do', async () => {
+    jest.useFakeTimers();
+    try {
+      global.fetch = ((_url: string, init?: RequestInit) =>
+        new Promise((_, reject) =>
+          init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+        )) as typeof fetch;
+      const call = apiJson(apiRoutes.listBuildings);
+      const failed = expect(call).rejects.toThrow(new NetworkError('timeout'));
+      jest.advanceTimersByTime(15_000);
+      await failed;
+      await expect(call).rejects.toThrow(
+        'The server did not answer in time. Check the connection and try again.',
+      );
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('says the server could not be reached when there is no network', async () => {
+    global.fetch = (() => Promise.reject(new TypeError('Failed to fetch'))) as typeof fetch;
+    await expect(apiJson(apiRoutes.listBuildings)).rejects.toThrow(
+      'Could not reach the server. Check the connection and try again.',
+    );
   });
 
   it("answers the reply as the route's response schema reads it", async () => {
@@ -150,7 +197,9 @@ describe(getQueryFn.name, () => {
     const sut = getQueryFn({ on401: 'returnNull' });
     const result = await sut({ queryKey: ['/api/buildings', 'b1', 'rooms'] } as never);
     expect(result).toBeNull();
-    expect(calls).toEqual([['/api/buildings/b1/rooms', { credentials: 'include' }]]);
+    expect(calls).toEqual([
+      ['/api/buildings/b1/rooms', { credentials: 'include', signal: expect.any(AbortSignal) }],
+    ]);
   });
 });
 

@@ -1,4 +1,10 @@
-import { type ApiRouteDef, apiRoutes, errorBodySchema, type FieldError } from '@cm/contracts';
+import {
+  type ApiRouteDef,
+  apiRoutes,
+  errorBodySchema,
+  type FieldError,
+  IDEMPOTENCY_KEY_HEADER,
+} from '@cm/contracts';
 import { type QueryFunction, queryOptions } from '@tanstack/react-query';
 import { type z } from 'zod';
 
@@ -22,6 +28,76 @@ class UnexpectedReplyError extends Error {
   constructor(route: ApiRouteDef, problem: string) {
     super(`The server's answer to ${describeRoute(route)} was not as expected: ${problem}`);
     this.name = 'UnexpectedReplyError';
+  }
+}
+
+/**
+ * No answer at all: the network is gone, or the server did not answer before the call's deadline.
+ * Its message says what a person can do about it.
+ */
+export class NetworkError extends Error {
+  constructor(readonly reason: 'offline' | 'timeout') {
+    super(
+      reason === 'timeout'
+        ? 'The server did not answer in time. Check the connection and try again.'
+        : 'Could not reach the server. Check the connection and try again.',
+    );
+    this.name = 'NetworkError';
+  }
+}
+
+const DEFAULT_DEADLINE_MS = 15_000;
+// Browser tests set it shorter, so that a call that never answers fails in seconds.
+const DEADLINE_SETTING = 'cm.requestDeadlineMs';
+// A poor mobile signal (about 400 kbit/s): an upload gets the time to send its bytes at this rate.
+const SLOWEST_UPLOAD_BYTES_PER_S = 50_000;
+
+/** How long a call waits for its whole answer before it gives up. */
+export function requestDeadlineMs(): number {
+  let set: number | undefined;
+  try {
+    set = Number(globalThis.localStorage?.getItem(DEADLINE_SETTING) ?? undefined);
+  } catch {
+    // storage refused (private mode): the default
+  }
+  return set && set >= 500 ? set : DEFAULT_DEADLINE_MS;
+}
+
+/** An upload's deadline: a call's, and the time its bytes take on a poor signal. */
+export const uploadDeadlineMs = (bytes: number): number =>
+  requestDeadlineMs() + Math.ceil((bytes / SLOWEST_UPLOAD_BYTES_PER_S) * 1000);
+
+/**
+ * `fetch` and its body as text, with a deadline on the whole exchange; no answer raises
+ * `NetworkError`. A `signal` of the caller's (a query nobody wants any more) still cancels it.
+ */
+export async function fetchText(
+  url: string,
+  init: RequestInit,
+  deadlineMs = requestDeadlineMs(),
+): Promise<{ res: Response; text: string }> {
+  // By hand rather than AbortSignal.timeout/any: Safari before 17.4 has no `any`, and the timer
+  // is cleared as soon as the answer is in.
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, deadlineMs);
+  const cancel = () => controller.abort();
+  init.signal?.addEventListener('abort', cancel, { once: true });
+  if (init.signal?.aborted) cancel();
+  try {
+    const res = await fetch(url, { ...init, signal: controller.signal });
+    return { res, text: await res.text() };
+  } catch (error) {
+    if (timedOut) throw new NetworkError('timeout');
+    // fetch rejects with a TypeError only when there was no answer (offline, refused, reset).
+    if (error instanceof TypeError) throw new NetworkError('offline');
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    init.signal?.removeEventListener('abort', cancel);
   }
 }
 
@@ -92,21 +168,42 @@ export function queryKeyOf(route: ApiRouteDef, params?: PathParams): string[] {
  * type only when there is a payload. A non-OK answer raises `ApiError`; an OK one is checked
  * against the route's response schema, so a screen never works on a shape it does not expect.
  * The body is not parsed here: the forms have checked it with the same schema, the server checks
- * it again.
+ * it again. No answer within the deadline raises `NetworkError`.
  */
-export async function apiJson<R extends JsonRoute>(route: R, ...args: ArgsOf<R>): Promise<ReplyOf<R>> {
+export function apiJson<R extends JsonRoute>(route: R, ...args: ArgsOf<R>): Promise<ReplyOf<R>> {
+  return callJson(route, args, {});
+}
+
+/**
+ * Calls a create (a route marked `idempotent`) with the submission's Idempotency-Key: a retry
+ * with the same key answers the first result, so a save whose answer was lost creates one record.
+ */
+export function apiCreate<R extends JsonRoute & { idempotent: true }>(
+  route: R,
+  idempotencyKey: string,
+  ...args: ArgsOf<R>
+): Promise<ReplyOf<R>> {
+  return callJson(route, args, { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey });
+}
+
+async function callJson<R extends JsonRoute>(
+  route: R,
+  args: ArgsOf<R>,
+  headers: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<ReplyOf<R>> {
   const [first, body] = args as [PathParams, unknown];
   const params = route.query ? undefined : first;
   const search = route.query && first ? `?${new URLSearchParams(first)}` : '';
-  const res = await fetch(pathOf(route, params) + search, {
+  const { res, text } = await fetchText(pathOf(route, params) + search, {
     method: route.method,
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: 'include',
+    signal,
   });
-  await throwIfNotOk(res);
+  if (!res.ok) throw new ApiError(res.status, text, res.statusText);
   if (!route.response) return undefined as ReplyOf<R>;
-  const text = await res.text();
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -132,7 +229,7 @@ export function apiQuery<R extends JsonRoute & { method: 'GET' }>(route: R, ...a
   const queryKey = route.query
     ? [...queryKeyOf(route), new URLSearchParams(first).toString()]
     : queryKeyOf(route, first);
-  return queryOptions({ queryKey, queryFn: () => apiJson(route, ...args) });
+  return queryOptions({ queryKey, queryFn: ({ signal }) => callJson(route, args, {}, signal) });
 }
 
 /** Spec section 8: a fetch can be set to answer null on 401 instead of raising. */
@@ -152,9 +249,9 @@ export async function nullOn401<T>(call: Promise<T>): Promise<T | null> {
 export function getQueryFn({ on401 }: { on401: 'returnNull' | 'throw' }): QueryFunction<unknown> {
   return ({ queryKey }) => {
     const get = async (): Promise<unknown> => {
-      const res = await fetch(queryKey.join('/'), { credentials: 'include' });
-      await throwIfNotOk(res);
-      return res.json();
+      const { res, text } = await fetchText(queryKey.join('/'), { credentials: 'include' });
+      if (!res.ok) throw new ApiError(res.status, text, res.statusText);
+      return JSON.parse(text) as unknown;
     };
     return on401 === 'returnNull' ? nullOn401(get()) : get();
   };

@@ -1,4 +1,5 @@
-import { explanationOf, withDeadline } from './upload';
+import { ApiError, NetworkError } from './api';
+import { explanationOf, uploadProblem, withDeadline } from './upload';
 
 describe(withDeadline.name, () => {
   afterEach(() => jest.useRealTimers());
@@ -28,5 +29,31 @@ describe(explanationOf.name, () => {
     expect(explanationOf('<Error><Code>AccessDenied</Code></Error>')).toBeUndefined();
     expect(explanationOf('{"message":"no code"}')).toBeUndefined();
     expect(explanationOf(undefined)).toBeUndefined();
+  });
+});
+
+describe(uploadProblem.name, () => {
+  it('says what to do instead of showing a status and the raw answer', () => {
+    const crashed = new ApiError(500, '{"code":"COMMON.INTERNAL","message":"Internal server error"}', '');
+    expect(uploadProblem(crashed)).toBe(
+      'The image was not uploaded: the server could not store it. Try again in a moment; if it keeps failing, tell your administrator.',
+    );
+    expect(uploadProblem(new Error('Non 2xx: 500 {"message":"x"}'))).toBe(
+      'The image was not uploaded. Check the connection and try again.',
+    );
+    expect(uploadProblem(new NetworkError('offline'))).toBe(
+      'The image was not uploaded. Could not reach the server. Check the connection and try again.',
+    );
+  });
+
+  it("keeps a refusal's own sentence, which already says what to do", () => {
+    const busy = {
+      code: 'MEDIA.TOO_MANY_UPLOADS',
+      message: 'You already have 3 uploads in progress. Wait for one to finish.',
+    };
+    expect(uploadProblem(new ApiError(429, JSON.stringify(busy), ''))).toBe(busy.message);
+    expect(uploadProblem(new Error('This file exceeds the maximum allowed size of 10 MB'))).toBe(
+      'This file exceeds the maximum allowed size of 10 MB',
+    );
   });
 });

@@ -5,23 +5,19 @@ import {
   MAX_UPLOAD_FILES,
   uploadResultSchema,
 } from '@cm/contracts';
-import { apiJson, throwIfNotOk } from './api';
-
-// A file goes to the server or the store in one request: generous, but a stalled upload ends.
-const UPLOAD_TIMEOUT_MS = 5 * 60_000;
+import { ApiError, apiJson, fetchText, NetworkError, uploadDeadlineMs } from './api';
 
 /** Spec section 4, building photo: the file is posted first; the answered url becomes imageUrl. */
 export async function uploadFile(file: File): Promise<string> {
   const form = new FormData();
   form.append('file', file);
-  const res = await fetch(apiRoutes.upload.path, {
-    method: apiRoutes.upload.method,
-    body: form,
-    credentials: 'include',
-    signal: AbortSignal.timeout(UPLOAD_TIMEOUT_MS),
-  });
-  await throwIfNotOk(res);
-  return uploadResultSchema.parse(await res.json()).url;
+  const { res, text } = await fetchText(
+    apiRoutes.upload.path,
+    { method: apiRoutes.upload.method, body: form, credentials: 'include' },
+    uploadDeadlineMs(file.size),
+  );
+  if (!res.ok) throw new ApiError(res.status, text, res.statusText);
+  return uploadResultSchema.parse(JSON.parse(text)).url;
 }
 
 /**
@@ -36,14 +32,19 @@ export async function uploadImageToStore(
   file: File,
   onProgress: (fraction: number) => void = () => {},
   maxBytes: number = MAX_UPLOAD_BYTES,
+  cancel?: AbortSignal,
 ): Promise<string> {
   const [{ default: Uppy }, { default: AwsS3 }] = await Promise.all([
     import('@uppy/core'),
     import('@uppy/aws-s3'),
   ]);
   let uploadURL: string | null = null;
+  // Uppy keeps only the text of a failed signing ("500: {…}"); the error itself says more.
+  let signFailure: unknown;
   const uppy = new Uppy({
     autoProceed: false,
+    // Its default logs each failure to the console; the dialog says what failed, in words.
+    logger: quiet,
     restrictions: {
       maxNumberOfFiles: MAX_UPLOAD_FILES,
       maxFileSize: maxBytes,
@@ -53,9 +54,14 @@ export async function uploadImageToStore(
     shouldUseMultipart: false,
     // The size is signed into the URL: the store takes this file's bytes and no more.
     signRequest: async () => {
-      uploadURL = (
-        await apiJson(apiRoutes.createUploadUrl, undefined, { size: file.size, contentType: file.type })
-      ).uploadURL;
+      try {
+        uploadURL = (
+          await apiJson(apiRoutes.createUploadUrl, undefined, { size: file.size, contentType: file.type })
+        ).uploadURL;
+      } catch (error) {
+        signFailure = error;
+        throw error;
+      }
       return { url: uploadURL };
     },
   });
@@ -70,9 +76,15 @@ export async function uploadImageToStore(
     uppy.on('upload-error', (_file, error) => {
       explained = explanationOf((error as { body?: unknown } | undefined)?.body);
     });
-    // Uppy sets no deadline of its own on the PUT; destroying it below aborts a stalled one.
-    const result = await withDeadline(uppy.upload(), UPLOAD_TIMEOUT_MS, stalled);
+    // Uppy sets no deadline of its own on the PUT; destroying it below aborts a stalled one, or
+    // one the person cancelled.
+    const result = await withDeadline(
+      cancellable(uppy.upload(), cancel),
+      uploadDeadlineMs(file.size),
+      new NetworkError('timeout').message,
+    );
     const failed = result?.failed?.[0];
+    if (signFailure) throw signFailure;
     if (failed || !uploadURL) throw uploadFailure(explained ?? failed?.error);
   } finally {
     uppy.destroy();
@@ -81,7 +93,26 @@ export async function uploadImageToStore(
   return registered.objectPath;
 }
 
-const stalled = 'The upload took longer than 5 minutes and was stopped. Check the connection and try again.';
+const quiet = { debug: () => {}, warn: () => {}, error: () => {} };
+
+/** Raised when the person cancels an upload: nothing to tell them. */
+export class UploadCancelled extends Error {
+  constructor() {
+    super('The upload was cancelled.');
+    this.name = 'UploadCancelled';
+  }
+}
+
+function cancellable<T>(work: Promise<T>, cancel: AbortSignal | undefined): Promise<T> {
+  if (!cancel) return work;
+  return Promise.race([
+    work,
+    new Promise<never>((_, reject) => {
+      if (cancel.aborted) reject(new UploadCancelled());
+      cancel.addEventListener('abort', () => reject(new UploadCancelled()), { once: true });
+    }),
+  ]);
+}
 
 /** Settles like `work`, or rejects with `message` once `ms` have passed without it settling. */
 export function withDeadline<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
@@ -108,6 +139,23 @@ function uploadFailure(reason: unknown): Error {
   if (reason instanceof Error) return reason;
   if (typeof reason === 'string' && reason) return new Error(reason);
   return new Error('The upload could not reach the file store. Try again.');
+}
+
+/**
+ * Why an upload failed, as a sentence a person can act on: never a status code or the raw body
+ * of an answer.
+ */
+export function uploadProblem(error: unknown): string {
+  if (error instanceof NetworkError) return `The image was not uploaded. ${error.message}`;
+  if (error instanceof ApiError) {
+    if (error.status === 401) return 'Your session has ended. Sign in again, then upload the image.';
+    if (error.status >= 500)
+      return 'The image was not uploaded: the server could not store it. Try again in a moment; if it keeps failing, tell your administrator.';
+    return explanationOf(error.body) ?? 'The image was not uploaded. Try again.';
+  }
+  // Uppy's own reasons (a file over the limit) read well; an answer's raw text does not.
+  if (error instanceof Error && error.message && !/[{<]|^\d{3}\b/.test(error.message)) return error.message;
+  return 'The image was not uploaded. Check the connection and try again.';
 }
 
 /** Why a picked file cannot be uploaded, or null when it can. */

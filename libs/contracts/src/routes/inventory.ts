@@ -48,6 +48,7 @@ export const inventoryRoutes = {
     body: buildingCreateSchema,
     response: buildingSchema,
     status: 201,
+    idempotent: true,
   },
   updateBuilding: {
     method: 'PUT',
@@ -87,6 +88,7 @@ export const inventoryRoutes = {
     body: roomCreateSchema,
     response: roomSchema,
     status: 201,
+    idempotent: true,
   },
   getRoom: {
     method: 'GET',
@@ -136,6 +138,7 @@ export const inventoryRoutes = {
     body: equipmentCreateBodySchema,
     response: equipmentSchema,
     status: 201,
+    idempotent: true,
   },
   updateEquipment: {
     method: 'PUT',

@@ -22,6 +22,7 @@ export const userRoutes = {
     body: userCreateSchema,
     response: userSchema,
     status: 201,
+    idempotent: true,
   },
   updateUser: {
     method: 'PUT',

@@ -42,6 +42,20 @@ describe(buildOpenApiDocument.name, () => {
     expect(op.responses).toHaveProperty('200.content.application/json.schema.properties.id');
   });
 
+  it('offers the Idempotency-Key header on the creates, and on nothing else', () => {
+    const doc = buildOpenApiDocument() as {
+      paths: Record<
+        string,
+        Record<string, { operationId: string; parameters?: { name: string; in: string }[] }>
+      >;
+    };
+    const withKey = Object.values(doc.paths)
+      .flatMap((ops) => Object.values(ops))
+      .filter((op) => op.parameters?.some((p) => p.in === 'header' && p.name === 'Idempotency-Key'))
+      .map((op) => op.operationId);
+    expect(withKey.sort()).toEqual(['createBuilding', 'createEquipment', 'createRoom', 'createUser']);
+  });
+
   it('converts Express parameters to OpenAPI templates', () => {
     expect(openApiPath('/api/rooms/:roomId/equipment')).toBe('/api/rooms/{roomId}/equipment');
   });

@@ -1,4 +1,12 @@
-import { type ApiRouteDef, apiRoutes, errorBodySchema } from '@cm/contracts';
+import {
+  type ApiRouteDef,
+  apiRoutes,
+  errorBodySchema,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_WINDOW_HOURS,
+  IDEMPOTENT_REPLAY_HEADER,
+  idempotencyKeySchema,
+} from '@cm/contracts';
 import { z } from 'zod';
 
 type JsonSchema = Record<string, unknown>;
@@ -52,7 +60,18 @@ function operation(name: string, route: ApiRouteDef): JsonSchema {
     security: route.access === 'public' ? [] : [{ session: [] }],
     responses,
   };
-  if (params.length || query.length) op.parameters = [...params, ...query];
+  const headers = route.idempotent
+    ? [
+        {
+          name: IDEMPOTENCY_KEY_HEADER,
+          in: 'header',
+          required: false,
+          description: `One per submission, the same on its retries: within ${IDEMPOTENCY_WINDOW_HOURS} hours the same key from the same user on this path answers the first result (with ${IDEMPOTENT_REPLAY_HEADER}: true) instead of creating again; with a different body it is a 422`,
+          schema: schemaOf(idempotencyKeySchema, 'input'),
+        },
+      ]
+    : [];
+  if (params.length || query.length || headers.length) op.parameters = [...params, ...query, ...headers];
   if (route.body) {
     op.requestBody = {
       required: true,

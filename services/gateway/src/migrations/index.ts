@@ -2,6 +2,7 @@ import { CreateSessions1732300000000 } from './1732300000000-create-sessions';
 import { CreateLoginFailures1732600000000 } from './1732600000000-create-login-failures';
 import { AddSessionUser1732800000000 } from './1732800000000-add-session-user';
 import { LoginThrottle1764000000000 } from './1764000000000-login-throttle';
+import { IdempotencyKeys1764200000000 } from './1764200000000-idempotency-keys';
 
 /** Applied in order by the platform's DatabaseModule. */
 export const migrations = [
@@ -9,4 +10,5 @@ export const migrations = [
   CreateLoginFailures1732600000000,
   AddSessionUser1732800000000,
   LoginThrottle1764000000000,
+  IdempotencyKeys1764200000000,
 ];

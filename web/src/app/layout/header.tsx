@@ -1,8 +1,10 @@
+import { idSchema } from '@cm/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, ChevronRight, LogOut } from 'lucide-react';
 import { Fragment } from 'react';
 import { Link, useLocation, useRoute } from 'wouter';
 import { Button } from '../../components/ui/button';
+import { OfflineBanner } from '../../components/ui/offline-banner';
 import { signOut } from '../../features/auth/api/sign-out';
 import { buildingQuery } from '../../features/buildings/api/buildings';
 import { roomQuery } from '../../features/rooms/api/rooms';
@@ -18,13 +20,18 @@ function useTrail(): { back: string | null; crumbs: Crumb[] } {
   const [onRooms, roomsParams] = useRoute<{ buildingId: string }>('/buildings/:buildingId/rooms');
   const [onLabels, labelsParams] = useRoute<{ buildingId: string }>('/buildings/:buildingId/labels');
   const [onRoom, roomParams] = useRoute<{ roomId: string }>('/rooms/:roomId');
-  const room = useQuery({ ...roomQuery(roomParams?.roomId ?? ''), enabled: onRoom });
+  // An id that cannot be one is a "not found" screen: nothing to ask the server.
+  const isId = (id: string | undefined) => idSchema.safeParse(id).success;
+  const room = useQuery({
+    ...roomQuery(roomParams?.roomId ?? ''),
+    enabled: onRoom && isId(roomParams.roomId),
+  });
   const buildingId = onRooms
     ? roomsParams.buildingId
     : onLabels
       ? labelsParams.buildingId
       : room.data?.buildingId;
-  const building = useQuery({ ...buildingQuery(buildingId ?? ''), enabled: Boolean(buildingId) });
+  const building = useQuery({ ...buildingQuery(buildingId ?? ''), enabled: isId(buildingId) });
 
   if (location === '/' || location === '/buildings') return { back: null, crumbs: [] };
   const crumbs: Crumb[] = [];
@@ -95,6 +102,8 @@ export function Header() {
           </nav>
         ) : null}
       </div>
+      {/* Inside the sticky header, so that it stays in view while a list scrolls. */}
+      <OfflineBanner />
     </header>
   );
 }

@@ -1,18 +1,30 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import { type ComponentProps, type ReactNode } from 'react';
+import { type ComponentProps, type KeyboardEvent, type ReactNode, useRef } from 'react';
 import { cn } from '../../lib/cn';
 
 export const Dialog = DialogPrimitive.Root;
 
-/** A centred panel within the phone-width column; its body scrolls when it is taller than the screen. */
+const focusable = 'input, select, textarea, button, a[href], [tabindex]:not([tabindex="-1"])';
+
+/**
+ * A centred panel within the phone-width column; its body scrolls when it is taller than the screen.
+ * It opens on its first field rather than on Close, and closing gives the focus back to what had it
+ * before (the button that opened it).
+ */
 export function DialogContent({
   title,
   description,
   children,
   className,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
+  onKeyDown,
   ...props
 }: ComponentProps<typeof DialogPrimitive.Content> & { title: ReactNode; description?: ReactNode }) {
+  const body = useRef<HTMLDivElement>(null);
+  const close = useRef<HTMLButtonElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-slate-900/60" />
@@ -23,6 +35,30 @@ export function DialogContent({
           className,
         )}
         {...(description ? {} : { 'aria-describedby': undefined })}
+        onOpenAutoFocus={(event) => {
+          // Radix gives the focus back to a Dialog.Trigger only; ours are opened by their own buttons.
+          opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          onOpenAutoFocus?.(event);
+          if (event.defaultPrevented) return;
+          const first = [...(body.current?.querySelectorAll<HTMLElement>(focusable) ?? [])].find(
+            (e) => !e.matches(':disabled'),
+          );
+          if (!first) return;
+          event.preventDefault();
+          first.focus();
+        }}
+        onCloseAutoFocus={(event) => {
+          onCloseAutoFocus?.(event);
+          if (event.defaultPrevented || !opener.current?.isConnected) return;
+          event.preventDefault();
+          opener.current.focus();
+        }}
+        onKeyDown={(event: KeyboardEvent<HTMLDivElement>) => {
+          onKeyDown?.(event);
+          // A toast shown over the dialog is the topmost layer and takes Escape for itself (without
+          // stopping it): the dialog closes on the same key instead of needing a second one.
+          if (event.key === 'Escape' && !event.defaultPrevented) close.current?.click();
+        }}
         {...props}
       >
         <div className="flex items-center justify-between gap-2 border-b border-slate-200 py-1 pr-1 pl-5">
@@ -30,6 +66,7 @@ export function DialogContent({
             {title}
           </DialogPrimitive.Title>
           <DialogPrimitive.Close
+            ref={close}
             aria-label="Close"
             className="flex h-11 w-11 items-center justify-center rounded-lg text-slate-500 hover:bg-slate-100"
           >
@@ -41,7 +78,9 @@ export function DialogContent({
             {description}
           </DialogPrimitive.Description>
         ) : null}
-        <div className="overflow-y-auto px-5 py-4">{children}</div>
+        <div ref={body} className="overflow-y-auto px-5 py-4">
+          {children}
+        </div>
       </DialogPrimitive.Content>
     </DialogPrimitive.Portal>
   );

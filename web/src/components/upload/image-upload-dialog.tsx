@@ -1,7 +1,12 @@
 import { ImagePlus } from 'lucide-react';
-import { useId, useState } from 'react';
-import { errorMessage } from '../../lib/api';
-import { formatBytes, refuseFile, uploadImageToStore } from '../../lib/upload';
+import { useEffect, useId, useRef, useState } from 'react';
+import {
+  formatBytes,
+  refuseFile,
+  UploadCancelled,
+  uploadImageToStore,
+  uploadProblem,
+} from '../../lib/upload';
 import { Button } from '../ui/button';
 import { toast } from '../ui/use-toast';
 import { DialogContent, Dialog } from '../ui/dialog';
@@ -21,7 +26,8 @@ interface ImageUploadDialogProps {
 
 /**
  * One image, picked and then uploaded on demand (never automatically), through the presigned
- * flow of spec section 4, with a progress bar.
+ * flow of spec section 4, with a progress bar. Closing the dialog (Cancel, Close, Escape) stops
+ * an upload that is running.
  */
 export function ImageUploadDialog({
   open,
@@ -30,18 +36,11 @@ export function ImageUploadDialog({
   maxBytes,
   onUploaded,
 }: ImageUploadDialogProps) {
-  const [uploading, setUploading] = useState(false);
   // The form inside is unmounted when the dialog closes: each opening starts without a file.
   return (
-    <Dialog open={open} onOpenChange={(next) => !uploading && onOpenChange(next)}>
+    <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent title={title}>
-        <ImageUploadForm
-          maxBytes={maxBytes}
-          onUploaded={onUploaded}
-          onClose={() => onOpenChange(false)}
-          uploading={uploading}
-          onUploadingChange={setUploading}
-        />
+        <ImageUploadForm maxBytes={maxBytes} onUploaded={onUploaded} onClose={() => onOpenChange(false)} />
       </DialogContent>
     </Dialog>
   );
@@ -49,22 +48,17 @@ export function ImageUploadDialog({
 
 interface ImageUploadFormProps extends Pick<ImageUploadDialogProps, 'maxBytes' | 'onUploaded'> {
   onClose: () => void;
-  /** Kept by the dialog, which refuses to close while an upload runs. */
-  uploading: boolean;
-  onUploadingChange: (uploading: boolean) => void;
 }
 
-function ImageUploadForm({
-  maxBytes,
-  onUploaded,
-  onClose,
-  uploading,
-  onUploadingChange,
-}: ImageUploadFormProps) {
+function ImageUploadForm({ maxBytes, onUploaded, onClose }: ImageUploadFormProps) {
   const inputId = useId();
   const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [progress, setProgress] = useState(0);
+  const [uploading, setUploading] = useState(false);
+  const cancel = useRef<AbortController | null>(null);
+  // Unmounted with the dialog: an upload still running is stopped.
+  useEffect(() => () => cancel.current?.abort(), []);
 
   const pick = (picked: File | undefined) => {
     if (!picked) return;
@@ -77,17 +71,21 @@ function ImageUploadForm({
     if (!file) return;
     setProblem(null);
     setProgress(0);
-    onUploadingChange(true);
+    setUploading(true);
+    const controller = new AbortController();
+    cancel.current = controller;
     try {
-      const objectPath = await uploadImageToStore(file, setProgress, maxBytes);
+      const objectPath = await uploadImageToStore(file, setProgress, maxBytes, controller.signal);
+      if (controller.signal.aborted) return;
       await onUploaded(objectPath);
       onClose();
     } catch (error) {
-      setProblem(`Failed to upload image: ${errorMessage(error)}`);
+      if (error instanceof UploadCancelled) return;
+      setProblem(uploadProblem(error));
       // Spec section 8; the sentence above says what to do about it.
       toast({ title: 'Upload Error', description: 'Failed to upload image', variant: 'destructive' });
     } finally {
-      onUploadingChange(false);
+      setUploading(false);
     }
   };
 
@@ -133,7 +131,7 @@ function ImageUploadForm({
         </div>
       ) : null}
       <div className="flex gap-2">
-        <Button variant="outline" className="flex-1" disabled={uploading} onClick={onClose}>
+        <Button variant="outline" className="flex-1" onClick={onClose}>
           Cancel
         </Button>
         <Button className="flex-1" disabled={!file || uploading} onClick={upload}>

@@ -1,6 +1,7 @@
 import { apiRoutes } from '@cm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ApiBody, apiJson, apiQuery } from '../../../lib/api';
+import { type ApiBody, apiCreate, apiJson, apiQuery } from '../../../lib/api';
+import { useSubmissionKey } from '../../../lib/submission-key';
 
 export const buildingsQuery = apiQuery(apiRoutes.listBuildings);
 
@@ -12,12 +13,16 @@ type BuildingSave = { id?: string; body: ApiBody<typeof apiRoutes.createBuilding
 /** Create (no id) or edit; afterwards the buildings list is refreshed (spec section 7). */
 export function useSaveBuilding() {
   const queryClient = useQueryClient();
+  const submission = useSubmissionKey();
   return useMutation({
     mutationFn: ({ id, body }: BuildingSave) =>
       id
         ? apiJson(apiRoutes.updateBuilding, { id }, body)
-        : apiJson(apiRoutes.createBuilding, undefined, body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: buildingsQuery.queryKey }),
+        : apiCreate(apiRoutes.createBuilding, submission.keyFor(body), undefined, body),
+    onSuccess: () => {
+      submission.saved();
+      return queryClient.invalidateQueries({ queryKey: buildingsQuery.queryKey });
+    },
   });
 }
 

@@ -44,8 +44,6 @@ describe(BuildingForm.name, () => {
   it('says why the server refused the photo, a busy server included, and saves nothing', async () => {
     const message = 'You already have 3 uploads in progress. Wait for one to finish, then try again.';
     const calls = fakeFetch({ status: 429, body: { code: 'MEDIA.TOO_MANY_UPLOADS', message } });
-    // jsdom has no AbortSignal.timeout; the upload's deadline is not what this test is about.
-    Object.assign(AbortSignal, { timeout: () => new AbortController().signal });
     renderWithApp(<BuildingForm onDone={() => {}} />);
     await userEvent.type(screen.getByLabelText('Building Name *'), 'Library');
     const photo = new File([new Uint8Array([0xff, 0xd8, 0xff])], 'library.jpg', { type: 'image/jpeg' });
@@ -53,5 +51,31 @@ describe(BuildingForm.name, () => {
     await userEvent.click(screen.getByRole('button', { name: 'Add Building' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(message);
     expect(calls.map((c) => c.url)).toEqual(['/api/upload']);
+  });
+
+  it('retries a failed save with the photo already uploaded and the same Idempotency-Key', async () => {
+    const url = '/objects/uploads/00000000-0000-4000-8000-00000000000a';
+    const calls = fakeFetch(
+      { status: 200, body: { url } },
+      { status: 503, body: { code: 'COMMON.SERVICE_UNAVAILABLE', message: 'Busy' } },
+      { status: 201, body: { id: building.id, name: 'Library', description: null, imageUrl: url } },
+    );
+    renderWithApp(<BuildingForm onDone={() => {}} />);
+    await userEvent.type(screen.getByLabelText('Building Name *'), 'Library');
+    const photo = new File([new Uint8Array([0xff, 0xd8, 0xff])], 'library.jpg', { type: 'image/jpeg' });
+    await userEvent.upload(screen.getByLabelText('Building Photo'), photo);
+    await userEvent.click(screen.getByRole('button', { name: 'Add Building' }));
+    expect(await screen.findByText('Failed to add building')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Add Building' }));
+    expect(await screen.findByText('Building added successfully')).toBeInTheDocument();
+
+    expect(calls.map((c) => c.url)).toEqual(['/api/upload', '/api/buildings', '/api/buildings']);
+    const [, first, retry] = calls.map((c) => ({
+      key: (c.init?.headers as Record<string, string> | undefined)?.['Idempotency-Key'],
+      body: c.init?.body,
+    }));
+    expect(first.key).toMatch(/^[0-9a-f]{32}$/);
+    expect(retry).toEqual(first);
+    expect(JSON.parse(String(retry.body))).toEqual({ name: 'Library', description: '', imageUrl: url });
   });
 });

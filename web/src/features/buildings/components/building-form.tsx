@@ -6,9 +6,8 @@ import { Card } from '../../../components/ui/card';
 import { Field } from '../../../components/ui/field';
 import { Input, Textarea } from '../../../components/ui/input';
 import { saveOutcome, toast } from '../../../components/ui/use-toast';
-import { errorMessage } from '../../../lib/api';
 import { editableField, useSchemaForm } from '../../../lib/form';
-import { refuseFile, uploadFile } from '../../../lib/upload';
+import { refuseFile, uploadFile, uploadProblem } from '../../../lib/upload';
 import { useSaveBuilding } from '../api/buildings';
 
 interface BuildingFormProps {
@@ -30,6 +29,9 @@ export function BuildingForm({ building, onDone }: BuildingFormProps) {
   // The photo is not a form value: it is uploaded before the save, and its problems are said here.
   const [photoError, setPhotoError] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
+  // The photo as uploaded for an earlier try of this save: a retry sends the same body (and so the
+  // same Idempotency-Key) instead of a second copy of the photo and, maybe, a second building.
+  const [uploaded, setUploaded] = useState<{ file: File; url: string } | null>(null);
   const save = useSaveBuilding();
   const busy = uploading || save.isPending;
 
@@ -45,14 +47,16 @@ export function BuildingForm({ building, onDone }: BuildingFormProps) {
       setPhotoError(null);
       // Upload first, then save; a failed upload saves nothing (spec section 8).
       let imageUrl: string | undefined;
-      if (photo) {
+      if (photo && uploaded?.file === photo) imageUrl = uploaded.url;
+      else if (photo) {
         setUploading(true);
         try {
           imageUrl = await uploadFile(photo);
+          setUploaded({ file: photo, url: imageUrl });
         } catch (error) {
           toast({ title: 'Upload Error', description: 'Failed to upload image', variant: 'destructive' });
           // The toast is the spec's; the reason (not an image, too large) is said beside the picker.
-          setPhotoError(errorMessage(error));
+          setPhotoError(uploadProblem(error));
           return;
         } finally {
           setUploading(false);

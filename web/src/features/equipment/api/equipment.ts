@@ -1,6 +1,7 @@
 import { apiRoutes } from '@cm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ApiBody, apiJson, apiQuery } from '../../../lib/api';
+import { type ApiBody, apiCreate, apiJson, apiQuery } from '../../../lib/api';
+import { useSubmissionKey } from '../../../lib/submission-key';
 
 export const equipmentListQuery = (roomId: string) => apiQuery(apiRoutes.listEquipment, { roomId });
 
@@ -11,13 +12,16 @@ type EquipmentSave =
 /** Create (no id) or update; afterwards the room's equipment list is refreshed. */
 export function useSaveEquipment() {
   const queryClient = useQueryClient();
+  const submission = useSubmissionKey();
   return useMutation({
     mutationFn: (save: EquipmentSave) =>
       save.id === undefined
-        ? apiJson(apiRoutes.createEquipment, { roomId: save.roomId }, save.body)
+        ? apiCreate(apiRoutes.createEquipment, submission.keyFor(save), { roomId: save.roomId }, save.body)
         : apiJson(apiRoutes.updateEquipment, { id: save.id }, save.body),
-    onSuccess: (_equipment, { roomId }) =>
-      queryClient.invalidateQueries({ queryKey: equipmentListQuery(roomId).queryKey }),
+    onSuccess: (_equipment, { roomId }) => {
+      submission.saved();
+      return queryClient.invalidateQueries({ queryKey: equipmentListQuery(roomId).queryKey });
+    },
   });
 }
 

@@ -144,8 +144,14 @@ function EquipmentFields<Output>(
         error={errors.ipAddress?.message}
         hint="One address (10.0.0.5) or a range of the last part (10.0.0.70-73)"
       >
+        {/* Not "decimal": iOS's decimal pad has no "-", so a range cannot be typed. The text
+            keyboard's number layer has digits, "." and "-" together on iOS and Android ("url" adds
+            "/" and ".com", which an address never needs); no capitals or corrections in an address. */}
         <Input
-          inputMode="decimal"
+          inputMode="text"
+          autoCapitalize="none"
+          autoCorrect="off"
+          spellCheck={false}
           autoComplete="off"
           placeholder="e.g. 10.0.0.5"
           {...editableField(form, 'ipAddress')}

@@ -1,6 +1,7 @@
 import { apiRoutes, roomAttachmentFields } from '@cm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ApiBody, apiJson, apiQuery, queryKeyOf } from '../../../lib/api';
+import { type ApiBody, apiCreate, apiJson, apiQuery, queryKeyOf } from '../../../lib/api';
+import { useSubmissionKey } from '../../../lib/submission-key';
 
 // The buildings list is the buildings feature's; rooms only invalidate it, by its route.
 const buildingsKey = queryKeyOf(apiRoutes.listBuildings);
@@ -22,10 +23,14 @@ type RoomSave = { buildingId: string; id?: string; body: ApiBody<typeof apiRoute
  */
 export function useSaveRoom() {
   const queryClient = useQueryClient();
+  const submission = useSubmissionKey();
   return useMutation({
     mutationFn: ({ buildingId, id, body }: RoomSave) =>
-      id ? apiJson(apiRoutes.updateRoom, { id }, body) : apiJson(apiRoutes.createRoom, { buildingId }, body),
+      id
+        ? apiJson(apiRoutes.updateRoom, { id }, body)
+        : apiCreate(apiRoutes.createRoom, submission.keyFor({ buildingId, body }), { buildingId }, body),
     onSuccess: async (_room, { buildingId }) => {
+      submission.saved();
       for (const queryKey of [buildingsKey, roomsQuery(buildingId).queryKey]) {
         await queryClient.invalidateQueries({ queryKey });
         queryClient.removeQueries({ queryKey, type: 'inactive' });

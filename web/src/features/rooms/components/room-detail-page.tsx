@@ -2,11 +2,11 @@ import { MAX_UPLOAD_BYTES, type Room } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Camera, Cable, LayoutGrid, Monitor, QrCode, Users } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
-import { Link } from 'wouter';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { FullScreenViewer } from '../../../components/ui/full-screen-viewer';
 import { LoadError } from '../../../components/ui/load-error';
+import { NotFound } from '../../../components/ui/not-found';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { toast } from '../../../components/ui/use-toast';
 import { ImageUploadDialog } from '../../../components/upload/image-upload-dialog';
@@ -40,16 +40,7 @@ export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetail
 
   if (room.isPending) return <RoomDetailSkeleton />;
   if (room.isError) {
-    if (room.error instanceof ApiError && room.error.status === 404)
-      return (
-        <Card role="alert" className="space-y-3 p-6 text-center">
-          <h1 className="text-lg font-semibold">Room not found</h1>
-          <p className="text-slate-600">It may have been deleted.</p>
-          <Link href="/buildings" className="inline-block font-medium text-brand-700 underline">
-            Back to Buildings
-          </Link>
-        </Card>
-      );
+    if (room.error instanceof ApiError && room.error.status === 404) return <NotFound what="Room" />;
     return <LoadError what="room" error={room.error} onRetry={() => room.refetch()} />;
   }
   const data = room.data;

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Printer } from 'lucide-react';
-import { Link } from 'wouter';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { LoadError } from '../../../components/ui/load-error';
+import { NotFound } from '../../../components/ui/not-found';
 import { QrCode } from '../../../components/ui/qr-code';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { ApiError } from '../../../lib/api';
@@ -20,17 +20,7 @@ export function RoomLabelsPage({ buildingId }: { buildingId: string }) {
   const rooms = useQuery(roomsQuery(buildingId));
 
   const missing = [building.error, rooms.error].some((e) => e instanceof ApiError && e.status === 404);
-  if (missing) {
-    return (
-      <Card role="alert" className="space-y-3 p-6 text-center">
-        <h1 className="text-lg font-semibold">Building not found</h1>
-        <p className="text-slate-600">It may have been deleted.</p>
-        <Link href="/buildings" className="inline-block font-medium text-brand-700 underline">
-          Back to Buildings
-        </Link>
-      </Card>
-    );
-  }
+  if (missing) return <NotFound what="Building" />;
   const labels = rooms.data ? groupRoomsByFloor(rooms.data).flatMap((group) => group.rooms) : [];
 
   return (

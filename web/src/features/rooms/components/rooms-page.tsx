@@ -6,6 +6,7 @@ import { Link } from 'wouter';
 import { Button, buttonClass } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { LoadError } from '../../../components/ui/load-error';
+import { NotFound } from '../../../components/ui/not-found';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Tooltip } from '../../../components/ui/tooltip';
 import { toast } from '../../../components/ui/use-toast';
@@ -38,17 +39,7 @@ export function RoomsPage({ buildingId }: { buildingId: string }) {
   };
 
   const missing = [building.error, rooms.error].some((e) => e instanceof ApiError && e.status === 404);
-  if (missing) {
-    return (
-      <Card role="alert" className="space-y-3 p-6 text-center">
-        <h1 className="text-lg font-semibold">Building not found</h1>
-        <p className="text-slate-600">It may have been deleted.</p>
-        <Link href="/buildings" className="inline-block font-medium text-brand-700 underline">
-          Back to Buildings
-        </Link>
-      </Card>
-    );
-  }
+  if (missing) return <NotFound what="Building" />;
 
   return (
     <div className="space-y-4">

@@ -1,6 +1,7 @@
 import { apiRoutes } from '@cm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ApiBody, apiJson, apiQuery } from '../../../lib/api';
+import { type ApiBody, apiCreate, apiJson, apiQuery } from '../../../lib/api';
+import { useSubmissionKey } from '../../../lib/submission-key';
 
 export const usersQuery = apiQuery(apiRoutes.listUsers);
 
@@ -11,12 +12,16 @@ type UserSave =
 /** Create (no id) or edit; afterwards the list of users is refreshed. */
 export function useSaveUser() {
   const queryClient = useQueryClient();
+  const submission = useSubmissionKey();
   return useMutation({
     mutationFn: (save: UserSave) =>
       save.id === undefined
-        ? apiJson(apiRoutes.createUser, undefined, save.body)
+        ? apiCreate(apiRoutes.createUser, submission.keyFor(save.body), undefined, save.body)
         : apiJson(apiRoutes.updateUser, { id: save.id }, save.body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: usersQuery.queryKey }),
+    onSuccess: () => {
+      submission.saved();
+      return queryClient.invalidateQueries({ queryKey: usersQuery.queryKey });
+    },
   });
 }
 
