@@ -1,6 +1,18 @@
 import { MAX_UPLOAD_BYTES, type Room } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Camera, Cable, LayoutGrid, Monitor, QrCode, Users } from 'lucide-react';
+import {
+  Accessibility,
+  Cable,
+  Camera,
+  LayoutGrid,
+  Layers,
+  Monitor,
+  Pencil,
+  QrCode,
+  Ruler,
+  Trash2,
+  Users,
+} from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'wouter';
 import { Button } from '../../../components/ui/button';
@@ -14,13 +26,23 @@ import { ApiError } from '../../../lib/api';
 import { type RoomAttachmentField, roomQuery, useAttachToRoom } from '../api/rooms';
 import { ConnectionDetails } from './connection-details';
 import { DefaultRoomPicture } from './default-room-picture';
+import { RoomFormDialog } from './room-form';
 import { RoomQrDialog } from './room-qr-dialog';
 
-// Spec section 8: "{what} uploaded successfully" after a detail-page upload.
-const attachments: Record<RoomAttachmentField, { what: string; dialogTitle: string }> = {
-  imageUrl: { what: 'Room photo', dialogTitle: 'Change Room Photo' },
-  wiringDiagramUrl: { what: 'Wiring diagram', dialogTitle: 'Upload Wiring Diagram' },
-  seatingLayoutUrl: { what: 'Seating layout', dialogTitle: 'Upload Seating Layout' },
+// Spec section 8: "{what} uploaded successfully" after a detail-page upload. Removing is ours
+// (docs/spec-differences.md).
+const attachments: Record<RoomAttachmentField, { what: string; dialogTitle: string; removeLabel: string }> = {
+  imageUrl: { what: 'Room photo', dialogTitle: 'Change Room Photo', removeLabel: 'Remove Room Photo' },
+  wiringDiagramUrl: {
+    what: 'Wiring diagram',
+    dialogTitle: 'Upload Wiring Diagram',
+    removeLabel: 'Remove Wiring Diagram',
+  },
+  seatingLayoutUrl: {
+    what: 'Seating layout',
+    dialogTitle: 'Upload Seating Layout',
+    removeLabel: 'Remove Seating Layout',
+  },
 };
 
 interface RoomDetailPageProps {
@@ -37,6 +59,7 @@ export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetail
   const [uploading, setUploading] = useState<RoomAttachmentField | null>(null);
   const [viewing, setViewing] = useState<'wiring' | 'seating' | null>(null);
   const [showingQr, setShowingQr] = useState(false);
+  const [editing, setEditing] = useState(false);
 
   if (room.isPending) return <RoomDetailSkeleton />;
   if (room.isError) {
@@ -60,6 +83,24 @@ export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetail
     toast({ title: 'Success', description: `${attachments[field].what} uploaded successfully` });
   };
 
+  const remove = (field: RoomAttachmentField) => {
+    const { what } = attachments[field];
+    if (!window.confirm(`Remove the ${what.toLowerCase()} of ${data.name}?`)) return;
+    setViewing(null);
+    attach.mutate(
+      { id: data.id, field, path: null },
+      {
+        onSuccess: () => toast({ title: 'Success', description: `${what} removed` }),
+        onError: () =>
+          toast({
+            title: 'Error',
+            description: `Failed to remove ${what.toLowerCase()}`,
+            variant: 'destructive',
+          }),
+      },
+    );
+  };
+
   return (
     <div className="space-y-5">
       <div className="relative -mx-4 -mt-4 overflow-hidden bg-slate-200">
@@ -71,15 +112,29 @@ export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetail
         ) : (
           <DefaultRoomPicture className="h-52 w-full" />
         )}
-        <Button
-          variant="secondary"
-          size="round"
-          aria-label="Change Room Photo"
-          className="absolute right-3 bottom-3 bg-white/90"
-          onClick={() => setUploading('imageUrl')}
-        >
-          <Camera aria-hidden className="h-6 w-6" />
-        </Button>
+        <div className="absolute right-3 bottom-3 flex gap-2">
+          {data.imageUrl ? (
+            <Button
+              variant="secondary"
+              size="round"
+              aria-label={attachments.imageUrl.removeLabel}
+              className="bg-white/90 text-red-700"
+              disabled={attach.isPending}
+              onClick={() => remove('imageUrl')}
+            >
+              <Trash2 aria-hidden className="h-6 w-6" />
+            </Button>
+          ) : null}
+          <Button
+            variant="secondary"
+            size="round"
+            aria-label="Change Room Photo"
+            className="bg-white/90"
+            onClick={() => setUploading('imageUrl')}
+          >
+            <Camera aria-hidden className="h-6 w-6" />
+          </Button>
+        </div>
       </div>
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
@@ -97,10 +152,26 @@ export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetail
           label="Capacity"
           value={String(data.capacity)}
         />
+        <Tile icon={<Layers aria-hidden className="h-5 w-5" />} label="Floor" value={data.floor} />
+        <Tile
+          icon={<Ruler aria-hidden className="h-5 w-5" />}
+          label="Room Size"
+          value={data.roomSize || 'Not specified'}
+        />
+        <Tile
+          icon={<Accessibility aria-hidden className="h-5 w-5" />}
+          label="ADA Accessible"
+          value={data.isAdaAccessible === 1 ? 'Yes' : 'No'}
+        />
         <Tile
           icon={<Monitor aria-hidden className="h-5 w-5" />}
           label="Equipment"
           value={equipmentCount === undefined ? '…' : String(equipmentCount)}
+        />
+        <ActionTile
+          icon={<Pencil aria-hidden className="h-5 w-5" />}
+          label="Edit Room"
+          onClick={() => setEditing(true)}
         />
         <ActionTile
           icon={<Cable aria-hidden className="h-5 w-5" />}
@@ -123,6 +194,7 @@ export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetail
         onUploaded={(path) => (uploading ? attachUploaded(uploading, path) : undefined)}
       />
       <RoomQrDialog room={data} open={showingQr} onOpenChange={setShowingQr} />
+      <RoomFormDialog open={editing} onOpenChange={setEditing} buildingId={data.buildingId} room={data} />
       <WiringDiagramView
         room={data}
         open={viewing === 'wiring'}
@@ -131,6 +203,7 @@ export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetail
           setViewing(null);
           setUploading('wiringDiagramUrl');
         }}
+        onRemove={() => remove('wiringDiagramUrl')}
       />
       <SeatingLayoutView
         room={data}
@@ -141,6 +214,7 @@ export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetail
           setViewing(null);
           setUploading('seatingLayoutUrl');
         }}
+        onRemove={() => remove('seatingLayoutUrl')}
       />
     </div>
   );
@@ -153,7 +227,7 @@ function Tile({ icon, label, value }: { icon: ReactNode; label: string; value: s
         {icon}
         {label}
       </span>
-      <span className="text-2xl font-bold text-slate-900">{value}</span>
+      <span className="text-2xl font-bold break-words text-slate-900">{value}</span>
     </Card>
   );
 }
@@ -176,26 +250,37 @@ interface SubViewProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   onReplace: () => void;
+  onRemove: () => void;
 }
 
-const replaceButton = (onReplace: () => void) => (
-  <button
-    type="button"
-    onClick={onReplace}
-    className="min-h-11 rounded-lg px-3 font-medium text-white/90 hover:bg-white/10"
-  >
-    Replace
-  </button>
+const viewerActions = (onReplace: () => void, onRemove: () => void, removeLabel: string) => (
+  <>
+    <button
+      type="button"
+      onClick={onRemove}
+      aria-label={removeLabel}
+      className="flex h-11 w-11 shrink-0 items-center justify-center rounded-lg text-red-300 hover:bg-white/10"
+    >
+      <Trash2 aria-hidden className="h-5 w-5" />
+    </button>
+    <button
+      type="button"
+      onClick={onReplace}
+      className="min-h-11 rounded-lg px-3 font-medium text-white/90 hover:bg-white/10"
+    >
+      Replace
+    </button>
+  </>
 );
 
 /** Spec section 2: the Wiring Diagram sub-view. */
-function WiringDiagramView({ room, open, onOpenChange, onReplace }: SubViewProps) {
+function WiringDiagramView({ room, open, onOpenChange, onReplace, onRemove }: SubViewProps) {
   return (
     <FullScreenViewer
       open={open}
       onOpenChange={onOpenChange}
       title="Wiring Diagram"
-      actions={replaceButton(onReplace)}
+      actions={viewerActions(onReplace, onRemove, attachments.wiringDiagramUrl.removeLabel)}
     >
       {room.wiringDiagramUrl ? (
         <img
@@ -215,6 +300,7 @@ function SeatingLayoutView({
   open,
   onOpenChange,
   onReplace,
+  onRemove,
 }: SubViewProps & { equipmentCount: number | undefined }) {
   const facts: [string, string][] = [
     ['Total Seats', String(room.capacity)],
@@ -228,7 +314,7 @@ function SeatingLayoutView({
       open={open}
       onOpenChange={onOpenChange}
       title="Seating Layout"
-      actions={replaceButton(onReplace)}
+      actions={viewerActions(onReplace, onRemove, attachments.seatingLayoutUrl.removeLabel)}
     >
       <div className="space-y-4">
         {room.seatingLayoutUrl ? (
