@@ -20,6 +20,7 @@ const first = [
   'web-room-detail',
   'web-uploads',
   'web-search',
+  'web-field-data',
   'resilience',
 ];
 

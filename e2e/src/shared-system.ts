@@ -21,6 +21,7 @@ export const sharedSystemFiles = [
   'web-room-detail',
   'web-uploads',
   'web-search',
+  'web-field-data',
 ];
 
 /**
