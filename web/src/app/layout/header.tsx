@@ -89,11 +89,11 @@ export function Header() {
                   <Link
                     href={crumb.href}
                     className={cn(
-                      'flex min-h-11 min-w-11 items-center rounded px-1 hover:underline',
+                      'block min-h-11 min-w-11 truncate rounded px-1 leading-11 hover:underline',
                       i === 0 && 'shrink-0',
                     )}
                   >
-                    <span className={i === 0 ? undefined : 'truncate'}>{crumb.label}</span>
+                    {crumb.label}
                   </Link>
                 )}
               </Fragment>
