@@ -80,10 +80,9 @@ describe('web app in the field: limits, equipment type, room facts, pictures, go
     expect(added).toMatchObject({ name: 'Type Hall Processor', type: 'Control', model: 'CP4N' });
 
     await page.getByTestId('equipment-card').filter({ hasText: 'Type Hall Processor' }).click();
-    await page
-      .getByRole('dialog', { name: 'Equipment Details' })
-      .getByRole('button', { name: 'Edit' })
-      .click();
+    const details = page.getByRole('dialog', { name: 'Equipment Details' });
+    await details.getByText('Control', { exact: true }).waitFor();
+    await details.getByRole('button', { name: 'Edit' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit Equipment' });
     expect(await edit.getByLabel('Type').inputValue()).toBe('Control');
     await edit.getByLabel('Type').fill('Room Control');

@@ -23,6 +23,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { toast } from '../../../components/ui/use-toast';
 import { ImageUploadDialog } from '../../../components/upload/image-upload-dialog';
 import { ApiError } from '../../../lib/api';
+import { cn } from '../../../lib/cn';
 import { type RoomAttachmentField, roomQuery, useAttachToRoom } from '../api/rooms';
 import { ConnectionDetails } from './connection-details';
 import { DefaultRoomPicture } from './default-room-picture';
@@ -152,16 +153,18 @@ export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetail
           label="Capacity"
           value={String(data.capacity)}
         />
-        <Tile icon={<Layers aria-hidden className="h-5 w-5" />} label="Floor" value={data.floor} />
+        <Tile icon={<Layers aria-hidden className="h-5 w-5" />} label="Floor" value={data.floor} text />
         <Tile
           icon={<Ruler aria-hidden className="h-5 w-5" />}
           label="Room Size"
           value={data.roomSize || 'Not specified'}
+          text
         />
         <Tile
           icon={<Accessibility aria-hidden className="h-5 w-5" />}
           label="ADA Accessible"
           value={data.isAdaAccessible === 1 ? 'Yes' : 'No'}
+          text
         />
         <Tile
           icon={<Monitor aria-hidden className="h-5 w-5" />}
@@ -220,14 +223,26 @@ export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetail
   );
 }
 
-function Tile({ icon, label, value }: { icon: ReactNode; label: string; value: string }) {
+interface TileProps {
+  icon: ReactNode;
+  label: string;
+  value: string;
+  /** Words (a room size, "Not specified") in a size that fits half a 320 px screen. */
+  text?: boolean;
+}
+
+function Tile({ icon, label, value, text = false }: TileProps) {
   return (
     <Card className="flex min-h-20 flex-col justify-center gap-1 p-3">
       <span className="flex items-center gap-1.5 text-sm text-slate-600">
         {icon}
         {label}
       </span>
-      <span className="text-2xl font-bold break-words text-slate-900">{value}</span>
+      <span
+        className={cn('break-words text-slate-900', text ? 'text-lg font-semibold' : 'text-2xl font-bold')}
+      >
+        {value}
+      </span>
     </Card>
   );
 }
@@ -253,24 +268,26 @@ interface SubViewProps {
   onRemove: () => void;
 }
 
-const viewerActions = (onReplace: () => void, onRemove: () => void, removeLabel: string) => (
-  <>
-    <button
-      type="button"
-      onClick={onRemove}
-      aria-label={removeLabel}
-      className="flex h-11 w-11 shrink-0 items-center justify-center rounded-lg text-red-300 hover:bg-white/10"
-    >
-      <Trash2 aria-hidden className="h-5 w-5" />
-    </button>
-    <button
-      type="button"
-      onClick={onReplace}
-      className="min-h-11 rounded-lg px-3 font-medium text-white/90 hover:bg-white/10"
-    >
-      Replace
-    </button>
-  </>
+const replaceButton = (onReplace: () => void) => (
+  <button
+    type="button"
+    onClick={onReplace}
+    className="min-h-11 rounded-lg px-3 font-medium text-white/90 hover:bg-white/10"
+  >
+    Replace
+  </button>
+);
+
+/** Under the picture rather than beside Close, where the title would lose its words. */
+const removeButton = (onRemove: () => void, label: string) => (
+  <button
+    type="button"
+    onClick={onRemove}
+    className="flex min-h-11 w-full items-center justify-center gap-2 rounded-lg border border-red-300/60 px-3 font-medium text-red-200 hover:bg-white/10"
+  >
+    <Trash2 aria-hidden className="h-5 w-5" />
+    {label}
+  </button>
 );
 
 /** Spec section 2: the Wiring Diagram sub-view. */
@@ -280,14 +297,17 @@ function WiringDiagramView({ room, open, onOpenChange, onReplace, onRemove }: Su
       open={open}
       onOpenChange={onOpenChange}
       title="Wiring Diagram"
-      actions={viewerActions(onReplace, onRemove, attachments.wiringDiagramUrl.removeLabel)}
+      actions={replaceButton(onReplace)}
     >
       {room.wiringDiagramUrl ? (
-        <img
-          src={room.wiringDiagramUrl}
-          alt={`Wiring diagram of ${room.name}`}
-          className="mx-auto max-h-[80dvh] w-full rounded-lg bg-white object-contain"
-        />
+        <div className="space-y-4">
+          <img
+            src={room.wiringDiagramUrl}
+            alt={`Wiring diagram of ${room.name}`}
+            className="mx-auto max-h-[80dvh] w-full rounded-lg bg-white object-contain"
+          />
+          {removeButton(onRemove, attachments.wiringDiagramUrl.removeLabel)}
+        </div>
       ) : null}
     </FullScreenViewer>
   );
@@ -314,7 +334,7 @@ function SeatingLayoutView({
       open={open}
       onOpenChange={onOpenChange}
       title="Seating Layout"
-      actions={viewerActions(onReplace, onRemove, attachments.seatingLayoutUrl.removeLabel)}
+      actions={replaceButton(onReplace)}
     >
       <div className="space-y-4">
         {room.seatingLayoutUrl ? (
@@ -324,6 +344,7 @@ function SeatingLayoutView({
             className="mx-auto max-h-[60dvh] w-full rounded-lg bg-white object-contain"
           />
         ) : null}
+        {room.seatingLayoutUrl ? removeButton(onRemove, attachments.seatingLayoutUrl.removeLabel) : null}
         <dl className="grid grid-cols-2 gap-2" aria-label="Seating facts">
           {facts.map(([label, value]) => (
             <div key={label} className="rounded-lg bg-white/10 p-3">
