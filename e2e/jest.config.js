@@ -21,6 +21,7 @@ const first = [
   'web-uploads',
   'web-search',
   'web-field',
+  'web-field-data',
   'resilience',
 ];
 

@@ -254,6 +254,8 @@ export async function screenshot(
         return r.width > 0 && (r.right > width + 1 || r.left < -1);
       })
       .filter((el) => !el.closest('[data-radix-toast-viewport], [aria-hidden="true"], .sr-only'))
+      // A drawing's shapes are clipped by their <svg>, which is checked itself.
+      .filter((el) => !el.ownerSVGElement)
       .map((el) => el.tagName.toLowerCase() + '.' + String(el.className).slice(0, 60))
       .slice(0, 5);
   })()`);

@@ -22,6 +22,7 @@ export const sharedSystemFiles = [
   'web-uploads',
   'web-search',
   'web-field',
+  'web-field-data',
 ];
 
 /**

@@ -83,7 +83,11 @@ describe('web app: room detail and equipment', () => {
     const tiles = await textsOf(page.locator('main .grid > *'));
     expect(tiles.map((t) => t.replace(/\s+/g, ' '))).toEqual([
       'Capacity 24',
+      'Floor 1',
+      'Room Size Not specified',
+      'ADA Accessible Yes',
       'Equipment 0',
+      'Edit Room',
       'Upload Wiring',
       'Upload Seating',
     ]);
@@ -215,7 +219,7 @@ describe('web app: room detail and equipment', () => {
     await form.waitFor({ state: 'detached' });
     const card = equipmentCard('Crestron 4-Series Control Processor');
     await card.getByText('Maintenance').waitFor();
-    expect(await page.locator('main .grid > *').nth(1).innerText()).toMatch(/Equipment\s+1/);
+    expect(await page.locator('main .grid > *').nth(4).innerText()).toMatch(/Equipment\s+1/);
     const [added] = await api<Equipment[]>('GET', `/api/rooms/${room.id}/equipment`);
     expect(added).toMatchObject({
       name: 'Crestron 4-Series Control Processor',

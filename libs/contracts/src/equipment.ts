@@ -39,8 +39,8 @@ export const equipmentCreateBodySchema = equipmentCreateSchema.extend({ roomId: 
 export type EquipmentCreateBody = z.infer<typeof equipmentCreateBodySchema>;
 
 /**
- * The edit form sends roomId, name, model, serialNumber, ipAddress, status and notes. A field
- * left out keeps its value (the form never sends imageUrl or type); one sent empty is cleared.
+ * The edit form sends roomId, name, type, model, serialNumber, ipAddress, status and notes. A
+ * field left out keeps its value (the form never sends imageUrl); one sent empty is cleared.
  * A roomId other than the current room moves the equipment there.
  */
 export const equipmentUpdateSchema = equipmentCreateSchema

@@ -5,6 +5,7 @@ import { Fragment } from 'react';
 import { Link, useLocation, useRoute } from 'wouter';
 import { Button } from '../../components/ui/button';
 import { OfflineBanner } from '../../components/ui/offline-banner';
+import { cn } from '../../lib/cn';
 import { signOut } from '../../features/auth/api/sign-out';
 import { buildingQuery } from '../../features/buildings/api/buildings';
 import { roomQuery } from '../../features/rooms/api/rooms';
@@ -72,15 +73,16 @@ export function Header() {
             <span className="w-2 shrink-0" />
           )}
           <p className="min-w-0 flex-1 truncate text-lg font-bold">Classroom Monitor</p>
-          <Button variant="header" className="shrink-0" onClick={() => signOut(queryClient)}>
+          {/* Below 360 px the button keeps its name but not its text, so the title is read whole. */}
+          <Button variant="header" className="shrink-0 max-[359px]:px-3" onClick={() => signOut(queryClient)}>
             <LogOut aria-hidden className="h-5 w-5" />
-            Sign Out
+            <span className="max-[359px]:sr-only">Sign Out</span>
           </Button>
         </div>
         {crumbs.length > 0 ? (
           <nav
             aria-label="Breadcrumb"
-            className="flex min-w-0 items-center gap-1 px-2 pb-1.5 text-sm text-white/80"
+            className="flex min-w-0 items-center gap-0.5 px-1 text-sm text-white/80"
           >
             {crumbs.map((crumb, i) => (
               <Fragment key={crumb.href + i}>
@@ -90,9 +92,13 @@ export function Header() {
                     {crumb.label}
                   </span>
                 ) : (
+                  // A 44 px target, as every other control: the line is tapped on a phone.
                   <Link
                     href={crumb.href}
-                    className={i === 0 ? 'shrink-0 hover:underline' : 'min-w-0 truncate hover:underline'}
+                    className={cn(
+                      'block min-h-11 min-w-11 truncate rounded px-1 leading-11 hover:underline',
+                      i === 0 && 'shrink-0',
+                    )}
                   >
                     {crumb.label}
                   </Link>

@@ -1,11 +1,44 @@
 import * as ToastPrimitive from '@radix-ui/react-toast';
 import { X } from 'lucide-react';
+import { useLayoutEffect, useRef } from 'react';
 import { cn } from '../../lib/cn';
 import { dismissToast, useToasts } from './use-toast';
+
+/**
+ * How much of the screen's bottom the toasts take, as `--toast-space` on the page, which the
+ * shell adds below its content: the last card's buttons can then be scrolled clear of a toast.
+ * A page already at its bottom follows, so what was in view there stays in view.
+ */
+function useToastSpace(showing: boolean) {
+  const viewport = useRef<HTMLOListElement>(null);
+  useLayoutEffect(() => {
+    const root = document.documentElement;
+    let space = 0;
+    const apply = () => {
+      const next =
+        showing && viewport.current ? Math.ceil(viewport.current.getBoundingClientRect().height) : 0;
+      if (next === space) return;
+      const atBottom = window.innerHeight + window.scrollY >= root.scrollHeight - 8;
+      root.style.setProperty('--toast-space', `${next}px`);
+      if (atBottom && next > space) window.scrollBy(0, next - space);
+      space = next;
+    };
+    apply();
+    if (!showing || typeof ResizeObserver === 'undefined' || !viewport.current) return;
+    const observer = new ResizeObserver(apply);
+    observer.observe(viewport.current);
+    return () => {
+      observer.disconnect();
+      root.style.setProperty('--toast-space', '0px');
+    };
+  }, [showing]);
+  return viewport;
+}
 
 /** Spec section 9: auto-close after 5000 ms, swipe right past 50 px, F8 focuses the region. */
 export function Toaster() {
   const toasts = useToasts();
+  const viewport = useToastSpace(toasts.some((t) => t.open));
   return (
     <ToastPrimitive.Provider duration={5000} swipeDirection="right" swipeThreshold={50}>
       {toasts.map((t) => (
@@ -45,7 +78,10 @@ export function Toaster() {
         </ToastPrimitive.Root>
       ))}
       {/* Above the bottom navigation, so that the header's Back and Sign Out stay reachable. */}
-      <ToastPrimitive.Viewport className="fixed bottom-[calc(4rem+env(safe-area-inset-bottom))] left-1/2 z-[100] flex w-full max-w-md -translate-x-1/2 flex-col gap-2 p-3 outline-none" />
+      <ToastPrimitive.Viewport
+        ref={viewport}
+        className="fixed bottom-[calc(4rem+env(safe-area-inset-bottom))] left-1/2 z-[100] flex w-full max-w-md -translate-x-1/2 flex-col gap-2 p-3 outline-none"
+      />
     </ToastPrimitive.Provider>
   );
 }

@@ -25,6 +25,42 @@ describe(BuildingForm.name, () => {
     expect(screen.queryByText('Building name is required')).not.toBeInTheDocument();
   });
 
+  it('takes a pasted name whole, counts it against the limit, and says on save that it is too long', async () => {
+    const calls = fakeFetch();
+    renderWithApp(<BuildingForm onDone={() => {}} />);
+    const name = screen.getByLabelText('Building Name *');
+    await userEvent.type(name, 'a'.repeat(95));
+    expect(screen.queryByText(/\/ 120/)).not.toBeInTheDocument();
+    await userEvent.type(name, 'b');
+    expect(screen.getByText(/^96 \/ 120/)).toBeInTheDocument();
+    await userEvent.click(name);
+    await userEvent.paste('c'.repeat(30));
+    expect(name).toHaveValue(`${'a'.repeat(95)}b${'c'.repeat(30)}`);
+    expect(screen.getByText(/^126 \/ 120/)).toHaveClass('text-red-600');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Building' }));
+    expect(await screen.findByText('Building name must be at most 120 characters')).toBeInTheDocument();
+    expect(calls).toEqual([]);
+  });
+
+  it('removes the current photo on save once the removal is confirmed', async () => {
+    const calls = fakeFetch({ status: 200, body: { ...building, imageUrl: null } });
+    const confirm = jest.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    renderWithApp(<BuildingForm building={building} onDone={() => {}} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Remove Photo' }));
+    expect(screen.getByRole('img', { name: 'Science Hall (current)' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Remove Photo' }));
+    expect(screen.queryByRole('img', { name: 'Science Hall (current)' })).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Save Building' }));
+    expect(await screen.findByText('Building updated successfully')).toBeInTheDocument();
+    expect(JSON.parse(String(calls[0].init?.body))).toEqual({
+      name: 'Science Hall',
+      description: 'North campus',
+      imageUrl: null,
+    });
+    expect(confirm).toHaveBeenCalledTimes(2);
+    confirm.mockRestore();
+  });
+
   it('edits without a new photo: PUTs the name and description and leaves the photo out', async () => {
     const calls = fakeFetch({ status: 200, body: { ...building, name: 'Science Hall North' } });
     const onDone = jest.fn();

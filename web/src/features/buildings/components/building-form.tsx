@@ -1,14 +1,17 @@
 import { type BuildingListItem, buildingCreateSchema, MAX_UPLOAD_BYTES } from '@cm/contracts';
-import { ImagePlus } from 'lucide-react';
+import { ImagePlus, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { FormActions } from '../../../components/form/form-actions';
+import { TextField } from '../../../components/form/text-field';
+import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Field } from '../../../components/ui/field';
-import { Input, Textarea } from '../../../components/ui/input';
 import { saveOutcome, toast } from '../../../components/ui/use-toast';
-import { editableField, useSchemaForm } from '../../../lib/form';
+import { useSchemaForm } from '../../../lib/form';
+import { maxLengthsOf } from '../../../lib/text-limit';
 import { refuseFile, uploadFile, uploadProblem } from '../../../lib/upload';
 import { useSaveBuilding } from '../api/buildings';
+
+const max = maxLengthsOf(buildingCreateSchema);
 
 interface BuildingFormProps {
   /** The building to edit; none to add one. */
@@ -24,8 +27,10 @@ export function BuildingForm({ building, onDone }: BuildingFormProps) {
     name: building?.name ?? '',
     description: building?.description ?? '',
   });
-  const { errors } = form.formState;
   const [photo, setPhoto] = useState<File | null>(null);
+  // The current photo, removed on save once a person confirmed it.
+  const [removingPhoto, setRemovingPhoto] = useState(false);
+  const currentPhoto = removingPhoto ? null : (building?.imageUrl ?? null);
   // The photo is not a form value: it is uploaded before the save, and its problems are said here.
   const [photoError, setPhotoError] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
@@ -40,6 +45,12 @@ export function BuildingForm({ building, onDone }: BuildingFormProps) {
     const refusal = refuseFile(file, MAX_UPLOAD_BYTES);
     setPhotoError(refusal);
     setPhoto(refusal ? null : file);
+  };
+
+  const removePhoto = () => {
+    if (photo) return setPhoto(null);
+    if (window.confirm('Remove the building photo? It is removed when you save the building.'))
+      setRemovingPhoto(true);
   };
 
   const submit = form.handleSubmit(
@@ -62,8 +73,9 @@ export function BuildingForm({ building, onDone }: BuildingFormProps) {
           setUploading(false);
         }
       }
-      // An edit without a new photo leaves imageUrl out, so the current photo stays.
-      const body = { name, description: description ?? '', ...(imageUrl ? { imageUrl } : {}) };
+      // An edit without a new photo leaves imageUrl out, so the current photo stays; null removes it.
+      const photoChange = imageUrl ? { imageUrl } : removingPhoto ? { imageUrl: null } : {};
+      const body = { name, description: description ?? '', ...photoChange };
       save.mutate(
         { id: building?.id, body },
         saveOutcome({
@@ -81,22 +93,31 @@ export function BuildingForm({ building, onDone }: BuildingFormProps) {
     <Card className="p-5">
       <h1 className="mb-4 text-xl font-bold text-slate-900">{editing ? 'Edit Building' : 'Add Building'}</h1>
       <form onSubmit={submit} noValidate className="space-y-4">
-        <Field label="Building Name *" error={errors.name?.message}>
-          <Input placeholder="e.g. Science Hall" maxLength={120} {...editableField(form, 'name')} />
-        </Field>
-        <Field label="Description" error={errors.description?.message}>
-          <Textarea rows={3} maxLength={2000} {...form.register('description')} />
-        </Field>
+        <TextField
+          form={form}
+          name="name"
+          label="Building Name *"
+          max={max.name}
+          placeholder="e.g. Science Hall"
+        />
+        <TextField
+          form={form}
+          name="description"
+          label="Description"
+          max={max.description}
+          multiline
+          rows={3}
+        />
         <div className="space-y-1.5">
           <span className="block text-sm font-medium text-slate-800">Building Photo</span>
           <label
             htmlFor={photoId}
             className="flex min-h-28 cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed border-slate-300 p-4 text-center text-sm text-slate-600 hover:border-brand-600"
           >
-            {building?.imageUrl && !photo ? (
+            {currentPhoto && !photo ? (
               <img
-                src={building.imageUrl}
-                alt={`${building.name} (current)`}
+                src={currentPhoto}
+                alt={`${building?.name ?? 'Building'} (current)`}
                 className="h-24 w-full rounded-lg object-cover"
               />
             ) : (
@@ -112,8 +133,18 @@ export function BuildingForm({ building, onDone }: BuildingFormProps) {
             accept="image/*"
             aria-label="Building Photo"
             className="sr-only"
-            onChange={(e) => pickPhoto(e.target.files?.[0])}
+            onChange={(e) => {
+              pickPhoto(e.target.files?.[0]);
+              // So that the same file can be picked again after it was taken off.
+              e.target.value = '';
+            }}
           />
+          {photo || currentPhoto ? (
+            <Button variant="outline" className="w-full text-red-700" onClick={removePhoto}>
+              <Trash2 aria-hidden className="h-4 w-4" />
+              Remove Photo
+            </Button>
+          ) : null}
           {photoError ? (
             <p role="alert" className="text-sm text-red-600">
               {photoError}

@@ -2,6 +2,7 @@ import { type BuildingListItem } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
 import { useState } from 'react';
+import { useRememberedText, useScrollMemory } from '../../../lib/remembered';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { LoadError } from '../../../components/ui/load-error';
@@ -29,9 +30,11 @@ function filterBuildings<T extends { name: string; description: string | null }>
 
 export function BuildingsPage() {
   const [mode, setMode] = useState<Mode>({ kind: 'list' });
-  const [search, setSearch] = useState('');
+  // Going to a building and back finds the list as it was left: same search, same place.
+  const [search, setSearch] = useRememberedText('buildings.search');
   const buildings = useQuery(buildingsQuery);
   const remove = useDeleteBuilding();
+  useScrollMemory('buildings.list', mode.kind === 'list' && buildings.isSuccess);
 
   if (mode.kind !== 'list') {
     return (

@@ -43,22 +43,27 @@ describe(EquipmentForm.name, () => {
     });
   });
 
-  it('edits the form fields and the room only, keeping the image and type as they are', async () => {
+  it('edits the form fields and the room only, keeping the image as it is', async () => {
     const calls = fakeFetch({ status: 200, body: equipment });
     renderWithApp(<EquipmentForm roomId={roomId} equipment={equipment} onDone={() => {}} />);
     await userEvent.type(screen.getByLabelText('Notes'), 'Ceiling mount');
     await userEvent.click(screen.getByRole('button', { name: 'Save Equipment' }));
     expect(await screen.findByText('Equipment updated successfully')).toBeInTheDocument();
     expect(calls[0]).toMatchObject({ url: `/api/equipment/${equipment.id}`, init: { method: 'PUT' } });
-    const {
-      id: _id,
-      imageUrl: _imageUrl,
-      type: _type,
-      lastCheckedAt: _at,
-      lastRttMs: _rtt,
-      ...sent
-    } = equipment;
+    const { id: _id, imageUrl: _imageUrl, lastCheckedAt: _at, lastRttMs: _rtt, ...sent } = equipment;
     expect(JSON.parse(String(calls[0].init?.body))).toEqual({ ...sent, notes: 'Ceiling mount' });
+  });
+
+  it('sends the type as a person typed it over the one it had', async () => {
+    const calls = fakeFetch({ status: 200, body: equipment });
+    renderWithApp(<EquipmentForm roomId={roomId} equipment={equipment} onDone={() => {}} />);
+    const type = screen.getByLabelText('Type');
+    expect(type).toHaveValue('Display');
+    await userEvent.clear(type);
+    await userEvent.type(type, 'Projector');
+    await userEvent.click(screen.getByRole('button', { name: 'Save Equipment' }));
+    expect(await screen.findByText('Equipment updated successfully')).toBeInTheDocument();
+    expect(JSON.parse(String(calls[0].init?.body))).toMatchObject({ type: 'Projector' });
   });
 
   it('refuses a status the list does not hold, as read from an older client', async () => {

@@ -1,6 +1,7 @@
 import {
   type Equipment,
   equipmentCreateBodySchema,
+  equipmentCreateSchema,
   equipmentStatuses,
   equipmentStatusSchema,
   equipmentUpdateSchema,
@@ -10,12 +11,14 @@ import { useState } from 'react';
 import { z } from 'zod';
 import { SelectField } from '../../../components/form/select-field';
 import { FormActions } from '../../../components/form/form-actions';
+import { TextField } from '../../../components/form/text-field';
 import { Field } from '../../../components/ui/field';
-import { Input, Textarea } from '../../../components/ui/input';
+import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
 import { saveOutcome } from '../../../components/ui/use-toast';
 import { editableField, type SchemaFormProps, useSchemaForm, useServerFieldErrors } from '../../../lib/form';
 import { useSaveEquipment } from '../api/equipment';
+import { maxLengthsOf } from '../../../lib/text-limit';
 import { statusIndicator } from '../lib/status';
 
 // The status as the form holds it: the one chosen, or whatever the server had (an older
@@ -26,8 +29,11 @@ const updateFormSchema = equipmentUpdateSchema.extend({ status: formStatus });
 
 type EquipmentFormValues = z.input<typeof createFormSchema>;
 
+const max = maxLengthsOf(equipmentCreateSchema);
+
 const emptyValues = {
   name: '',
+  type: '',
   model: '',
   serialNumber: '',
   ipAddress: '',
@@ -38,6 +44,7 @@ const emptyValues = {
 const valuesOf = (e: Equipment) =>
   ({
     name: e.name,
+    type: e.type ?? '',
     model: e.model ?? '',
     serialNumber: e.serialNumber ?? '',
     ipAddress: e.ipAddress ?? '',
@@ -102,14 +109,16 @@ function EquipmentFields<Output>(
   const { errors } = form.formState;
   const [preset, setPreset] = useState('');
 
-  // Spec section 2: choosing a product pre-fills its name and model; both stay editable.
+  // Spec section 2: choosing a product pre-fills its name and model, and here its category as the
+  // type the reports read; all stay editable.
   const choosePreset = (model: string) => {
     const product = presetProducts.find((p) => p.model === model);
     if (!product) return;
     setPreset(model);
     setValue('name', product.name);
+    setValue('type', product.category);
     setValue('model', product.model);
-    clearErrors(['name', 'model']);
+    clearErrors(['name', 'type', 'model']);
   };
 
   const submitLabel = editing
@@ -121,7 +130,7 @@ function EquipmentFields<Output>(
       : 'Add Equipment';
   return (
     <form onSubmit={form.handleSubmit(onValid)} noValidate className="space-y-4">
-      <Field label="Preset Product" hint="Fills in the name and model">
+      <Field label="Preset Product" hint="Fills in the name, type and model">
         <Select
           value={preset}
           onValueChange={choosePreset}
@@ -130,15 +139,10 @@ function EquipmentFields<Output>(
           placeholder="Choose from the catalogue"
         />
       </Field>
-      <Field label="Name *" error={errors.name?.message}>
-        <Input placeholder="e.g. Ceiling Projector" {...editableField(form, 'name')} />
-      </Field>
-      <Field label="Model" error={errors.model?.message}>
-        <Input {...editableField(form, 'model')} />
-      </Field>
-      <Field label="Serial Number" error={errors.serialNumber?.message}>
-        <Input {...editableField(form, 'serialNumber')} />
-      </Field>
+      <TextField form={form} name="name" label="Name *" max={max.name} placeholder="e.g. Ceiling Projector" />
+      <TextField form={form} name="type" label="Type" max={max.type} placeholder="e.g. Audio, Projector" />
+      <TextField form={form} name="model" label="Model" max={max.model} />
+      <TextField form={form} name="serialNumber" label="Serial Number" max={max.serialNumber} />
       <Field
         label="IP Address"
         error={errors.ipAddress?.message}
@@ -165,9 +169,7 @@ function EquipmentFields<Output>(
         labelOf={(v) => statusIndicator(v).label}
         placeholder="Select status"
       />
-      <Field label="Notes" error={errors.notes?.message}>
-        <Textarea className="min-h-[100px]" {...editableField(form, 'notes')} />
-      </Field>
+      <TextField form={form} name="notes" label="Notes" max={max.notes} multiline className="min-h-[100px]" />
       <FormActions submitLabel={submitLabel} busy={pending} onCancel={onCancel} />
     </form>
   );

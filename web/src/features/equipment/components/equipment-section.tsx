@@ -128,6 +128,7 @@ function EquipmentDetails({ roomId, equipment, onEdit, onDeleted }: EquipmentDet
     );
   };
   const rows: [string, string | null][] = [
+    ['Type', equipment.type],
     ['Model', equipment.model],
     ['Serial Number', equipment.serialNumber],
     ['IP Address', equipment.ipAddress],

@@ -29,8 +29,10 @@ export function useSaveRoom() {
       id
         ? apiJson(apiRoutes.updateRoom, { id }, body)
         : apiCreate(apiRoutes.createRoom, submission.keyFor({ buildingId, body }), { buildingId }, body),
-    onSuccess: async (_room, { buildingId }) => {
+    onSuccess: async (room, { buildingId, id }) => {
       submission.saved();
+      // The room's own screen (and the header naming it) shows the edit at once.
+      if (id) queryClient.setQueryData(roomQuery(id).queryKey, room);
       for (const queryKey of [buildingsKey, roomsQuery(buildingId).queryKey]) {
         await queryClient.invalidateQueries({ queryKey });
         queryClient.removeQueries({ queryKey, type: 'inactive' });
@@ -56,12 +58,12 @@ export type RoomAttachmentField = (typeof roomAttachmentFields)[number];
 
 /**
  * Spec section 4, last step of the photo upload flow: attach the stored path to the room,
- * sending only that one field so nothing else on the room changes.
+ * sending only that one field so nothing else on the room changes. A null path removes it.
  */
 export function useAttachToRoom() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, field, path }: { id: string; field: RoomAttachmentField; path: string }) =>
+    mutationFn: ({ id, field, path }: { id: string; field: RoomAttachmentField; path: string | null }) =>
       apiJson(apiRoutes.updateRoom, { id }, { [field]: path }),
     onSuccess: (room) => {
       queryClient.setQueryData(roomQuery(room.id).queryKey, room);

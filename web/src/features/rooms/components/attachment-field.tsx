@@ -34,7 +34,12 @@ export function AttachmentField({ label, value, onChange }: AttachmentFieldProps
           <span className="truncate">{value ? 'Replace Image' : 'Upload Image'}</span>
         </Button>
         {value ? (
-          <Button variant="ghost" size="icon" aria-label={`Remove ${label}`} onClick={() => onChange('')}>
+          <Button
+            variant="ghost"
+            size="icon"
+            aria-label={`Remove ${label}`}
+            onClick={() => window.confirm(`Remove the ${label.toLowerCase()}?`) && onChange('')}
+          >
             <X aria-hidden className="h-5 w-5" />
           </Button>
         ) : null}

@@ -1,6 +1,18 @@
 import { MAX_UPLOAD_BYTES, type Room } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Camera, Cable, LayoutGrid, Monitor, QrCode, Users } from 'lucide-react';
+import {
+  Accessibility,
+  Cable,
+  Camera,
+  LayoutGrid,
+  Layers,
+  Monitor,
+  Pencil,
+  QrCode,
+  Ruler,
+  Trash2,
+  Users,
+} from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -11,16 +23,27 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { toast } from '../../../components/ui/use-toast';
 import { ImageUploadDialog } from '../../../components/upload/image-upload-dialog';
 import { ApiError } from '../../../lib/api';
+import { cn } from '../../../lib/cn';
 import { type RoomAttachmentField, roomQuery, useAttachToRoom } from '../api/rooms';
 import { ConnectionDetails } from './connection-details';
 import { DefaultRoomPicture } from './default-room-picture';
+import { RoomFormDialog } from './room-form';
 import { RoomQrDialog } from './room-qr-dialog';
 
-// Spec section 8: "{what} uploaded successfully" after a detail-page upload.
-const attachments: Record<RoomAttachmentField, { what: string; dialogTitle: string }> = {
-  imageUrl: { what: 'Room photo', dialogTitle: 'Change Room Photo' },
-  wiringDiagramUrl: { what: 'Wiring diagram', dialogTitle: 'Upload Wiring Diagram' },
-  seatingLayoutUrl: { what: 'Seating layout', dialogTitle: 'Upload Seating Layout' },
+// Spec section 8: "{what} uploaded successfully" after a detail-page upload. Removing is ours
+// (docs/spec-differences.md).
+const attachments: Record<RoomAttachmentField, { what: string; dialogTitle: string; removeLabel: string }> = {
+  imageUrl: { what: 'Room photo', dialogTitle: 'Change Room Photo', removeLabel: 'Remove Room Photo' },
+  wiringDiagramUrl: {
+    what: 'Wiring diagram',
+    dialogTitle: 'Upload Wiring Diagram',
+    removeLabel: 'Remove Wiring Diagram',
+  },
+  seatingLayoutUrl: {
+    what: 'Seating layout',
+    dialogTitle: 'Upload Seating Layout',
+    removeLabel: 'Remove Seating Layout',
+  },
 };
 
 interface RoomDetailPageProps {
@@ -37,6 +60,7 @@ export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetail
   const [uploading, setUploading] = useState<RoomAttachmentField | null>(null);
   const [viewing, setViewing] = useState<'wiring' | 'seating' | null>(null);
   const [showingQr, setShowingQr] = useState(false);
+  const [editing, setEditing] = useState(false);
 
   if (room.isPending) return <RoomDetailSkeleton />;
   if (room.isError) {
@@ -51,6 +75,24 @@ export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetail
     toast({ title: 'Success', description: `${attachments[field].what} uploaded successfully` });
   };
 
+  const remove = (field: RoomAttachmentField) => {
+    const { what } = attachments[field];
+    if (!window.confirm(`Remove the ${what.toLowerCase()} of ${data.name}?`)) return;
+    setViewing(null);
+    attach.mutate(
+      { id: data.id, field, path: null },
+      {
+        onSuccess: () => toast({ title: 'Success', description: `${what} removed` }),
+        onError: () =>
+          toast({
+            title: 'Error',
+            description: `Failed to remove ${what.toLowerCase()}`,
+            variant: 'destructive',
+          }),
+      },
+    );
+  };
+
   return (
     <div className="space-y-5">
       <div className="relative -mx-4 -mt-4 overflow-hidden bg-slate-200">
@@ -62,15 +104,29 @@ export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetail
         ) : (
           <DefaultRoomPicture className="h-52 w-full" />
         )}
-        <Button
-          variant="secondary"
-          size="round"
-          aria-label="Change Room Photo"
-          className="absolute right-3 bottom-3 bg-white/90"
-          onClick={() => setUploading('imageUrl')}
-        >
-          <Camera aria-hidden className="h-6 w-6" />
-        </Button>
+        <div className="absolute right-3 bottom-3 flex gap-2">
+          {data.imageUrl ? (
+            <Button
+              variant="secondary"
+              size="round"
+              aria-label={attachments.imageUrl.removeLabel}
+              className="bg-white/90 text-red-700"
+              disabled={attach.isPending}
+              onClick={() => remove('imageUrl')}
+            >
+              <Trash2 aria-hidden className="h-6 w-6" />
+            </Button>
+          ) : null}
+          <Button
+            variant="secondary"
+            size="round"
+            aria-label="Change Room Photo"
+            className="bg-white/90"
+            onClick={() => setUploading('imageUrl')}
+          >
+            <Camera aria-hidden className="h-6 w-6" />
+          </Button>
+        </div>
       </div>
       <div className="flex items-start justify-between gap-3">
         <div className="min-w-0">
@@ -88,10 +144,28 @@ export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetail
           label="Capacity"
           value={String(data.capacity)}
         />
+        <Tile icon={<Layers aria-hidden className="h-5 w-5" />} label="Floor" value={data.floor} text />
+        <Tile
+          icon={<Ruler aria-hidden className="h-5 w-5" />}
+          label="Room Size"
+          value={data.roomSize || 'Not specified'}
+          text
+        />
+        <Tile
+          icon={<Accessibility aria-hidden className="h-5 w-5" />}
+          label="ADA Accessible"
+          value={data.isAdaAccessible === 1 ? 'Yes' : 'No'}
+          text
+        />
         <Tile
           icon={<Monitor aria-hidden className="h-5 w-5" />}
           label="Equipment"
           value={equipmentCount === undefined ? '…' : String(equipmentCount)}
+        />
+        <ActionTile
+          icon={<Pencil aria-hidden className="h-5 w-5" />}
+          label="Edit Room"
+          onClick={() => setEditing(true)}
         />
         <ActionTile
           icon={<Cable aria-hidden className="h-5 w-5" />}
@@ -114,6 +188,7 @@ export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetail
         onUploaded={(path) => (uploading ? attachUploaded(uploading, path) : undefined)}
       />
       <RoomQrDialog room={data} open={showingQr} onOpenChange={setShowingQr} />
+      <RoomFormDialog open={editing} onOpenChange={setEditing} buildingId={data.buildingId} room={data} />
       <WiringDiagramView
         room={data}
         open={viewing === 'wiring'}
@@ -122,6 +197,7 @@ export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetail
           setViewing(null);
           setUploading('wiringDiagramUrl');
         }}
+        onRemove={() => remove('wiringDiagramUrl')}
       />
       <SeatingLayoutView
         room={data}
@@ -132,19 +208,32 @@ export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetail
           setViewing(null);
           setUploading('seatingLayoutUrl');
         }}
+        onRemove={() => remove('seatingLayoutUrl')}
       />
     </div>
   );
 }
 
-function Tile({ icon, label, value }: { icon: ReactNode; label: string; value: string }) {
+interface TileProps {
+  icon: ReactNode;
+  label: string;
+  value: string;
+  /** Words (a room size, "Not specified") in a size that fits half a 320 px screen. */
+  text?: boolean;
+}
+
+function Tile({ icon, label, value, text = false }: TileProps) {
   return (
     <Card className="flex min-h-20 flex-col justify-center gap-1 p-3">
       <span className="flex items-center gap-1.5 text-sm text-slate-600">
         {icon}
         {label}
       </span>
-      <span className="text-2xl font-bold text-slate-900">{value}</span>
+      <span
+        className={cn('break-words text-slate-900', text ? 'text-lg font-semibold' : 'text-2xl font-bold')}
+      >
+        {value}
+      </span>
     </Card>
   );
 }
@@ -167,6 +256,7 @@ interface SubViewProps {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   onReplace: () => void;
+  onRemove: () => void;
 }
 
 const replaceButton = (onReplace: () => void) => (
@@ -179,8 +269,20 @@ const replaceButton = (onReplace: () => void) => (
   </button>
 );
 
+/** Under the picture rather than beside Close, where the title would lose its words. */
+const removeButton = (onRemove: () => void, label: string) => (
+  <button
+    type="button"
+    onClick={onRemove}
+    className="flex min-h-11 w-full items-center justify-center gap-2 rounded-lg border border-red-300/60 px-3 font-medium text-red-200 hover:bg-white/10"
+  >
+    <Trash2 aria-hidden className="h-5 w-5" />
+    {label}
+  </button>
+);
+
 /** Spec section 2: the Wiring Diagram sub-view. */
-function WiringDiagramView({ room, open, onOpenChange, onReplace }: SubViewProps) {
+function WiringDiagramView({ room, open, onOpenChange, onReplace, onRemove }: SubViewProps) {
   return (
     <FullScreenViewer
       open={open}
@@ -189,11 +291,14 @@ function WiringDiagramView({ room, open, onOpenChange, onReplace }: SubViewProps
       actions={replaceButton(onReplace)}
     >
       {room.wiringDiagramUrl ? (
-        <img
-          src={room.wiringDiagramUrl}
-          alt={`Wiring diagram of ${room.name}`}
-          className="mx-auto max-h-[80dvh] w-full rounded-lg bg-white object-contain"
-        />
+        <div className="space-y-4">
+          <img
+            src={room.wiringDiagramUrl}
+            alt={`Wiring diagram of ${room.name}`}
+            className="mx-auto max-h-[80dvh] w-full rounded-lg bg-white object-contain"
+          />
+          {removeButton(onRemove, attachments.wiringDiagramUrl.removeLabel)}
+        </div>
       ) : null}
     </FullScreenViewer>
   );
@@ -206,6 +311,7 @@ function SeatingLayoutView({
   open,
   onOpenChange,
   onReplace,
+  onRemove,
 }: SubViewProps & { equipmentCount: number | undefined }) {
   const facts: [string, string][] = [
     ['Total Seats', String(room.capacity)],
@@ -229,6 +335,7 @@ function SeatingLayoutView({
             className="mx-auto max-h-[60dvh] w-full rounded-lg bg-white object-contain"
           />
         ) : null}
+        {room.seatingLayoutUrl ? removeButton(onRemove, attachments.seatingLayoutUrl.removeLabel) : null}
         <dl className="grid grid-cols-2 gap-2" aria-label="Seating facts">
           {facts.map(([label, value]) => (
             <div key={label} className="rounded-lg bg-white/10 p-3">

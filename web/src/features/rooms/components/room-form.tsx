@@ -4,11 +4,13 @@ import { z } from 'zod';
 import { FlagSwitchField } from '../../../components/form/flag-switch-field';
 import { SelectField } from '../../../components/form/select-field';
 import { FormActions } from '../../../components/form/form-actions';
+import { TextField } from '../../../components/form/text-field';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { saveOutcome } from '../../../components/ui/use-toast';
 import { editableField, useSchemaForm } from '../../../lib/form';
+import { maxLengthsOf } from '../../../lib/text-limit';
 import { useSaveRoom } from '../api/rooms';
 import { AttachmentField } from './attachment-field';
 
@@ -24,6 +26,7 @@ const roomFormSchema = roomCreateSchema.extend({
   capacity: z.preprocess((typed: string) => capacityOf(typed), roomCreateSchema.shape.capacity),
 });
 type RoomFormValues = z.input<typeof roomFormSchema>;
+const max = maxLengthsOf(roomCreateSchema);
 
 // Spec section 2: name, type and floor empty, capacity 0 (an empty box showing the placeholder
 // 24 is sent as 0), ADA on.
@@ -94,9 +97,7 @@ export function RoomForm({ buildingId, room, onDone }: RoomFormProps) {
       : 'Create Room';
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
-      <Field label="Room Name *" error={errors.name?.message}>
-        <Input placeholder="e.g. 101" {...editableField(form, 'name')} />
-      </Field>
+      <TextField form={form} name="name" label="Room Name *" max={max.name} placeholder="e.g. 101" />
       <SelectField
         form={form}
         name="type"
@@ -107,9 +108,7 @@ export function RoomForm({ buildingId, room, onDone }: RoomFormProps) {
         unchosenMessage="Choose a room type"
       />
       <div className="grid grid-cols-2 gap-3">
-        <Field label="Floor *" error={errors.floor?.message}>
-          <Input placeholder="e.g. 1, LL, B1" {...editableField(form, 'floor')} />
-        </Field>
+        <TextField form={form} name="floor" label="Floor *" max={max.floor} placeholder="e.g. 1, LL, B1" />
         <Field label="Capacity" error={errors.capacity?.message}>
           <Input
             type="number"
@@ -120,9 +119,13 @@ export function RoomForm({ buildingId, room, onDone }: RoomFormProps) {
           />
         </Field>
       </div>
-      <Field label="Room Size" error={errors.roomSize?.message}>
-        <Input placeholder="e.g. 30 x 40 ft" {...editableField(form, 'roomSize')} />
-      </Field>
+      <TextField
+        form={form}
+        name="roomSize"
+        label="Room Size"
+        max={max.roomSize}
+        placeholder="e.g. 30 x 40 ft"
+      />
       <FlagSwitchField control={control} name="isAdaAccessible" label="ADA Accessible" />
       {attachments.map(([name, label]) => (
         <Controller

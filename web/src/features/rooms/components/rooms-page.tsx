@@ -11,6 +11,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { Tooltip } from '../../../components/ui/tooltip';
 import { toast } from '../../../components/ui/use-toast';
 import { ApiError } from '../../../lib/api';
+import { useScrollMemory } from '../../../lib/remembered';
 import { buildingOfRoomsQuery, roomsQuery, useDeleteRoom } from '../api/rooms';
 import { RoomFormDialog } from './room-form';
 import { RoomList } from './room-list';
@@ -22,6 +23,7 @@ export function RoomsPage({ buildingId }: { buildingId: string }) {
   const rooms = useQuery(roomsQuery(buildingId));
   const remove = useDeleteRoom();
   const [form, setForm] = useState<FormState>({ open: false });
+  useScrollMemory(`rooms.${buildingId}`, rooms.isSuccess);
 
   const confirmDelete = (room: RoomListItem) => {
     const sure = window.confirm(

@@ -11,15 +11,16 @@ import { type z } from 'zod';
 import { FlagSwitchField } from '../../../components/form/flag-switch-field';
 import { SelectField } from '../../../components/form/select-field';
 import { FormActions } from '../../../components/form/form-actions';
-import { Field } from '../../../components/ui/field';
-import { Input } from '../../../components/ui/input';
+import { TextField } from '../../../components/form/text-field';
 import { toast } from '../../../components/ui/use-toast';
 import { errorMessage } from '../../../lib/api';
-import { editableField, type SchemaFormProps, useSchemaForm } from '../../../lib/form';
+import { type SchemaFormProps, useSchemaForm } from '../../../lib/form';
+import { maxLengthsOf } from '../../../lib/text-limit';
 import { useSaveUser } from '../api/users';
 
 /** What the form holds; the edit schema reads it as the create schema does, bar the password. */
 type UserFormValues = z.input<typeof userUpdateSchema>;
+const max = maxLengthsOf(userCreateSchema);
 
 // Spec section 5: role user and active by default.
 const emptyValues: UserFormValues = {
@@ -91,7 +92,6 @@ export function UserForm({ user, onDone }: { user?: User; onDone: () => void }) 
 function UserFields<Output>(props: SchemaFormProps<UserFormValues, Output>) {
   const { schema, defaultValues, onValid, editing, pending, onCancel } = props;
   const form = useSchemaForm(schema, defaultValues);
-  const { errors } = form.formState;
 
   const submitLabel = editing
     ? pending
@@ -102,26 +102,27 @@ function UserFields<Output>(props: SchemaFormProps<UserFormValues, Output>) {
       : 'Create User';
   return (
     <form onSubmit={form.handleSubmit(onValid)} noValidate className="space-y-4">
-      <Field label="Username *" error={errors.username?.message}>
-        <Input autoComplete="off" autoCapitalize="none" {...editableField(form, 'username')} />
-      </Field>
-      <Field
+      <TextField
+        form={form}
+        name="username"
+        label="Username *"
+        max={max.username}
+        autoComplete="off"
+        autoCapitalize="none"
+      />
+      <TextField
+        form={form}
+        name="password"
         label={editing ? 'Password' : 'Password *'}
-        error={errors.password?.message}
+        max={max.password}
         hint={editing ? 'Leave blank to keep the current password' : undefined}
-      >
-        <Input type="password" autoComplete="new-password" {...editableField(form, 'password')} />
-      </Field>
-      <Field label="Email" error={errors.email?.message}>
-        <Input type="email" autoComplete="off" {...editableField(form, 'email')} />
-      </Field>
+        type="password"
+        autoComplete="new-password"
+      />
+      <TextField form={form} name="email" label="Email" max={max.email} type="email" autoComplete="off" />
       <div className="grid grid-cols-2 gap-3">
-        <Field label="First Name" error={errors.firstName?.message}>
-          <Input {...editableField(form, 'firstName')} />
-        </Field>
-        <Field label="Last Name" error={errors.lastName?.message}>
-          <Input {...editableField(form, 'lastName')} />
-        </Field>
+        <TextField form={form} name="firstName" label="First Name" max={max.firstName} />
+        <TextField form={form} name="lastName" label="Last Name" max={max.lastName} />
       </div>
       <SelectField
         form={form}
