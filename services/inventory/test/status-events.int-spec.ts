@@ -339,6 +339,25 @@ describe('inventory status events', () => {
       'active',
     ]);
   });
+
+  it('prunes hour counters after their own, shorter retention', async () => {
+    const hour = (h: number) => new Date(Math.floor(Date.now() / 3_600_000 - h) * 3_600_000);
+    for (const h of [7 * 24 + 2, 7 * 24 - 2]) {
+      await sql(
+        inventory.sut,
+        `INSERT INTO inv.status_hours (equipment_id, hour, checks, answered, pings, pings_answered, rtt_sum)
+         VALUES ($1, $2, 1, 1, 1, 1, 0)`,
+        [equipment.id, hour(h)],
+      );
+    }
+    await expect(inventory.sut.app.get(HistoryRetentionService).prune()).resolves.toBeGreaterThanOrEqual(1);
+    const kept = await sql<{ hour: Date }>(
+      inventory.sut,
+      'SELECT hour FROM inv.status_hours WHERE equipment_id = $1',
+      [equipment.id],
+    );
+    expect(kept.map((r) => r.hour.getTime())).toEqual([hour(7 * 24 - 2).getTime()]);
+  });
 });
 
 describe('inventory status events across a restart', () => {
