@@ -3,6 +3,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { BuildingsModule } from './buildings/buildings.module';
 import { type Config } from './config';
 import { EquipmentModule } from './equipment/equipment.module';
+import { HistoryModule } from './history/history.module';
 import { migrations } from './migrations';
 import { OutboxModule } from './outbox/outbox.module';
 import { ProblemsModule } from './problems/problems.module';
@@ -26,6 +27,7 @@ export class AppModule {
         EquipmentModule,
         StatusModule,
         ReportsModule,
+        HistoryModule,
         ProblemsModule,
         SearchModule,
       ],
