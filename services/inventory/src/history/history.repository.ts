@@ -5,13 +5,12 @@ import { type Tables, tablesOf } from '../database/sql';
 import { uptimeSecondsSql } from '../reports/uptime';
 import { type Counters, type DayStats, type HourStats } from '../status/timeline';
 
-/** An equipment's state row: its status and the counters of its newest check's day and hour. */
+/** An equipment's state row: its status and the counters of its newest check's hour. */
 export interface HistoryState {
   status: EquipmentStatus;
   statusAt: number;
   lastCheckedAt: number | null;
   lastRttMs: number | null;
-  day: DayStats | null;
   hour: HourStats | null;
 }
 
@@ -29,12 +28,7 @@ const counters = (prefix = '') => `${prefix}checks AS checks, ${prefix}answered 
 
 const epochMs = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`;
 
-type StateRow = Omit<HistoryState, 'day' | 'hour'> & {
-  day: string | null;
-  hour: number | null;
-  dayCounters: Counters;
-  hourCounters: Counters;
-};
+type StateRow = Omit<HistoryState, 'hour'> & { hour: number | null; hourCounters: Counters };
 
 /** Reads one equipment's status history: its state, spans, hour and day counters, uptime. */
 @Injectable()
@@ -49,10 +43,7 @@ export class HistoryRepository {
   async state(id: string): Promise<HistoryState | null> {
     const [row]: StateRow[] = await this.dataSource.query(
       `SELECT e.status, ${epochMs('st.status_at')} AS "statusAt", ${epochMs('st.last_checked_at')} AS "lastCheckedAt",
-              st.last_rtt_ms AS "lastRttMs", to_char(st.day, 'YYYY-MM-DD') AS day, ${epochMs('st.hour')} AS hour,
-              json_build_object('checks', st.day_checks, 'answered', st.day_answered, 'pings', st.day_pings,
-                'pingsAnswered', st.day_pings_answered, 'rttMin', st.day_rtt_min, 'rttMax', st.day_rtt_max,
-                'rttSum', st.day_rtt_sum) AS "dayCounters",
+              st.last_rtt_ms AS "lastRttMs", ${epochMs('st.hour')} AS hour,
               json_build_object('checks', st.hour_checks, 'answered', st.hour_answered, 'pings', st.hour_pings,
                 'pingsAnswered', st.hour_pings_answered, 'rttMin', st.hour_rtt_min, 'rttMax', st.hour_rtt_max,
                 'rttSum', st.hour_rtt_sum) AS "hourCounters"
@@ -62,12 +53,8 @@ export class HistoryRepository {
       [id],
     );
     if (!row) return null;
-    const { day, hour, dayCounters, hourCounters, ...state } = row;
-    return {
-      ...state,
-      day: day === null ? null : { day, ...dayCounters },
-      hour: hour === null ? null : { hour, ...hourCounters },
-    };
+    const { hour, hourCounters, ...state } = row;
+    return { ...state, hour: hour === null ? null : { hour, ...hourCounters } };
   }
 
   /** Spans that overlap [from, to), oldest first. */

@@ -13,6 +13,7 @@ import { uptimeFigures } from '../reports/uptime';
 import {
   type Counters,
   type DayStats,
+  daysOf,
   HOUR_MS,
   type HourStats,
   LOSS_WINDOW_HOURS,
@@ -87,9 +88,11 @@ export class HistoryService {
       (h) => h.hour,
       (h) => h >= hoursFrom && h < window.to,
     );
+    // A day row holds the hours written out: an hour still on the state row (a device not checked
+    // since) is added to its day.
     const days = withCurrent<DayStats, string>(
       storedDays,
-      state.day,
+      state.hour && daysOf([state.hour])[0],
       (d) => d.day,
       (d) => d >= utcDay(window.from) && d < daysTo,
     );

@@ -5,6 +5,7 @@ import { type Tables, tablesOf } from '../database/sql';
 import {
   type Counters,
   type DayStats,
+  daysOf,
   type DeviceTimeline,
   type HourStats,
   type Observation,
@@ -40,14 +41,6 @@ interface StateRow {
   newest: string | null;
   span_started_at: Date | null;
   span_status: EquipmentStatus | null;
-  day: string | null;
-  day_checks: number;
-  day_answered: number;
-  day_pings: number;
-  day_pings_answered: number;
-  day_rtt_min: number | null;
-  day_rtt_max: number | null;
-  day_rtt_sum: number;
   /** Epoch ms of the hour's start (as text: bigint). */
   hour: string | null;
   hour_checks: number;
@@ -89,7 +82,7 @@ export const emptyOutcome = (): BatchOutcome => ({
 
 /**
  * Records checks and manual status changes into the equipment state, the status spans and the
- * day counters: one transaction per batch, with set-based statements whatever its size.
+ * hour and day counters: one transaction per batch, with set-based statements whatever its size.
  */
 @Injectable()
 export class StatusRepository {
@@ -129,9 +122,7 @@ export class StatusRepository {
     const rows: StateRow[] = await manager.query(
       `SELECT e.id, e.status, st.status_at, st.last_checked_at, st.last_rtt_ms, st.last_sweep_id,
               st.recent[cardinality(st.recent)] AS newest,
-              st.span_started_at, st.span_status, to_char(st.day, 'YYYY-MM-DD') AS day, st.day_checks,
-              st.day_answered, st.day_pings, st.day_pings_answered, st.day_rtt_min, st.day_rtt_max, st.day_rtt_sum,
-              ${epochMs('st.hour')} AS hour, st.hour_checks, st.hour_answered, st.hour_pings,
+              st.span_started_at, st.span_status, ${epochMs('st.hour')} AS hour, st.hour_checks, st.hour_answered, st.hour_pings,
               st.hour_pings_answered, st.hour_rtt_min, st.hour_rtt_max, st.hour_rtt_sum
          FROM ${this.t.equipment} e
          JOIN ${this.t.state} st ON st.equipment_id = e.id
@@ -173,18 +164,6 @@ export class StatusRepository {
         lastSweepId: row.last_sweep_id,
         // Only the newest: all an observation in order needs (see loadForLateObservations).
         recent: row.newest === null ? [] : [Number(row.newest)],
-        day: row.day
-          ? {
-              day: row.day,
-              checks: row.day_checks,
-              answered: row.day_answered,
-              pings: row.day_pings,
-              pingsAnswered: row.day_pings_answered,
-              rttMin: row.day_rtt_min,
-              rttMax: row.day_rtt_max,
-              rttSum: row.day_rtt_sum,
-            }
-          : null,
         hour:
           row.hour === null
             ? null
@@ -200,7 +179,6 @@ export class StatusRepository {
               },
       },
       spans: open,
-      dayDeltas: new Map(),
       hourDeltas: new Map(),
     };
   }
@@ -276,14 +254,6 @@ export class StatusRepository {
         recent: whole ? s.recent : s.recent.filter((t) => before[i].newest === null || t > before[i].newest),
         span_started_at: iso(open?.start ?? null),
         span_status: open?.status ?? null,
-        day: s.day?.day ?? null,
-        day_checks: s.day?.checks ?? 0,
-        day_answered: s.day?.answered ?? 0,
-        day_pings: s.day?.pings ?? 0,
-        day_pings_answered: s.day?.pingsAnswered ?? 0,
-        day_rtt_min: s.day?.rttMin ?? null,
-        day_rtt_max: s.day?.rttMax ?? null,
-        day_rtt_sum: s.day?.rttSum ?? 0,
         hour: iso(s.hour?.hour ?? null),
         hour_checks: s.hour?.checks ?? 0,
         hour_answered: s.hour?.answered ?? 0,
@@ -302,16 +272,13 @@ export class StatusRepository {
                             ELSE (st.recent || x.recent)[greatest(cardinality(st.recent) + cardinality(x.recent) - ${RECENT_LIMIT - 1}, 1):]
                        END,
               span_started_at = x.span_started_at,
-              span_status = x.span_status, day = x.day, day_checks = x.day_checks, day_answered = x.day_answered,
-              day_pings = x.day_pings, day_pings_answered = x.day_pings_answered, day_rtt_min = x.day_rtt_min,
-              day_rtt_max = x.day_rtt_max, day_rtt_sum = x.day_rtt_sum, hour = x.hour, hour_checks = x.hour_checks,
+              span_status = x.span_status, hour = x.hour, hour_checks = x.hour_checks,
               hour_answered = x.hour_answered, hour_pings = x.hour_pings, hour_pings_answered = x.hour_pings_answered,
               hour_rtt_min = x.hour_rtt_min, hour_rtt_max = x.hour_rtt_max, hour_rtt_sum = x.hour_rtt_sum
          FROM jsonb_to_recordset($1::jsonb) AS x (
                 equipment_id uuid, status_at timestamptz, last_checked_at timestamptz, last_rtt_ms real,
                 last_sweep_id varchar, recent_whole boolean, recent bigint[], span_started_at timestamptz, span_status varchar,
-                day date, day_checks integer, day_answered integer, day_pings integer, day_pings_answered integer,
-                day_rtt_min real, day_rtt_max real, day_rtt_sum double precision, hour timestamptz,
+                hour timestamptz,
                 hour_checks integer, hour_answered integer, hour_pings integer, hour_pings_answered integer,
                 hour_rtt_min real, hour_rtt_max real, hour_rtt_sum double precision)
         WHERE st.equipment_id = x.equipment_id`,
@@ -369,7 +336,7 @@ export class StatusRepository {
       manager,
       this.t.days,
       'day',
-      devices.flatMap((d) => [...d.dayDeltas.values()].map((s: DayStats) => counterRow(d, s.day, s))),
+      devices.flatMap((d) => daysOf(d.hourDeltas.values()).map((s: DayStats) => counterRow(d, s.day, s))),
     );
     await this.addCounters(
       manager,

@@ -1,6 +1,7 @@
 import { type EquipmentStatus } from '@cm/contracts';
 import {
   type Counters,
+  daysOf,
   type DeviceTimeline,
   HOUR_MS,
   type HourStats,
@@ -29,11 +30,9 @@ function created(): DeviceTimeline {
       lastRttMs: null,
       lastSweepId: null,
       recent: [T0],
-      day: null,
       hour: null,
     },
     spans: [{ start: T0, end: Infinity, status: 'active' }],
-    dayDeltas: new Map(),
     hourDeltas: new Map(),
   };
 }
@@ -162,8 +161,10 @@ describe('status timeline', () => {
     const checks = checksOf(next, 300); // 2.5 hours from 23:00: two days
     const device = created();
     for (const o of arrivalOrder(next, checks, 10)) observe(device, o);
-    const days = new Map<string, Counters>(device.dayDeltas);
-    days.set(device.state.day!.day, device.state.day!);
+    // A day is what its hours add up to: those written out, and the state's current one.
+    const days = new Map<string, Counters>(
+      daysOf([...device.hourDeltas.values(), device.state.hour!]).map((d) => [d.day, d]),
+    );
     expectCounted(checks, days, utcDay);
     expect([...days.keys()].sort()).toEqual(['2026-11-20', '2026-11-21']);
   });
@@ -267,7 +268,7 @@ describe('status timeline', () => {
     expect(observe(device, { ...check, at: T0 + 1500 })).toBe('duplicate');
     observe(device, { ...check, at: T0 + 2000, sweepId: 'b' });
     expect(observe(device, check)).toBe('duplicate');
-    expect(device.state.day!.checks).toBe(2);
+    expect(device.state.hour!.checks).toBe(2);
   });
 
   it('counts, but does not place, a check older than every kept observation', () => {
@@ -277,7 +278,6 @@ describe('status timeline', () => {
     expect(device.state.recent).toHaveLength(RECENT_LIMIT);
     expect(observe(device, { at: T0 + 15_000, status: 'inactive', sweepId: 'old' })).toBe('too-late');
     expect(device.spans).toEqual([{ start: T0, end: Infinity, status: 'active' }]);
-    expect(device.state.day!.checks).toBe(RECENT_LIMIT + 1);
     expect(device.state.hour!.checks).toBe(RECENT_LIMIT + 1);
   });
 

@@ -61,9 +61,10 @@ export interface DeviceState {
   lastSweepId: string | null;
   /** Times of the newest observations, ascending, at most RECENT_LIMIT. */
   recent: number[];
-  /** Counters of the day of the newest check, written out when a later day begins. */
-  day: DayStats | null;
-  /** Counters of the hour of the newest check, written out when a later hour begins. */
+  /**
+   * Counters of the hour of the newest check, written out when a later hour begins (to its hour
+   * and to its day: a day's counters are the sum of its hours written out).
+   */
   hour: HourStats | null;
 }
 
@@ -92,9 +93,7 @@ export interface DeviceTimeline {
   state: DeviceState;
   /** Every span that ends at or after the earliest observation of the batch, ascending. */
   spans: Span[];
-  /** Counters of days other than the state's, to add to the stored ones. */
-  dayDeltas: Map<string, DayStats>;
-  /** Counters of hours other than the state's, to add to the stored ones. */
+  /** Counters of hours other than the state's, to add to the stored hours and days. */
   hourDeltas: Map<number, HourStats>;
 }
 
@@ -102,18 +101,6 @@ export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export const HOUR_MS = 3_600_000;
 export const utcHour = (ms: number) => ms - (((ms % HOUR_MS) + HOUR_MS) % HOUR_MS);
-
-export const emptyCounters = (): Counters => ({
-  checks: 0,
-  answered: 0,
-  pings: 0,
-  pingsAnswered: 0,
-  rttMin: null,
-  rttMax: null,
-  rttSum: 0,
-});
-
-export const emptyDay = (day: string): DayStats => ({ day, ...emptyCounters() });
 
 const minOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
 const maxOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
@@ -132,8 +119,16 @@ export function mergeCounters<S extends Counters>(a: S, b: Counters): S {
   };
 }
 
-/** Adds `b`'s counters to `a` (same day). */
-export const mergeDay = (a: DayStats, b: DayStats): DayStats => mergeCounters(a, b);
+/** Hour counters summed by their UTC day. */
+export function daysOf(hours: Iterable<HourStats>): DayStats[] {
+  const days = new Map<string, DayStats>();
+  for (const { hour, ...counters } of hours) {
+    const day = utcDay(hour);
+    const known = days.get(day);
+    days.set(day, known ? mergeCounters(known, counters) : { day, ...counters });
+  }
+  return [...days.values()];
+}
 
 /**
  * Sets `status` over [from, to) and joins neighbouring spans of one status. Spans outside the
@@ -172,32 +167,22 @@ function countCheck(device: DeviceTimeline, o: Observation): void {
     rttMax: answered ? o.rttMs! : null,
     rttSum: answered ? o.rttMs! : 0,
   };
-  state.day = tally(state.day, { day: utcDay(o.at), ...check }, (d) => d.day, device.dayDeltas);
-  state.hour = tally(state.hour, { hour: utcHour(o.at), ...check }, (h) => h.hour, device.hourDeltas);
-}
-
-/**
- * Counts a check in its period: the state's own when it is that one; a later period replaces the
- * state's, whose counters go to the deltas; an earlier one (a late check) goes to the deltas.
- */
-function tally<K extends string | number, S extends Counters>(
-  current: S | null,
-  check: S,
-  periodOf: (s: S) => K,
-  deltas: Map<K, S>,
-): S {
-  if (current === null || periodOf(check) > periodOf(current)) {
-    if (current && current.checks > 0) addDelta(deltas, periodOf(current), current);
-    return check;
+  const hour: HourStats = { hour: utcHour(o.at), ...check };
+  const current = state.hour;
+  if (current === null || hour.hour > current.hour) {
+    // A later hour begins: the state's goes to the stored ones.
+    if (current && current.checks > 0) addHour(device, current);
+    state.hour = hour;
+  } else if (hour.hour === current.hour) {
+    state.hour = mergeCounters(current, hour);
+  } else {
+    addHour(device, hour);
   }
-  if (periodOf(check) === periodOf(current)) return mergeCounters(current, check);
-  addDelta(deltas, periodOf(check), check);
-  return current;
 }
 
-function addDelta<K, S extends Counters>(deltas: Map<K, S>, period: K, stats: S): void {
-  const known = deltas.get(period);
-  deltas.set(period, known ? mergeCounters(known, stats) : stats);
+function addHour(device: DeviceTimeline, stats: HourStats): void {
+  const known = device.hourDeltas.get(stats.hour);
+  device.hourDeltas.set(stats.hour, known ? mergeCounters(known, stats) : stats);
 }
 
 /** Applies one observation to the device's timeline, state and counters. */
