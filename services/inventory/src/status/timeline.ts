@@ -9,11 +9,11 @@ import { type EquipmentStatus } from '@cm/contracts';
  * redelivered or retried event) sets its status from its own time until the next observation;
  * to know that next time, each device keeps the times of its newest RECENT_LIMIT observations.
  * A check older than all of them (with the list full) can no longer be placed exactly: it is
- * counted in its day and hour but leaves the timeline as it is ("too-late"), and it cannot be told from
- * a check recorded before, so such a redelivery would be counted twice. Only a check that waits
- * longer than RECENT_LIMIT newer ones of its device, and had already been committed, is. This
- * module is pure: the repository loads the state and the spans a batch touches, and writes
- * back the difference.
+ * counted in its hour (and so its day) but leaves the timeline as it is ("too-late"), and it
+ * cannot be told from a check recorded before, so such a redelivery would be counted twice. Only
+ * a check that waits longer than RECENT_LIMIT newer ones of its device, and had already been
+ * committed, is. This module is pure: the repository loads the state and the spans a batch
+ * touches, and writes back the difference.
  */
 
 /** Newest observation times kept per device: at 30 s, a check may be about 15 minutes late. */
@@ -85,7 +85,7 @@ export type Verdict =
   /** Recorded in the history only: older than the current status, or over maintenance. */
   | 'history-only'
   | 'duplicate'
-  /** Older than every observation kept: counted in its day and hour, but not placed on the timeline. */
+  /** Older than every observation kept: counted in its hour, but not placed on the timeline. */
   | 'too-late';
 
 /** One device while a batch is applied: its state, the spans loaded, and counters to add. */
