@@ -554,7 +554,12 @@ async function pipelinePhase(ctx, n, previous) {
   };
   phase.sequenceMismatches = phase.sweeps.filter((r) => !r.sequenceMatches).length;
   phase.redelivered = phase.sweeps.at(-1).redelivered;
-  if (ROLLOVER) phase.rollover = await measureRollover(ctx, db, n, inventoryPid);
+  if (ROLLOVER) {
+    phase.rollover = await measureRollover(ctx, db, n, inventoryPid, 1);
+    // Another hour of the same day: the first wrote each device's day row, this one adds to it,
+    // as every later hour of a day does (the first hour of a day inserts it).
+    phase.rolloverAgain = await measureRollover(ctx, db, n, inventoryPid, 2);
+  }
   return phase;
 }
 
@@ -564,10 +569,10 @@ async function pipelinePhase(ctx, n, previous) {
  * status_days (before, to status_days). The state's period is moved back one first, so the next
  * sweep is that sweep.
  */
-async function measureRollover(ctx, db, n, inventoryPid) {
+async function measureRollover(ctx, db, n, inventoryPid, back) {
   const { rows } = await db.query(`SELECT to_regclass('${s}.status_hours') IS NOT NULL AS hours`);
   await db.query(
-    `UPDATE ${s}.equipment_state SET ${rows[0].hours ? "hour = hour - interval '1 hour'" : 'day = day - 1'}`,
+    `UPDATE ${s}.equipment_state SET ${rows[0].hours ? `hour = hour - interval '${back} hours'` : `day = day - ${back}`}`,
   );
   await db.query(`VACUUM ${s}.equipment_state`);
   const pgBefore = await backendCpu(db, inventoryPid);
@@ -575,6 +580,7 @@ async function measureRollover(ctx, db, n, inventoryPid) {
   const r = await measureSweep(ctx, n);
   const out = {
     periods: rows[0].hours ? 'hour' : 'day',
+    periodsBack: back,
     latencyMs: ms(r.latencyMs),
     backlogMax: r.maxBacklog,
     inventoryCpuMsPer1000: round(((cpuMs(inventoryPid) - invBefore) / r.checks) * 1000, 1),
@@ -584,7 +590,7 @@ async function measureRollover(ctx, db, n, inventoryPid) {
     ),
   };
   log(
-    `N=${n} sweep beginning a new ${out.periods}: last msg → commit ${out.latencyMs} ms; backlog max ${out.backlogMax}; ` +
+    `N=${n} sweep beginning a new ${out.periods} (the state's moved ${back} back): last msg → commit ${out.latencyMs} ms; backlog max ${out.backlogMax}; ` +
       `CPU ms per 1000 checks: inventory ${out.inventoryCpuMsPer1000}, its PostgreSQL backends ${out.postgresCpuMsPer1000}`,
   );
   return out;
