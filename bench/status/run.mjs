@@ -9,7 +9,7 @@
 // BENCH_SIZES (10000,50000) devices for the pipeline, BENCH_SWEEPS (10) measured sweeps per size
 // after one warm-up, BENCH_REPORT_SIZES (1000,10000,50000), BENCH_REPORT_REPEAT (10),
 // BENCH_PACKET_GAP_MS (0.2, the monitor's default: at 0.5 a 50,000-device sweep lasts 25 s,
-// longer than Check Now may wait), BENCH_BUDGET_S (1140: larger sizes are skipped, and said so,
+// longer than Check Now may wait), BENCH_ROLLOVER (1: one more sweep that begins a new hour, or day before hour counters), BENCH_BUDGET_S (1140: larger sizes are skipped, and said so,
 // when the forecast does not fit), DATABASE_URL, NATS_URL.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -65,6 +65,8 @@ const BUDGET_S = Number(process.env.BENCH_BUDGET_S ?? 1140);
  * sweeps makes a device's row longer, which is neither the steady state's size nor its cost.
  */
 const PREFILL_RECENT = process.env.BENCH_PREFILL_RECENT !== '0';
+/** One more sweep per size that begins a new hour (before the hour counters, a new day), measured apart (0: none). */
+const ROLLOVER = process.env.BENCH_ROLLOVER !== '0';
 /** Sweeps observed with monitoring started (the 30 s interval) at the largest size; 0: none. */
 const SCHEDULED_SWEEPS = Number(process.env.BENCH_SCHEDULED_SWEEPS ?? 5);
 const POLL_MS = 20;
@@ -181,10 +183,10 @@ async function seedHistory(db, ids, now) {
     `UPDATE ${s}.equipment_state st
         SET span_started_at = sp.started_at, span_status = sp.status, status_at = sp.started_at,
             last_checked_at = x.at, last_rtt_ms = CASE WHEN sp.status = 'active' THEN 0.05 END,
-            last_sweep_id = 'seed', recent = ARRAY[(extract(epoch FROM x.at) * 1000)::bigint], day = ($1::timestamptz AT TIME ZONE 'UTC')::date,
-            day_checks = 100, day_answered = CASE WHEN sp.status = 'active' THEN 100 ELSE 0 END,
-            day_pings = 100, day_pings_answered = CASE WHEN sp.status = 'active' THEN 100 ELSE 0 END,
-            day_rtt_min = 0.03, day_rtt_max = 0.2, day_rtt_sum = 5
+            last_sweep_id = 'seed', recent = ARRAY[(extract(epoch FROM x.at) * 1000)::bigint], hour = date_trunc('hour', $1::timestamptz),
+            hour_checks = 100, hour_answered = CASE WHEN sp.status = 'active' THEN 100 ELSE 0 END,
+            hour_pings = 100, hour_pings_answered = CASE WHEN sp.status = 'active' THEN 100 ELSE 0 END,
+            hour_rtt_min = 0.03, hour_rtt_max = 0.2, hour_rtt_sum = 5
        FROM ${s}.status_spans sp
        JOIN dev ON dev.id = sp.equipment_id,
             LATERAL (SELECT GREATEST(sp.started_at, date_trunc('milliseconds', $1::timestamptz - interval '15 seconds')) AS at) x
@@ -248,8 +250,8 @@ async function prefillRecent(db, ids) {
     `UPDATE ${s}.equipment_state st
         SET recent = p.times, status_at = p.first, span_started_at = p.first, span_status = 'active',
             last_checked_at = p.last, last_rtt_ms = 0.05, last_sweep_id = 'prefill',
-            day = (p.last AT TIME ZONE 'UTC')::date, day_checks = 32, day_answered = 32, day_pings = 32,
-            day_pings_answered = 32, day_rtt_min = 0.03, day_rtt_max = 0.2, day_rtt_sum = 1.6
+            hour = date_trunc('hour', p.last), hour_checks = 32, hour_answered = 32, hour_pings = 32,
+            hour_pings_answered = 32, hour_rtt_min = 0.03, hour_rtt_max = 0.2, hour_rtt_sum = 1.6
        FROM (SELECT array_agg((extract(epoch FROM at) * 1000)::bigint ORDER BY at) AS times, min(at) AS first, max(at) AS last FROM pre) p
       WHERE st.equipment_id = ANY($1::uuid[])`,
     [ids],
@@ -262,10 +264,11 @@ async function statusTableBytes(db) {
   const { rows } = await db.query(
     `SELECT pg_total_relation_size('${s}.equipment_state')::float8 AS state,
             pg_total_relation_size('${s}.status_spans')::float8 AS spans,
-            pg_total_relation_size('${s}.status_days')::float8 AS days`,
+            pg_total_relation_size('${s}.status_days')::float8 AS days,
+            COALESCE(pg_total_relation_size(to_regclass('${s}.status_hours')), 0)::float8 AS hours`,
   );
   const r = rows[0];
-  return { ...r, total: r.state + r.spans + r.days };
+  return { ...r, total: r.state + r.spans + r.days + r.hours };
 }
 
 // ------------------------------------------------------------------------- status pipeline
@@ -551,7 +554,46 @@ async function pipelinePhase(ctx, n, previous) {
   };
   phase.sequenceMismatches = phase.sweeps.filter((r) => !r.sequenceMatches).length;
   phase.redelivered = phase.sweeps.at(-1).redelivered;
+  if (ROLLOVER) {
+    phase.rollover = await measureRollover(ctx, db, n, inventoryPid, 1);
+    // Another hour of the same day: the first wrote each device's day row, this one adds to it,
+    // as every later hour of a day does (the first hour of a day inserts it).
+    phase.rolloverAgain = await measureRollover(ctx, db, n, inventoryPid, 2);
+  }
   return phase;
+}
+
+/**
+ * The sweep that begins a new period, once an hour (before the hour counters, once a day): every
+ * device's counters of the one before are written out in the same batches, to status_hours and
+ * status_days (before, to status_days). The state's period is moved back one first, so the next
+ * sweep is that sweep.
+ */
+async function measureRollover(ctx, db, n, inventoryPid, back) {
+  const { rows } = await db.query(`SELECT to_regclass('${s}.status_hours') IS NOT NULL AS hours`);
+  await db.query(
+    `UPDATE ${s}.equipment_state SET ${rows[0].hours ? `hour = hour - interval '${back} hours'` : `day = day - ${back}`}`,
+  );
+  await db.query(`VACUUM ${s}.equipment_state`);
+  const pgBefore = await backendCpu(db, inventoryPid);
+  const invBefore = cpuMs(inventoryPid);
+  const r = await measureSweep(ctx, n);
+  const out = {
+    periods: rows[0].hours ? 'hour' : 'day',
+    periodsBack: back,
+    latencyMs: ms(r.latencyMs),
+    backlogMax: r.maxBacklog,
+    inventoryCpuMsPer1000: round(((cpuMs(inventoryPid) - invBefore) / r.checks) * 1000, 1),
+    postgresCpuMsPer1000: round(
+      (backendCpuDelta(pgBefore, await backendCpu(db, inventoryPid)) / r.checks) * 1000,
+      1,
+    ),
+  };
+  log(
+    `N=${n} sweep beginning a new ${out.periods} (the state's moved ${back} back): last msg → commit ${out.latencyMs} ms; backlog max ${out.backlogMax}; ` +
+      `CPU ms per 1000 checks: inventory ${out.inventoryCpuMsPer1000}, its PostgreSQL backends ${out.postgresCpuMsPer1000}`,
+  );
+  return out;
 }
 
 /**

@@ -37,7 +37,7 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 export interface WebSystem {
-  system: { url: string; admin: Credentials };
+  system: { url: string; namespace: string; admin: Credentials };
   browser: Browser;
   /** The first administrator's session cookie. */
   adminCookie: string;

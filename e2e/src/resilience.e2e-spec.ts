@@ -247,12 +247,12 @@ describe('resilience of the whole system', () => {
       await monitor.close();
     }
 
-    // Each check counted once: the day counters add up to the events sent, and every event set
+    // Each check counted once: the counters (current hours and days) add up to the events sent, and every event set
     // its equipment's last check (the newest of each).
     const schema = `${system.namespace}_inventory`;
     const counted = await eventually(async () => {
       const [row] = await db<{ checks: number }>(
-        `SELECT (SELECT COALESCE(sum(day_checks), 0) FROM ${schema}.equipment_state)::int
+        `SELECT (SELECT COALESCE(sum(hour_checks), 0) FROM ${schema}.equipment_state)::int
               + (SELECT COALESCE(sum(checks), 0) FROM ${schema}.status_days)::int AS checks`,
       );
       expect(row.checks).toBeGreaterThanOrEqual(1000);

@@ -7,6 +7,7 @@ export * from './equipment';
 export * from './errors';
 export * from './events';
 export * from './health';
+export * from './history';
 export * from './idempotency';
 export * from './live';
 export * from './media';

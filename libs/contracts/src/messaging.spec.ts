@@ -31,6 +31,7 @@ describe('messages', () => {
       'inventory.equipment.update',
       'inventory.equipment.delete',
       'inventory.equipment.targets',
+      'inventory.equipment.history',
       'inventory.report',
       'inventory.problems.list',
       'inventory.search',

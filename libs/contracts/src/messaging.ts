@@ -9,6 +9,7 @@ import {
 import { deletedSchema, idParamsSchema } from './common';
 import { equipmentCreateMessageSchema, equipmentSchema, equipmentUpdateMessageSchema } from './equipment';
 import { healthReportSchema } from './health';
+import { equipmentHistorySchema, historyRequestSchema } from './history';
 import {
   objectDownloadSchema,
   objectLookupSchema,
@@ -144,6 +145,7 @@ export const messages = {
     deleteEquipment: message('inventory.equipment.delete', idParamsSchema, deletedSchema),
     /** For the monitor: equipment with an address, a page at a time. */
     listTargets: message('inventory.equipment.targets', targetsPageRequestSchema, targetsPageSchema),
+    equipmentHistory: message('inventory.equipment.history', historyRequestSchema, equipmentHistorySchema),
     report: message('inventory.report', reportPageRequestSchema, reportPageSchema),
     listProblems: message('inventory.problems.list', noArguments, problemsSchema),
     search: message('inventory.search', searchQuerySchema, searchResultSchema),

@@ -102,6 +102,8 @@ describe('replies of the whole API', () => {
     })) as Equipment;
     await call(`/api/rooms/${room.id}/equipment`);
     await call(`/api/equipment/${equipment.id}`, 'PUT', { name: 'Projector', notes: 'ceiling mount' });
+    await call(`/api/equipment/${equipment.id}/history`);
+    await call(`/api/equipment/${equipment.id}/history?from=2026-11-01&to=2026-11-02T12:00:00Z`);
     await call('/api/reports/uptime');
     await call('/api/problems');
     await call('/api/search?q=proj');

@@ -3,6 +3,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { BuildingsModule } from './buildings/buildings.module';
 import { type Config } from './config';
 import { EquipmentModule } from './equipment/equipment.module';
+import { HistoryModule } from './history/history.module';
 import { LiveModule } from './live/live.module';
 import { migrations } from './migrations';
 import { OutboxModule } from './outbox/outbox.module';
@@ -28,6 +29,7 @@ export class AppModule {
         EquipmentModule,
         StatusModule,
         ReportsModule,
+        HistoryModule,
         ProblemsModule,
         SearchModule,
       ],

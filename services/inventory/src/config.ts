@@ -29,6 +29,12 @@ export const configSchema = z
      * window). History is kept as changes, not pings, so a year and more costs little.
      */
     INVENTORY_HISTORY_RETENTION_HOURS: int(24 * 400, REPORT_WINDOW_HOURS, 24 * 3660),
+    /**
+     * Hour counters (the equipment timeline's hourly aggregates and 24-hour loss) older than this
+     * are deleted. 24 rows per device per day, about 3.4 KB with their index (30 days would be
+     * 5 GB at 50,000 devices); older days are answered from the day counters.
+     */
+    INVENTORY_STATUS_HOURS_RETENTION_DAYS: int(7, 2, 400),
     INVENTORY_HISTORY_PRUNE_INTERVAL_MS: int(3_600_000, 1000, 24 * 3_600_000),
     /** Equipment addresses are refused outside these networks, which the monitor alone may ping. */
     ...allowedNetworksEnv,

@@ -42,8 +42,8 @@ const stateOf = async (inventory: Inventory, equipmentId: string) => {
   }>(
     inventory,
     `SELECT last_checked_at AS "lastCheckedAt", last_rtt_ms AS "lastRttMs",
-            day_checks + COALESCE((SELECT sum(checks) FROM inv.status_days d WHERE d.equipment_id = st.equipment_id), 0)::int AS checks,
-            day_pings AS pings, day_pings_answered AS "pingsAnswered"
+            hour_checks + COALESCE((SELECT sum(checks) FROM inv.status_days d WHERE d.equipment_id = st.equipment_id), 0)::int AS checks,
+            hour_pings AS pings, hour_pings_answered AS "pingsAnswered"
        FROM inv.equipment_state st WHERE equipment_id = $1`,
     [equipmentId],
   );
@@ -339,6 +339,25 @@ describe('inventory status events', () => {
       'active',
     ]);
   });
+
+  it('prunes hour counters after their own, shorter retention', async () => {
+    const hour = (h: number) => new Date(Math.floor(Date.now() / 3_600_000 - h) * 3_600_000);
+    for (const h of [7 * 24 + 2, 7 * 24 - 2]) {
+      await sql(
+        inventory.sut,
+        `INSERT INTO inv.status_hours (equipment_id, hour, checks, answered, pings, pings_answered, rtt_sum)
+         VALUES ($1, $2, 1, 1, 1, 1, 0)`,
+        [equipment.id, hour(h)],
+      );
+    }
+    await expect(inventory.sut.app.get(HistoryRetentionService).prune()).resolves.toBeGreaterThanOrEqual(1);
+    const kept = await sql<{ hour: Date }>(
+      inventory.sut,
+      'SELECT hour FROM inv.status_hours WHERE equipment_id = $1',
+      [equipment.id],
+    );
+    expect(kept.map((r) => r.hour.getTime())).toEqual([hour(7 * 24 - 2).getTime()]);
+  });
 });
 
 describe('inventory status events across a restart', () => {
@@ -385,11 +404,11 @@ describe('inventory status events across a restart', () => {
       publishing = false;
       await publisher;
 
-      // Every event counted once, in whichever replica's day counters.
+      // Every event counted once, in whichever replica's counters.
       const counted = () =>
         sql<{ checks: number }>(
           inventory,
-          `SELECT ((SELECT COALESCE(sum(day_checks), 0) FROM inv.equipment_state)
+          `SELECT ((SELECT COALESCE(sum(hour_checks), 0) FROM inv.equipment_state)
                  + (SELECT COALESCE(sum(checks), 0) FROM inv.status_days))::int AS checks`,
         );
       // Waits for all of them, then checks none was counted twice.

@@ -108,7 +108,7 @@ describe('inventory replica killed mid-batch', () => {
 
     const rows = await sql<{ id: string; checks: number; last: Date; status: string }>(
       survivor,
-      `SELECT st.equipment_id AS id, st.day_checks + COALESCE(
+      `SELECT st.equipment_id AS id, st.hour_checks + COALESCE(
                 (SELECT sum(checks) FROM inv.status_days d WHERE d.equipment_id = st.equipment_id), 0)::int AS checks,
               st.last_checked_at AS last, e.status
          FROM inv.equipment_state st JOIN inv.equipment e ON e.id = st.equipment_id`,

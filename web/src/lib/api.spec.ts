@@ -72,6 +72,25 @@ describe(apiJson.name, () => {
     expect(apiQuery(apiRoutes.search, { q: 'a&b c' }).queryKey).toEqual(['/api/search', 'q=a%26b+c']);
   });
 
+  it('puts the query string after the path parameters of a route that has both, or leaves it out', async () => {
+    const calls = fakeFetch(() => json(null, 500));
+    const id = 'e/1';
+    await apiJson(apiRoutes.equipmentHistory, { id }, { from: '2026-11-01', to: '2026-11-02' }).catch(
+      () => {},
+    );
+    await apiJson(apiRoutes.equipmentHistory, { id }).catch(() => {});
+    expect(calls.map(([url]) => url)).toEqual([
+      '/api/equipment/e%2F1/history?from=2026-11-01&to=2026-11-02',
+      '/api/equipment/e%2F1/history',
+    ]);
+    expect(apiQuery(apiRoutes.equipmentHistory, { id }, { from: '2026-11-01' }).queryKey).toEqual([
+      '/api/equipment',
+      id,
+      'history',
+      'from=2026-11-01',
+    ]);
+  });
+
   it('sends the method and the cookie, and a JSON body and its content type only with a payload', async () => {
     const answers = [new Response(null, { status: 204 }), json(building)];
     const calls = fakeFetch(() => answers.shift() ?? json(null, 500));

@@ -112,17 +112,29 @@ type ParamsOf<R> = R extends { params: infer P extends z.ZodType } ? z.input<P> 
 export type ApiBody<R> = R extends { body: infer B extends z.ZodType } ? z.input<B> : undefined;
 type ReplyOf<R> = R extends { response: infer S extends z.ZodType } ? z.output<S> : undefined;
 
+type QueryOf<R> = R extends { query: infer Q extends z.ZodType } ? z.input<Q> : undefined;
+
 /**
  * What a call passes after the route: its path parameters, then its body, each when it has one;
- * a route with a query string (and neither) takes the query's parameters.
+ * a route with a query string takes the query's parameters after its path parameters (left out,
+ * the server's defaults apply).
  */
 type ArgsOf<R> = R extends { body: z.ZodType }
   ? [params: ParamsOf<R>, body: ApiBody<R>]
   : R extends { params: z.ZodType }
-    ? [params: ParamsOf<R>]
-    : R extends { query: infer Q extends z.ZodType }
-      ? [query: z.input<Q>]
+    ? R extends { query: z.ZodType }
+      ? [params: ParamsOf<R>, query?: QueryOf<R>]
+      : [params: ParamsOf<R>]
+    : R extends { query: z.ZodType }
+      ? [query: QueryOf<R>]
       : [];
+
+/** The path parameters and the query parameters among a call's arguments. */
+function splitArgs(route: ApiRouteDef, args: unknown[]) {
+  const [first, second] = args as [PathParams, Record<string, string> | undefined];
+  if (!route.query) return { params: first, query: undefined };
+  return route.params ? { params: first, query: second } : { params: undefined, query: first };
+}
 
 type PathParams = Record<string, string> | undefined;
 
@@ -192,9 +204,9 @@ async function callJson<R extends JsonRoute>(
   headers: Record<string, string>,
   signal?: AbortSignal,
 ): Promise<ReplyOf<R>> {
-  const [first, body] = args as [PathParams, unknown];
-  const params = route.query ? undefined : first;
-  const search = route.query && first ? `?${new URLSearchParams(first)}` : '';
+  const { params, query } = splitArgs(route, args);
+  const body = route.query ? undefined : (args as unknown[])[1];
+  const search = query ? `?${new URLSearchParams(query)}` : '';
   const { res, text } = await fetchText(pathOf(route, params) + search, {
     method: route.method,
     headers: body === undefined ? headers : { ...headers, 'Content-Type': 'application/json' },
@@ -224,11 +236,11 @@ async function callJson<R extends JsonRoute>(
 
 /** The query for a GET route: its key from the path, its fetch through `apiJson`. */
 export function apiQuery<R extends JsonRoute & { method: 'GET' }>(route: R, ...args: ArgsOf<R>) {
-  const [first] = args as [PathParams];
+  const { params, query } = splitArgs(route, args);
   // A query string's parameters follow the path in the key, so each search is cached on its own.
   const queryKey = route.query
-    ? [...queryKeyOf(route), new URLSearchParams(first).toString()]
-    : queryKeyOf(route, first);
+    ? [...queryKeyOf(route, params), new URLSearchParams(query).toString()]
+    : queryKeyOf(route, params);
   return queryOptions({ queryKey, queryFn: ({ signal }) => callJson(route, args, {}, signal) });
 }
 

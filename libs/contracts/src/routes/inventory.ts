@@ -8,6 +8,7 @@ import {
 } from '../buildings';
 import { idParamsSchema } from '../common';
 import { equipmentCreateBodySchema, equipmentSchema, equipmentUpdateSchema } from '../equipment';
+import { equipmentHistorySchema, HISTORY_MAX_DAYS, historyQuerySchema } from '../history';
 import { problemsSchema } from '../problems';
 import { uptimeReportSchema } from '../reports';
 import {
@@ -159,6 +160,16 @@ export const inventoryRoutes = {
     access: 'user',
     params: idParamsSchema,
     status: 204,
+  },
+  equipmentHistory: {
+    method: 'GET',
+    path: '/api/equipment/:id/history',
+    summary: `Equipment's status timeline: last check, last round trip, 24-hour loss, uptime over the window (as the report's), status spans cut to the window, hourly counters (daily before the hours kept). from and to are ISO dates; the default is the last 30 days, at most ${HISTORY_MAX_DAYS}`,
+    tag: 'Equipment',
+    access: 'user',
+    params: idParamsSchema,
+    query: historyQuerySchema,
+    response: equipmentHistorySchema,
   },
   uptimeReport: {
     method: 'GET',

@@ -1,6 +1,13 @@
-import { apiRoutes, type Equipment, type EquipmentUpdate, messages } from '@cm/contracts';
+import {
+  apiRoutes,
+  type Equipment,
+  type EquipmentHistory,
+  type EquipmentUpdate,
+  type HistoryQuery,
+  messages,
+} from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
-import { Body, Controller, Param } from '@nestjs/common';
+import { Body, Controller, Param, Query } from '@nestjs/common';
 import { ApiRoute } from '../http/api-route.decorator';
 import { RegisteredPictures } from './registered-pictures.service';
 
@@ -15,6 +22,11 @@ export class EquipmentController {
   async update(@Param('id') id: string, @Body() changes: EquipmentUpdate): Promise<Equipment> {
     await this.pictures.check(changes);
     return this.rpc.send(messages.inventory.updateEquipment, { id, changes });
+  }
+
+  @ApiRoute(apiRoutes.equipmentHistory)
+  history(@Param('id') id: string, @Query() range: HistoryQuery): Promise<EquipmentHistory> {
+    return this.rpc.send(messages.inventory.equipmentHistory, { id, ...range });
   }
 
   @ApiRoute(apiRoutes.deleteEquipment)

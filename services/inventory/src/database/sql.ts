@@ -56,6 +56,7 @@ export function tablesOf(dataSource: { options: object }) {
     state: `${s}.equipment_state`,
     spans: `${s}.status_spans`,
     days: `${s}.status_days`,
+    hours: `${s}.status_hours`,
     events: `${s}.equipment_events`,
   };
 }

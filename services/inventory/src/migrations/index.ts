@@ -2,6 +2,7 @@ import { CreateInventory1732500000000 } from './1732500000000-create-inventory';
 import { StatusSpans1763900000000 } from './1763900000000-status-spans';
 import { ClearForeignPictures1764000000000 } from './1764000000000-clear-foreign-pictures';
 import { SearchIndexes1764100000000 } from './1764100000000-search-indexes';
+import { StatusHours1764200000000 } from './1764200000000-status-hours';
 
 /** Applied in order by the platform's DatabaseModule. */
 export const migrations = [
@@ -9,4 +10,5 @@ export const migrations = [
   StatusSpans1763900000000,
   ClearForeignPictures1764000000000,
   SearchIndexes1764100000000,
+  StatusHours1764200000000,
 ];

@@ -2,6 +2,7 @@ import { type EquipmentUptime, type ReportSummary } from '@cm/contracts';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type Tables, tablesOf } from '../database/sql';
+import { uptimeSecondsSql } from './uptime';
 
 type UptimeRow = Omit<EquipmentUptime, 'uptimePercent' | 'lastUpdated'> & {
   lastUpdated: Date;
@@ -29,9 +30,8 @@ export class ReportRepository {
   }
 
   /**
-   * One page of equipment (by id) with the time each spent up and down within [from, to]: the
-   * sum of its status spans cut to the window (a span that began before `from` covers its start;
-   * the open one lasts until `to`). Read through the spans' (equipment, start) key, a page at a time.
+   * One page of equipment (by id) with the time each spent up and down within [from, to]
+   * (`uptimeSecondsSql`). Read through the spans' (equipment, start) key, a page at a time.
    */
   uptimePage(after: string | undefined, limit: number, from: Date, to: Date): Promise<UptimeRow[]> {
     return this.dataSource.query(
@@ -43,13 +43,7 @@ export class ReportRepository {
          JOIN ${this.t.rooms} r ON r.id = e.room_id
          JOIN ${this.t.buildings} b ON b.id = r.building_id
          JOIN ${this.t.state} st ON st.equipment_id = e.id
-         LEFT JOIN LATERAL (
-           SELECT sum(EXTRACT(EPOCH FROM LEAST(COALESCE(s.ended_at, $4), $4) - GREATEST(s.started_at, $3)))
-                    FILTER (WHERE s.status = 'active') AS up,
-                  sum(EXTRACT(EPOCH FROM LEAST(COALESCE(s.ended_at, $4), $4) - GREATEST(s.started_at, $3)))
-                    FILTER (WHERE s.status IN ('inactive', 'partial')) AS down
-             FROM ${this.t.spans} s
-            WHERE s.equipment_id = e.id AND s.started_at < $4 AND (s.ended_at IS NULL OR s.ended_at > $3)
+         LEFT JOIN LATERAL (${uptimeSecondsSql(this.t, 'e.id', '$3', '$4')}
          ) u ON true
         WHERE $1::uuid IS NULL OR e.id > $1::uuid
         ORDER BY e.id

@@ -2,6 +2,7 @@ import { REPORT_WINDOW_HOURS, type ReportPage, reportPageRequestSchema } from '@
 import { Injectable } from '@nestjs/common';
 import { type z } from 'zod';
 import { ReportRepository } from './report.repository';
+import { uptimeFigures } from './uptime';
 
 const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
 
@@ -17,16 +18,11 @@ export class ReportsService {
       this.reports.uptimePage(after, limit, from, to),
       after ? null : this.reports.counts(),
     ]);
-    const items = rows.map(({ upSeconds, downSeconds, lastUpdated, ...row }) => {
-      const observed = upSeconds + downSeconds;
-      return {
-        ...row,
-        uptimePercent: observed > 0 ? round((upSeconds / observed) * 100, 1) : null,
-        uptimeHours: round(upSeconds / 3600, 2),
-        downtimeHours: round(downSeconds / 3600, 2),
-        lastUpdated: new Date(lastUpdated).toISOString(),
-      };
-    });
+    const items = rows.map(({ upSeconds, downSeconds, lastUpdated, ...row }) => ({
+      ...row,
+      ...uptimeFigures(upSeconds, downSeconds),
+      lastUpdated: new Date(lastUpdated).toISOString(),
+    }));
     const summary = counts && {
       ...counts,
       overallUptimePercent:

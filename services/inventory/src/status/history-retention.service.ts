@@ -12,6 +12,7 @@ import { StatusRepository } from './status.repository';
 /**
  * Status spans that ended, and day counters, are kept for a bounded time: at least the report
  * window, by default 400 days. They are few (changes, not pings), so deleting them is cheap.
+ * Hour counters, 24 rows per device per day, have a shorter retention of their own.
  */
 @Injectable()
 export class HistoryRetentionService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -38,12 +39,16 @@ export class HistoryRetentionService implements OnApplicationBootstrap, BeforeAp
   }
 
   async prune(): Promise<number> {
-    const before = new Date(Date.now() - this.config.INVENTORY_HISTORY_RETENTION_HOURS * 3_600_000);
+    const now = Date.now();
+    const before = new Date(now - this.config.INVENTORY_HISTORY_RETENTION_HOURS * 3_600_000);
     const removed = await this.status.prune(before);
     if (removed)
       this.logger.log(
         `Removed ${removed} status span(s) and day counter(s) older than ${before.toISOString()}`,
       );
-    return removed;
+    const hoursBefore = new Date(now - this.config.INVENTORY_STATUS_HOURS_RETENTION_DAYS * 86_400_000);
+    const hours = await this.status.pruneHours(hoursBefore);
+    if (hours) this.logger.log(`Removed ${hours} hour counter(s) older than ${hoursBefore.toISOString()}`);
+    return removed + hours;
   }
 }

@@ -3,8 +3,11 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type Tables, tablesOf } from '../database/sql';
 import {
+  type Counters,
   type DayStats,
+  daysOf,
   type DeviceTimeline,
+  type HourStats,
   type Observation,
   observe,
   RECENT_LIMIT,
@@ -44,15 +47,33 @@ interface StateRow {
   newest: string | null;
   span_started_at: Date | null;
   span_status: EquipmentStatus | null;
-  day: string | null;
-  day_checks: number;
-  day_answered: number;
-  day_pings: number;
-  day_pings_answered: number;
-  day_rtt_min: number | null;
-  day_rtt_max: number | null;
-  day_rtt_sum: number;
+  /** Epoch ms of the hour's start (as text: bigint). */
+  hour: string | null;
+  hour_checks: number;
+  hour_answered: number;
+  hour_pings: number;
+  hour_pings_answered: number;
+  hour_rtt_min: number | null;
+  hour_rtt_max: number | null;
+  hour_rtt_sum: number;
 }
+
+/** A timestamptz column as epoch milliseconds (bigint): cheaper to read than a timestamp. */
+const epochMs = (column: string) => `(extract(epoch FROM ${column}) * 1000)::bigint`;
+
+const periodTypes = { day: 'date', hour: 'timestamptz' } as const;
+
+const counterRow = (d: DeviceTimeline, period: string, s: Counters) => ({
+  equipment_id: d.state.equipmentId,
+  period,
+  checks: s.checks,
+  answered: s.answered,
+  pings: s.pings,
+  pings_answered: s.pingsAnswered,
+  rtt_min: s.rttMin,
+  rtt_max: s.rttMax,
+  rtt_sum: s.rttSum,
+});
 
 const ms = (d: Date | null) => (d === null ? null : d.getTime());
 const iso = (t: number | null) => (t === null || t === Infinity ? null : new Date(t).toISOString());
@@ -67,7 +88,7 @@ export const emptyOutcome = (): BatchOutcome => ({
 
 /**
  * Records checks and manual status changes into the equipment state, the status spans and the
- * day counters: one transaction per batch, with set-based statements whatever its size.
+ * hour and day counters: one transaction per batch, with set-based statements whatever its size.
  */
 @Injectable()
 export class StatusRepository {
@@ -107,8 +128,8 @@ export class StatusRepository {
     const rows: StateRow[] = await manager.query(
       `SELECT e.id, e.status, st.status_at, st.last_checked_at, st.last_rtt_ms, st.last_sweep_id,
               st.recent[cardinality(st.recent)] AS newest,
-              st.span_started_at, st.span_status, to_char(st.day, 'YYYY-MM-DD') AS day, st.day_checks,
-              st.day_answered, st.day_pings, st.day_pings_answered, st.day_rtt_min, st.day_rtt_max, st.day_rtt_sum
+              st.span_started_at, st.span_status, ${epochMs('st.hour')} AS hour, st.hour_checks, st.hour_answered, st.hour_pings,
+              st.hour_pings_answered, st.hour_rtt_min, st.hour_rtt_max, st.hour_rtt_sum
          FROM ${this.t.equipment} e
          JOIN ${this.t.state} st ON st.equipment_id = e.id
         WHERE e.id = ANY($1::uuid[])
@@ -149,21 +170,22 @@ export class StatusRepository {
         lastSweepId: row.last_sweep_id,
         // Only the newest: all an observation in order needs (see loadForLateObservations).
         recent: row.newest === null ? [] : [Number(row.newest)],
-        day: row.day
-          ? {
-              day: row.day,
-              checks: row.day_checks,
-              answered: row.day_answered,
-              pings: row.day_pings,
-              pingsAnswered: row.day_pings_answered,
-              rttMin: row.day_rtt_min,
-              rttMax: row.day_rtt_max,
-              rttSum: row.day_rtt_sum,
-            }
-          : null,
+        hour:
+          row.hour === null
+            ? null
+            : {
+                hour: Number(row.hour),
+                checks: row.hour_checks,
+                answered: row.hour_answered,
+                pings: row.hour_pings,
+                pingsAnswered: row.hour_pings_answered,
+                rttMin: row.hour_rtt_min,
+                rttMax: row.hour_rtt_max,
+                rttSum: row.hour_rtt_sum,
+              },
       },
       spans: open,
-      dayDeltas: new Map(),
+      hourDeltas: new Map(),
     };
   }
 
@@ -238,14 +260,14 @@ export class StatusRepository {
         recent: whole ? s.recent : s.recent.filter((t) => before[i].newest === null || t > before[i].newest),
         span_started_at: iso(open?.start ?? null),
         span_status: open?.status ?? null,
-        day: s.day?.day ?? null,
-        day_checks: s.day?.checks ?? 0,
-        day_answered: s.day?.answered ?? 0,
-        day_pings: s.day?.pings ?? 0,
-        day_pings_answered: s.day?.pingsAnswered ?? 0,
-        day_rtt_min: s.day?.rttMin ?? null,
-        day_rtt_max: s.day?.rttMax ?? null,
-        day_rtt_sum: s.day?.rttSum ?? 0,
+        hour: iso(s.hour?.hour ?? null),
+        hour_checks: s.hour?.checks ?? 0,
+        hour_answered: s.hour?.answered ?? 0,
+        hour_pings: s.hour?.pings ?? 0,
+        hour_pings_answered: s.hour?.pingsAnswered ?? 0,
+        hour_rtt_min: s.hour?.rttMin ?? null,
+        hour_rtt_max: s.hour?.rttMax ?? null,
+        hour_rtt_sum: s.hour?.rttSum ?? 0,
       };
     });
     await manager.query(
@@ -256,14 +278,15 @@ export class StatusRepository {
                             ELSE (st.recent || x.recent)[greatest(cardinality(st.recent) + cardinality(x.recent) - ${RECENT_LIMIT - 1}, 1):]
                        END,
               span_started_at = x.span_started_at,
-              span_status = x.span_status, day = x.day, day_checks = x.day_checks, day_answered = x.day_answered,
-              day_pings = x.day_pings, day_pings_answered = x.day_pings_answered, day_rtt_min = x.day_rtt_min,
-              day_rtt_max = x.day_rtt_max, day_rtt_sum = x.day_rtt_sum
+              span_status = x.span_status, hour = x.hour, hour_checks = x.hour_checks,
+              hour_answered = x.hour_answered, hour_pings = x.hour_pings, hour_pings_answered = x.hour_pings_answered,
+              hour_rtt_min = x.hour_rtt_min, hour_rtt_max = x.hour_rtt_max, hour_rtt_sum = x.hour_rtt_sum
          FROM jsonb_to_recordset($1::jsonb) AS x (
                 equipment_id uuid, status_at timestamptz, last_checked_at timestamptz, last_rtt_ms real,
                 last_sweep_id varchar, recent_whole boolean, recent bigint[], span_started_at timestamptz, span_status varchar,
-                day date, day_checks integer, day_answered integer, day_pings integer, day_pings_answered integer,
-                day_rtt_min real, day_rtt_max real, day_rtt_sum double precision)
+                hour timestamptz,
+                hour_checks integer, hour_answered integer, hour_pings integer, hour_pings_answered integer,
+                hour_rtt_min real, hour_rtt_max real, hour_rtt_sum double precision)
         WHERE st.equipment_id = x.equipment_id`,
       [JSON.stringify(states)],
     );
@@ -317,34 +340,20 @@ export class StatusRepository {
       );
     }
 
-    const days = devices.flatMap((d) =>
-      [...d.dayDeltas.values()].map((s: DayStats) => ({
-        equipment_id: d.state.equipmentId,
-        day: s.day,
-        checks: s.checks,
-        answered: s.answered,
-        pings: s.pings,
-        pings_answered: s.pingsAnswered,
-        rtt_min: s.rttMin,
-        rtt_max: s.rttMax,
-        rtt_sum: s.rttSum,
-      })),
+    await this.addCounters(
+      manager,
+      this.t.days,
+      'day',
+      devices.flatMap((d) => daysOf(d.hourDeltas.values()).map((s: DayStats) => counterRow(d, s.day, s))),
     );
-    if (days.length) {
-      await manager.query(
-        `INSERT INTO ${this.t.days} AS d (equipment_id, day, checks, answered, pings, pings_answered, rtt_min,
-                                          rtt_max, rtt_sum)
-         SELECT * FROM jsonb_to_recordset($1::jsonb) AS x (
-                  equipment_id uuid, day date, checks integer, answered integer, pings integer,
-                  pings_answered integer, rtt_min real, rtt_max real, rtt_sum double precision)
-         ON CONFLICT (equipment_id, day) DO UPDATE
-            SET checks = d.checks + excluded.checks, answered = d.answered + excluded.answered,
-                pings = d.pings + excluded.pings, pings_answered = d.pings_answered + excluded.pings_answered,
-                rtt_min = LEAST(d.rtt_min, excluded.rtt_min), rtt_max = GREATEST(d.rtt_max, excluded.rtt_max),
-                rtt_sum = d.rtt_sum + excluded.rtt_sum`,
-        [JSON.stringify(days)],
-      );
-    }
+    await this.addCounters(
+      manager,
+      this.t.hours,
+      'hour',
+      devices.flatMap((d) =>
+        [...d.hourDeltas.values()].map((s: HourStats) => counterRow(d, iso(s.hour)!, s)),
+      ),
+    );
 
     const byId = new Map(devices.map((d) => [d.state.equipmentId, d.state]));
     return changed.map(({ id, roomId, buildingId }) => {
@@ -360,6 +369,30 @@ export class StatusRepository {
     });
   }
 
+  /** Adds counters to the stored rows of their periods (days or hours), creating those missing. */
+  private async addCounters(
+    manager: EntityManager,
+    table: string,
+    column: keyof typeof periodTypes,
+    rows: ReturnType<typeof counterRow>[],
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    await manager.query(
+      `INSERT INTO ${table} AS d (equipment_id, ${column}, checks, answered, pings, pings_answered, rtt_min,
+                                 rtt_max, rtt_sum)
+       SELECT equipment_id, period, checks, answered, pings, pings_answered, rtt_min, rtt_max, rtt_sum
+         FROM jsonb_to_recordset($1::jsonb) AS x (
+                equipment_id uuid, period ${periodTypes[column]}, checks integer, answered integer, pings integer,
+                pings_answered integer, rtt_min real, rtt_max real, rtt_sum double precision)
+       ON CONFLICT (equipment_id, ${column}) DO UPDATE
+          SET checks = d.checks + excluded.checks, answered = d.answered + excluded.answered,
+              pings = d.pings + excluded.pings, pings_answered = d.pings_answered + excluded.pings_answered,
+              rtt_min = LEAST(d.rtt_min, excluded.rtt_min), rtt_max = GREATEST(d.rtt_max, excluded.rtt_max),
+              rtt_sum = d.rtt_sum + excluded.rtt_sum`,
+      [JSON.stringify(rows)],
+    );
+  }
+
   /** Deletes spans that ended and day counters that closed before `before`; answers how many rows went. */
   async prune(before: Date): Promise<number> {
     const [, spans]: [unknown, number] = await this.dataSource.query(
@@ -371,5 +404,14 @@ export class StatusRepository {
       [before],
     );
     return spans + days;
+  }
+
+  /** Deletes hour counters of hours that began before `before`; answers how many rows went. */
+  async pruneHours(before: Date): Promise<number> {
+    const [, hours]: [unknown, number] = await this.dataSource.query(
+      `DELETE FROM ${this.t.hours} WHERE hour < $1`,
+      [before],
+    );
+    return hours;
   }
 }

@@ -1,6 +1,11 @@
 import { type EquipmentStatus } from '@cm/contracts';
 import {
+  type Counters,
+  daysOf,
   type DeviceTimeline,
+  HOUR_MS,
+  type HourStats,
+  loss24h,
   type Observation,
   observe,
   paint,
@@ -8,6 +13,7 @@ import {
   type Span,
   spanChanges,
   utcDay,
+  utcHour,
 } from './timeline';
 
 const T0 = Date.parse('2026-11-20T23:00:00.000Z');
@@ -24,10 +30,10 @@ function created(): DeviceTimeline {
       lastRttMs: null,
       lastSweepId: null,
       recent: [T0],
-      day: null,
+      hour: null,
     },
     spans: [{ start: T0, end: Infinity, status: 'active' }],
-    dayDeltas: new Map(),
+    hourDeltas: new Map(),
   };
 }
 
@@ -126,20 +132,19 @@ describe('status timeline', () => {
     },
   );
 
-  it('counts each check once per UTC day, however often it is delivered', () => {
-    const next = random(42);
-    const checks = checksOf(next, 300); // 2.5 hours from 23:00: two days
-    const device = created();
-    for (const o of arrivalOrder(next, checks, 10)) observe(device, o);
-    const days = new Map(device.dayDeltas);
-    days.set(device.state.day!.day, device.state.day!);
-    for (const [day, stats] of days) {
-      const ofDay = checks.filter((c) => utcDay(c.at) === day);
-      const rtts = ofDay.flatMap((c) => (c.rttMs === null ? [] : [c.rttMs!]));
+  /** The counters each period should hold: those of the checks in it, each counted once. */
+  const expectCounted = (
+    checks: Observation[],
+    periods: Map<unknown, Counters>,
+    periodOf: (at: number) => unknown,
+  ) => {
+    for (const [period, stats] of periods) {
+      const ofPeriod = checks.filter((c) => periodOf(c.at) === period);
+      const rtts = ofPeriod.flatMap((c) => (c.rttMs === null ? [] : [c.rttMs!]));
       expect(stats).toMatchObject({
-        checks: ofDay.length,
+        checks: ofPeriod.length,
         answered: rtts.length,
-        pings: ofDay.length,
+        pings: ofPeriod.length,
         pingsAnswered: rtts.length,
         rttMin: Math.min(...rtts),
         rttMax: Math.max(...rtts),
@@ -149,7 +154,89 @@ describe('status timeline', () => {
         9,
       );
     }
+  };
+
+  it('counts each check once per UTC day, however often it is delivered', () => {
+    const next = random(42);
+    const checks = checksOf(next, 300); // 2.5 hours from 23:00: two days
+    const device = created();
+    for (const o of arrivalOrder(next, checks, 10)) observe(device, o);
+    // A day is what its hours add up to: those written out, and the state's current one.
+    const days = new Map<string, Counters>(
+      daysOf([...device.hourDeltas.values(), device.state.hour!]).map((d) => [d.day, d]),
+    );
+    expectCounted(checks, days, utcDay);
     expect([...days.keys()].sort()).toEqual(['2026-11-20', '2026-11-21']);
+  });
+
+  it('counts each check once in its UTC hour, a late one in its own hour, however often it is delivered', () => {
+    const next = random(7);
+    const checks = checksOf(next, 300); // 2.5 hours from 23:00: three hours
+    const device = created();
+    for (const o of arrivalOrder(next, checks, 10)) observe(device, o);
+    const hours = new Map<number, Counters>(device.hourDeltas);
+    hours.set(device.state.hour!.hour, device.state.hour!);
+    expect([...hours.keys()].sort((a, b) => a - b)).toEqual([T0, T0 + HOUR_MS, T0 + 2 * HOUR_MS]);
+    expectCounted(checks, hours, utcHour);
+    // The state keeps the newest hour; the others are what the repository adds to the stored rows.
+    expect(device.state.hour!.hour).toBe(T0 + 2 * HOUR_MS);
+  });
+
+  it('adds a check that comes after its hour was written out to that hour, not to the current one', () => {
+    const device = created();
+    observe(device, {
+      at: T0 + 10_000,
+      status: 'active',
+      sweepId: 'a',
+      rttMs: 1,
+      pings: 2,
+      pingsAnswered: 2,
+    });
+    observe(device, {
+      at: T0 + HOUR_MS + 10_000,
+      status: 'active',
+      sweepId: 'c',
+      rttMs: 1,
+      pings: 2,
+      pingsAnswered: 2,
+    });
+    expect(device.hourDeltas.get(T0)).toMatchObject({ checks: 1, pings: 2 });
+    // The repository has written T0's hour by now: a new batch starts with no deltas.
+    device.hourDeltas.clear();
+    observe(device, {
+      at: T0 + 20_000,
+      status: 'inactive',
+      sweepId: 'b',
+      rttMs: null,
+      pings: 2,
+      pingsAnswered: 0,
+    });
+    expect(device.hourDeltas.get(T0)).toMatchObject({ checks: 1, answered: 0, pings: 2, pingsAnswered: 0 });
+    expect(device.state.hour).toMatchObject({ hour: T0 + HOUR_MS, checks: 1, pings: 2 });
+  });
+
+  it('reckons the 24-hour loss in pings over the current UTC hour and the 23 before it', () => {
+    const hour = (start: number, pings: number, pingsAnswered: number): HourStats => ({
+      hour: start,
+      checks: pings,
+      answered: pingsAnswered,
+      pings,
+      pingsAnswered,
+      rttMin: null,
+      rttMax: null,
+      rttSum: 0,
+    });
+    const now = T0 + 30 * 60_000;
+    const hours = [
+      hour(T0 - 24 * HOUR_MS, 100, 0), // 24 hours before the current one: left out
+      hour(T0 - 23 * HOUR_MS, 120, 90),
+      hour(T0 - HOUR_MS, 120, 120),
+      hour(T0, 60, 30), // the current hour, so far
+    ];
+    expect(loss24h(hours, now)).toEqual({ pings: 300, unanswered: 60, percent: 20 });
+    expect(loss24h([], now)).toEqual({ pings: 0, unanswered: 0, percent: null });
+    // A device last checked two days ago has no loss to show, not its old figure.
+    expect(loss24h(hours, now + 48 * HOUR_MS).percent).toBeNull();
   });
 
   it('records a late check in its place without changing the current status', () => {
@@ -181,7 +268,7 @@ describe('status timeline', () => {
     expect(observe(device, { ...check, at: T0 + 1500 })).toBe('duplicate');
     observe(device, { ...check, at: T0 + 2000, sweepId: 'b' });
     expect(observe(device, check)).toBe('duplicate');
-    expect(device.state.day!.checks).toBe(2);
+    expect(device.state.hour!.checks).toBe(2);
   });
 
   it('counts, but does not place, a check older than every kept observation', () => {
@@ -191,7 +278,7 @@ describe('status timeline', () => {
     expect(device.state.recent).toHaveLength(RECENT_LIMIT);
     expect(observe(device, { at: T0 + 15_000, status: 'inactive', sweepId: 'old' })).toBe('too-late');
     expect(device.spans).toEqual([{ start: T0, end: Infinity, status: 'active' }]);
-    expect(device.state.day!.checks).toBe(RECENT_LIMIT + 1);
+    expect(device.state.hour!.checks).toBe(RECENT_LIMIT + 1);
   });
 
   it('paints an interval and joins runs of one status', () => {

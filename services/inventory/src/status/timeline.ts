@@ -9,11 +9,11 @@ import { type EquipmentStatus } from '@cm/contracts';
  * redelivered or retried event) sets its status from its own time until the next observation;
  * to know that next time, each device keeps the times of its newest RECENT_LIMIT observations.
  * A check older than all of them (with the list full) can no longer be placed exactly: it is
- * counted in its day but leaves the timeline as it is ("too-late"), and it cannot be told from
- * a check recorded before, so such a redelivery would be counted twice. Only a check that waits
- * longer than RECENT_LIMIT newer ones of its device, and had already been committed, is. This
- * module is pure: the repository loads the state and the spans a batch touches, and writes
- * back the difference.
+ * counted in its hour (and so its day) but leaves the timeline as it is ("too-late"), and it
+ * cannot be told from a check recorded before, so such a redelivery would be counted twice. Only
+ * a check that waits longer than RECENT_LIMIT newer ones of its device, and had already been
+ * committed, is. This module is pure: the repository loads the state and the spans a batch
+ * touches, and writes back the difference.
  */
 
 /** Newest observation times kept per device: at 30 s, a check may be about 15 minutes late. */
@@ -26,10 +26,8 @@ export interface Span {
   status: EquipmentStatus;
 }
 
-/** Check counters of one device over one UTC day. */
-export interface DayStats {
-  /** YYYY-MM-DD (UTC). */
-  day: string;
+/** Check counters of one device over one period (a UTC day, or a UTC hour). */
+export interface Counters {
   checks: number;
   /** Checks with at least one answering address. */
   answered: number;
@@ -39,6 +37,16 @@ export interface DayStats {
   rttMax: number | null;
   /** Sum of the answered checks' round trips: the mean is rttSum ÷ answered. */
   rttSum: number;
+}
+
+export interface DayStats extends Counters {
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+}
+
+export interface HourStats extends Counters {
+  /** Start of the UTC hour (ms). */
+  hour: number;
 }
 
 export interface DeviceState {
@@ -53,8 +61,11 @@ export interface DeviceState {
   lastSweepId: string | null;
   /** Times of the newest observations, ascending, at most RECENT_LIMIT. */
   recent: number[];
-  /** Counters of the day of the newest check, written out when a later day begins. */
-  day: DayStats | null;
+  /**
+   * Counters of the hour of the newest check, written out when a later hour begins (to its hour
+   * and to its day: a day's counters are the sum of its hours written out).
+   */
+  hour: HourStats | null;
 }
 
 export interface Observation {
@@ -74,38 +85,30 @@ export type Verdict =
   /** Recorded in the history only: older than the current status, or over maintenance. */
   | 'history-only'
   | 'duplicate'
-  /** Older than every observation kept: counted in its day, but not placed on the timeline. */
+  /** Older than every observation kept: counted in its hour, but not placed on the timeline. */
   | 'too-late';
 
-/** One device while a batch is applied: its state, the spans loaded, and day counters to add. */
+/** One device while a batch is applied: its state, the spans loaded, and counters to add. */
 export interface DeviceTimeline {
   state: DeviceState;
   /** Every span that ends at or after the earliest observation of the batch, ascending. */
   spans: Span[];
-  /** Counters of days other than the state's, to add to the stored ones. */
-  dayDeltas: Map<string, DayStats>;
+  /** Counters of hours other than the state's, to add to the stored hours and days. */
+  hourDeltas: Map<number, HourStats>;
 }
 
 export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-export const emptyDay = (day: string): DayStats => ({
-  day,
-  checks: 0,
-  answered: 0,
-  pings: 0,
-  pingsAnswered: 0,
-  rttMin: null,
-  rttMax: null,
-  rttSum: 0,
-});
+export const HOUR_MS = 3_600_000;
+export const utcHour = (ms: number) => ms - (((ms % HOUR_MS) + HOUR_MS) % HOUR_MS);
 
 const minOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
 const maxOf = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
 
-/** Adds `b`'s counters to `a` (same day). */
-export function mergeDay(a: DayStats, b: DayStats): DayStats {
+/** Adds `b`'s counters to `a` (the same period): answers `a`'s period with the sums. */
+export function mergeCounters<S extends Counters>(a: S, b: Counters): S {
   return {
-    day: a.day,
+    ...a,
     checks: a.checks + b.checks,
     answered: a.answered + b.answered,
     pings: a.pings + b.pings,
@@ -114,6 +117,17 @@ export function mergeDay(a: DayStats, b: DayStats): DayStats {
     rttMax: maxOf(a.rttMax, b.rttMax),
     rttSum: a.rttSum + b.rttSum,
   };
+}
+
+/** Hour counters summed by their UTC day. */
+export function daysOf(hours: Iterable<HourStats>): DayStats[] {
+  const days = new Map<string, DayStats>();
+  for (const { hour, ...counters } of hours) {
+    const day = utcDay(hour);
+    const known = days.get(day);
+    days.set(day, known ? mergeCounters(known, counters) : { day, ...counters });
+  }
+  return [...days.values()];
 }
 
 /**
@@ -143,10 +157,8 @@ export function paint(spans: readonly Span[], from: number, to: number, status: 
 
 function countCheck(device: DeviceTimeline, o: Observation): void {
   const state = device.state;
-  const day = utcDay(o.at);
   const answered = o.rttMs !== null && o.rttMs !== undefined;
-  const check: DayStats = {
-    day,
+  const check: Counters = {
     checks: 1,
     answered: answered ? 1 : 0,
     pings: o.pings ?? 0,
@@ -155,19 +167,22 @@ function countCheck(device: DeviceTimeline, o: Observation): void {
     rttMax: answered ? o.rttMs! : null,
     rttSum: answered ? o.rttMs! : 0,
   };
-  if (state.day === null || day > state.day.day) {
-    if (state.day && state.day.checks > 0) addDelta(device, state.day);
-    state.day = check;
-  } else if (day === state.day.day) {
-    state.day = mergeDay(state.day, check);
+  const hour: HourStats = { hour: utcHour(o.at), ...check };
+  const current = state.hour;
+  if (current === null || hour.hour > current.hour) {
+    // A later hour begins: the state's goes to the stored ones.
+    if (current && current.checks > 0) addHour(device, current);
+    state.hour = hour;
+  } else if (hour.hour === current.hour) {
+    state.hour = mergeCounters(current, hour);
   } else {
-    addDelta(device, check);
+    addHour(device, hour);
   }
 }
 
-function addDelta(device: DeviceTimeline, stats: DayStats): void {
-  const known = device.dayDeltas.get(stats.day);
-  device.dayDeltas.set(stats.day, known ? mergeDay(known, stats) : stats);
+function addHour(device: DeviceTimeline, stats: HourStats): void {
+  const known = device.hourDeltas.get(stats.hour);
+  device.hourDeltas.set(stats.hour, known ? mergeCounters(known, stats) : stats);
 }
 
 /** Applies one observation to the device's timeline, state and counters. */
@@ -226,4 +241,28 @@ export function spanChanges(
       return !was || was.end !== s.end || was.status !== s.status;
     }),
   };
+}
+
+/** The 24-hour loss covers the current UTC hour and the 23 before it. */
+export const LOSS_WINDOW_HOURS = 24;
+
+/**
+ * Pings sent and pings unanswered over the current UTC hour (at `now`) and the 23 before it, from
+ * the hour counters (the stored ones and the state's). The share is of pings, not checks: a check
+ * of a range sends one per address. Null without a ping in that time.
+ */
+export function loss24h(
+  hours: readonly HourStats[],
+  now: number,
+): { pings: number; unanswered: number; percent: number | null } {
+  const since = utcHour(now) - (LOSS_WINDOW_HOURS - 1) * HOUR_MS;
+  let pings = 0;
+  let answered = 0;
+  for (const h of hours) {
+    if (h.hour < since || h.hour > now) continue;
+    pings += h.pings;
+    answered += h.pingsAnswered;
+  }
+  const unanswered = pings - answered;
+  return { pings, unanswered, percent: pings > 0 ? (unanswered / pings) * 100 : null };
 }

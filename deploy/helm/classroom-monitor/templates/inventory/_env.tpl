@@ -5,6 +5,7 @@ INVENTORY_STATUS_ACK_WAIT_MS: {{ $i.statusEvents.ackWaitMs | int64 | quote }}
 INVENTORY_STATUS_MAX_DELIVER: {{ $i.statusEvents.maxDeliver | int64 | quote }}
 INVENTORY_OUTBOX_INTERVAL_MS: {{ $i.outboxIntervalMs | int64 | quote }}
 INVENTORY_HISTORY_RETENTION_HOURS: {{ $i.history.retentionHours | int64 | quote }}
+INVENTORY_STATUS_HOURS_RETENTION_DAYS: {{ $i.history.hoursRetentionDays | int64 | quote }}
 INVENTORY_HISTORY_PRUNE_INTERVAL_MS: {{ $i.history.pruneIntervalMs | int64 | quote }}
 INVENTORY_MAX_ADDRESSES_PER_RANGE: {{ $i.addresses.maxPerRange | int64 | quote }}
 INVENTORY_MAX_MONITORED_ADDRESSES: {{ $i.addresses.maxMonitored | int64 | quote }}

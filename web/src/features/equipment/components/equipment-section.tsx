@@ -10,6 +10,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { toast } from '../../../components/ui/use-toast';
 import { equipmentListQuery, useDeleteEquipment } from '../api/equipment';
 import { EquipmentForm } from './equipment-form';
+import { EquipmentTimeline } from './equipment-timeline';
 import { StatusIndicator } from './status-indicator';
 
 type Panel =
@@ -132,10 +133,6 @@ function EquipmentDetails({ roomId, equipment, onEdit, onDeleted }: EquipmentDet
     ['Model', equipment.model],
     ['Serial Number', equipment.serialNumber],
     ['IP Address', equipment.ipAddress],
-    [
-      'Last Checked',
-      equipment.lastCheckedAt ? new Date(equipment.lastCheckedAt).toLocaleString() : 'Not checked yet',
-    ],
   ];
   return (
     <div className="space-y-4">
@@ -157,6 +154,7 @@ function EquipmentDetails({ roomId, equipment, onEdit, onDeleted }: EquipmentDet
           <p className="text-sm whitespace-pre-wrap text-slate-900">{equipment.notes}</p>
         </div>
       ) : null}
+      <EquipmentTimeline equipmentId={equipment.id} />
       <div className="flex gap-2 pt-2">
         <Button variant="destructive" className="flex-1" disabled={remove.isPending} onClick={confirmDelete}>
           {remove.isPending ? 'Deleting...' : 'Delete'}
