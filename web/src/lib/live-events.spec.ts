@@ -64,6 +64,16 @@ describe(LiveCache.name, () => {
     ]);
   });
 
+  it("refetches an open equipment's history when its status changes, and no other equipment's", async () => {
+    const other = '00000000-0000-4000-8000-000000000004';
+    onScreen(['/api/equipment', equipmentId, 'history', 'from=a&to=b'], { spans: [] });
+    onScreen(['/api/equipment', other, 'history', 'from=a&to=b'], { spans: [] });
+    const change = { equipmentId, roomId, buildingId, status: 'inactive', lastCheckedAt: null, rttMs: null };
+    sut.apply('equipment.status', JSON.stringify({ changes: [change] }));
+    await jest.advanceTimersByTimeAsync(COALESCE_MS);
+    expect(fetched).toEqual([`/api/equipment/${equipmentId}/history/from=a&to=b`]);
+  });
+
   it('refetches each list a burst of events touches once, after the burst', async () => {
     onScreen(['/api/buildings', buildingId, 'rooms'], []);
     onScreen(['/api/problems'], { deviceCount: 0, roomCount: 0, buildings: [] });

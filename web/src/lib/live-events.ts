@@ -19,6 +19,8 @@ const reportKey = queryKeyOf(apiRoutes.uptimeReport);
 const monitoringKey = queryKeyOf(apiRoutes.monitoringStatus);
 const roomsKey = (buildingId: string) => queryKeyOf(apiRoutes.listRooms, { buildingId });
 const equipmentKey = (roomId: string) => queryKeyOf(apiRoutes.listEquipment, { roomId });
+/** Every window of one equipment's history (the query string follows in the key). */
+const historyKey = (id: string) => queryKeyOf(apiRoutes.equipmentHistory, { id });
 
 /** A key to refetch: `exact` for a list whose children are other queries. */
 interface Stale {
@@ -78,7 +80,10 @@ export class LiveCache {
             : item,
         ),
       );
-      this.mark({ queryKey: roomsKey(change.buildingId), exact: true });
+      this.mark(
+        { queryKey: roomsKey(change.buildingId), exact: true },
+        { queryKey: historyKey(change.equipmentId) },
+      );
     }
     this.mark({ queryKey: buildingsKey, exact: true }, { queryKey: problemsKey }, { queryKey: reportKey });
   }
@@ -98,6 +103,7 @@ export class LiveCache {
     if (kind === 'equipment') {
       if (roomId) this.mark({ queryKey: equipmentKey(roomId), exact: true });
       if (buildingId) this.mark({ queryKey: roomsKey(buildingId), exact: true });
+      this.mark({ queryKey: historyKey(id) });
     }
   }
 
