@@ -173,13 +173,16 @@ describe('auth users', () => {
 
     it('answers 404 for an unknown id', async () => {
       const unknown = '00000000-0000-4000-8000-000000000000';
-      for (const attempt of [
-        send(messages.auth.getUser, { id: unknown }),
-        update(unknown, { username: 'x' }),
-        remove(unknown),
-      ]) {
-        expect(await failure(attempt)).toMatchObject({ code: ErrorCode.USER_NOT_FOUND });
-      }
+      // Each failure is caught as soon as it is sent: one that rejects while an earlier one is
+      // awaited would otherwise count as unhandled.
+      const failures = await Promise.all(
+        [
+          send(messages.auth.getUser, { id: unknown }),
+          update(unknown, { username: 'x' }),
+          remove(unknown),
+        ].map(failure),
+      );
+      for (const f of failures) expect(f).toMatchObject({ code: ErrorCode.USER_NOT_FOUND });
     });
 
     it('deletes a user, who can no longer sign in', async () => {
