@@ -11,19 +11,10 @@ const project = (displayName, testMatch) => ({
 /**
  * Two lanes of about equal length that `npm run test-e2e` (./lanes.mjs) runs side by side, each a
  * file at a time. The first holds every file on the shared system (./src/shared-system.ts), which
- * must not run beside one another; most other files start a whole system of their own.
+ * must not run beside one another (listed in ./src/shared-system-files.json), and resilience; most
+ * other files start a whole system of their own.
  */
-const first = [
-  'inventory',
-  'media',
-  'web-shell',
-  'web-room-detail',
-  'web-uploads',
-  'web-search',
-  'web-field',
-  'web-field-data',
-  'resilience',
-];
+const first = [...require('./src/shared-system-files.json'), 'resilience'];
 
 module.exports = {
   projects: [
