@@ -557,8 +557,8 @@ the process environment, which crash reports and child processes see.
 {{- end -}}
 {{- end -}}
 
-{{/* The pod's volumes for the CA bundle and the NATS creds file (YAML list entries, maybe none). */}}
-{{- define "cm.volumes" -}}
+{{/* The CA bundle's volume (a YAML list entry, or nothing): `.root` is the chart's context. */}}
+{{- define "cm.volume.caBundle" -}}
 {{- $ca := .root.Values.caBundle -}}
 {{- if $ca.configMap }}
 - name: ca-bundle
@@ -575,6 +575,11 @@ the process environment, which crash reports and child processes see.
       - key: {{ $ca.key }}
         path: ca.crt
 {{- end }}
+{{- end -}}
+
+{{/* The pod's volumes for the CA bundle and the NATS creds file (YAML list entries, maybe none). */}}
+{{- define "cm.volumes" -}}
+{{- include "cm.volume.caBundle" . }}
 {{- with include "cm.secretSources" . }}
 - name: secrets
   projected:
