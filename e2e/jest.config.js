@@ -18,6 +18,7 @@ const first = [
   'media',
   'web-shell',
   'web-room-detail',
+  'web-maintenance',
   'web-uploads',
   'web-search',
   'web-field',

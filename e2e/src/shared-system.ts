@@ -19,6 +19,7 @@ export const sharedSystemFiles = [
   'media',
   'web-shell',
   'web-room-detail',
+  'web-maintenance',
   'web-uploads',
   'web-search',
   'web-field',
