@@ -24,6 +24,16 @@ describe('maintenance window contracts', () => {
     expect(maintenanceWindowCreateSchema.parse(window)).toEqual({ ...window, reason: 'Lamp' });
   });
 
+  it('refuses a time before 1970, which PostgreSQL may not even store (year 0)', () => {
+    const early = { ...window, startsAt: '0000-01-01T00:00:00Z', endsAt: '0000-01-01T01:00:00Z' };
+    expect(messageOf(maintenanceWindowCreateSchema.safeParse(early))).toBe(
+      'startsAt must be in 1970 or later. endsAt must be in 1970 or later',
+    );
+    expect(messageOf(maintenanceWindowQuerySchema.safeParse({ from: '0000-01-01' }))).toBe(
+      'from must be in 1970 or later',
+    );
+  });
+
   it('measures a window by its instants, offsets included', () => {
     // 10:00+01:00 is 09:00Z: an hour after the start.
     expect(maintenanceTimesProblem(window.startsAt, window.endsAt)).toBeNull();

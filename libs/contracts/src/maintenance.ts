@@ -18,16 +18,23 @@ export const maintenanceTargetKinds = ['building', 'room', 'equipment'] as const
 export type MaintenanceTargetKind = (typeof maintenanceTargetKinds)[number];
 const targetFields = ['buildingId', 'roomId', 'equipmentId'] as const;
 
+/** PostgreSQL has no year 0, which ISO 8601 allows: times before 1970 are refused as mistakes. */
+const EARLIEST = Date.UTC(1970, 0, 1);
+const fromEarliest = (name: string) =>
+  [(v: string) => Date.parse(v) >= EARLIEST, { message: `${name} must be in 1970 or later` }] as const;
+
 const instant = (name: 'startsAt' | 'endsAt') =>
   z
     .string({
       error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be text`),
     })
     .pipe(
-      z.iso.datetime({
-        offset: true,
-        error: () => `${name} must be an ISO 8601 date and time, such as 2026-11-01T08:00:00Z`,
-      }),
+      z.iso
+        .datetime({
+          offset: true,
+          error: () => `${name} must be an ISO 8601 date and time, such as 2026-11-01T08:00:00Z`,
+        })
+        .refine(...fromEarliest(name)),
     );
 
 const reason = requiredText(MAINTENANCE_REASON_MAX, 'Reason');
@@ -127,10 +134,12 @@ const once = <T extends z.ZodType<string, string>>(name: string, inner: T) =>
 const queryInstant = (name: 'from' | 'to') =>
   once(
     name,
-    z.union([z.iso.datetime({ offset: true }), z.iso.date()], {
-      error: () =>
-        `${name} must be an ISO 8601 date or date and time, such as 2026-11-01 or 2026-11-01T08:00:00Z`,
-    }),
+    z
+      .union([z.iso.datetime({ offset: true }), z.iso.date()], {
+        error: () =>
+          `${name} must be an ISO 8601 date or date and time, such as 2026-11-01 or 2026-11-01T08:00:00Z`,
+      })
+      .refine(...fromEarliest(name)),
   ).optional();
 
 /**
