@@ -10,6 +10,7 @@ export * from './health';
 export * from './history';
 export * from './idempotency';
 export * from './live';
+export * from './maintenance';
 export * from './media';
 export * from './messaging';
 export * from './monitoring';

@@ -25,12 +25,14 @@ export const equipmentStatusEventSchema = z.object({
 });
 export type EquipmentStatusEvent = z.infer<typeof equipmentStatusEventSchema>;
 
-export const inventoryKinds = ['building', 'room', 'equipment'] as const;
+export const inventoryKinds = ['building', 'room', 'equipment', 'maintenanceWindow'] as const;
 export const inventoryActions = ['created', 'updated', 'deleted'] as const;
 
 /**
- * A building, room or equipment was created, updated or deleted (committed). Parents: a room's
- * building; an equipment's room and building. A delete cascades: its children are not named.
+ * A building, room, equipment or maintenance window was created, updated or deleted (committed).
+ * Parents: a room's building; an equipment's room and building; a window's target and the
+ * target's parents (a window of a building names the building). A delete cascades: its children
+ * (a place's windows among them) are not named.
  */
 export const inventoryChangedEventSchema = z.object({
   kind: z.enum(inventoryKinds),

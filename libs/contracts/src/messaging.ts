@@ -11,6 +11,12 @@ import { equipmentCreateMessageSchema, equipmentSchema, equipmentUpdateMessageSc
 import { healthReportSchema } from './health';
 import { equipmentHistorySchema, historyRequestSchema } from './history';
 import {
+  maintenanceWindowCreateSchema,
+  maintenanceWindowQuerySchema,
+  maintenanceWindowSchema,
+  maintenanceWindowUpdateMessageSchema,
+} from './maintenance';
+import {
   objectDownloadSchema,
   objectLookupSchema,
   objectPathResultSchema,
@@ -149,6 +155,23 @@ export const messages = {
     report: message('inventory.report', reportPageRequestSchema, reportPageSchema),
     listProblems: message('inventory.problems.list', noArguments, problemsSchema),
     search: message('inventory.search', searchQuerySchema, searchResultSchema),
+    listMaintenanceWindows: message(
+      'inventory.maintenance.list',
+      maintenanceWindowQuerySchema,
+      z.array(maintenanceWindowSchema),
+    ),
+    getMaintenanceWindow: message('inventory.maintenance.get', idParamsSchema, maintenanceWindowSchema),
+    createMaintenanceWindow: message(
+      'inventory.maintenance.create',
+      maintenanceWindowCreateSchema,
+      maintenanceWindowSchema,
+    ),
+    updateMaintenanceWindow: message(
+      'inventory.maintenance.update',
+      maintenanceWindowUpdateMessageSchema,
+      maintenanceWindowSchema,
+    ),
+    deleteMaintenanceWindow: message('inventory.maintenance.delete', idParamsSchema, deletedSchema),
   },
   media: {
     health: health('media'),

@@ -54,6 +54,7 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   [ErrorCode.ROOM_NOT_FOUND]: 404,
   [ErrorCode.EQUIPMENT_NOT_FOUND]: 404,
   [ErrorCode.ADDRESS_LIMIT_REACHED]: 409,
+  [ErrorCode.MAINTENANCE_WINDOW_NOT_FOUND]: 404,
   [ErrorCode.OBJECT_NOT_FOUND]: 404,
   [ErrorCode.FOREIGN_OBJECT_URL]: 400,
   [ErrorCode.NOT_AN_IMAGE]: 415,

@@ -107,6 +107,16 @@ describe('replies of the whole API', () => {
     await call('/api/reports/uptime');
     await call('/api/problems');
     await call('/api/search?q=proj');
+
+    const window = (await call('/api/maintenance-windows', 'POST', {
+      roomId: room.id,
+      startsAt: '2026-12-01T08:00:00Z',
+      endsAt: '2026-12-01T12:00:00Z',
+      reason: 'Lamp replacement',
+    })) as { id: string };
+    await call(`/api/maintenance-windows/${window.id}`);
+    await call(`/api/maintenance-windows/${window.id}`, 'PUT', { endsAt: '2026-12-01T14:00:00Z' });
+    await call(`/api/maintenance-windows?roomId=${room.id}&from=2026-11-30&active=false`);
   });
 
   it('answers uploads, streamed and presigned, as documented', async () => {

@@ -5,6 +5,7 @@ import { type Config } from './config';
 import { EquipmentModule } from './equipment/equipment.module';
 import { HistoryModule } from './history/history.module';
 import { LiveModule } from './live/live.module';
+import { MaintenanceModule } from './maintenance/maintenance.module';
 import { migrations } from './migrations';
 import { OutboxModule } from './outbox/outbox.module';
 import { ProblemsModule } from './problems/problems.module';
@@ -32,6 +33,7 @@ export class AppModule {
         HistoryModule,
         ProblemsModule,
         SearchModule,
+        MaintenanceModule,
       ],
     };
   }

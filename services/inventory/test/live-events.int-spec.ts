@@ -143,4 +143,49 @@ describe('live events from inventory', () => {
       { kind: 'room', action: 'deleted', id: room.id, buildingId: building.id },
     ]);
   });
+
+  it('announces maintenance windows with the room and building whose screens show them', async () => {
+    const building = await make.building({ name: 'Window Hall' });
+    const room = await make.room(building.id);
+    const equipment = await make.equipment(room.id);
+    await Promise.all([next(), next(), next()]); // building, room, equipment
+    const times = {
+      startsAt: new Date().toISOString(),
+      endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+      reason: 'Lamp',
+    };
+    const kind = 'maintenanceWindow';
+
+    const onEquipment = await send(messages.inventory.createMaintenanceWindow, {
+      equipmentId: equipment.id,
+      ...times,
+    });
+    const created = await next();
+    expect(created.type).toBe('inventory.changed');
+    expect(created.data).toEqual({
+      kind,
+      action: 'created',
+      id: onEquipment.id,
+      roomId: room.id,
+      buildingId: building.id,
+    });
+    const onBuilding = await send(messages.inventory.createMaintenanceWindow, {
+      buildingId: building.id,
+      ...times,
+    });
+    expect((await next()).data).toEqual({
+      kind,
+      action: 'created',
+      id: onBuilding.id,
+      buildingId: building.id,
+    });
+    await send(messages.inventory.deleteMaintenanceWindow, { id: onEquipment.id });
+    expect((await next()).data).toEqual({
+      kind,
+      action: 'deleted',
+      id: onEquipment.id,
+      roomId: room.id,
+      buildingId: building.id,
+    });
+  });
 });

@@ -1,15 +1,32 @@
 import { useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { equipmentListQuery } from '../features/equipment/api/equipment';
 import { EquipmentSection } from '../features/equipment/components/equipment-section';
+import { MaintenanceNotice, MaintenanceSection } from '../features/maintenance/components/room-maintenance';
+import { roomQuery } from '../features/rooms/api/rooms';
 import { RoomDetailPage } from '../features/rooms/components/room-detail-page';
 
-/** The room detail with its equipment: two features, composed here. */
+/** The room detail with its equipment and maintenance windows: three features, composed here. */
 export function RoomRoute({ roomId }: { roomId: string }) {
   const equipment = useQuery(equipmentListQuery(roomId));
+  const room = useQuery(roomQuery(roomId));
+  // The windows that end after the screen opened: the notice and the section share the query.
+  const [from] = useState(() => new Date().toISOString());
+  const targets = useMemo(
+    () =>
+      room.data && {
+        roomId,
+        buildingId: room.data.buildingId,
+        equipment: (equipment.data ?? []).map(({ id, name }) => ({ id, name })),
+      },
+    [roomId, room.data, equipment.data],
+  );
   return (
     <RoomDetailPage
       roomId={roomId}
       equipmentCount={equipment.data?.length}
+      notice={<MaintenanceNotice roomId={roomId} from={from} />}
+      maintenance={targets ? <MaintenanceSection roomId={roomId} from={from} targets={targets} /> : null}
       equipment={<EquipmentSection roomId={roomId} />}
     />
   );

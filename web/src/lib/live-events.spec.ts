@@ -110,6 +110,38 @@ describe(LiveCache.name, () => {
     );
   });
 
+  it("refetches the room's windows, the report and open timelines when a maintenance window changes", async () => {
+    const windowId = '00000000-0000-4000-8000-000000000005';
+    onScreen(['/api/maintenance-windows', `roomId=${roomId}&from=x`], []);
+    onScreen(['/api/equipment', equipmentId, 'history', 'from=a&to=b'], { spans: [] });
+    onScreen(['/api/reports/uptime'], { items: [] });
+    onScreen(['/api/rooms', roomId, 'equipment'], [projector]);
+    onScreen(['/api/buildings'], []);
+    sut.apply(
+      'inventory.changed',
+      JSON.stringify({ kind: 'maintenanceWindow', action: 'created', id: windowId, roomId, buildingId }),
+    );
+    await jest.advanceTimersByTimeAsync(COALESCE_MS);
+    // The equipment and buildings lists show nothing a window changes.
+    expect(fetched.sort()).toEqual(
+      [
+        `/api/maintenance-windows/roomId=${roomId}&from=x`,
+        `/api/equipment/${equipmentId}/history/from=a&to=b`,
+        '/api/reports/uptime',
+      ].sort(),
+    );
+  });
+
+  it('refetches the lists of windows when a place is deleted, which takes its windows with it', async () => {
+    onScreen(['/api/maintenance-windows', `roomId=${roomId}&from=x`], []);
+    sut.apply(
+      'inventory.changed',
+      JSON.stringify({ kind: 'equipment', action: 'deleted', id: equipmentId, roomId, buildingId }),
+    );
+    await jest.advanceTimersByTimeAsync(COALESCE_MS);
+    expect(fetched).toContain(`/api/maintenance-windows/roomId=${roomId}&from=x`);
+  });
+
   it('shows the monitoring state an event carries', () => {
     sut.apply('monitoring.state', JSON.stringify({ isRunning: true, interval: 30000 }));
     expect(queryClient.getQueryData(['/api/monitoring/status'])).toEqual({

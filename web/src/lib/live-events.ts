@@ -21,6 +21,10 @@ const roomsKey = (buildingId: string) => queryKeyOf(apiRoutes.listRooms, { build
 const equipmentKey = (roomId: string) => queryKeyOf(apiRoutes.listEquipment, { roomId });
 /** Every window of one equipment's history (the query string follows in the key). */
 const historyKey = (id: string) => queryKeyOf(apiRoutes.equipmentHistory, { id });
+/** Every equipment's history: the first segment of their keys. */
+const historiesKey = historyKey('any').slice(0, 1);
+/** Every list of maintenance windows, whatever its filters. */
+const windowsKey = queryKeyOf(apiRoutes.listMaintenanceWindows);
 
 /** A key to refetch: `exact` for a list whose children are other queries. */
 interface Stale {
@@ -89,6 +93,13 @@ export class LiveCache {
   }
 
   private inventoryChanged({ kind, id, roomId, buildingId }: InventoryChangedEvent): void {
+    // A list of windows names its targets and follows their deletes (which take their windows).
+    this.mark({ queryKey: windowsKey });
+    if (kind === 'maintenanceWindow') {
+      // What it covers has another uptime: the report, and any timeline on screen.
+      this.mark({ queryKey: reportKey }, { queryKey: historiesKey });
+      return;
+    }
     this.mark(
       { queryKey: buildingsKey, exact: true },
       { queryKey: problemsKey },

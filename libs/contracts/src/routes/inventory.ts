@@ -9,6 +9,14 @@ import {
 import { idParamsSchema } from '../common';
 import { equipmentCreateBodySchema, equipmentSchema, equipmentUpdateSchema } from '../equipment';
 import { equipmentHistorySchema, HISTORY_MAX_DAYS, historyQuerySchema } from '../history';
+import {
+  MAINTENANCE_LIST_MAX,
+  MAINTENANCE_MAX_DAYS,
+  maintenanceWindowCreateSchema,
+  maintenanceWindowQuerySchema,
+  maintenanceWindowSchema,
+  maintenanceWindowUpdateSchema,
+} from '../maintenance';
 import { problemsSchema } from '../problems';
 import { uptimeReportSchema } from '../reports';
 import {
@@ -21,7 +29,7 @@ import {
 import { type ApiRouteDef } from '../route-def';
 import { searchQuerySchema, searchResultSchema } from '../search';
 
-/** Buildings, rooms and equipment (spec section 7), and the uptime report. */
+/** Buildings, rooms and equipment (spec section 7), the uptime report, and maintenance windows. */
 export const inventoryRoutes = {
   listBuildings: {
     method: 'GET',
@@ -207,5 +215,54 @@ export const inventoryRoutes = {
     access: 'user',
     query: searchQuerySchema,
     response: searchResultSchema,
+  },
+  listMaintenanceWindows: {
+    method: 'GET',
+    path: '/api/maintenance-windows',
+    summary: `Maintenance windows by start, at most ${MAINTENANCE_LIST_MAX}. A place (one of buildingId, roomId, equipmentId) keeps the windows that concern it: on it, on what holds it and on what it holds (for a room: its building's, its own, its equipment's); active=true those in force now (false: the others); from and to (ISO dates or date-times) those that overlap that time`,
+    tag: 'Maintenance',
+    access: 'user',
+    query: maintenanceWindowQuerySchema,
+    response: z.array(maintenanceWindowSchema),
+  },
+  getMaintenanceWindow: {
+    method: 'GET',
+    path: '/api/maintenance-windows/:id',
+    summary: 'One maintenance window',
+    tag: 'Maintenance',
+    access: 'user',
+    params: idParamsSchema,
+    response: maintenanceWindowSchema,
+  },
+  createMaintenanceWindow: {
+    method: 'POST',
+    path: '/api/maintenance-windows',
+    summary: `Plan a maintenance window for one building, room or equipment (startsAt, endsAt: ISO date-times, the end later, at most ${MAINTENANCE_MAX_DAYS} days on; a reason). Its time is left out of the uptime of every equipment it covers; answers it with its id`,
+    tag: 'Maintenance',
+    access: 'user',
+    body: maintenanceWindowCreateSchema,
+    response: maintenanceWindowSchema,
+    status: 201,
+    idempotent: true,
+  },
+  updateMaintenanceWindow: {
+    method: 'PUT',
+    path: '/api/maintenance-windows/:id',
+    summary:
+      'Edit a maintenance window (a field left out keeps its value; a target sent replaces the target); the times are checked as when it is planned',
+    tag: 'Maintenance',
+    access: 'user',
+    params: idParamsSchema,
+    body: maintenanceWindowUpdateSchema,
+    response: maintenanceWindowSchema,
+  },
+  deleteMaintenanceWindow: {
+    method: 'DELETE',
+    path: '/api/maintenance-windows/:id',
+    summary: 'Delete a maintenance window (deleting its building, room or equipment deletes it too)',
+    tag: 'Maintenance',
+    access: 'user',
+    params: idParamsSchema,
+    status: 204,
   },
 } as const satisfies Record<string, ApiRouteDef>;

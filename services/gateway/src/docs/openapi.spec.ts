@@ -53,7 +53,13 @@ describe(buildOpenApiDocument.name, () => {
       .flatMap((ops) => Object.values(ops))
       .filter((op) => op.parameters?.some((p) => p.in === 'header' && p.name === 'Idempotency-Key'))
       .map((op) => op.operationId);
-    expect(withKey.sort()).toEqual(['createBuilding', 'createEquipment', 'createRoom', 'createUser']);
+    expect(withKey.sort()).toEqual([
+      'createBuilding',
+      'createEquipment',
+      'createMaintenanceWindow',
+      'createRoom',
+      'createUser',
+    ]);
   });
 
   it('converts Express parameters to OpenAPI templates', () => {

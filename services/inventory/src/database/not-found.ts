@@ -18,6 +18,11 @@ export const notFound = {
       ErrorCode.EQUIPMENT_NOT_FOUND,
       `No equipment with id ${id}. It may have been deleted; reload the room.`,
     ),
+  maintenanceWindow: (id: string) =>
+    new AppError(
+      ErrorCode.MAINTENANCE_WINDOW_NOT_FOUND,
+      `Maintenance window not found: no window has id ${id}. It may have been deleted, or its building, room or equipment; reload the list.`,
+    ),
 };
 
 /** The row, or the not-found error of its kind. */

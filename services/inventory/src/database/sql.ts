@@ -1,7 +1,7 @@
 import { AppError } from '@cm/platform';
 
 /** PostgreSQL's error codes that a repository turns into answers. */
-export const pgCodes = { foreignKeyViolation: '23503' } as const;
+export const pgCodes = { foreignKeyViolation: '23503', checkViolation: '23514' } as const;
 
 /** The SQLSTATE of a PostgreSQL error, whether TypeORM wrapped it or not. */
 export function pgCodeOf(error: unknown): string | undefined {
@@ -58,6 +58,7 @@ export function tablesOf(dataSource: { options: object }) {
     days: `${s}.status_days`,
     hours: `${s}.status_hours`,
     events: `${s}.equipment_events`,
+    windows: `${s}.maintenance_windows`,
   };
 }
 export type Tables = ReturnType<typeof tablesOf>;

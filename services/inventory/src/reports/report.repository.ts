@@ -31,7 +31,7 @@ export class ReportRepository {
 
   /**
    * One page of equipment (by id) with the time each spent up and down within [from, to]
-   * (`uptimeSecondsSql`). Read through the spans' (equipment, start) key, a page at a time.
+   * (`uptimeSecondsSql`, maintenance windows left out). Read through the spans' (equipment, start) key, a page at a time.
    */
   uptimePage(after: string | undefined, limit: number, from: Date, to: Date): Promise<UptimeRow[]> {
     return this.dataSource.query(
@@ -43,7 +43,7 @@ export class ReportRepository {
          JOIN ${this.t.rooms} r ON r.id = e.room_id
          JOIN ${this.t.buildings} b ON b.id = r.building_id
          JOIN ${this.t.state} st ON st.equipment_id = e.id
-         LEFT JOIN LATERAL (${uptimeSecondsSql(this.t, 'e.id', '$3', '$4')}
+         LEFT JOIN LATERAL (${uptimeSecondsSql(this.t, 'e.id', '$3', '$4', { room: 'r.id', building: 'b.id' })}
          ) u ON true
         WHERE $1::uuid IS NULL OR e.id > $1::uuid
         ORDER BY e.id

@@ -52,9 +52,19 @@ interface RoomDetailPageProps {
   equipmentCount: number | undefined;
   /** The equipment list, composed by the app (the equipment feature owns it). */
   equipment: ReactNode;
+  /** Shown under the room's name: that it is in maintenance (the maintenance feature's). */
+  notice?: ReactNode;
+  /** The room's maintenance windows, after its tiles (the maintenance feature's). */
+  maintenance?: ReactNode;
 }
 
-export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetailPageProps) {
+export function RoomDetailPage({
+  roomId,
+  equipmentCount,
+  equipment,
+  notice,
+  maintenance,
+}: RoomDetailPageProps) {
   const room = useQuery(roomQuery(roomId));
   const attach = useAttachToRoom();
   const [uploading, setUploading] = useState<RoomAttachmentField | null>(null);
@@ -138,6 +148,7 @@ export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetail
           QR label
         </Button>
       </div>
+      {notice}
       <div className="grid grid-cols-2 gap-3">
         <Tile
           icon={<Users aria-hidden className="h-5 w-5" />}
@@ -178,6 +189,7 @@ export function RoomDetailPage({ roomId, equipmentCount, equipment }: RoomDetail
           onClick={() => (data.seatingLayoutUrl ? setViewing('seating') : setUploading('seatingLayoutUrl'))}
         />
       </div>
+      {maintenance}
       <ConnectionDetails />
       {equipment}
       <ImageUploadDialog
