@@ -14,6 +14,7 @@ export * from './media';
 export * from './messaging';
 export * from './monitoring';
 export * from './nats-permissions';
+export * from './notifications';
 export * from './problems';
 export * from './reports';
 export * from './search';

@@ -35,6 +35,15 @@ import {
   targetsPageRequestSchema,
   targetsPageSchema,
 } from './monitoring';
+import {
+  channelCreatedSchema,
+  channelCreateSchema,
+  channelSchema,
+  channelTestResultSchema,
+  channelUpdateMessageSchema,
+  deliveryPageSchema,
+  deliveryQuerySchema,
+} from './notifications';
 import { problemsSchema } from './problems';
 import { reportPageRequestSchema, reportPageSchema } from './reports';
 import { searchQuerySchema, searchResultSchema } from './search';
@@ -149,6 +158,12 @@ export const messages = {
     report: message('inventory.report', reportPageRequestSchema, reportPageSchema),
     listProblems: message('inventory.problems.list', noArguments, problemsSchema),
     search: message('inventory.search', searchQuerySchema, searchResultSchema),
+    listChannels: message('inventory.channel.list', noArguments, z.array(channelSchema)),
+    createChannel: message('inventory.channel.create', channelCreateSchema, channelCreatedSchema),
+    updateChannel: message('inventory.channel.update', channelUpdateMessageSchema, channelSchema),
+    deleteChannel: message('inventory.channel.delete', idParamsSchema, deletedSchema),
+    testChannel: message('inventory.channel.test', idParamsSchema, channelTestResultSchema),
+    listDeliveries: message('inventory.delivery.list', deliveryQuerySchema, deliveryPageSchema),
   },
   media: {
     health: health('media'),

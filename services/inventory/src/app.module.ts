@@ -6,6 +6,7 @@ import { EquipmentModule } from './equipment/equipment.module';
 import { HistoryModule } from './history/history.module';
 import { LiveModule } from './live/live.module';
 import { migrations } from './migrations';
+import { NotificationsModule } from './notifications/notifications.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { ProblemsModule } from './problems/problems.module';
 import { ReportsModule } from './reports/reports.module';
@@ -32,6 +33,7 @@ export class AppModule {
         HistoryModule,
         ProblemsModule,
         SearchModule,
+        NotificationsModule,
       ],
     };
   }

@@ -3,6 +3,7 @@ import { StatusSpans1763900000000 } from './1763900000000-status-spans';
 import { ClearForeignPictures1764000000000 } from './1764000000000-clear-foreign-pictures';
 import { SearchIndexes1764100000000 } from './1764100000000-search-indexes';
 import { StatusHours1764200000000 } from './1764200000000-status-hours';
+import { NotificationChannels1764300000000 } from './1764300000000-notification-channels';
 
 /** Applied in order by the platform's DatabaseModule. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   ClearForeignPictures1764000000000,
   SearchIndexes1764100000000,
   StatusHours1764200000000,
+  NotificationChannels1764300000000,
 ];
