@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BuildingsController } from './buildings.controller';
 import { EquipmentController } from './equipment.controller';
+import { NotificationsController } from './notifications.controller';
 import { ProblemsController } from './problems.controller';
 import { RegisteredPictures } from './registered-pictures.service';
 import { ReportsController } from './reports.controller';
@@ -9,8 +10,8 @@ import { SearchController } from './search.controller';
 import { UptimeReportService } from './uptime-report.service';
 
 /**
- * Buildings, rooms, equipment, what is down now, search and the uptime report, each a call to the
- * inventory service.
+ * Buildings, rooms, equipment, what is down now, search, the uptime report and notification
+ * channels with their delivery log, each a call to the inventory service.
  */
 @Module({
   controllers: [
@@ -20,6 +21,7 @@ import { UptimeReportService } from './uptime-report.service';
     ReportsController,
     ProblemsController,
     SearchController,
+    NotificationsController,
   ],
   providers: [RegisteredPictures, UptimeReportService],
 })
