@@ -6,7 +6,15 @@ import { eventually } from '@cm/platform/testing';
 import { SMTPServer } from 'smtp-server';
 import { DeliveryRepository } from '../src/notifications/delivery.repository';
 import { DeliveryRelay } from '../src/notifications/delivery.relay';
-import { dropNamespace, failureOf, type Inventory, inventoryUnderTest, sql, startInventory } from './support';
+import {
+  dropNamespace,
+  failureOf,
+  type Inventory,
+  inventoryUnderTest,
+  newNamespace,
+  sql,
+  startInventory,
+} from './support';
 
 interface Received {
   deliveryId: string;
@@ -258,6 +266,76 @@ describe('notification channels and deliveries', () => {
     } finally {
       await second.close();
       await receiver.close();
+    }
+  });
+
+  it('sends what a replica that died mid-send had claimed, once its lease is over, and only then', async () => {
+    let secret: string | undefined;
+    const receiver = await startReceiver(() => secret);
+    try {
+      const channel = await webhook(receiver.url, { name: 'Orphaned' });
+      secret = channel.secret!;
+      // As a replica leaves a row it claimed and died holding: sending, its lease still running.
+      const [held, orphaned] = await sql<{ id: string }>(
+        inventory.sut,
+        `INSERT INTO inv.deliveries (channel_id, kind, payload, state, attempts, next_attempt_at)
+         VALUES ($1, 'alert', '{"kind":"alert","text":"held"}', 'sending', 1, now() + interval '1 hour'),
+                ($1, 'alert', '{"kind":"alert","text":"orphaned"}', 'sending', 1, now() - interval '1 second')
+         RETURNING id`,
+        [channel.id],
+      );
+      inventory.sut.app.get(DeliveryRelay).kick();
+      await eventually(async () => {
+        const log = await send(messages.inventory.listDeliveries, { channelId: channel.id, state: 'sent' });
+        expect(log.items.map((d) => [d.id, d.attempts])).toEqual([[orphaned.id, 2]]);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(receiver.received.map((r) => r.body.text)).toEqual(['orphaned']);
+      const [stillHeld] = await sql<{ state: string }>(
+        inventory.sut,
+        'SELECT state FROM inv.deliveries WHERE id = $1',
+        [held.id],
+      );
+      expect(stillHeld.state).toBe('sending');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('keeps what it could not send across a restart, and sends it after', async () => {
+    const namespace = newNamespace();
+    let alone = await startInventory(namespace, env);
+    let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
+    try {
+      const first = await startReceiver(() => undefined);
+      const { port, url } = first;
+      await first.close();
+      const channel = await alone.rpc.send(messages.inventory.createChannel, {
+        name: 'Across a restart',
+        type: 'webhook',
+        url,
+      });
+      const [id] = await enqueue(alone, channel.id, ['Room 101: Display offline']);
+      alone.app.get(DeliveryRelay).kick();
+      await eventually(async () => {
+        const [row] = await sql<{ attempts: number }>(
+          alone,
+          'SELECT attempts FROM inv.deliveries WHERE id = $1',
+          [id],
+        );
+        expect(row.attempts).toBeGreaterThanOrEqual(1);
+      });
+      await alone.close();
+
+      receiver = await startReceiver(() => channel.secret!, port);
+      alone = await startInventory(namespace, env);
+      await eventually(async () => expect(receiver!.received.map((r) => r.deliveryId)).toEqual([id]));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(receiver.received.map((r) => [r.deliveryId, r.signatureValid])).toEqual([[id, true]]);
+    } finally {
+      await alone.close();
+      await receiver?.close();
+      await dropNamespace(namespace);
     }
   });
 
