@@ -3,7 +3,14 @@ import { createServer, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { type Channel } from '@cm/contracts';
 import { type Page } from 'playwright-core';
-import { expectToast, screenshot, signedInPhonePerTest, startWebSystem, type WebSystem } from './browser';
+import {
+  answerNextConfirm,
+  expectToast,
+  screenshot,
+  signedInPhonePerTest,
+  startWebSystem,
+  type WebSystem,
+} from './browser';
 
 /** Settings → Notifications at phone size: a webhook channel, its secret once, its test, the log. */
 describe('web app: notification channels', () => {
@@ -86,5 +93,18 @@ describe('web app: notification channels', () => {
     await logged.getByText('Sent', { exact: true }).waitFor();
     expect(await logged.innerText()).toContain('Test message from Classroom Monitor');
     await screenshot(page, 'notifications-tested');
+
+    // A lost secret is replaced, not shown again: the new one is shown once, and signs from then on.
+    const asked = answerNextConfirm(page, true);
+    await page.getByRole('button', { name: 'Make a new signing secret for AV on-call' }).click();
+    expect(await asked).toContain('its receiver must be given it');
+    const renewed = (await page.getByTestId('channel-secret').innerText()).trim();
+    expect(renewed).toMatch(/^whsec_/);
+    expect(renewed).not.toBe(secret);
+    secret = renewed;
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Send a test message to AV on-call' }).click();
+    await page.getByTestId('delivery').nth(1).waitFor();
+    expect(received.map((r) => r.valid)).toEqual([true, true]);
   });
 });

@@ -40,6 +40,7 @@ describe('messages', () => {
       'inventory.channel.update',
       'inventory.channel.delete',
       'inventory.channel.test',
+      'inventory.channel.secret',
       'inventory.delivery.list',
       'media.health',
       'media.upload.create',

@@ -163,6 +163,7 @@ export const messages = {
     updateChannel: message('inventory.channel.update', channelUpdateMessageSchema, channelSchema),
     deleteChannel: message('inventory.channel.delete', idParamsSchema, deletedSchema),
     testChannel: message('inventory.channel.test', idParamsSchema, channelTestResultSchema),
+    rotateChannelSecret: message('inventory.channel.secret', idParamsSchema, channelCreatedSchema),
     listDeliveries: message('inventory.delivery.list', deliveryQuerySchema, deliveryPageSchema),
   },
   media: {

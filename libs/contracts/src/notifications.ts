@@ -93,7 +93,7 @@ export const channelSchema = z.object({
 });
 export type Channel = z.infer<typeof channelSchema>;
 
-/** A webhook's signing secret, answered once: by the create, and by nothing after. */
+/** A webhook's signing secret, answered once: by the create (or a rotation), and by nothing after. */
 export const channelCreatedSchema = channelSchema.extend({ secret: z.string().nullable() });
 export type ChannelCreated = z.infer<typeof channelCreatedSchema>;
 

@@ -149,6 +149,27 @@ describe('notification channels and deliveries', () => {
     }
   });
 
+  it('signs with a new secret once it is rotated, answering it once', async () => {
+    let secret: string | undefined;
+    const receiver = await startReceiver(() => secret);
+    try {
+      const channel = await webhook(receiver.url, { name: 'Rotated' });
+      const old = channel.secret!;
+      const rotated = await send(messages.inventory.rotateChannelSecret, { id: channel.id });
+      expect(rotated).toMatchObject({ id: channel.id, secret: expect.stringMatching(/^whsec_/) });
+      expect(rotated.secret).not.toBe(old);
+
+      // A receiver still on the old secret refuses; one given the new secret accepts.
+      secret = old;
+      expect((await send(messages.inventory.testChannel, { id: channel.id })).delivery.state).toBe('failed');
+      secret = rotated.secret!;
+      expect((await send(messages.inventory.testChannel, { id: channel.id })).delivery.state).toBe('sent');
+      expect(receiver.received.map((r) => r.signatureValid)).toEqual([false, true]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('answers a failed test with why, once, without retrying it', async () => {
     const receiver = await startReceiver(() => undefined);
     const channel = await webhook(receiver.url, { name: 'Wrong secret' });
@@ -421,6 +442,10 @@ describe('notification channels and deliveries', () => {
     ).toMatchObject({
       code: ErrorCode.VALIDATION_FAILED,
       errors: [expect.objectContaining({ path: 'type' })],
+    });
+    expect(await failureOf(send(messages.inventory.rotateChannelSecret, { id: email.id }))).toMatchObject({
+      code: ErrorCode.VALIDATION_FAILED,
+      message: 'Only webhook channels have a signing secret',
     });
     expect(await failureOf(send(messages.inventory.testChannel, { id: missing }))).toMatchObject({
       code: ErrorCode.CHANNEL_NOT_FOUND,

@@ -62,6 +62,16 @@ export const notificationRoutes = {
     params: idParamsSchema,
     response: channelTestResultSchema,
   },
+  rotateChannelSecret: {
+    method: 'POST',
+    path: '/api/notification-channels/:id/secret',
+    summary:
+      'Give a webhook channel a new signing secret, answered this once; messages are signed with it from now on (400 for an e-mail channel, which has none)',
+    tag: 'Notifications',
+    access: 'admin',
+    params: idParamsSchema,
+    response: channelCreatedSchema,
+  },
   listDeliveries: {
     method: 'GET',
     path: '/api/alerts',

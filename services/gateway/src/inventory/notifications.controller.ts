@@ -41,6 +41,11 @@ export class NotificationsController {
     return this.rpc.send(messages.inventory.testChannel, { id });
   }
 
+  @ApiRoute(apiRoutes.rotateChannelSecret)
+  rotateSecret(@Param('id') id: string): Promise<ChannelCreated> {
+    return this.rpc.send(messages.inventory.rotateChannelSecret, { id });
+  }
+
   @ApiRoute(apiRoutes.listDeliveries)
   deliveries(@Query() query: DeliveryQuery): Promise<DeliveryPage> {
     return this.rpc.send(messages.inventory.listDeliveries, query);

@@ -50,6 +50,14 @@ export class ChannelRepository extends TableRepository {
     return rows[0] ?? null;
   }
 
+  async setSecret(id: string, sealedSecret: string): Promise<Channel | null> {
+    const [rows]: [Channel[]] = await this.dataSource.query(
+      `UPDATE ${this.t.channels} AS c SET secret = $2, updated_at = now() WHERE c.id = $1 RETURNING ${columns}`,
+      [id, sealedSecret],
+    );
+    return rows[0] ?? null;
+  }
+
   /** Its deliveries go with it, by the foreign key's cascade. */
   delete(id: string): Promise<boolean> {
     return this.deleteById(this.t.channels, id);

@@ -39,6 +39,11 @@ export class NotificationsMessageController {
     return this.notifications.test(id);
   }
 
+  @HandleMessage(messages.inventory.rotateChannelSecret)
+  rotateSecret({ id }: { id: string }) {
+    return this.notifications.rotateSecret(id);
+  }
+
   @HandleMessage(messages.inventory.listDeliveries)
   listDeliveries(query: DeliveryQuery) {
     return this.notifications.listDeliveries(query);

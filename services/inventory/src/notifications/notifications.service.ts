@@ -62,6 +62,22 @@ export class NotificationsService {
     return found(await this.channels.update(id, channel, null), () => channelNotFound(id));
   }
 
+  /**
+   * A new secret for a webhook whose receiver lost it, or that leaked. Deliveries not sent yet are
+   * signed with the new one when they go.
+   */
+  async rotateSecret(id: string): Promise<ChannelCreated> {
+    const channel = found(await this.channels.get(id), () => channelNotFound(id));
+    if (channel.type !== 'webhook') {
+      throw new AppError(ErrorCode.VALIDATION_FAILED, 'Only webhook channels have a signing secret');
+    }
+    const unavailable = this.sender.unavailable(channel.type);
+    if (unavailable) throw new AppError(ErrorCode.CHANNEL_UNAVAILABLE, unavailable);
+    const secret = newWebhookSecret();
+    const sealed = sealSecret(this.config.ALERTS_SECRET_KEY!, secret, id);
+    return { ...found(await this.channels.setSecret(id, sealed), () => channelNotFound(id)), secret };
+  }
+
   async delete(id: string): Promise<void> {
     if (!(await this.channels.delete(id))) throw channelNotFound(id);
   }

@@ -51,3 +51,12 @@ export function useTestChannel() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: deliveriesKey }),
   });
 }
+
+/** A webhook's new signing secret, answered this once. */
+export function useRotateSecret() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiJson(apiRoutes.rotateChannelSecret, { id }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: channelsQuery.queryKey }),
+  });
+}

@@ -8,7 +8,7 @@ import {
   deliveryStates,
 } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Bell, Copy, Plus, Send } from 'lucide-react';
+import { Bell, Copy, KeyRound, Plus, Send } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -28,6 +28,7 @@ import {
   deliveriesQuery,
   type DeliveryFilter,
   useDeleteChannel,
+  useRotateSecret,
   useSaveChannel,
   useTestChannel,
 } from '../api/notifications';
@@ -49,6 +50,7 @@ export function NotificationsTab() {
   const channels = useQuery(channelsQuery);
   const remove = useDeleteChannel();
   const test = useTestChannel();
+  const rotate = useRotateSecret();
   const [form, setForm] = useState<FormState>({ open: false });
   const [tested, setTested] = useState<Record<string, ChannelTestResult | string>>({});
 
@@ -58,6 +60,24 @@ export function NotificationsTab() {
       onSuccess: () => toast({ title: 'Channel deleted', description: `${channel.name} was deleted.` }),
       onError: (error) =>
         toast({ title: 'Error deleting channel', description: errorMessage(error), variant: 'destructive' }),
+    });
+  };
+
+  const confirmRotate = (channel: Channel) => {
+    if (
+      !window.confirm(
+        `Make a new signing secret for ${channel.name}? Messages are signed with it from now on: its receiver must be given it.`,
+      )
+    )
+      return;
+    rotate.mutate(channel.id, {
+      onSuccess: (rotated) => setForm({ open: true, secret: rotated.secret ?? '' }),
+      onError: (error) =>
+        toast({
+          title: 'Error making a new secret',
+          description: errorMessage(error),
+          variant: 'destructive',
+        }),
     });
   };
 
@@ -120,16 +140,28 @@ export function NotificationsTab() {
                       onDelete={() => confirmDelete(channel)}
                     />
                   </div>
-                  <Button
-                    variant="secondary"
-                    className="mt-2"
-                    aria-label={`Send a test message to ${channel.name}`}
-                    disabled={test.isPending && test.variables === channel.id}
-                    onClick={() => runTest(channel)}
-                  >
-                    <Send aria-hidden className="h-4 w-4" />
-                    {test.isPending && test.variables === channel.id ? 'Sending test...' : 'Send test'}
-                  </Button>
+                  <div className="mt-2 flex flex-wrap gap-2">
+                    <Button
+                      variant="secondary"
+                      aria-label={`Send a test message to ${channel.name}`}
+                      disabled={test.isPending && test.variables === channel.id}
+                      onClick={() => runTest(channel)}
+                    >
+                      <Send aria-hidden className="h-4 w-4" />
+                      {test.isPending && test.variables === channel.id ? 'Sending test...' : 'Send test'}
+                    </Button>
+                    {channel.type === 'webhook' ? (
+                      <Button
+                        variant="outline"
+                        aria-label={`Make a new signing secret for ${channel.name}`}
+                        disabled={rotate.isPending && rotate.variables === channel.id}
+                        onClick={() => confirmRotate(channel)}
+                      >
+                        <KeyRound aria-hidden className="h-4 w-4" />
+                        New secret
+                      </Button>
+                    ) : null}
+                  </div>
                   {outcome ? (
                     <p
                       role="status"
