@@ -207,3 +207,66 @@ describe('credentials as files (secretsAsFiles)', () => {
     }
   });
 });
+
+describe('notification secrets', () => {
+  const key = 'bm90LWEtcmVhbC1rZXktbm90LWEtcmVhbC1rZXkhISE=';
+  const inventoryEnv = (set: string[]) => envOf(podOf(render([], set), 'inventory').container);
+
+  it('keep the webhook key and the SMTP password in a Secret, never in the ConfigMap', () => {
+    const manifests = render(
+      [],
+      [
+        `inventory.alerts.secretKey=${key}`,
+        'inventory.alerts.smtp.host=smtp.campus.example',
+        'inventory.alerts.smtp.from=av@campus.example',
+        'inventory.alerts.smtp.user=cm',
+        'inventory.alerts.smtp.password=not-a-real-password',
+      ],
+    );
+    const env = envOf(podOf(manifests, 'inventory').container);
+    expect(env.ALERTS_SECRET_KEY).toEqual({
+      secretKeyRef: expect.objectContaining({ key: 'alerts-secret-key' }),
+    });
+    expect(env.SMTP_PASSWORD).toEqual({ secretKeyRef: expect.objectContaining({ key: 'smtp-password' }) });
+    const credentials = ofKind<Secret>(manifests, 'Secret').find((s) =>
+      s.metadata.name.endsWith('-credentials'),
+    )!;
+    expect(credentials.stringData).toMatchObject({
+      'alerts-secret-key': key,
+      'smtp-password': 'not-a-real-password',
+    });
+    for (const configMap of ofKind<ConfigMap>(manifests, 'ConfigMap'))
+      expect(Object.values(configMap.data)).not.toContain('not-a-real-password');
+  });
+
+  it('take both from an existing Secret, and set neither when no channel kind is configured', () => {
+    const env = inventoryEnv([
+      'inventory.alerts.existingSecret=campus-alerts',
+      'inventory.alerts.smtp.host=smtp.campus.example',
+      'inventory.alerts.smtp.from=av@campus.example',
+      'inventory.alerts.smtp.user=cm',
+    ]);
+    expect(env.ALERTS_SECRET_KEY).toEqual({
+      secretKeyRef: { name: 'campus-alerts', key: 'alerts-secret-key' },
+    });
+    expect(env.SMTP_PASSWORD).toEqual({ secretKeyRef: { name: 'campus-alerts', key: 'smtp-password' } });
+    const none = inventoryEnv([]);
+    expect([none.ALERTS_SECRET_KEY, none.SMTP_PASSWORD]).toEqual([undefined, undefined]);
+  });
+
+  it('refuse SMTP without a sender', () => {
+    const { status, stderr } = helm([
+      'template',
+      'cm',
+      '.',
+      '--namespace',
+      releaseNamespace,
+      '--set',
+      'allowGeneratedSecretsWithoutCluster=true',
+      '--set',
+      'inventory.alerts.smtp.host=smtp.campus.example',
+    ]);
+    expect(status).not.toBe(0);
+    expect(stderr).toContain('inventory.alerts.smtp.from is required with inventory.alerts.smtp.host');
+  });
+});

@@ -43,6 +43,15 @@ export const setWhenConfigured = [
   'S3_PUBLIC_ENDPOINT',
   'S3_BUCKET',
   'MONITOR_SESSION_ID',
+  // Each kind of notification channel is refused until its server-side setting is given.
+  'ALERTS_SECRET_KEY',
+  'ALERTS_WEBHOOK_ALLOWED_HOSTS',
+  'SMTP_HOST',
+  'SMTP_PORT',
+  'SMTP_SECURE',
+  'SMTP_USER',
+  'SMTP_PASSWORD',
+  'SMTP_FROM',
 ];
 
 /**
@@ -107,6 +116,11 @@ export const composeKeepsDefault = [
   'INVENTORY_HISTORY_PRUNE_INTERVAL_MS',
   'INVENTORY_MAX_ADDRESSES_PER_RANGE',
   'INVENTORY_MAX_MONITORED_ADDRESSES',
+  'ALERTS_SEND_TIMEOUT_MS',
+  'ALERTS_RELAY_INTERVAL_MS',
+  'ALERTS_RETRY_BASE_MS',
+  'ALERTS_RETRY_MAX_MS',
+  'ALERTS_MAX_ATTEMPTS',
   'MONITOR_INTERVAL_MS',
   'MONITOR_PING_TIMEOUT_MS',
   'MONITOR_PING_RETRIES',

@@ -4,6 +4,7 @@ import { eventRoutes } from './routes/events';
 import { inventoryRoutes } from './routes/inventory';
 import { mediaRoutes } from './routes/media';
 import { monitoringRoutes } from './routes/monitoring';
+import { notificationRoutes } from './routes/notifications';
 import { operationsRoutes } from './routes/operations';
 import { userRoutes } from './routes/users';
 
@@ -21,6 +22,7 @@ export const apiRoutes = {
   ...mediaRoutes,
   ...inventoryRoutes,
   ...monitoringRoutes,
+  ...notificationRoutes,
   ...eventRoutes,
 } as const satisfies Record<string, ApiRouteDef>;
 

@@ -15,6 +15,7 @@ export * from './media';
 export * from './messaging';
 export * from './monitoring';
 export * from './nats-permissions';
+export * from './notifications';
 export * from './problems';
 export * from './reports';
 export * from './search';

@@ -41,6 +41,15 @@ import {
   targetsPageRequestSchema,
   targetsPageSchema,
 } from './monitoring';
+import {
+  channelCreatedSchema,
+  channelCreateSchema,
+  channelSchema,
+  channelTestResultSchema,
+  channelUpdateMessageSchema,
+  deliveryPageSchema,
+  deliveryQuerySchema,
+} from './notifications';
 import { problemsSchema } from './problems';
 import { reportPageRequestSchema, reportPageSchema } from './reports';
 import { searchQuerySchema, searchResultSchema } from './search';
@@ -172,6 +181,13 @@ export const messages = {
       maintenanceWindowSchema,
     ),
     deleteMaintenanceWindow: message('inventory.maintenance.delete', idParamsSchema, deletedSchema),
+    listChannels: message('inventory.channel.list', noArguments, z.array(channelSchema)),
+    createChannel: message('inventory.channel.create', channelCreateSchema, channelCreatedSchema),
+    updateChannel: message('inventory.channel.update', channelUpdateMessageSchema, channelSchema),
+    deleteChannel: message('inventory.channel.delete', idParamsSchema, deletedSchema),
+    testChannel: message('inventory.channel.test', idParamsSchema, channelTestResultSchema),
+    rotateChannelSecret: message('inventory.channel.secret', idParamsSchema, channelCreatedSchema),
+    listDeliveries: message('inventory.delivery.list', deliveryQuerySchema, deliveryPageSchema),
   },
   media: {
     health: health('media'),

@@ -55,6 +55,9 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   [ErrorCode.EQUIPMENT_NOT_FOUND]: 404,
   [ErrorCode.ADDRESS_LIMIT_REACHED]: 409,
   [ErrorCode.MAINTENANCE_WINDOW_NOT_FOUND]: 404,
+  [ErrorCode.CHANNEL_NOT_FOUND]: 404,
+  // The server is not set up for the channel (SMTP, the secret key, the allowed hosts): the form says why.
+  [ErrorCode.CHANNEL_UNAVAILABLE]: 400,
   [ErrorCode.OBJECT_NOT_FOUND]: 404,
   [ErrorCode.FOREIGN_OBJECT_URL]: 400,
   [ErrorCode.NOT_AN_IMAGE]: 415,

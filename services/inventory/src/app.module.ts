@@ -7,6 +7,7 @@ import { HistoryModule } from './history/history.module';
 import { LiveModule } from './live/live.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { migrations } from './migrations';
+import { NotificationsModule } from './notifications/notifications.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { ProblemsModule } from './problems/problems.module';
 import { ReportsModule } from './reports/reports.module';
@@ -34,6 +35,7 @@ export class AppModule {
         ProblemsModule,
         SearchModule,
         MaintenanceModule,
+        NotificationsModule,
       ],
     };
   }

@@ -44,4 +44,33 @@ describe('inventory configuration', () => {
     ).toMatchObject({ INVENTORY_MAX_ADDRESSES_PER_RANGE: 254, INVENTORY_MAX_MONITORED_ADDRESSES: 200_000 });
     expect(problemsOf({ INVENTORY_MAX_MONITORED_ADDRESSES: '0' })).toHaveLength(1);
   });
+
+  it('reads the webhook key as 32 bytes of base64, and refuses anything else', () => {
+    const key = Buffer.alloc(32, 7);
+    expect(sut({ ALERTS_SECRET_KEY: key.toString('base64') }).ALERTS_SECRET_KEY).toEqual(key);
+    expect(sut({}).ALERTS_SECRET_KEY).toBeUndefined();
+    expect(problemsOf({ ALERTS_SECRET_KEY: 'correct horse battery staple' })).toEqual([
+      'ALERTS_SECRET_KEY: must be 32 random bytes in base64, as `openssl rand -base64 32` prints them',
+    ]);
+  });
+
+  it('wants SMTP_FROM with SMTP_HOST, and a user with a password', () => {
+    expect(problemsOf({ SMTP_HOST: 'smtp.example.edu', SMTP_PASSWORD: 'pw' })).toEqual([
+      'SMTP_FROM: is required with SMTP_HOST',
+      'SMTP_USER: is required with SMTP_PASSWORD',
+    ]);
+    expect(sut({ SMTP_HOST: 'smtp.example.edu', SMTP_FROM: 'av@example.edu' })).toMatchObject({
+      SMTP_PORT: 587,
+      SMTP_SECURE: 'starttls',
+    });
+  });
+
+  it('reads the webhook allow-list as host names', () => {
+    expect(
+      sut({ ALERTS_WEBHOOK_ALLOWED_HOSTS: 'Hooks.Slack.com, *.example.edu' }).ALERTS_WEBHOOK_ALLOWED_HOSTS,
+    ).toEqual(['hooks.slack.com', '*.example.edu']);
+    expect(problemsOf({ ALERTS_WEBHOOK_ALLOWED_HOSTS: 'https://x.example.edu/' })).toEqual([
+      'ALERTS_WEBHOOK_ALLOWED_HOSTS: must be host names separated by commas, such as hooks.slack.com,*.example.edu (not: https://x.example.edu/)',
+    ]);
+  });
 });

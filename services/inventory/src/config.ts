@@ -6,6 +6,7 @@ import {
   jetStreamEnv,
   withDefaultAllowedNetworks,
 } from '@cm/platform';
+import { alertsEnv, checkAlertsEnv } from './notifications/alerts-config';
 import { REPORT_WINDOW_HOURS } from '@cm/contracts';
 import { z } from 'zod';
 
@@ -48,6 +49,8 @@ export const configSchema = z
      * monitor was measured to sweep well within its 30-second interval (docs/benchmarks.md).
      */
     INVENTORY_MAX_MONITORED_ADDRESSES: int(50_000, 1, 1_000_000),
+    ...alertsEnv,
   })
+  .superRefine(checkAlertsEnv)
   .transform(withDefaultAllowedNetworks);
 export type Config = z.infer<typeof configSchema>;

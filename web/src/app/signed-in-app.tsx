@@ -28,6 +28,11 @@ const SettingsPage = lazyScreen(
   () => import('../features/monitoring/components/settings-page'),
   (m) => m.SettingsPage,
 );
+// Administrators' tab of Settings, composed here so that the settings feature does not import it.
+const NotificationsTab = lazyScreen(
+  () => import('../features/notifications/components/notifications-tab'),
+  (m) => m.NotificationsTab,
+);
 const ReportsPage = lazyScreen(
   () => import('../features/reports/components/reports-page'),
   (m) => m.ReportsPage,
@@ -49,7 +54,7 @@ const NotFoundPage = lazyScreen(
 const isId = (id: string) => idSchema.safeParse(id).success;
 
 /** Spec section 2: the routes, shown only when signed in. */
-function Routes() {
+function Routes({ isAdmin }: { isAdmin: boolean }) {
   return (
     <Switch>
       <Route path="/" component={BuildingsPage} />
@@ -77,7 +82,9 @@ function Routes() {
           isId(roomId) ? <RoomRoute key={roomId} roomId={roomId} /> : <NotFound what="Room" />
         }
       </Route>
-      <Route path="/settings" component={SettingsPage} />
+      <Route path="/settings">
+        {() => <SettingsPage notifications={isAdmin ? <NotificationsTab /> : null} />}
+      </Route>
       <Route path="/reports" component={ReportsPage} />
       <Route path="/users" component={UsersPage} />
       <Route path="/search" component={SearchPage} />
@@ -93,7 +100,7 @@ export function SignedInApp({ isAdmin }: { isAdmin: boolean }) {
     <TooltipProvider>
       <AppShell isAdmin={isAdmin}>
         <ScreenLoader>
-          <Routes />
+          <Routes isAdmin={isAdmin} />
         </ScreenLoader>
       </AppShell>
     </TooltipProvider>

@@ -59,6 +59,13 @@ export function tablesOf(dataSource: { options: object }) {
     hours: `${s}.status_hours`,
     events: `${s}.equipment_events`,
     windows: `${s}.maintenance_windows`,
+    channels: `${s}.notification_channels`,
+    deliveries: `${s}.deliveries`,
   };
 }
 export type Tables = ReturnType<typeof tablesOf>;
+
+/** A timestamptz column as an ISO 8601 UTC text with milliseconds, as the contracts' timestamps are. */
+export function isoOf(column: string): string {
+  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}

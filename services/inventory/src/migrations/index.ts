@@ -3,6 +3,7 @@ import { StatusSpans1763900000000 } from './1763900000000-status-spans';
 import { ClearForeignPictures1764000000000 } from './1764000000000-clear-foreign-pictures';
 import { SearchIndexes1764100000000 } from './1764100000000-search-indexes';
 import { StatusHours1764200000000 } from './1764200000000-status-hours';
+import { NotificationChannels1764300000000 } from './1764300000000-notification-channels';
 import { MaintenanceWindows1764350000000 } from './1764350000000-maintenance-windows';
 
 /** Applied in order by the platform's DatabaseModule. */
@@ -12,5 +13,6 @@ export const migrations = [
   ClearForeignPictures1764000000000,
   SearchIndexes1764100000000,
   StatusHours1764200000000,
+  NotificationChannels1764300000000,
   MaintenanceWindows1764350000000,
 ];

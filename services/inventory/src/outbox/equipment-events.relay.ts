@@ -9,6 +9,7 @@ import {
 } from '@nestjs/common';
 import { type Config } from '../config';
 import { EquipmentEventRepository } from './equipment-event.repository';
+import { RelayLoop } from './relay-loop';
 
 const BATCH = 100;
 
@@ -20,9 +21,10 @@ const BATCH = 100;
 @Injectable()
 export class EquipmentEventsRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(EquipmentEventsRelay.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private again = false;
+  private readonly loop = new RelayLoop(
+    () => this.flush(),
+    (error) => this.logger.warn(`Publishing equipment changes failed: ${String(error)}`),
+  );
 
   constructor(
     @Inject(CONFIG) private readonly config: Config,
@@ -31,34 +33,17 @@ export class EquipmentEventsRelay implements OnApplicationBootstrap, BeforeAppli
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.kick(), this.config.INVENTORY_OUTBOX_INTERVAL_MS);
-    this.kick();
+    this.loop.start(this.config.INVENTORY_OUTBOX_INTERVAL_MS);
   }
 
   // Before the database and NATS connections close, which happens in the shutdown hooks.
-  async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  beforeApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
-  /**
-   * Starts a flush, or asks the running one to look again when it ends: a change that commits
-   * after the running round read the outbox is not in that round, and is left for the next.
-   */
+  /** Publishes soon: at once, or right after the round under way (see RelayLoop). */
   kick(): void {
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.flush()
-      .catch((error: unknown) => this.logger.warn(`Publishing equipment changes failed: ${String(error)}`))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    this.loop.kick();
   }
 
   /** Publishes until the outbox is empty, a publish fails, or another replica is at it. */

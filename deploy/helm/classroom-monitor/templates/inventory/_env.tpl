@@ -10,8 +10,44 @@ INVENTORY_HISTORY_PRUNE_INTERVAL_MS: {{ $i.history.pruneIntervalMs | int64 | quo
 INVENTORY_MAX_ADDRESSES_PER_RANGE: {{ $i.addresses.maxPerRange | int64 | quote }}
 INVENTORY_MAX_MONITORED_ADDRESSES: {{ $i.addresses.maxMonitored | int64 | quote }}
 MONITOR_ALLOWED_NETWORKS: {{ .Values.monitor.allowedNetworks | quote }}
+{{- $a := $i.alerts }}
+ALERTS_WEBHOOK_ALLOWED_HOSTS: {{ $a.webhookAllowedHosts | quote }}
+ALERTS_SEND_TIMEOUT_MS: {{ $a.sendTimeoutMs | int64 | quote }}
+ALERTS_RELAY_INTERVAL_MS: {{ $a.relayIntervalMs | int64 | quote }}
+ALERTS_RETRY_BASE_MS: {{ $a.retryBaseMs | int64 | quote }}
+ALERTS_RETRY_MAX_MS: {{ $a.retryMaxMs | int64 | quote }}
+ALERTS_MAX_ATTEMPTS: {{ $a.maxAttempts | int64 | quote }}
+{{- with $a.smtp }}
+{{- if .host }}
+{{- if not .from }}{{ fail "inventory.alerts.smtp.from is required with inventory.alerts.smtp.host" }}{{ end }}
+SMTP_HOST: {{ .host | quote }}
+SMTP_PORT: {{ .port | int64 | quote }}
+SMTP_SECURE: {{ .secure | quote }}
+SMTP_FROM: {{ .from | quote }}
+{{- with .user }}
+SMTP_USER: {{ . | quote }}
+{{- end }}
+{{- end }}
+{{- end }}
 {{- end -}}
 
 {{- define "inventory.secretEnv" -}}
+{{- $a := .Values.inventory.alerts -}}
+{{- $name := $a.existingSecret | default (include "cm.credentialsSecretName" .) -}}
 {{ include "cm.env.databaseUrl" (dict "root" .) }}
+{{- if or $a.secretKey $a.existingSecret }}
+- name: ALERTS_SECRET_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ $name }}
+      key: {{ ternary $a.secretKeyKey "alerts-secret-key" (ne $a.existingSecret "") }}
+{{- end }}
+{{- if and $a.smtp.host $a.smtp.user }}
+{{- if not (or $a.smtp.password $a.existingSecret) }}{{ fail "inventory.alerts.smtp.password (or inventory.alerts.existingSecret) is required with inventory.alerts.smtp.user" }}{{ end }}
+- name: SMTP_PASSWORD
+  valueFrom:
+    secretKeyRef:
+      name: {{ $name }}
+      key: {{ ternary $a.smtpPasswordKey "smtp-password" (ne $a.existingSecret "") }}
+{{- end }}
 {{- end -}}

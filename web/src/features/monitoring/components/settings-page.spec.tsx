@@ -40,4 +40,20 @@ describe(SettingsPage.name, () => {
     expect(toast).toHaveAttribute('data-variant', 'destructive');
     expect(within(toast as HTMLElement).getByText('Error')).toBeInTheDocument();
   });
+
+  it('has a Notifications tab only when given one (administrators)', async () => {
+    fakeFetch({ status: 200, body: { isRunning: false, interval: null } });
+    const { unmount } = renderWithApp(<SettingsPage />);
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Monitoring', 'About']);
+    unmount();
+    fakeFetch({ status: 200, body: { isRunning: false, interval: null } });
+    renderWithApp(<SettingsPage notifications={<p>Channels here</p>} />);
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual([
+      'Monitoring',
+      'Notifications',
+      'About',
+    ]);
+    await userEvent.click(screen.getByRole('tab', { name: 'Notifications' }));
+    expect(await screen.findByText('Channels here')).toBeInTheDocument();
+  });
 });

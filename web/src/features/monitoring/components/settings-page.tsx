@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Activity, Play, RefreshCw, Square } from 'lucide-react';
+import { type ReactNode, Suspense } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { LoadError } from '../../../components/ui/load-error';
@@ -19,18 +20,25 @@ const outcomes: Record<MonitoringAction, { done: string; failed: string }> = {
 export const intervalLabel = (interval: number | null | undefined) =>
   interval ? `${interval / 1000} seconds` : 'N/A';
 
-export function SettingsPage() {
+/** `notifications`: the administrators' Notifications tab, when the user is one. */
+export function SettingsPage({ notifications = null }: { notifications?: ReactNode }) {
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-bold text-slate-900">Settings</h1>
       <Tabs defaultValue="monitoring">
         <TabsList>
           <TabsTrigger value="monitoring">Monitoring</TabsTrigger>
+          {notifications ? <TabsTrigger value="notifications">Notifications</TabsTrigger> : null}
           <TabsTrigger value="about">About</TabsTrigger>
         </TabsList>
         <TabsContent value="monitoring">
           <MonitoringTab />
         </TabsContent>
+        {notifications ? (
+          <TabsContent value="notifications">
+            <Suspense fallback={<Skeleton className="h-32 w-full" />}>{notifications}</Suspense>
+          </TabsContent>
+        ) : null}
         <TabsContent value="about">
           <AboutTab />
         </TabsContent>

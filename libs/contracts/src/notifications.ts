@@ -1,0 +1,180 @@
+import { z } from 'zod';
+import { idSchema, limits, requiredText, storableText, timestampSchema } from './common';
+
+/** Recipients one e-mail channel may have: a team's list, not a mailing list. */
+export const CHANNEL_MAX_RECIPIENTS = 20;
+/** Deliveries in one page of the log. */
+export const DELIVERIES_PAGE_MAX = 100;
+/** The version of the webhook body; a receiver branches on it, and it changes only with the shape. */
+export const WEBHOOK_PAYLOAD_VERSION = 1;
+/** The header a webhook's signature travels in: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. */
+export const WEBHOOK_SIGNATURE_HEADER = 'X-CM-Signature';
+/** The header naming the delivery, the same on every attempt: a receiver drops one it has seen. */
+export const WEBHOOK_DELIVERY_HEADER = 'X-CM-Delivery';
+
+export const channelTypes = ['webhook', 'email'] as const;
+export const channelTypeSchema = z.enum(channelTypes, { message: 'Type must be webhook or email' });
+export type ChannelType = z.infer<typeof channelTypeSchema>;
+
+const webhookUrl = storableText('URL')
+  .trim()
+  .max(limits.url, { message: `URL must be at most ${limits.url} characters` })
+  .refine(
+    (v) => {
+      try {
+        const url = new URL(v);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+      } catch {
+        return false;
+      }
+    },
+    { message: 'URL must be an http:// or https:// address, such as https://hooks.example.edu/av' },
+  );
+
+const recipient = z
+  .email({ message: 'Each recipient must be a valid email address' })
+  .max(254, { message: 'Each recipient must be at most 254 characters' })
+  .transform((v) => v.toLowerCase());
+
+/**
+ * The channel form. A webhook has a URL and no recipients, an e-mail channel recipients and no
+ * URL; no buildings (or an empty list) means the whole campus.
+ */
+export const channelCreateSchema = z
+  .object({
+    name: requiredText(limits.name, 'Channel name', 'Channel name is required'),
+    type: channelTypeSchema,
+    url: webhookUrl.nullish(),
+    recipients: z
+      .array(recipient, { message: 'Recipients must be a list of email addresses' })
+      .max(CHANNEL_MAX_RECIPIENTS, { message: `At most ${CHANNEL_MAX_RECIPIENTS} recipients` })
+      .nullish(),
+    enabled: z.boolean({ message: 'Enabled must be true or false' }).default(true),
+    buildingIds: z
+      .array(idSchema, { message: 'Buildings must be a list of building ids' })
+      .max(1000)
+      .nullish()
+      .transform((v) => (v && v.length > 0 ? [...new Set(v)] : null)),
+  })
+  .superRefine((channel, ctx) => {
+    if (channel.type === 'webhook' && !channel.url) {
+      ctx.addIssue({ code: 'custom', path: ['url'], message: 'A webhook channel needs a URL' });
+    }
+    if (channel.type === 'email' && !channel.recipients?.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['recipients'],
+        message: 'An email channel needs at least one recipient',
+      });
+    }
+  })
+  .transform((channel) => ({
+    ...channel,
+    url: channel.type === 'webhook' ? (channel.url ?? null) : null,
+    recipients: channel.type === 'email' ? [...new Set(channel.recipients)] : null,
+  }));
+export type ChannelCreate = z.infer<typeof channelCreateSchema>;
+export type ChannelCreateInput = z.input<typeof channelCreateSchema>;
+
+/** An edit sends the whole form again; the secret stays. */
+export const channelUpdateSchema = channelCreateSchema;
+export type ChannelUpdate = ChannelCreate;
+
+export const channelSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  type: channelTypeSchema,
+  url: z.string().nullable(),
+  recipients: z.array(z.string()).nullable(),
+  enabled: z.boolean(),
+  buildingIds: z.array(idSchema).nullable(),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+});
+export type Channel = z.infer<typeof channelSchema>;
+
+/** A webhook's signing secret, answered once: by the create (or a rotation), and by nothing after. */
+export const channelCreatedSchema = channelSchema.extend({ secret: z.string().nullable() });
+export type ChannelCreated = z.infer<typeof channelCreatedSchema>;
+
+export const deliveryStates = ['pending', 'sending', 'sent', 'failed'] as const;
+export const deliveryStateSchema = z.enum(deliveryStates, {
+  message: 'State must be pending, sending, sent or failed',
+});
+export type DeliveryState = z.infer<typeof deliveryStateSchema>;
+
+/** What a delivery carries; the alert engine writes the same shape. */
+export const deliveryContentSchema = z.object({
+  /** `test`, `alert`, `recovery`, …: a receiver may branch on it. */
+  kind: z.string(),
+  /** One line (or a few) a person reads: a chat message, an e-mail's body. */
+  text: z.string(),
+  /** An e-mail's subject; the text's first line when absent. */
+  subject: z.string().optional(),
+  /** Structured details for receivers that do more than show the text. */
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+export type DeliveryContent = z.infer<typeof deliveryContentSchema>;
+
+export const deliverySchema = z.object({
+  id: idSchema,
+  channelId: idSchema,
+  channelName: z.string(),
+  channelType: channelTypeSchema,
+  kind: z.string(),
+  text: z.string(),
+  state: deliveryStateSchema,
+  attempts: z.number().int(),
+  nextAttemptAt: timestampSchema.nullable(),
+  lastError: z.string().nullable(),
+  createdAt: timestampSchema,
+  sentAt: timestampSchema.nullable(),
+});
+export type Delivery = z.infer<typeof deliverySchema>;
+
+/** The outcome of the test button: sent, failed (with why), or still under way. */
+export const channelTestResultSchema = z.object({ delivery: deliverySchema, message: z.string() });
+export type ChannelTestResult = z.infer<typeof channelTestResultSchema>;
+
+const oneValue = (label: string) =>
+  z.string({
+    error: (issue) => (Array.isArray(issue.input) ? `${label} must be given once` : `${label} must be text`),
+  });
+
+const instant = (label: string) =>
+  oneValue(label).pipe(
+    z.iso.datetime({
+      offset: true,
+      message: `${label} must be an ISO date and time, such as 2026-11-24T08:00:00Z`,
+    }),
+  );
+
+/** `GET /api/alerts`: newest first, a page at a time; `cursor` is the previous page's `nextCursor`. */
+export const deliveryQuerySchema = z.object({
+  channelId: oneValue('channelId').pipe(idSchema).optional(),
+  state: oneValue('state').pipe(deliveryStateSchema).optional(),
+  from: instant('from').optional(),
+  to: instant('to').optional(),
+  cursor: oneValue('cursor')
+    .regex(/^[A-Za-z0-9_-]{1,200}$/, { message: 'cursor must be a nextCursor from a previous page' })
+    .optional(),
+  limit: z.coerce
+    .number({ message: 'limit must be a number' })
+    .int({ message: 'limit must be a whole number' })
+    .min(1, { message: 'limit must be at least 1' })
+    .max(DELIVERIES_PAGE_MAX, { message: `limit must be at most ${DELIVERIES_PAGE_MAX}` })
+    .default(50),
+});
+export type DeliveryQuery = z.infer<typeof deliveryQuerySchema>;
+export type DeliveryQueryInput = z.input<typeof deliveryQuerySchema>;
+
+export const deliveryPageSchema = z.object({
+  items: z.array(deliverySchema),
+  /** Null on the last page. */
+  nextCursor: z.string().nullable(),
+});
+export type DeliveryPage = z.infer<typeof deliveryPageSchema>;
+
+/** gateway → inventory */
+export const channelUpdateMessageSchema = z.object({ id: idSchema, changes: channelUpdateSchema });
+export type ChannelUpdateMessage = z.infer<typeof channelUpdateMessageSchema>;

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { idParamsSchema } from '../common';
+import {
+  channelCreatedSchema,
+  channelCreateSchema,
+  channelSchema,
+  channelTestResultSchema,
+  channelUpdateSchema,
+  deliveryPageSchema,
+  deliveryQuerySchema,
+} from '../notifications';
+import { type ApiRouteDef } from '../route-def';
+
+/** Notification channels and the delivery log (the Notifications tab of Settings). */
+export const notificationRoutes = {
+  listChannels: {
+    method: 'GET',
+    path: '/api/notification-channels',
+    summary: 'Every notification channel, by name (never a webhook secret)',
+    tag: 'Notifications',
+    access: 'user',
+    response: z.array(channelSchema),
+  },
+  createChannel: {
+    method: 'POST',
+    path: '/api/notification-channels',
+    summary:
+      'Add a channel: a webhook (url) or e-mail (recipients), for the whole campus or some buildings. A webhook answers its signing secret, this once. 400 for an e-mail channel without SMTP configured, a webhook without ALERTS_SECRET_KEY, or a URL outside ALERTS_WEBHOOK_ALLOWED_HOSTS',
+    tag: 'Notifications',
+    access: 'admin',
+    body: channelCreateSchema,
+    response: channelCreatedSchema,
+    status: 201,
+    // Not idempotent: a kept answer would keep the signing secret, in clear, to answer it again.
+  },
+  updateChannel: {
+    method: 'PUT',
+    path: '/api/notification-channels/:id',
+    summary: 'Edit a channel (the whole form); a webhook keeps its secret',
+    tag: 'Notifications',
+    access: 'admin',
+    params: idParamsSchema,
+    body: channelUpdateSchema,
+    response: channelSchema,
+  },
+  deleteChannel: {
+    method: 'DELETE',
+    path: '/api/notification-channels/:id',
+    summary: 'Delete a channel, with its deliveries (those not sent yet are not sent)',
+    tag: 'Notifications',
+    access: 'admin',
+    params: idParamsSchema,
+    status: 204,
+  },
+  testChannel: {
+    method: 'POST',
+    path: '/api/notification-channels/:id/test',
+    summary:
+      'Send a test message now, once (no retry), and answer how it went; one still under way after a few seconds is answered as sending, and the delivery log shows its outcome',
+    tag: 'Notifications',
+    access: 'admin',
+    params: idParamsSchema,
+    response: channelTestResultSchema,
+  },
+  rotateChannelSecret: {
+    method: 'POST',
+    path: '/api/notification-channels/:id/secret',
+    summary:
+      'Give a webhook channel a new signing secret, answered this once; messages are signed with it from now on (400 for an e-mail channel, which has none)',
+    tag: 'Notifications',
+    access: 'admin',
+    params: idParamsSchema,
+    response: channelCreatedSchema,
+  },
+  listDeliveries: {
+    method: 'GET',
+    path: '/api/alerts',
+    summary:
+      'The delivery log, newest first: every message to a channel and its outcome, filtered by channelId, state and a from/to time, a page at a time (cursor is the previous nextCursor)',
+    tag: 'Notifications',
+    access: 'admin',
+    query: deliveryQuerySchema,
+    response: deliveryPageSchema,
+  },
+} as const satisfies Record<string, ApiRouteDef>;

@@ -1,0 +1,53 @@
+import {
+  apiRoutes,
+  type Channel,
+  type ChannelCreate,
+  type ChannelCreated,
+  type ChannelTestResult,
+  type DeliveryPage,
+  type DeliveryQuery,
+  messages,
+} from '@cm/contracts';
+import { RpcClient } from '@cm/platform';
+import { Body, Controller, Param, Query } from '@nestjs/common';
+import { ApiRoute } from '../http/api-route.decorator';
+
+@Controller()
+export class NotificationsController {
+  constructor(private readonly rpc: RpcClient) {}
+
+  @ApiRoute(apiRoutes.listChannels)
+  list(): Promise<Channel[]> {
+    return this.rpc.send(messages.inventory.listChannels);
+  }
+
+  @ApiRoute(apiRoutes.createChannel)
+  create(@Body() channel: ChannelCreate): Promise<ChannelCreated> {
+    return this.rpc.send(messages.inventory.createChannel, channel);
+  }
+
+  @ApiRoute(apiRoutes.updateChannel)
+  update(@Param('id') id: string, @Body() changes: ChannelCreate): Promise<Channel> {
+    return this.rpc.send(messages.inventory.updateChannel, { id, changes });
+  }
+
+  @ApiRoute(apiRoutes.deleteChannel)
+  async delete(@Param('id') id: string): Promise<void> {
+    await this.rpc.send(messages.inventory.deleteChannel, { id });
+  }
+
+  @ApiRoute(apiRoutes.testChannel)
+  test(@Param('id') id: string): Promise<ChannelTestResult> {
+    return this.rpc.send(messages.inventory.testChannel, { id });
+  }
+
+  @ApiRoute(apiRoutes.rotateChannelSecret)
+  rotateSecret(@Param('id') id: string): Promise<ChannelCreated> {
+    return this.rpc.send(messages.inventory.rotateChannelSecret, { id });
+  }
+
+  @ApiRoute(apiRoutes.listDeliveries)
+  deliveries(@Query() query: DeliveryQuery): Promise<DeliveryPage> {
+    return this.rpc.send(messages.inventory.listDeliveries, query);
+  }
+}

@@ -1,0 +1,110 @@
+import { ErrorCode } from '@cm/contracts';
+import { fetch, startAuthAndGateway } from './support';
+
+// What the gateway answers for channels and the log; sending is inventory's (its notifications test).
+describe('notification channels over HTTP', () => {
+  let sut: Awaited<ReturnType<typeof startAuthAndGateway>>;
+  let admin: string;
+  let user: string;
+  const plain = { username: 'av-tech', password: 'av tech password' };
+
+  beforeAll(async () => {
+    // Inventory without ALERTS_SECRET_KEY or SMTP_HOST: neither kind of channel can be added.
+    sut = await startAuthAndGateway({}, { inventory: true });
+    admin = await sut.adminCookie();
+    const created = await fetch(`${sut.base}/api/users`, {
+      method: 'POST',
+      headers: { cookie: admin, 'content-type': 'application/json' },
+      body: JSON.stringify(plain),
+    });
+    expect(created.status).toBe(201);
+    user = (await sut.signIn(plain.username, plain.password)).cookie;
+  });
+  afterAll(() => sut?.close());
+
+  const call = async (method: string, path: string, cookie: string, body?: unknown) => {
+    const res = await fetch(`${sut.base}${path}`, {
+      method,
+      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> };
+  };
+
+  it('lets every signed-in user read the channels, and only administrators change them or read the log', async () => {
+    expect(await call('GET', '/api/notification-channels', user)).toEqual({ status: 200, body: [] });
+    const refused = { status: 403, body: expect.objectContaining({ code: ErrorCode.FORBIDDEN }) };
+    const channel = { name: 'AV', type: 'email', recipients: ['av@example.edu'] };
+    expect(await call('POST', '/api/notification-channels', user, channel)).toEqual(refused);
+    expect(await call('GET', '/api/alerts', user)).toEqual(refused);
+    expect(await call('GET', '/api/alerts', admin)).toEqual({
+      status: 200,
+      body: { items: [], nextCursor: null },
+    });
+  });
+
+  it.each([
+    [{ name: '', type: 'webhook', url: 'https://a.example.edu/' }, 'name', 'Channel name is required'],
+    [{ name: 'X', type: 'fax' }, 'type', 'Type must be webhook or email'],
+    [
+      { name: 'X', type: 'webhook', url: 'file:///etc/passwd' },
+      'url',
+      'URL must be an http:// or https:// address',
+    ],
+    [{ name: 'X', type: 'webhook' }, 'url', 'A webhook channel needs a URL'],
+    [
+      { name: 'X', type: 'email', recipients: ['not an address'] },
+      'recipients.0',
+      'Each recipient must be a valid email address',
+    ],
+  ])('answers the form %j with a 400 naming %s', async (body, path, message) => {
+    const { status, body: answer } = await call('POST', '/api/notification-channels', admin, body);
+    expect(status).toBe(400);
+    expect(answer).toMatchObject({
+      code: ErrorCode.VALIDATION_FAILED,
+      errors: expect.arrayContaining([{ path, message: expect.stringContaining(message) }]),
+    });
+  });
+
+  it('says which setting a kind of channel waits for', async () => {
+    const webhook = await call('POST', '/api/notification-channels', admin, {
+      name: 'AV',
+      type: 'webhook',
+      url: 'https://hooks.example.edu/av',
+    });
+    expect(webhook).toEqual({
+      status: 400,
+      body: { code: ErrorCode.CHANNEL_UNAVAILABLE, message: expect.stringContaining('ALERTS_SECRET_KEY') },
+    });
+    const email = await call('POST', '/api/notification-channels', admin, {
+      name: 'AV',
+      type: 'email',
+      recipients: ['av@example.edu'],
+    });
+    expect(email).toEqual({
+      status: 400,
+      body: { code: ErrorCode.CHANNEL_UNAVAILABLE, message: expect.stringContaining('SMTP_HOST') },
+    });
+  });
+
+  it.each([
+    ['?limit=1000', 'limit must be at most 100'],
+    ['?state=lost', 'State must be pending, sending, sent or failed'],
+    ['?from=yesterday', 'from must be an ISO date and time'],
+    ['?cursor=bm90LWEtY3Vyc29y', 'cursor must be a nextCursor from a previous page'],
+  ])('answers the log query %s with a 400 that says what is wrong', async (query, message) => {
+    const { status, body } = await call('GET', `/api/alerts${query}`, admin);
+    expect(status).toBe(400);
+    expect(JSON.stringify(body)).toContain(message);
+  });
+
+  it('answers a test of an unknown channel with a 404', async () => {
+    const { status, body } = await call(
+      'POST',
+      '/api/notification-channels/00000000-0000-4000-8000-000000000000/test',
+      admin,
+    );
+    expect({ status, code: body.code }).toEqual({ status: 404, code: ErrorCode.CHANNEL_NOT_FOUND });
+  });
+});

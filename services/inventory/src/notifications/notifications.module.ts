@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { ChannelSender } from './channel-sender';
+import { ChannelRepository } from './channel.repository';
+import { DeliveryRepository } from './delivery.repository';
+import { DeliveryRelay } from './delivery.relay';
+import { NotificationsMessageController } from './notifications.message.controller';
+import { NotificationsService } from './notifications.service';
+
+/**
+ * Notification channels and the delivery outbox. The alert engine queues messages with
+ * `DeliveryRepository.enqueue` in its own transaction and kicks `DeliveryRelay`.
+ */
+@Module({
+  controllers: [NotificationsMessageController],
+  providers: [ChannelRepository, DeliveryRepository, DeliveryRelay, ChannelSender, NotificationsService],
+  exports: [DeliveryRepository, DeliveryRelay],
+})
+export class NotificationsModule {}

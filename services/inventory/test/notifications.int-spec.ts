@@ -1,0 +1,485 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { type AddressInfo } from 'node:net';
+import { type ChannelCreated, ErrorCode, messages } from '@cm/contracts';
+import { eventually } from '@cm/platform/testing';
+import { SMTPServer } from 'smtp-server';
+import { DeliveryRepository } from '../src/notifications/delivery.repository';
+import { DeliveryRelay } from '../src/notifications/delivery.relay';
+import {
+  dropNamespace,
+  failureOf,
+  type Inventory,
+  inventoryUnderTest,
+  newNamespace,
+  sql,
+  startInventory,
+} from './support';
+
+interface Received {
+  deliveryId: string;
+  body: Record<string, unknown>;
+  signatureValid: boolean;
+  at: number;
+}
+
+/**
+ * A webhook receiver as its documentation tells one to be written: it checks the signature over
+ * `<t>.<body>` with the channel's secret, and refuses a time more than five minutes off.
+ */
+async function startReceiver(secretOf: () => string | undefined, port = 0) {
+  const received: Received[] = [];
+  const server: Server = createServer((req: IncomingMessage, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const header = String(req.headers['x-cm-signature'] ?? '');
+      const t = /(?:^|,)t=(\d+)/.exec(header)?.[1];
+      const v1 = /(?:^|,)v1=([0-9a-f]{64})/.exec(header)?.[1];
+      const secret = secretOf();
+      let signatureValid = false;
+      if (t && v1 && secret && Math.abs(Date.now() / 1000 - Number(t)) < 300) {
+        const expected = createHmac('sha256', secret).update(`${t}.${raw}`).digest();
+        signatureValid = timingSafeEqual(expected, Buffer.from(v1, 'hex'));
+      }
+      received.push({
+        deliveryId: String(req.headers['x-cm-delivery']),
+        body: JSON.parse(raw) as Record<string, unknown>,
+        signatureValid,
+        at: Date.now(),
+      });
+      res.writeHead(signatureValid ? 204 : 401).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    received,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/av`,
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function startSmtp() {
+  const mails: { to: string[]; data: string }[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        mails.push({
+          to: session.envelope.rcptTo.map((r) => r.address),
+          data: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return { mails, port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('notification channels and deliveries', () => {
+  const env: Record<string, string> = {
+    ALERTS_SECRET_KEY: randomBytes(32).toString('base64'),
+    ALERTS_RELAY_INTERVAL_MS: '100',
+    ALERTS_RETRY_BASE_MS: '200',
+    ALERTS_RETRY_MAX_MS: '1000',
+    ALERTS_SEND_TIMEOUT_MS: '2000',
+    SMTP_SECURE: 'none',
+    SMTP_FROM: 'Classroom Monitor <av-alerts@example.edu>',
+  };
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    env.SMTP_HOST = '127.0.0.1';
+    env.SMTP_PORT = String(smtp.port);
+  });
+  afterAll(() => smtp?.close());
+
+  const inventory = inventoryUnderTest(env);
+  const { send, make } = inventory;
+  const webhook = (url: string, over: object = {}) =>
+    send(messages.inventory.createChannel, { name: 'AV team', type: 'webhook', url, ...over });
+  const enqueue = (sut: Inventory, channelId: string, texts: string[]) =>
+    sut.app
+      .get(DeliveryRepository)
+      .enqueue(texts.map((text) => ({ channelId, content: { kind: 'alert', text } })));
+
+  it('shows a webhook secret once, and signs the test message with it', async () => {
+    let created: ChannelCreated | undefined;
+    const receiver = await startReceiver(() => created?.secret ?? undefined);
+    try {
+      created = await webhook(receiver.url);
+      expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+      const listed = await send(messages.inventory.listChannels);
+      expect(listed.find((c) => c.id === created!.id)).not.toHaveProperty('secret');
+      expect(JSON.stringify(listed)).not.toContain(created.secret);
+      const stored = await sql<{ secret: string }>(
+        inventory.sut,
+        'SELECT secret FROM inv.notification_channels WHERE id = $1',
+        [created.id],
+      );
+      expect(stored[0].secret).not.toContain(created.secret!.slice(6));
+
+      const result = await send(messages.inventory.testChannel, { id: created.id });
+
+      expect(result.delivery).toMatchObject({ state: 'sent', kind: 'test', attempts: 1, lastError: null });
+      expect(result.message).toBe('Test message sent to "AV team".');
+      expect(receiver.received).toHaveLength(1);
+      const [got] = receiver.received;
+      expect(got.signatureValid).toBe(true);
+      expect(got.deliveryId).toBe(result.delivery.id);
+      expect(got.body).toMatchObject({
+        version: 1,
+        id: result.delivery.id,
+        kind: 'test',
+        text: 'Test message from Classroom Monitor: alerts sent to "AV team" arrive here.',
+        channel: { id: created.id, name: 'AV team' },
+      });
+      const log = await send(messages.inventory.listDeliveries, { channelId: created.id });
+      expect(log.items.map((d) => [d.kind, d.state])).toEqual([['test', 'sent']]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('signs with a new secret once it is rotated, answering it once', async () => {
+    let secret: string | undefined;
+    const receiver = await startReceiver(() => secret);
+    try {
+      const channel = await webhook(receiver.url, { name: 'Rotated' });
+      const old = channel.secret!;
+      const rotated = await send(messages.inventory.rotateChannelSecret, { id: channel.id });
+      expect(rotated).toMatchObject({ id: channel.id, secret: expect.stringMatching(/^whsec_/) });
+      expect(rotated.secret).not.toBe(old);
+
+      // A receiver still on the old secret refuses; one given the new secret accepts.
+      secret = old;
+      expect((await send(messages.inventory.testChannel, { id: channel.id })).delivery.state).toBe('failed');
+      secret = rotated.secret!;
+      expect((await send(messages.inventory.testChannel, { id: channel.id })).delivery.state).toBe('sent');
+      expect(receiver.received.map((r) => r.signatureValid)).toEqual([false, true]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('answers a failed test with why, once, without retrying it', async () => {
+    const receiver = await startReceiver(() => undefined);
+    const channel = await webhook(receiver.url, { name: 'Wrong secret' });
+    try {
+      // The receiver does not know this channel's secret: it refuses, as a misconfigured one would.
+      const result = await send(messages.inventory.testChannel, { id: channel.id });
+      expect(result.delivery).toMatchObject({ state: 'failed', attempts: 1, nextAttemptAt: null });
+      expect(result.message).toBe(
+        `The test message to "Wrong secret" failed: 127.0.0.1:${receiver.port} answered HTTP 401 Unauthorized`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      expect(receiver.received).toHaveLength(1);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('sends e-mail through the configured SMTP server', async () => {
+    const channel = await send(messages.inventory.createChannel, {
+      name: 'AV desk',
+      type: 'email',
+      recipients: ['AV-Desk@example.edu', 'oncall@example.edu'],
+    });
+    expect(channel).toMatchObject({
+      secret: null,
+      recipients: ['av-desk@example.edu', 'oncall@example.edu'],
+    });
+
+    const result = await send(messages.inventory.testChannel, { id: channel.id });
+
+    expect(result.delivery.state).toBe('sent');
+    expect(smtp.mails).toHaveLength(1);
+    expect(smtp.mails[0].to).toEqual(['av-desk@example.edu', 'oncall@example.edu']);
+    expect(smtp.mails[0].data).toContain('Subject: Classroom Monitor test: AV desk');
+    expect(smtp.mails[0].data).toContain('From: Classroom Monitor <av-alerts@example.edu>');
+    expect(smtp.mails[0].data).toContain('alerts sent to "AV desk" arrive here.');
+  });
+
+  it('delivers a message once, late, when the receiver was down and comes back', async () => {
+    // A port that refuses connections until the receiver listens on it again.
+    const first = await startReceiver(() => undefined);
+    const { port, url } = first;
+    await first.close();
+    const channel = await webhook(url, { name: 'Flaky receiver' });
+    const secret = channel.secret!;
+
+    const [id] = await enqueue(inventory.sut, channel.id, ['Room 204, Science Hall: 1 of 2 devices offline']);
+    inventory.sut.app.get(DeliveryRelay).kick();
+    const failing = await eventually(async () => {
+      const [row] = await sql<{ attempts: number; state: string; last_error: string }>(
+        inventory.sut,
+        'SELECT attempts, state, last_error FROM inv.deliveries WHERE id = $1',
+        [id],
+      );
+      expect(row.attempts).toBeGreaterThanOrEqual(2);
+      return row;
+    });
+    expect(failing).toMatchObject({
+      state: 'pending',
+      last_error: expect.stringContaining('Could not reach'),
+    });
+
+    const upAt = Date.now();
+    const receiver = await startReceiver(() => secret, port);
+    try {
+      const delivered = await eventually(async () => {
+        const log = await send(messages.inventory.listDeliveries, { channelId: channel.id, state: 'sent' });
+        expect(log.items).toHaveLength(1);
+        return log.items[0];
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(receiver.received.map((r) => [r.deliveryId, r.signatureValid])).toEqual([[id, true]]);
+      expect(receiver.received[0].at).toBeGreaterThanOrEqual(upAt);
+      expect(delivered.attempts).toBeGreaterThan(failing.attempts);
+      expect(delivered.lastError).toBeNull();
+      expect(receiver.received[0].body).toMatchObject({
+        kind: 'alert',
+        text: 'Room 204, Science Hall: 1 of 2 devices offline',
+      });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('sends each delivery once from two replicas', async () => {
+    let secret: string | undefined;
+    const receiver = await startReceiver(() => secret);
+    const second = await startInventory(inventory.namespace, env);
+    try {
+      const channel = await webhook(receiver.url, { name: 'Two replicas' });
+      secret = channel.secret!;
+      const texts = Array.from({ length: 60 }, (_, i) => `Message ${i}`);
+      // Queued on both replicas, each kicking its own relay, as alerts from both would be.
+      const ids = [
+        ...(await enqueue(inventory.sut, channel.id, texts.slice(0, 30))),
+        ...(await enqueue(second, channel.id, texts.slice(30))),
+      ];
+      inventory.sut.app.get(DeliveryRelay).kick();
+      second.app.get(DeliveryRelay).kick();
+
+      await eventually(async () => {
+        const log = await send(messages.inventory.listDeliveries, {
+          channelId: channel.id,
+          state: 'sent',
+          limit: 100,
+        });
+        expect(log.items).toHaveLength(60);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const counts = new Map<string, number>();
+      for (const r of receiver.received) counts.set(r.deliveryId, (counts.get(r.deliveryId) ?? 0) + 1);
+      expect([...counts.keys()].sort()).toEqual([...ids].sort());
+      expect([...counts.values()].every((n) => n === 1)).toBe(true);
+      expect(receiver.received.every((r) => r.signatureValid)).toBe(true);
+    } finally {
+      await second.close();
+      await receiver.close();
+    }
+  });
+
+  it('sends what a replica that died mid-send had claimed, once its lease is over, and only then', async () => {
+    let secret: string | undefined;
+    const receiver = await startReceiver(() => secret);
+    try {
+      const channel = await webhook(receiver.url, { name: 'Orphaned' });
+      secret = channel.secret!;
+      // As a replica leaves a row it claimed and died holding: sending, its lease still running.
+      const [held, orphaned] = await sql<{ id: string }>(
+        inventory.sut,
+        `INSERT INTO inv.deliveries (channel_id, kind, payload, state, attempts, next_attempt_at)
+         VALUES ($1, 'alert', '{"kind":"alert","text":"held"}', 'sending', 1, now() + interval '1 hour'),
+                ($1, 'alert', '{"kind":"alert","text":"orphaned"}', 'sending', 1, now() - interval '1 second')
+         RETURNING id`,
+        [channel.id],
+      );
+      inventory.sut.app.get(DeliveryRelay).kick();
+      await eventually(async () => {
+        const log = await send(messages.inventory.listDeliveries, { channelId: channel.id, state: 'sent' });
+        expect(log.items.map((d) => [d.id, d.attempts])).toEqual([[orphaned.id, 2]]);
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(receiver.received.map((r) => r.body.text)).toEqual(['orphaned']);
+      const [stillHeld] = await sql<{ state: string }>(
+        inventory.sut,
+        'SELECT state FROM inv.deliveries WHERE id = $1',
+        [held.id],
+      );
+      expect(stillHeld.state).toBe('sending');
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('keeps what it could not send across a restart, and sends it after', async () => {
+    const namespace = newNamespace();
+    let alone = await startInventory(namespace, env);
+    let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
+    try {
+      const first = await startReceiver(() => undefined);
+      const { port, url } = first;
+      await first.close();
+      const channel = await alone.rpc.send(messages.inventory.createChannel, {
+        name: 'Across a restart',
+        type: 'webhook',
+        url,
+      });
+      const [id] = await enqueue(alone, channel.id, ['Room 101: Display offline']);
+      alone.app.get(DeliveryRelay).kick();
+      await eventually(async () => {
+        const [row] = await sql<{ attempts: number }>(
+          alone,
+          'SELECT attempts FROM inv.deliveries WHERE id = $1',
+          [id],
+        );
+        expect(row.attempts).toBeGreaterThanOrEqual(1);
+      });
+      await alone.close();
+
+      receiver = await startReceiver(() => channel.secret!, port);
+      alone = await startInventory(namespace, env);
+      await eventually(async () => expect(receiver!.received.map((r) => r.deliveryId)).toEqual([id]));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(receiver.received.map((r) => [r.deliveryId, r.signatureValid])).toEqual([[id, true]]);
+    } finally {
+      await alone.close();
+      await receiver?.close();
+      await dropNamespace(namespace);
+    }
+  });
+
+  it('pages the log newest first by cursor, and filters it', async () => {
+    const channel = await webhook('http://127.0.0.1:9/never', { name: 'Paging', enabled: false });
+    const ids = await enqueue(
+      inventory.sut,
+      channel.id,
+      Array.from({ length: 5 }, (_, i) => `Page ${i}`),
+    );
+    await eventually(async () => {
+      const log = await send(messages.inventory.listDeliveries, { channelId: channel.id, state: 'failed' });
+      expect(log.items).toHaveLength(5);
+    });
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await send(messages.inventory.listDeliveries, { channelId: channel.id, limit: 2, cursor });
+      seen.push(...page.items.map((d) => d.id));
+      expect(page.items.every((d) => d.lastError === 'The channel was disabled before this was sent')).toBe(
+        true,
+      );
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen.sort()).toEqual([...ids].sort());
+    const none = await send(messages.inventory.listDeliveries, {
+      channelId: channel.id,
+      from: new Date(Date.now() + 60_000).toISOString(),
+    });
+    expect(none).toEqual({ items: [], nextCursor: null });
+  });
+
+  it('refuses channels it could not use, naming the field', async () => {
+    const building = await make.building();
+    expect(
+      await failureOf(
+        send(messages.inventory.createChannel, { name: 'X', type: 'webhook', url: 'ftp://x/y' }),
+      ),
+    ).toMatchObject({
+      code: ErrorCode.VALIDATION_FAILED,
+      errors: [expect.objectContaining({ path: 'url' })],
+    });
+    expect(
+      await failureOf(
+        send(messages.inventory.createChannel, {
+          name: 'X',
+          type: 'webhook',
+          url: 'http://169.254.169.254/',
+        }),
+      ),
+    ).toMatchObject({ code: ErrorCode.VALIDATION_FAILED, message: expect.stringContaining('link-local') });
+    expect(
+      await failureOf(send(messages.inventory.createChannel, { name: 'X', type: 'email', recipients: [] })),
+    ).toMatchObject({
+      code: ErrorCode.VALIDATION_FAILED,
+      message: 'An email channel needs at least one recipient',
+    });
+    const missing = '00000000-0000-4000-8000-000000000000';
+    expect(
+      await failureOf(
+        send(messages.inventory.createChannel, {
+          name: 'X',
+          type: 'email',
+          recipients: ['a@example.edu'],
+          buildingIds: [building.id, missing],
+        }),
+      ),
+    ).toMatchObject({ code: ErrorCode.VALIDATION_FAILED, message: expect.stringContaining(missing) });
+    const email = await send(messages.inventory.createChannel, {
+      name: 'Scoped',
+      type: 'email',
+      recipients: ['a@example.edu'],
+      buildingIds: [building.id],
+    });
+    expect(email.buildingIds).toEqual([building.id]);
+    expect(
+      await failureOf(
+        send(messages.inventory.updateChannel, {
+          id: email.id,
+          changes: { name: 'Scoped', type: 'webhook', url: 'http://127.0.0.1:9/' },
+        }),
+      ),
+    ).toMatchObject({
+      code: ErrorCode.VALIDATION_FAILED,
+      errors: [expect.objectContaining({ path: 'type' })],
+    });
+    expect(await failureOf(send(messages.inventory.rotateChannelSecret, { id: email.id }))).toMatchObject({
+      code: ErrorCode.VALIDATION_FAILED,
+      message: 'Only webhook channels have a signing secret',
+    });
+    expect(await failureOf(send(messages.inventory.testChannel, { id: missing }))).toMatchObject({
+      code: ErrorCode.CHANNEL_NOT_FOUND,
+    });
+  });
+
+  it('refuses e-mail and webhook channels when the server is not set up for them', async () => {
+    const namespace = `${inventory.namespace}_bare`;
+    const bare = await startInventory(namespace);
+    try {
+      expect(
+        await failureOf(
+          bare.rpc.send(messages.inventory.createChannel, {
+            name: 'X',
+            type: 'email',
+            recipients: ['a@example.edu'],
+          }),
+        ),
+      ).toMatchObject({ code: ErrorCode.CHANNEL_UNAVAILABLE, message: expect.stringContaining('SMTP_HOST') });
+      expect(
+        await failureOf(
+          bare.rpc.send(messages.inventory.createChannel, {
+            name: 'X',
+            type: 'webhook',
+            url: 'https://a.example.edu/',
+          }),
+        ),
+      ).toMatchObject({
+        code: ErrorCode.CHANNEL_UNAVAILABLE,
+        message: expect.stringContaining('ALERTS_SECRET_KEY'),
+      });
+    } finally {
+      await bare.close();
+      await dropNamespace(namespace);
+    }
+  });
+});

@@ -1,0 +1,62 @@
+import { apiRoutes, type ChannelCreateInput } from '@cm/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiJson, apiQuery, queryKeyOf } from '../../../lib/api';
+
+export const channelsQuery = apiQuery(apiRoutes.listChannels);
+
+/** The delivery log; the key holds the filter, so each filter is cached on its own. */
+export const deliveriesQuery = (filter: DeliveryFilter = {}) =>
+  apiQuery(
+    apiRoutes.listDeliveries,
+    // Only the parameters given: an absent one must not arrive as "undefined".
+    Object.fromEntries(Object.entries(filter).filter(([, value]) => value !== undefined)),
+  );
+
+/** The log's filter as the query string carries it. */
+export type DeliveryFilter = Partial<Record<'channelId' | 'state' | 'cursor', string>>;
+
+const deliveriesKey = queryKeyOf(apiRoutes.listDeliveries);
+
+type ChannelSave = { id?: string; body: ChannelCreateInput };
+
+/** Create (no id; the answer holds a webhook's secret, this once) or edit; then the list refreshes. */
+export function useSaveChannel() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (save: ChannelSave) =>
+      save.id === undefined
+        ? apiJson(apiRoutes.createChannel, undefined, save.body)
+        : apiJson(apiRoutes.updateChannel, { id: save.id }, save.body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: channelsQuery.queryKey }),
+  });
+}
+
+export function useDeleteChannel() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiJson(apiRoutes.deleteChannel, { id }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: channelsQuery.queryKey }),
+        queryClient.invalidateQueries({ queryKey: deliveriesKey }),
+      ]),
+  });
+}
+
+/** Sends a test message; the log then shows it. */
+export function useTestChannel() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiJson(apiRoutes.testChannel, { id }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: deliveriesKey }),
+  });
+}
+
+/** A webhook's new signing secret, answered this once. */
+export function useRotateSecret() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiJson(apiRoutes.rotateChannelSecret, { id }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: channelsQuery.queryKey }),
+  });
+}
