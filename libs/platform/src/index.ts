@@ -3,6 +3,7 @@ export * from './config';
 export * from './database';
 export * from './errors';
 export * from './health';
+export * from './http-trace-context';
 export * from './logger';
 export * from './metrics';
 export * from './nats/connection-options';
