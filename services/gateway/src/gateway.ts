@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { closeConnectionsWhenDraining, httpMetrics, JsonLogger } from '@cm/platform';
+import { closeConnectionsWhenDraining, httpMetrics, httpTraceContext, JsonLogger } from '@cm/platform';
 import { NestFactory } from '@nestjs/core';
 import { type NestExpressApplication } from '@nestjs/platform-express';
-import express from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import { AppModule } from './app.module';
 import { type Config } from './config';
 import { bodyErrorHandler } from './http/body-error.handler';
@@ -28,6 +28,8 @@ export async function createGateway(config: Config): Promise<NestExpressApplicat
   // Express would hash every JSON answer for an ETag, pointless on `no-store` API answers; static
   // files keep theirs (express.static has its own) and objects keep the store's.
   app.set('etag', false);
+  // First, so that everything after it (the access line too) runs in the request's trace.
+  app.use(httpTraceContext());
   // An access line per request at debug level, with its trace and span ids.
   app.use(httpMetrics({ log: config.LOG_LEVEL === 'debug' ? (entry) => logger.debug(entry) : undefined }));
   app.use(closeConnectionsWhenDraining());
@@ -47,12 +49,17 @@ export async function createGateway(config: Config): Promise<NestExpressApplicat
       '/assets',
       express.static(path.join(config.WEB_DIST_DIR, 'assets'), { immutable: true, maxAge: '365d' }),
     );
-    app.use(express.static(config.WEB_DIST_DIR, { index: 'index.html', maxAge: 0 }));
+    // Not for the API: looking for a file named like every API path cost a file-system call and
+    // the static server's own work (a twelfth of the gateway's CPU) on each request.
+    const web = express.static(config.WEB_DIST_DIR, { index: 'index.html', maxAge: 0 });
+    app.use((req: Request, res: Response, next: NextFunction) =>
+      req.path.startsWith('/api/') ? next() : web(req, res, next),
+    );
   } else {
     logger.warn(`No web app at ${config.WEB_DIST_DIR}: run "npm run build" to serve it`);
   }
   // Static files need no session: only the API and the objects read it.
-  app.use(['/api', '/objects'], sessionMiddleware(config, app.get(SessionStore)));
+  app.use(['/api', '/objects'], sessionMiddleware(app.get(SessionStore)));
   app.use('/api', app.get(SignOutTokens).issue);
   app.useGlobalFilters(new HttpErrorFilter(webBuilt ? webIndex : null));
   return app;
