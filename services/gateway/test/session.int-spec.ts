@@ -486,10 +486,7 @@ describe('sign-in and sessions', () => {
     await db.query(
       `INSERT INTO ${table} (sid, sess, expire) VALUES ('stale', '{"cookie":{}}', now() - interval '1 day')`,
     );
-    const { store } = sut.gateway.app.get(SessionStore) as unknown as {
-      store: { pruneSessions(done: (error?: Error) => void): void };
-    };
-    await new Promise<void>((resolve, reject) => store.pruneSessions((e) => (e ? reject(e) : resolve())));
+    await sut.gateway.app.get(SessionStore).prune();
     expect(await db.query(`SELECT sid FROM ${table} WHERE sid = 'stale'`)).toEqual([]);
     expect((await me(admin)).status).toBe(200);
   });

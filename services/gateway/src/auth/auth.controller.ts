@@ -38,7 +38,7 @@ export class AuthController {
         throw error;
       });
     this.devices.issue(req, res, body.username);
-    await startSession(req, signedIn, this.sessions.now());
+    await startSession(req, res, signedIn, this.sessions);
     return signedIn.user;
   }
 

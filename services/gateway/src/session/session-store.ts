@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { messages } from '@cm/contracts';
 import { CONFIG, RpcClient, schemaName } from '@cm/platform';
 import {
@@ -7,26 +8,28 @@ import {
   type OnApplicationBootstrap,
   type OnApplicationShutdown,
 } from '@nestjs/common';
-import connectPgSimple from 'connect-pg-simple';
-import session from 'express-session';
 import { Pool } from 'pg';
 import { NoticedCache } from '../auth/noticed-cache';
 import { type Config } from '../config';
 
-declare module 'express-session' {
-  interface SessionData {
-    /** The signed-in user; the user is re-read on every request, so nothing else about them is kept. */
-    userId: string;
-    /** The user's session version at sign-in (auth raises it to end their sessions). */
-    sessionVersion: number;
-    /** When the user signed in (ms since the epoch): the session ends SESSION_ABSOLUTE_HOURS later. */
-    signedInAt: number;
-  }
+/** What a session row holds about its user; the user is re-read on every request, so nothing else. */
+export interface SessionData {
+  /** The signed-in user. */
+  userId: string;
+  /** The user's session version at sign-in (auth raises it to end their sessions). */
+  sessionVersion: number;
+  /** When the user signed in (ms since the epoch): the session ends SESSION_ABSOLUTE_HOURS later. */
+  signedInAt: number;
 }
 
-const PgStore = connectPgSimple(session);
-/** connect-pg-simple deletes expired rows this often (seconds, jittered per replica). */
-const PRUNE_INTERVAL_S = 15 * 60;
+/** A session row as read: the expiry in ms since the epoch. */
+export interface StoredSession {
+  data: Partial<SessionData>;
+  expire: number;
+}
+
+/** How often expired rows are deleted (jittered per replica, so replicas do not prune together). */
+const PRUNE_INTERVAL_MS = 15 * 60_000;
 /** A session's expiry is written again once it would move by this much (at most a minute). */
 export const renewAfterMs = (idleMs: number) => Math.min(60_000, idleMs / 100);
 
@@ -37,112 +40,14 @@ export const renewAfterMs = (idleMs: number) => Math.min(60_000, idleMs / 100);
  */
 export const SESSION_ROW_TTL_MS = 5_000;
 
-/** A session row as read: the expiry in ms since the epoch. */
-interface StoredRow {
-  sess: session.SessionData;
-  expire: number;
-}
-
-type Rows = NoticedCache<StoredRow, typeof messages.auth.sessionsEnded>;
-
-/**
- * The expiry the row holds, kept on the loaded session's cookie (which never serialises it), and
- * whether this request writes a new one: then, and only then, the cookie is sent again.
- */
-export type LoadedCookie = session.Cookie & { storedExpiry?: number; renewDue?: boolean };
-
-/** Whether the row's expiry would move by `renewAfter` or more (or earlier, at the absolute end). */
-function renewalDue(cookie: LoadedCookie, renewAfter: number): boolean {
-  const stored = cookie.storedExpiry;
-  const expires = cookie.expires;
-  if (stored === undefined || !expires) return true;
-  // The row holds whole seconds.
-  const next = Math.ceil(new Date(expires).getTime() / 1000) * 1000;
-  return next < stored || next - stored >= renewAfter;
-}
-
-/**
- * connect-pg-simple writes a rolling session's expiry on every request: with many requests per
- * session that is a row update each. This store remembers, per request, the expiry the row holds,
- * and writes it only when it would move by `renewAfterMs` or more (or earlier, at the absolute
- * end). A session thus ends between a minute before and SESSION_MAX_AGE_HOURS after its last request.
- */
-class RenewingPgStore extends PgStore {
-  constructor(
-    options: connectPgSimple.PGStoreOptions,
-    private readonly pool: Pool,
-    private readonly table: string,
-    private readonly renewAfter: number,
-    private readonly rows: Rows,
-    private readonly ended: (userId: string) => Promise<void>,
-  ) {
-    super(options);
-  }
-
-  /** The row as the table holds it now, kept for the next requests of this session. */
-  readRow(sid: string): Promise<StoredRow | null> {
-    return this.rows.get(sid, async (key) => {
-      const {
-        rows: [row],
-      } = await this.pool.query<{ sess: session.SessionData; expire: Date }>(
-        `SELECT sess, expire FROM ${this.table} WHERE sid = $1 AND expire >= to_timestamp($2)`,
-        [key, Math.ceil(Date.now() / 1000)],
-      );
-      return row ? { sess: row.sess, expire: row.expire.getTime() } : null;
-    });
-  }
-
-  override get(sid: string, callback: (error: unknown, session?: session.SessionData | null) => void): void {
-    this.readRow(sid).then(
-      (row) => {
-        if (!row || row.expire < Date.now()) return callback(null, null);
-        // express-session changes what it is given: each request gets its own copy of the kept row.
-        const cookie = row.sess.cookie && ({ ...row.sess.cookie, storedExpiry: row.expire } as LoadedCookie);
-        callback(null, { ...row.sess, cookie });
-      },
-      (error: unknown) => callback(error),
-    );
-  }
-
-  override set(sid: string, sess: session.SessionData, callback?: (error?: unknown) => void): void {
-    super.set(sid, sess, (error?: unknown) => {
-      this.rows.drop(sid);
-      callback?.(error);
-    });
-  }
-
-  override destroy(sid: string, callback?: (error?: unknown) => void): void {
-    this.pool
-      .query<{ user_id: string | null }>(`DELETE FROM ${this.table} WHERE sid = $1 RETURNING user_id`, [sid])
-      .then(
-        async ({ rows: [row] }) => {
-          this.rows.drop(sid);
-          if (row?.user_id) await this.ended(row.user_id);
-          callback?.();
-        },
-        (error: unknown) => callback?.(error),
-      );
-  }
-
-  /** Decided once per request, as it starts, so that the cookie and the row move together. */
-  renewalDue(cookie: LoadedCookie): boolean {
-    cookie.renewDue ??= renewalDue(cookie, this.renewAfter);
-    return cookie.renewDue;
-  }
-
-  override touch(sid: string, sess: session.SessionData, callback?: (error?: unknown) => void): void {
-    if (!this.renewalDue(sess.cookie as LoadedCookie)) return callback?.();
-    // The kept row still has the old expiry: read it again rather than write again.
-    super.touch(sid, sess, (error?: unknown) => {
-      this.rows.drop(sid);
-      callback?.(error);
-    });
-  }
-}
+type Rows = NoticedCache<StoredSession, typeof messages.auth.sessionsEnded>;
 
 /**
  * Sessions in the gateway schema's `sessions` table (created by its migration), so that they
- * survive a restart and every replica sees them.
+ * survive a restart and every replica sees them. A row is `sid`, `sess` (JSON: the user, the
+ * session version, the sign-in time) and `expire`; rows read are kept SESSION_ROW_TTL_MS, so a
+ * signed-in request costs no query, and the expiry is written again only when it would move by
+ * `renewAfterMs` or more.
  */
 @Injectable()
 export class SessionStore implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -150,12 +55,21 @@ export class SessionStore implements OnApplicationBootstrap, OnApplicationShutdo
   private readonly pool: Pool;
   private readonly table: string;
   private readonly rows: Rows;
-  private readonly renewing: RenewingPgStore;
+  private pruning?: NodeJS.Timeout;
+  readonly idleMs: number;
+  readonly absoluteMs: number;
+  readonly renewAfterMs: number;
+  /** What signs session ids in cookies. */
+  readonly secret: string;
 
   constructor(
     @Inject(CONFIG) config: Config,
     private readonly rpc: RpcClient,
   ) {
+    this.idleMs = Math.round(config.SESSION_MAX_AGE_HOURS * 3600 * 1000);
+    this.absoluteMs = Math.round(config.SESSION_ABSOLUTE_HOURS * 3600 * 1000);
+    this.renewAfterMs = renewAfterMs(this.idleMs);
+    this.secret = config.SESSION_SECRET;
     this.pool = new Pool({
       connectionString: config.DATABASE_URL,
       max: config.DATABASE_POOL_MAX,
@@ -165,9 +79,7 @@ export class SessionStore implements OnApplicationBootstrap, OnApplicationShutdo
     });
     // An idle connection that breaks must not take the process down; the next query reconnects.
     this.pool.on('error', (error) => this.logger.warn(`Session pool connection lost: ${error.message}`));
-    const schema = schemaName(config.CM_NAMESPACE, 'gateway');
-    this.table = `"${schema}".sessions`;
-    // Every request reads its session: kept a few seconds, a row costs no query per request.
+    this.table = `"${schemaName(config.CM_NAMESPACE, 'gateway')}".sessions`;
     this.rows = new NoticedCache(rpc, this.logger, {
       notice: messages.auth.sessionsEnded,
       ttlMs: SESSION_ROW_TTL_MS,
@@ -175,36 +87,90 @@ export class SessionStore implements OnApplicationBootstrap, OnApplicationShutdo
       staleBy:
         ({ id }) =>
         (_sid, row) =>
-          row.sess.userId === id,
+          row.data.userId === id,
     });
-    this.renewing = new RenewingPgStore(
-      {
-        pool: this.pool,
-        schemaName: schema,
-        tableName: 'sessions',
-        createTableIfMissing: false,
-        pruneSessionInterval: PRUNE_INTERVAL_S,
-        errorLog: (...args: unknown[]) => this.logger.warn(args.map(String).join(' ')),
-      },
-      this.pool,
-      this.table,
-      renewAfterMs(config.SESSION_MAX_AGE_HOURS * 3600 * 1000),
-      this.rows,
-      (userId) => this.ended(userId),
-    );
-  }
-
-  get store(): session.Store {
-    return this.renewing;
-  }
-
-  /** Whether this request writes the session's new expiry (and so sends its cookie again). */
-  renewalDue(cookie: session.Cookie): boolean {
-    return this.renewing.renewalDue(cookie as LoadedCookie);
   }
 
   onApplicationBootstrap(): void {
     this.rows.start();
+    const every = PRUNE_INTERVAL_MS * (0.75 + Math.random() / 2);
+    this.pruning = setInterval(() => {
+      this.prune().catch((error: unknown) => this.logger.warn(`Pruning sessions failed: ${String(error)}`));
+    }, every).unref();
+  }
+
+  /** The clock of sign-in times and of the absolute lifetime (one per application, for tests). */
+  now(): number {
+    return Date.now();
+  }
+
+  /** The session as kept or read now, or null when there is none or it expired. */
+  async load(sid: string): Promise<StoredSession | null> {
+    const row = await this.rows.get(sid, async (key) => {
+      const {
+        rows: [found],
+      } = await this.pool.query<{ sess: Partial<SessionData>; expire: Date }>(
+        `SELECT sess, expire FROM ${this.table} WHERE sid = $1 AND expire >= to_timestamp($2)`,
+        [key, Math.ceil(Date.now() / 1000)],
+      );
+      return found ? { data: found.sess, expire: found.expire.getTime() } : null;
+    });
+    return row && row.expire >= Date.now() ? row : null;
+  }
+
+  /** A new session for a user who just signed in: its id, made here, and the expiry written. */
+  async create(data: SessionData, expire: number): Promise<string> {
+    const sid = randomBytes(24).toString('base64url');
+    await this.pool.query(`INSERT INTO ${this.table} (sid, sess, expire) VALUES ($1, $2, to_timestamp($3))`, [
+      sid,
+      JSON.stringify(this.stored(data, expire)),
+      Math.ceil(expire / 1000),
+    ]);
+    return sid;
+  }
+
+  /** Writes the session's fields (its expiry unchanged). */
+  async update(sid: string, data: SessionData, expire: number): Promise<void> {
+    await this.pool.query(`UPDATE ${this.table} SET sess = $2 WHERE sid = $1`, [
+      sid,
+      JSON.stringify(this.stored(data, expire)),
+    ]);
+    this.rows.drop(sid);
+  }
+
+  /** Whether an expiry of `expire` moves the row's stored one enough to be written (see renewAfterMs). */
+  renewalDue(stored: number, expire: number): boolean {
+    // The row holds whole seconds.
+    const next = Math.ceil(expire / 1000) * 1000;
+    return next < stored || next - stored >= this.renewAfterMs;
+  }
+
+  /** Writes the session's new expiry. */
+  async renew(sid: string, expire: number): Promise<void> {
+    await this.pool.query(`UPDATE ${this.table} SET expire = to_timestamp($2) WHERE sid = $1`, [
+      sid,
+      Math.ceil(expire / 1000),
+    ]);
+    this.rows.drop(sid);
+  }
+
+  /** Deletes the session, and tells the other replicas that its user's sessions changed. */
+  async destroy(sid: string): Promise<void> {
+    const {
+      rows: [row],
+    } = await this.pool.query<{ user_id: string | null }>(
+      `DELETE FROM ${this.table} WHERE sid = $1 RETURNING user_id`,
+      [sid],
+    );
+    this.rows.drop(sid);
+    if (row?.user_id) await this.ended(row.user_id);
+  }
+
+  /** Deletes the rows whose expiry has passed (the table is never read for them anyway). */
+  async prune(): Promise<void> {
+    await this.pool.query(`DELETE FROM ${this.table} WHERE expire < to_timestamp($1)`, [
+      Math.floor(Date.now() / 1000),
+    ]);
   }
 
   /**
@@ -213,7 +179,7 @@ export class SessionStore implements OnApplicationBootstrap, OnApplicationShutdo
    */
   async storedVersion(sid: string): Promise<number | null> {
     this.rows.drop(sid);
-    return (await this.renewing.readRow(sid))?.sess.sessionVersion ?? null;
+    return (await this.load(sid))?.data.sessionVersion ?? null;
   }
 
   /**
@@ -221,12 +187,7 @@ export class SessionStore implements OnApplicationBootstrap, OnApplicationShutdo
    * null once the row is gone or expired: what an open live stream checks at each keep-alive.
    */
   async keptVersion(sid: string): Promise<number | null> {
-    return (await this.renewing.readRow(sid))?.sess.sessionVersion ?? null;
-  }
-
-  /** The clock of sign-in times and of the absolute lifetime (one per application, for tests). */
-  now(): number {
-    return Date.now();
+    return (await this.load(sid))?.data.sessionVersion ?? null;
   }
 
   /**
@@ -245,18 +206,36 @@ export class SessionStore implements OnApplicationBootstrap, OnApplicationShutdo
     await this.ended(userId);
   }
 
+  /**
+   * The row's JSON. The `cookie` is what express-session, which kept these rows before, needs to
+   * read one: a gateway of the previous release, still running during a rolling upgrade, reads
+   * the rows this one writes. It can go one release later.
+   */
+  private stored(data: SessionData, expire: number) {
+    return {
+      ...data,
+      cookie: {
+        originalMaxAge: this.idleMs,
+        expires: new Date(expire).toISOString(),
+        httpOnly: true,
+        path: '/',
+        sameSite: 'lax',
+      },
+    };
+  }
+
   /** Sessions of this user were deleted: no replica may go on using a row it kept of them. */
   private async ended(userId: string): Promise<void> {
     // This replica's own notice comes back too, but later than the answer to this request.
-    this.rows.dropWhere((_sid, row) => row.sess.userId === userId);
+    this.rows.dropWhere((_sid, row) => row.data.userId === userId);
     await this.rpc.notify(messages.auth.sessionsEnded, { id: userId }).catch((error: unknown) => {
       this.logger.warn(`Other replicas not told that sessions of user ${userId} ended: ${String(error)}`);
     });
   }
 
   async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.pruning);
     this.rows.stop();
-    await this.renewing.close();
     await this.pool.end();
   }
 }
