@@ -22,7 +22,7 @@ import {
   NATS_URL,
   stackEnv,
 } from '../support/campus.mjs';
-import { cpuMs } from '../support/measure.mjs';
+import { backendCpu, backendCpuDelta, cpuMs } from '../support/measure.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -76,9 +76,18 @@ function calls({ buildings, rooms }) {
  * `pids`: processes whose CPU time (user + system, from /proc) to divide by the requests served,
  * which contention on a shared machine does not inflate as it does latency.
  */
-async function measure(name, url, cookies, ids, duration, pids = {}) {
+async function measure(name, url, cookies, ids, duration, pids = {}, db = undefined) {
   let next = 0;
   const cpuBefore = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)]));
+  // PostgreSQL's share: the backends serving these processes' connections (not the whole server,
+  // which other work on the machine uses too), and the load generator's own (this process).
+  const backendsOf = async () => {
+    const all = [];
+    for (const pid of Object.values(pids)) all.push(await backendCpu(db, pid));
+    return all;
+  };
+  const backendsBefore = db ? await backendsOf() : [];
+  const loadBefore = process.cpuUsage();
   const result = await autocannon({
     url,
     connections: CLIENTS,
@@ -87,16 +96,23 @@ async function measure(name, url, cookies, ids, duration, pids = {}) {
     // Each connection is one signed-in client with a session of its own.
     setupClient: (client) => client.setHeaders({ cookie: cookies[next++ % cookies.length] }),
   });
+  const load = process.cpuUsage(loadBefore);
+  const perRequest = (ms) => Math.round((1000 * ms) / Math.max(1, result.requests.total));
+  const cpuUsPerRequest = Object.fromEntries(
+    Object.entries(pids).map(([k, pid]) => [k, perRequest(cpuMs(pid) - cpuBefore[k])]),
+  );
+  if (db) {
+    const after = await backendsOf();
+    cpuUsPerRequest.postgres = perRequest(
+      after.reduce((sum, backends, i) => sum + backendCpuDelta(backendsBefore[i], backends), 0),
+    );
+  }
+  cpuUsPerRequest['load generator'] = perRequest((load.user + load.system) / 1000);
   return {
     name,
     rps: result.requests.average,
     requests: result.requests.total,
-    cpuUsPerRequest: Object.fromEntries(
-      Object.entries(pids).map(([k, pid]) => [
-        k,
-        Math.round((1000 * (cpuMs(pid) - cpuBefore[k])) / Math.max(1, result.requests.total)),
-      ]),
-    ),
+    cpuUsPerRequest,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
@@ -161,6 +177,7 @@ async function main() {
       ids,
       DURATION_S,
       Object.fromEntries(['gateway', 'inventory', 'auth'].map((s) => [s, stack.children.get(s).pid])),
+      db,
     );
     // The services stop before the references run, so each has the machine to itself.
     await stack.stop();
@@ -174,6 +191,7 @@ async function main() {
       ids,
       DURATION_S,
       { front: floor.child.pid, query: floor.ready.queryPid },
+      db,
     );
     stop(floor);
     floor = undefined;
@@ -186,6 +204,7 @@ async function main() {
       ids,
       DURATION_S,
       { baseline: baseline.child.pid },
+      db,
     );
 
     console.log(

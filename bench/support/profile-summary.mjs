@@ -41,7 +41,7 @@ const categories = [
     /^(express|router|body-parser|raw-body|parseurl|type-is|content-type|finalhandler|on-finished|on-headers|helmet|qs|serve-static|send|mime-types|media-typer|encodeurl|escape-html|depd|statuses|vary|fresh|etag|accepts|negotiator)$/,
   ],
   [
-    'sessions (express-session, cookie signing, PostgreSQL client)',
+    'sessions (cookie check, session rows, PostgreSQL client)',
     /^(express-session|connect-pg-simple|cookie|cookie-signature|uid-safe|crc|pg|pg-pool|pg-protocol|pg-types|postgres-.*)$|session\//,
   ],
   [
