@@ -6,7 +6,7 @@
 // costs, and what the frameworks and checks on top of it cost.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,13 +14,14 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import {
   buildServices,
-  removeNamespace,
+  runBench,
   root,
   seedCampus,
   signIn,
   DATABASE_URL,
   NATS_URL,
   stackEnv,
+  tearDown,
 } from '../support/campus.mjs';
 import { backendCpu, backendCpuDelta, cpuMs } from '../support/measure.mjs';
 
@@ -233,19 +234,8 @@ async function main() {
     if (system.errors || split.errors || single.errors) process.exitCode = 1;
   } finally {
     for (const reference of [floor, baseline]) if (reference) stop(reference);
-    await stack?.stop();
-    await removeNamespace(db, NATS_URL, namespace).catch((error) =>
-      console.error(`cleanup: ${error.message}`),
-    );
-    await db.end().catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
+    await tearDown({ stack, db, namespace, dataDir });
   }
 }
 
-main().then(
-  () => process.exit(process.exitCode ?? 0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -3,7 +3,7 @@
 // removes the namespace (schemas and streams) when done. Figures are also given as ratios to the
 // gateway's own liveness route measured in the same run, so machines can be compared.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,13 +11,14 @@ import { performance } from 'node:perf_hooks';
 import { TextEncoder } from 'node:util';
 import {
   buildServices,
-  removeNamespace,
+  runBench,
   root,
   seedCampus,
   signIn,
   DATABASE_URL,
   NATS_URL,
   stackEnv,
+  tearDown,
 } from '../support/campus.mjs';
 import { percentile, round } from '../support/measure.mjs';
 
@@ -153,19 +154,8 @@ async function main() {
       );
     }
   } finally {
-    await stack?.stop();
-    await removeNamespace(db, NATS_URL, namespace).catch((error) =>
-      console.error(`cleanup: ${error.message}`),
-    );
-    await db.end().catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
+    await tearDown({ stack, db, namespace, dataDir });
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -3,20 +3,20 @@
 // namespace, seeds it with bulk SQL, measures each kind of search text one call at a time, and removes
 // the namespace when done. The gateway's liveness route, measured in the same run, is the reference.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   buildServices,
-  removeNamespace,
+  runBench,
   root,
   seedCampus,
   signIn,
   DATABASE_URL,
-  NATS_URL,
   stackEnv,
+  tearDown,
 } from '../support/campus.mjs';
 import { percentile, round } from '../support/measure.mjs';
 
@@ -109,19 +109,8 @@ async function main() {
       console.log(`| ${r.name} | ${r.p50} | ${r.p99} | ${(r.p99 / Math.max(ref.p99, 0.1)).toFixed(1)} |`);
     }
   } finally {
-    await stack?.stop();
-    await removeNamespace(db, NATS_URL, namespace).catch((error) =>
-      console.error(`cleanup: ${error.message}`),
-    );
-    await db.end().catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
+    await tearDown({ stack, db, namespace, dataDir });
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(error);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -1,6 +1,7 @@
 // What the benchmarks that run the whole system share: building it, seeding a campus straight into
 // PostgreSQL, signing in, and removing the namespace afterwards.
 import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,12 +88,34 @@ export async function removeNamespace(db, natsUrl, namespace) {
   const nc = await connect({ servers: natsUrl, timeout: 5000 });
   try {
     const jsm = await nc.jetstreamManager({ timeout: 5000 });
-    const names = ['STATUS', 'EQUIPMENT'].map((n) => `${namespace}_${n}`);
-    for (const name of names) await jsm.streams.delete(name).catch(() => undefined);
+    // Every stream of the namespace (STATUS, EQUIPMENT, LIVE, …) and its KV buckets' streams.
     const list = await jsm.streams.names().next();
-    for (const name of list.filter((n) => n.startsWith(`KV_${namespace}_`)))
+    for (const name of list.filter((n) => n.startsWith(`${namespace}_`) || n.startsWith(`KV_${namespace}_`)))
       await jsm.streams.delete(name).catch(() => undefined);
   } finally {
     await nc.close();
   }
+}
+
+/**
+ * What every bench does last, even after a failure: stops the system, removes the namespace and
+ * the data folder, closes the database client. A step that fails is reported, not thrown, so the
+ * others still run and the bench's own error is the one shown.
+ */
+export async function tearDown({ stack, db, namespace, dataDir }) {
+  await stack?.stop();
+  await removeNamespace(db, NATS_URL, namespace).catch((error) => console.error(`cleanup: ${error.message}`));
+  await db.end().catch(() => undefined);
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Runs a bench's `main` and exits with its outcome (the system's connections would keep the process alive). */
+export function runBench(main) {
+  main().then(
+    () => process.exit(process.exitCode ?? 0),
+    (error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
 }
