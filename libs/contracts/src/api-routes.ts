@@ -1,4 +1,5 @@
 import { type ApiRouteDef } from './route-def';
+import { apiTokenRoutes } from './routes/api-tokens';
 import { authRoutes } from './routes/auth';
 import { eventRoutes } from './routes/events';
 import { inventoryRoutes } from './routes/inventory';
@@ -19,6 +20,7 @@ export const apiRoutes = {
   ...operationsRoutes,
   ...authRoutes,
   ...userRoutes,
+  ...apiTokenRoutes,
   ...mediaRoutes,
   ...inventoryRoutes,
   ...monitoringRoutes,

@@ -1,5 +1,6 @@
 export * from './address';
 export * from './api-routes';
+export * from './api-tokens';
 export * from './buildings';
 export * from './catalogue';
 export * from './common';

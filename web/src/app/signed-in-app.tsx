@@ -33,6 +33,10 @@ const NotificationsTab = lazyScreen(
   () => import('../features/notifications/components/notifications-tab'),
   (m) => m.NotificationsTab,
 );
+const ApiTokensTab = lazyScreen(
+  () => import('../features/tokens/components/api-tokens-tab'),
+  (m) => m.ApiTokensTab,
+);
 const ReportsPage = lazyScreen(
   () => import('../features/reports/components/reports-page'),
   (m) => m.ReportsPage,
@@ -83,7 +87,12 @@ function Routes({ isAdmin }: { isAdmin: boolean }) {
         }
       </Route>
       <Route path="/settings">
-        {() => <SettingsPage notifications={isAdmin ? <NotificationsTab /> : null} />}
+        {() => (
+          <SettingsPage
+            notifications={isAdmin ? <NotificationsTab /> : null}
+            apiTokens={<ApiTokensTab userRole={isAdmin ? 'admin' : 'user'} />}
+          />
+        )}
       </Route>
       <Route path="/reports" component={ReportsPage} />
       <Route path="/users" component={UsersPage} />

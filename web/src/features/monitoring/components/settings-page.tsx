@@ -20,8 +20,17 @@ const outcomes: Record<MonitoringAction, { done: string; failed: string }> = {
 export const intervalLabel = (interval: number | null | undefined) =>
   interval ? `${interval / 1000} seconds` : 'N/A';
 
-/** `notifications`: the administrators' Notifications tab, when the user is one. */
-export function SettingsPage({ notifications = null }: { notifications?: ReactNode }) {
+/**
+ * `notifications`: the administrators' Notifications tab, when the user is one. `apiTokens`: the
+ * API Tokens tab, for everyone signed in.
+ */
+export function SettingsPage({
+  notifications = null,
+  apiTokens = null,
+}: {
+  notifications?: ReactNode;
+  apiTokens?: ReactNode;
+}) {
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-bold text-slate-900">Settings</h1>
@@ -29,6 +38,7 @@ export function SettingsPage({ notifications = null }: { notifications?: ReactNo
         <TabsList>
           <TabsTrigger value="monitoring">Monitoring</TabsTrigger>
           {notifications ? <TabsTrigger value="notifications">Notifications</TabsTrigger> : null}
+          {apiTokens ? <TabsTrigger value="api-tokens">API Tokens</TabsTrigger> : null}
           <TabsTrigger value="about">About</TabsTrigger>
         </TabsList>
         <TabsContent value="monitoring">
@@ -37,6 +47,11 @@ export function SettingsPage({ notifications = null }: { notifications?: ReactNo
         {notifications ? (
           <TabsContent value="notifications">
             <Suspense fallback={<Skeleton className="h-32 w-full" />}>{notifications}</Suspense>
+          </TabsContent>
+        ) : null}
+        {apiTokens ? (
+          <TabsContent value="api-tokens">
+            <Suspense fallback={<Skeleton className="h-32 w-full" />}>{apiTokens}</Suspense>
           </TabsContent>
         ) : null}
         <TabsContent value="about">
