@@ -1,5 +1,6 @@
 import { type ApiRouteDef } from './route-def';
 import { apiTokenRoutes } from './routes/api-tokens';
+import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
 import { eventRoutes } from './routes/events';
 import { inventoryRoutes } from './routes/inventory';
@@ -21,6 +22,7 @@ export const apiRoutes = {
   ...authRoutes,
   ...userRoutes,
   ...apiTokenRoutes,
+  ...auditRoutes,
   ...mediaRoutes,
   ...inventoryRoutes,
   ...monitoringRoutes,

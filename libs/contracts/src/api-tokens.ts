@@ -13,14 +13,12 @@ export const apiTokenCreateSchema = z.object({
   /** Defaults to the creator's own role; never higher. */
   role: userRoleSchema.optional(),
   /** When it stops working: in the future, at most a year away. */
-  expiresAt: z
-    .string({ message: 'Expiry is required' })
-    .pipe(
-      z.iso.datetime({
-        offset: true,
-        message: 'Expiry must be a date and time, such as 2027-01-31T00:00:00Z',
-      }),
-    ),
+  expiresAt: z.string({ message: 'Expiry is required' }).pipe(
+    z.iso.datetime({
+      offset: true,
+      message: 'Expiry must be a date and time, such as 2027-01-31T00:00:00Z',
+    }),
+  ),
 });
 export type ApiTokenCreate = z.infer<typeof apiTokenCreateSchema>;
 

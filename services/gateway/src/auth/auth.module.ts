@@ -28,6 +28,6 @@ import { UsersController } from './users.controller';
     ApiTokens,
     { provide: APP_GUARD, useClass: AccessGuard },
   ],
-  exports: [SessionUsers],
+  exports: [SessionUsers, ApiTokenRepository],
 })
 export class AuthModule {}

@@ -87,10 +87,12 @@ export class ApiTokenRepository {
   }
 
   async delete(id: string): Promise<boolean> {
-    const rows = (await this.dataSource.query(`DELETE FROM ${this.table} WHERE id = $1 RETURNING id`, [
-      id,
-    ])) as unknown[];
-    return rows.length > 0;
+    // Counted by a SELECT: TypeORM answers a bare DELETE … RETURNING as [rows, count].
+    const [{ n }] = (await this.dataSource.query(
+      `WITH gone AS (DELETE FROM ${this.table} WHERE id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`,
+      [id],
+    )) as { n: number }[];
+    return n > 0;
   }
 
   async deleteAllOf(userId: string): Promise<void> {
