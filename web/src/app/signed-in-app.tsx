@@ -37,6 +37,10 @@ const ApiTokensTab = lazyScreen(
   () => import('../features/tokens/components/api-tokens-tab'),
   (m) => m.ApiTokensTab,
 );
+const RecentChanges = lazyScreen(
+  () => import('../features/audit/components/recent-changes'),
+  (m) => m.RecentChanges,
+);
 const ReportsPage = lazyScreen(
   () => import('../features/reports/components/reports-page'),
   (m) => m.ReportsPage,
@@ -83,7 +87,11 @@ function Routes({ isAdmin }: { isAdmin: boolean }) {
       </Route>
       <Route path="/rooms/:roomId">
         {({ roomId }) =>
-          isId(roomId) ? <RoomRoute key={roomId} roomId={roomId} /> : <NotFound what="Room" />
+          isId(roomId) ? (
+            <RoomRoute key={roomId} roomId={roomId} isAdmin={isAdmin} />
+          ) : (
+            <NotFound what="Room" />
+          )
         }
       </Route>
       <Route path="/settings">
@@ -95,7 +103,9 @@ function Routes({ isAdmin }: { isAdmin: boolean }) {
         )}
       </Route>
       <Route path="/reports" component={ReportsPage} />
-      <Route path="/users" component={UsersPage} />
+      <Route path="/users">
+        {() => <UsersPage changesOf={(id) => <RecentChanges entityType="user" entityId={id} />} />}
+      </Route>
       <Route path="/search" component={SearchPage} />
       <Route component={NotFoundPage} />
     </Switch>
