@@ -258,3 +258,28 @@ describe('audit log', () => {
     expect(left.map((r) => r.id)).toEqual([recent.id]);
   });
 });
+
+describe('audit log of monitoring', () => {
+  let sut: Awaited<ReturnType<typeof startAuthAndGateway>>;
+  beforeAll(async () => {
+    sut = await startAuthAndGateway({}, { everyService: true });
+  });
+  afterAll(() => sut?.close());
+
+  it('records monitoring started, checked and stopped, with who did it and the state it answered', async () => {
+    const cookie = await sut.adminCookie();
+    for (const action of ['start', 'check', 'stop']) {
+      const res = await fetch(`${sut.base}/api/monitoring/${action}`, {
+        method: 'POST',
+        headers: { cookie },
+      });
+      expect([action, res.status]).toEqual([action, 200]);
+    }
+    const res = await fetch(`${sut.base}/api/audit?entityType=monitoring`, { headers: { cookie } });
+    const { items } = (await res.json()) as AuditPage;
+    expect(items.map((e) => e.action)).toEqual(['stop', 'check', 'start']);
+    expect(items[2]).toMatchObject({ actorName: 'chief', entityId: null, after: { isRunning: true } });
+    expect(items[0].after).toMatchObject({ isRunning: false });
+    expect(items[1].after).toMatchObject({ completed: expect.any(Boolean) });
+  });
+});
