@@ -71,6 +71,13 @@ describe('audit log', () => {
     await ok(`/api/equipment/${device.id}`, 'PUT', { name: 'Laser projector' });
     await ok(`/api/equipment/${device.id}`, 'DELETE');
 
+    // A retried create, answered from the first, is one create in the log.
+    const retried = { name: 'Retry Hall' };
+    const key = { 'idempotency-key': 'audit-retry-1' };
+    const first = await ok<{ id: string }>('/api/buildings', 'POST', retried, key);
+    expect(await ok<{ id: string }>('/api/buildings', 'POST', retried, key)).toEqual(first);
+    expect(only(await entriesOf('building', first.id), 'create')).toHaveLength(1);
+
     const buildingEntries = await entriesOf('building', building.id);
     expect(only(buildingEntries, 'create')[0]).toMatchObject({
       actorName: 'chief',

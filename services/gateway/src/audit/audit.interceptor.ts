@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type ApiRouteDef, ErrorCode, type User } from '@cm/contracts';
+import { type ApiRouteDef, ErrorCode, IDEMPOTENT_REPLAY_HEADER, type User } from '@cm/contracts';
 import { activeTraceId, RpcClient } from '@cm/platform';
 import {
   type CallHandler,
@@ -53,7 +53,9 @@ export class AuditInterceptor implements NestInterceptor {
       switchMap((before) =>
         next.handle().pipe(
           mergeMap(async (reply: unknown) => {
-            await this.write(req, this.entryOf(route, audited, id, before, reply, req.body));
+            // A retried create answered from the first one's result changed nothing this time.
+            if (!req.res?.getHeader(IDEMPOTENT_REPLAY_HEADER))
+              await this.write(req, this.entryOf(route, audited, id, before, reply, req.body));
             return reply;
           }),
         ),
@@ -148,10 +150,7 @@ export class AuditInterceptor implements NestInterceptor {
 export function requestIdOf(req: SignedInRequest & { auditRequestId?: string }): string {
   if (req.auditRequestId) return req.auditRequestId;
   const sent = req.headers['x-request-id'];
-  const id =
-    typeof sent === 'string' && requestIdShape.test(sent)
-      ? sent
-      : (activeTraceId() ?? randomUUID());
+  const id = typeof sent === 'string' && requestIdShape.test(sent) ? sent : (activeTraceId() ?? randomUUID());
   req.auditRequestId = id;
   const res = req.res as Response | undefined;
   if (res && !res.headersSent) res.setHeader('X-Request-Id', id);
