@@ -35,7 +35,8 @@ export function SettingsPage({
     <div className="space-y-4">
       <h1 className="text-2xl font-bold text-slate-900">Settings</h1>
       <Tabs defaultValue="monitoring">
-        <TabsList>
+        {/* Four tabs do not fit one row of a phone: two rows of two. */}
+        <TabsList className={notifications && apiTokens ? 'grid-flow-row grid-cols-2' : undefined}>
           <TabsTrigger value="monitoring">Monitoring</TabsTrigger>
           {notifications ? <TabsTrigger value="notifications">Notifications</TabsTrigger> : null}
           {apiTokens ? <TabsTrigger value="api-tokens">API Tokens</TabsTrigger> : null}
