@@ -137,6 +137,23 @@ export function signedInPhonePerTest(web: () => WebSystem, use: (phone: Phone) =
   });
 }
 
+/**
+ * A file's tests on the shared system, each with a fresh signed-in phone: `useWeb` is handed the
+ * system before the file's other set-up, `usePage` each test's page.
+ */
+export function onSharedSystem(useWeb: (web: WebSystem) => void, usePage: (page: Page) => void): void {
+  let web: WebSystem;
+  beforeAll(async () => {
+    web = await openSharedWebSystem();
+    useWeb(web);
+  });
+  afterAll(() => web?.close());
+  signedInPhonePerTest(
+    () => web,
+    (phone) => usePage(phone.page),
+  );
+}
+
 /** Accepts (or dismisses) the next browser confirmation and answers its text. */
 export function answerNextConfirm(page: Page, accept: boolean): Promise<string> {
   return new Promise((resolve) =>

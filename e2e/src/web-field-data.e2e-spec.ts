@@ -4,10 +4,9 @@ import { type Locator, type Page } from 'playwright-core';
 import {
   answerNextConfirm,
   expectToast,
-  openSharedWebSystem,
+  onSharedSystem,
   pngImage,
   screenshot,
-  signedInPhonePerTest,
   textsOf,
   type WebSystem,
 } from './browser';
@@ -51,13 +50,9 @@ describe('web app in the field: limits, equipment type, room facts, pictures, go
       return hit === el || el.contains(hit as typeof el);
     });
 
-  beforeAll(async () => {
-    web = await openSharedWebSystem();
-  });
-  afterAll(() => web?.close());
-  signedInPhonePerTest(
-    () => web,
-    (phone) => (page = phone.page),
+  onSharedSystem(
+    (w) => (web = w),
+    (p) => (page = p),
   );
 
   it('fills the equipment type from a preset product, lets a person change it, and the report carries it', async () => {

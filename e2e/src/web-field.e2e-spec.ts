@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Building, type Room } from '@cm/contracts';
 import { type Locator, type Page, type Request } from 'playwright-core';
-import {
-  expectToast,
-  openSharedWebSystem,
-  pngImage,
-  screenshot,
-  signedInPhonePerTest,
-  type WebSystem,
-} from './browser';
+import { expectToast, onSharedSystem, pngImage, screenshot, type WebSystem } from './browser';
 
 // The web app's deadline for a call, shortened so that a call that never answers fails in seconds.
 const DEADLINE_MS = 2_000;
@@ -25,13 +18,9 @@ describe('web app: bad signal, keyboard and messages', () => {
   let web: WebSystem;
   let page: Page;
 
-  beforeAll(async () => {
-    web = await openSharedWebSystem();
-  });
-  afterAll(() => web?.close());
-  signedInPhonePerTest(
-    () => web,
-    (phone) => (page = phone.page),
+  onSharedSystem(
+    (w) => (web = w),
+    (p) => (page = p),
   );
   beforeEach(async () => {
     await page.context().addInitScript(`localStorage.setItem('cm.requestDeadlineMs', '${DEADLINE_MS}')`);

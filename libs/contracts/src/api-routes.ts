@@ -1,4 +1,6 @@
 import { type ApiRouteDef } from './route-def';
+import { apiTokenRoutes } from './routes/api-tokens';
+import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
 import { eventRoutes } from './routes/events';
 import { inventoryRoutes } from './routes/inventory';
@@ -19,6 +21,8 @@ export const apiRoutes = {
   ...operationsRoutes,
   ...authRoutes,
   ...userRoutes,
+  ...apiTokenRoutes,
+  ...auditRoutes,
   ...mediaRoutes,
   ...inventoryRoutes,
   ...monitoringRoutes,

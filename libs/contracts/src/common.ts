@@ -51,3 +51,18 @@ export const requiredText = (max: number, label: string, requiredMessage = `${la
 export const flagSchema = z.union([z.literal(0), z.literal(1)], { message: 'Must be 0 or 1' });
 
 export const timestampSchema = z.iso.datetime({ offset: true });
+
+/** One query-string parameter: given twice it arrives as an array, a mistake worth naming. */
+export const queryValue = (label: string) =>
+  z.string({
+    error: (issue) => (Array.isArray(issue.input) ? `${label} must be given once` : `${label} must be text`),
+  });
+
+/** A query-string date and time. */
+export const queryInstant = (label: string) =>
+  queryValue(label).pipe(
+    z.iso.datetime({
+      offset: true,
+      message: `${label} must be an ISO date and time, such as 2026-11-24T08:00:00Z`,
+    }),
+  );

@@ -1,5 +1,7 @@
 export * from './address';
 export * from './api-routes';
+export * from './api-tokens';
+export * from './audit';
 export * from './buildings';
 export * from './catalogue';
 export * from './common';

@@ -27,6 +27,7 @@ describe('messages', () => {
       'inventory.room.update',
       'inventory.room.delete',
       'inventory.equipment.list',
+      'inventory.equipment.get',
       'inventory.equipment.create',
       'inventory.equipment.update',
       'inventory.equipment.delete',

@@ -155,6 +155,7 @@ export const messages = {
     updateRoom: message('inventory.room.update', roomUpdateMessageSchema, roomSchema),
     deleteRoom: message('inventory.room.delete', idParamsSchema, deletedSchema),
     listEquipment: message('inventory.equipment.list', roomIdParamsSchema, z.array(equipmentSchema)),
+    getEquipment: message('inventory.equipment.get', idParamsSchema, equipmentSchema),
     createEquipment: message('inventory.equipment.create', equipmentCreateMessageSchema, equipmentSchema),
     updateEquipment: message('inventory.equipment.update', equipmentUpdateMessageSchema, equipmentSchema),
     deleteEquipment: message('inventory.equipment.delete', idParamsSchema, deletedSchema),

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { idSchema, limits, requiredText, storableText, timestampSchema } from './common';
+import {
+  idSchema,
+  limits,
+  queryInstant,
+  queryValue,
+  requiredText,
+  storableText,
+  timestampSchema,
+} from './common';
 
 /** Recipients one e-mail channel may have: a team's list, not a mailing list. */
 export const CHANNEL_MAX_RECIPIENTS = 20;
@@ -136,26 +144,13 @@ export type Delivery = z.infer<typeof deliverySchema>;
 export const channelTestResultSchema = z.object({ delivery: deliverySchema, message: z.string() });
 export type ChannelTestResult = z.infer<typeof channelTestResultSchema>;
 
-const oneValue = (label: string) =>
-  z.string({
-    error: (issue) => (Array.isArray(issue.input) ? `${label} must be given once` : `${label} must be text`),
-  });
-
-const instant = (label: string) =>
-  oneValue(label).pipe(
-    z.iso.datetime({
-      offset: true,
-      message: `${label} must be an ISO date and time, such as 2026-11-24T08:00:00Z`,
-    }),
-  );
-
 /** `GET /api/alerts`: newest first, a page at a time; `cursor` is the previous page's `nextCursor`. */
 export const deliveryQuerySchema = z.object({
-  channelId: oneValue('channelId').pipe(idSchema).optional(),
-  state: oneValue('state').pipe(deliveryStateSchema).optional(),
-  from: instant('from').optional(),
-  to: instant('to').optional(),
-  cursor: oneValue('cursor')
+  channelId: queryValue('channelId').pipe(idSchema).optional(),
+  state: queryValue('state').pipe(deliveryStateSchema).optional(),
+  from: queryInstant('from').optional(),
+  to: queryInstant('to').optional(),
+  cursor: queryValue('cursor')
     .regex(/^[A-Za-z0-9_-]{1,200}$/, { message: 'cursor must be a nextCursor from a previous page' })
     .optional(),
   limit: z.coerce

@@ -100,17 +100,23 @@ describe('contract schemas', () => {
 
   it('requires a password on create but keeps the current one when blank on update', () => {
     expect(messagesOf(userCreateSchema.safeParse({ username: 'ana' }))).toBe('Password is required');
-    expect(userCreateSchema.parse({ username: 'ana', password: 'pw' })).toMatchObject({
+    expect(userCreateSchema.parse({ username: 'ana', password: 'pw long enough' })).toMatchObject({
       role: 'user',
       isActive: 1,
     });
     expect(userUpdateSchema.parse({ username: 'ana', password: '' }).password).toBeUndefined();
+    for (const schema of [userCreateSchema, userUpdateSchema])
+      expect(messagesOf(schema.safeParse({ username: 'ana', password: 'eleven char' }))).toBe(
+        'Password must be at least 12 characters',
+      );
+    // Sign-in takes a password set before the rule.
+    expect(loginSchema.parse({ username: 'ana', password: 'pw' }).password).toBe('pw');
   });
 
   it('takes usernames in NFKC form and refuses control and invisible characters', () => {
     for (const schema of [loginSchema, userCreateSchema, userUpdateSchema]) {
-      expect(schema.parse({ username: ' ｋａｔｅ ', password: 'pw' }).username).toBe('kate');
-      expect(schema.parse({ username: 'ﬁona', password: 'pw' }).username).toBe('fiona');
+      expect(schema.parse({ username: ' ｋａｔｅ ', password: 'pw long enough' }).username).toBe('kate');
+      expect(schema.parse({ username: 'ﬁona', password: 'pw long enough' }).username).toBe('fiona');
     }
     const invisible =
       'Username cannot contain control characters or invisible characters such as zero-width spaces';
@@ -123,26 +129,26 @@ describe('contract schemas', () => {
       'ka\u3164te',
       'ka\u00adte',
     ]) {
-      expect([username, messagesOf(userCreateSchema.safeParse({ username, password: 'pw' }))]).toEqual([
+      expect([
         username,
-        invisible,
-      ]);
+        messagesOf(userCreateSchema.safeParse({ username, password: 'pw long enough' })),
+      ]).toEqual([username, invisible]);
     }
     // The limit counts the stored (normalised) form: one ligature can expand to 18 characters.
-    expect(messagesOf(userCreateSchema.safeParse({ username: '\ufdfa'.repeat(4), password: 'pw' }))).toBe(
-      'Username must be at most 64 characters',
-    );
+    expect(
+      messagesOf(userCreateSchema.safeParse({ username: '\ufdfa'.repeat(4), password: 'pw long enough' })),
+    ).toBe('Username must be at most 64 characters');
   });
 
   it('holds an email to the 254 characters the column takes', () => {
     const email = (length: number) => `${'a'.repeat(64)}@${'b'.repeat(length - 64 - 1 - 4)}.edu`;
-    expect(userCreateSchema.parse({ username: 'ana', password: 'pw', email: email(254) }).email).toHaveLength(
-      254,
-    );
+    expect(
+      userCreateSchema.parse({ username: 'ana', password: 'pw long enough', email: email(254) }).email,
+    ).toHaveLength(254);
     for (const schema of [userCreateSchema, userUpdateSchema]) {
-      expect(messagesOf(schema.safeParse({ username: 'ana', password: 'pw', email: email(255) }))).toBe(
-        'Email must be at most 254 characters',
-      );
+      expect(
+        messagesOf(schema.safeParse({ username: 'ana', password: 'pw long enough', email: email(255) })),
+      ).toBe('Email must be at most 254 characters');
     }
   });
 });

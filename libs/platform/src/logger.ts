@@ -58,3 +58,8 @@ export class JsonLogger implements LoggerService {
     this.out(JSON.stringify(entry));
   }
 }
+
+/** The trace id of the active span, as the log lines carry it; undefined outside a trace. */
+export function activeTraceId(): string | undefined {
+  return trace.getActiveSpan()?.spanContext().traceId;
+}

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { usernameSchema } from '@cm/contracts';
 import { coreEnv, databaseEnv, httpPortEnv, optionalText, secret } from '@cm/platform';
 import { z } from 'zod';
+import { passwordProblem } from './passwords/password-policy';
 
 const secretName = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
@@ -12,7 +13,15 @@ const variables = z.object({
   /** The first administrator, created when the users table is empty. */
   ADMIN_USERNAME: usernameSchema.default('admin'),
   /** Unset: a random password is generated and kept where one of the next two says. */
-  ADMIN_PASSWORD: secret(z.string().min(8, { message: 'must be at least 8 characters' }).optional()),
+  ADMIN_PASSWORD: secret(
+    z
+      .string()
+      .superRefine((password, ctx) => {
+        const problem = passwordProblem(password);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .optional(),
+  ),
   /** A file created for the generated password, readable by its owner only; one that exists is never replaced. */
   ADMIN_PASSWORD_OUTPUT_FILE: optionalText(),
   /** A Kubernetes Secret (in the pod's namespace) created for the generated password. */

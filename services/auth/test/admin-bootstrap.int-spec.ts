@@ -12,6 +12,7 @@ import * as argon2 from 'argon2';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../src/app.module';
 import { type Config, configSchema } from '../src/config';
+import { passwordProblem } from '../src/passwords/password-policy';
 
 type Row = { username: string; role: string; is_active: number; password_hash: string };
 
@@ -96,6 +97,8 @@ describe('auth service start-up', () => {
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ username: 'admin', role: 'admin' });
       await expect(argon2.verify(rows[0].password_hash, password)).resolves.toBe(true);
+      // The rule every new password is held to, so the first change is not the first refusal.
+      expect(passwordProblem(password)).toBeUndefined();
       expect(first.log).toContain(`The first administrator's password is in ${file}`);
       expect(first.log).not.toContain(password);
 
@@ -171,9 +174,12 @@ describe('auth service start-up', () => {
     );
   });
 
-  it('refuses to start with a short ADMIN_PASSWORD, naming the variable', async () => {
-    await expect(startAuth({ ADMIN_PASSWORD: 'short' })).rejects.toThrow(
-      /ADMIN_PASSWORD: must be at least 8 characters/,
+  it('refuses to start with a short or common ADMIN_PASSWORD, naming the variable', async () => {
+    await expect(startAuth({ ADMIN_PASSWORD: 'short pass' })).rejects.toThrow(
+      /ADMIN_PASSWORD: Password must be at least 12 characters/,
+    );
+    await expect(startAuth({ ADMIN_PASSWORD: 'qwerty123456' })).rejects.toThrow(
+      /ADMIN_PASSWORD: This password is one of the 10,000 most common passwords/,
     );
   });
 });

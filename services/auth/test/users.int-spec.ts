@@ -120,52 +120,52 @@ describe('auth users', () => {
 
   describe('management', () => {
     it('creates a user with the defaults, stores only an argon2id hash, and lists it', async () => {
-      const user = await create({ username: 'ana', password: 'ana secret', email: 'Ana@Campus.edu' });
+      const user = await create({ username: 'ana', password: 'ana secret phrase', email: 'Ana@Campus.edu' });
       expect(user).toMatchObject({ username: 'ana', email: 'ana@campus.edu', role: 'user', isActive: 1 });
       expect(await hashOf(user.id)).toMatch(/^\$argon2id\$/);
-      await expect(login('ana', 'ana secret')).resolves.toMatchObject({ id: user.id });
+      await expect(login('ana', 'ana secret phrase')).resolves.toMatchObject({ id: user.id });
       const list = await send(messages.auth.listUsers, {});
       expect(list.map((u) => u.username)).toEqual(expect.arrayContaining(['ana', 'chief']));
       expect(JSON.stringify(list)).not.toMatch(/password|argon2/i);
     });
 
     it('answers 409 naming the field for a taken username or email, whatever the case', async () => {
-      await create({ username: 'ben', password: 'ben secret', email: 'ben@campus.edu' });
-      expect(await failure(create({ username: 'BEN', password: 'x' }))).toEqual({
+      await create({ username: 'ben', password: 'ben secret phrase', email: 'ben@campus.edu' });
+      expect(await failure(create({ username: 'BEN', password: 'x secret phrase' }))).toEqual({
         code: ErrorCode.USERNAME_TAKEN,
         message: 'Username "BEN" is already in use. Choose another.',
         errors: [{ path: 'username', message: 'Username "BEN" is already in use. Choose another.' }],
       });
       expect(
-        await failure(create({ username: 'benji', password: 'x', email: 'BEN@campus.edu' })),
+        await failure(create({ username: 'benji', password: 'x secret phrase', email: 'BEN@campus.edu' })),
       ).toMatchObject({
         code: ErrorCode.EMAIL_TAKEN,
         errors: [{ path: 'email' }],
       });
-      const other = await create({ username: 'carla', password: 'carla secret' });
+      const other = await create({ username: 'carla', password: 'carla secret phrase' });
       expect(await failure(update(other.id, { username: 'Ben' }))).toMatchObject({
         code: ErrorCode.USERNAME_TAKEN,
       });
     });
 
     it('keeps the password when the update leaves it blank or out, and changes it when given', async () => {
-      const user = await create({ username: 'dora', password: 'first secret', firstName: 'Dora' });
+      const user = await create({ username: 'dora', password: 'first secret phrase', firstName: 'Dora' });
       const hash = await hashOf(user.id);
       await update(user.id, { username: 'dora', password: '' });
       await update(user.id, { username: 'dora', lastName: 'Diaz' });
       expect(await hashOf(user.id)).toBe(hash);
-      await update(user.id, { username: 'dora', password: 'second secret' });
-      expect(await failure(login('dora', 'first secret'))).toMatchObject({
+      await update(user.id, { username: 'dora', password: 'second secret phrase' });
+      expect(await failure(login('dora', 'first secret phrase'))).toMatchObject({
         code: ErrorCode.INVALID_CREDENTIALS,
       });
-      await expect(login('dora', 'second secret')).resolves.toMatchObject({
+      await expect(login('dora', 'second secret phrase')).resolves.toMatchObject({
         firstName: 'Dora',
         lastName: 'Diaz',
       });
     });
 
     it('keeps fields an update leaves out: an edit without a role does not demote', async () => {
-      const other = await create({ username: 'eve', password: 'eve secret', role: 'admin' });
+      const other = await create({ username: 'eve', password: 'eve secret phrase', role: 'admin' });
       const edited = await update(other.id, { username: 'eve-admin' });
       expect(edited).toMatchObject({ username: 'eve-admin', role: 'admin', isActive: 1 });
       await remove(other.id);
@@ -186,9 +186,9 @@ describe('auth users', () => {
     });
 
     it('deletes a user, who can no longer sign in', async () => {
-      const user = await create({ username: 'fred', password: 'fred secret' });
+      const user = await create({ username: 'fred', password: 'fred secret phrase' });
       await remove(user.id);
-      expect(await failure(login('fred', 'fred secret'))).toMatchObject({
+      expect(await failure(login('fred', 'fred secret phrase'))).toMatchObject({
         code: ErrorCode.INVALID_CREDENTIALS,
       });
       expect(await failure(send(messages.auth.getUser, { id: user.id }))).toMatchObject({
@@ -199,7 +199,7 @@ describe('auth users', () => {
 
   describe('administrators', () => {
     it('may not delete or deactivate themselves', async () => {
-      const second = await create({ username: 'gina', password: 'gina secret', role: 'admin' });
+      const second = await create({ username: 'gina', password: 'gina secret phrase', role: 'admin' });
       try {
         expect(await failure(remove(admin.id, admin.id))).toEqual({
           code: ErrorCode.SELF_CHANGE,
@@ -215,7 +215,7 @@ describe('auth users', () => {
     });
 
     it('keep the last active administrator: no deletion, demotion or deactivation of it', async () => {
-      const other = await create({ username: 'hal', password: 'hal secret', role: 'admin' });
+      const other = await create({ username: 'hal', password: 'hal secret phrase', role: 'admin' });
       // Acting as hal on chief, the only other active administrator, once hal is a plain user.
       await update(other.id, { username: 'hal', role: 'user' });
       const lastAdmin = { code: ErrorCode.LAST_ADMIN, message: authMessages.lastAdmin };
@@ -234,8 +234,8 @@ describe('auth users', () => {
     });
 
     it('lets exactly one of two concurrent demotions of the last two administrators pass', async () => {
-      const second = await create({ username: 'iris', password: 'iris secret', role: 'admin' });
-      const third = await create({ username: 'jack', password: 'jack secret' });
+      const second = await create({ username: 'iris', password: 'iris secret phrase', role: 'admin' });
+      const third = await create({ username: 'jack', password: 'jack secret phrase' });
       const results = await Promise.allSettled([
         update(admin.id, { username: 'chief', role: 'user' }, third.id),
         update(second.id, { username: 'iris', role: 'user' }, third.id),
@@ -256,15 +256,15 @@ describe('auth users', () => {
 
   describe('usernames', () => {
     it('stores the NFKC form, so that look-alike spellings are one username, case ignored', async () => {
-      const kate = await create({ username: 'ｋａｔｅ', password: 'kate secret' });
+      const kate = await create({ username: 'ｋａｔｅ', password: 'kate secret phrase' });
       expect(kate.username).toBe('kate');
       for (const username of ['kate', 'KATE', 'Ｋａｔｅ']) {
-        expect(await failure(create({ username, password: 'x' }))).toMatchObject({
+        expect(await failure(create({ username, password: 'x secret phrase' }))).toMatchObject({
           code: ErrorCode.USERNAME_TAKEN,
           errors: [{ path: 'username' }],
         });
       }
-      const other = await create({ username: 'ﬁona', password: 'fiona secret' });
+      const other = await create({ username: 'ﬁona', password: 'fiona secret phrase' });
       expect(other.username).toBe('fiona');
       expect(await failure(update(other.id, { username: 'ＫＡＴＥ' }))).toMatchObject({
         code: ErrorCode.USERNAME_TAKEN,
@@ -273,9 +273,9 @@ describe('auth users', () => {
     });
 
     it('signs in with any case or compatibility spelling of the username', async () => {
-      const user = await create({ username: 'Lena', password: 'lena secret' });
+      const user = await create({ username: 'Lena', password: 'lena secret phrase' });
       for (const username of ['lena', 'LENA', 'Ｌｅｎａ']) {
-        await expect(login(username, 'lena secret')).resolves.toMatchObject({ id: user.id });
+        await expect(login(username, 'lena secret phrase')).resolves.toMatchObject({ id: user.id });
       }
     });
 
@@ -283,10 +283,33 @@ describe('auth users', () => {
       const message =
         'Username cannot contain control characters or invisible characters such as zero-width spaces';
       const refusal = { code: ErrorCode.VALIDATION_FAILED, message };
-      expect(await failure(create({ username: 'mi\u200bla', password: 'x' }))).toMatchObject(refusal);
-      const mila = await create({ username: 'mila', password: 'mila secret' });
+      expect(await failure(create({ username: 'mi\u200bla', password: 'x secret phrase' }))).toMatchObject(
+        refusal,
+      );
+      const mila = await create({ username: 'mila', password: 'mila secret phrase' });
       expect(await failure(update(mila.id, { username: 'mila\u0000' }))).toMatchObject(refusal);
-      expect(await failure(login('mi\u200dla', 'mila secret'))).toMatchObject(refusal);
+      expect(await failure(login('mi\u200dla', 'mila secret phrase'))).toMatchObject(refusal);
+    });
+
+    it('refuses a short or common new password, on create and on change, and keeps the current one', async () => {
+      const tooShort = 'Password must be at least 12 characters';
+      const common = 'This password is one of the 10,000 most common passwords. Choose a less common one.';
+      for (const [password, message] of [
+        ['eleven char', tooShort],
+        ['qwerty123456', common],
+        ['QWERTYQWERTY', common],
+      ])
+        expect([password, await failure(create({ username: 'pia', password }))]).toEqual([
+          password,
+          expect.objectContaining({ code: ErrorCode.VALIDATION_FAILED, message }),
+        ]);
+      const pia = await create({ username: 'pia', password: 'pia secret phrase' });
+      expect(await failure(update(pia.id, { username: 'pia', password: '1qaz2wsx3edc' }))).toEqual({
+        code: ErrorCode.VALIDATION_FAILED,
+        message: common,
+        errors: [{ path: 'password', message: common }],
+      });
+      await expect(login('pia', 'pia secret phrase')).resolves.toMatchObject({ id: pia.id });
     });
 
     it('answers every over-long field with its limit, never an internal error', async () => {
@@ -299,7 +322,9 @@ describe('auth users', () => {
         [{ password: 'p'.repeat(257) }, 'Password must be at most 256 characters'],
       ];
       for (const [fields, message] of cases) {
-        const refusal = await failure(create({ username: 'nina', password: 'nina secret', ...fields }));
+        const refusal = await failure(
+          create({ username: 'nina', password: 'nina secret phrase', ...fields }),
+        );
         expect([fields, refusal]).toEqual([
           fields,
           expect.objectContaining({ code: ErrorCode.VALIDATION_FAILED, message }),
@@ -312,8 +337,8 @@ describe('auth users', () => {
     const versionOf = async (id: string) => (await send(messages.auth.getSessionUser, { id })).sessionVersion;
 
     it('goes up with a password change and a deactivation, and stays up after reactivation', async () => {
-      const user = await create({ username: 'otto', password: 'otto secret' });
-      const signedIn = await send(messages.auth.login, { username: 'otto', password: 'otto secret' });
+      const user = await create({ username: 'otto', password: 'otto secret phrase' });
+      const signedIn = await send(messages.auth.login, { username: 'otto', password: 'otto secret phrase' });
       expect(signedIn).toEqual({ user: expect.objectContaining({ id: user.id }), sessionVersion: 0 });
       await update(user.id, { username: 'otto', firstName: 'Otto', role: 'user', password: '' });
       expect(await versionOf(user.id)).toBe(0);

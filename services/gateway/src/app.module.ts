@@ -7,6 +7,7 @@ import {
   RpcClient,
 } from '@cm/platform';
 import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
 import { type Config } from './config';
 import { DocsController } from './docs/docs.controller';
@@ -31,6 +32,7 @@ export class AppModule {
       imports: [
         DatabaseModule.forService({ service: 'gateway', entities: [], migrations }),
         AuthModule,
+        AuditModule,
         MediaModule,
         InventoryModule,
         MonitoringModule,

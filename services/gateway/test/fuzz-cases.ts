@@ -127,7 +127,7 @@ export function validBodies(fixtures: Fixtures, random: Random): Record<string, 
     login: { username: 'nobody-' + suffix, password: 'wrong password' },
     createUser: {
       username: `fuzz-${suffix}`,
-      password: 'a password',
+      password: 'a fuzzing password',
       email: `fuzz-${suffix}@example.edu`,
       firstName: 'Fu',
       lastName: 'Zz',

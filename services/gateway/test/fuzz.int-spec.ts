@@ -141,7 +141,12 @@ describe('fuzzing every route', () => {
     const plain = { username: 'plain', password: 'plain password' };
     await call<User>('/api/users', 'POST', plain, admin);
     cookies.user = (await sut.signIn(plain.username, plain.password)).cookie;
-    const victim = await call<User>('/api/users', 'POST', { username: 'fuzz-victim', password: 'pw' }, admin);
+    const victim = await call<User>(
+      '/api/users',
+      'POST',
+      { username: 'fuzz-victim', password: 'pw victim phrase' },
+      admin,
+    );
     const building = await call<Building>('/api/buildings', 'POST', { name: 'Fuzz Hall' }, admin);
     const room = await call<Room>(
       `/api/buildings/${building.id}/rooms`,

@@ -333,7 +333,7 @@ describe('sign-in and sessions', () => {
       for (const [fields, message] of cases) {
         const res = await asAdmin('/api/users', 'POST', {
           username: 'field-test',
-          password: 'secret',
+          password: 'secret phrase',
           ...fields,
         });
         expect([fields, res.status, await res.json()]).toEqual([

@@ -29,7 +29,7 @@ describe('sign-in while password hashing is saturated', () => {
     await fetch(`${sut.base}/api/users`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'ivy', password: 'ivy secret' }),
+      body: JSON.stringify({ username: 'ivy', password: 'ivy secret phrase' }),
     });
   });
   afterAll(() => sut?.close());
@@ -37,7 +37,7 @@ describe('sign-in while password hashing is saturated', () => {
   it('answers a burst of sign-ins with 200, 401, 429 or a quick 503 with Retry-After, never 504', async () => {
     const burst = await Promise.all(
       Array.from({ length: 24 }, (_, i) =>
-        login(sut.base, 'ivy', i % 3 ? 'ivy secret' : 'guess', `10.1.0.${i + 1}`),
+        login(sut.base, 'ivy', i % 3 ? 'ivy secret phrase' : 'guess', `10.1.0.${i + 1}`),
       ),
     );
     const answers = await Promise.all(
@@ -54,6 +54,6 @@ describe('sign-in while password hashing is saturated', () => {
       expect(answer).toEqual({ status: 503, retryAfter: '1', code: ErrorCode.PASSWORD_CHECKS_BUSY });
     expect(answers.some((a) => a.status === 200)).toBe(true);
     // Nothing was left holding a slot: one at a time is welcome again.
-    expect((await login(sut.base, 'ivy', 'ivy secret', '10.1.1.1')).status).toBe(200);
+    expect((await login(sut.base, 'ivy', 'ivy secret phrase', '10.1.1.1')).status).toBe(200);
   });
 });

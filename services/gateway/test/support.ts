@@ -201,6 +201,7 @@ export async function startAuthAndGateway(
     media = false,
     uploadsThroughGateway = false,
     authEnv = {} as Record<string, string>,
+    inventoryEnv = {} as Record<string, string>,
   } = {},
 ) {
   const namespace = testNamespace('gw');
@@ -217,7 +218,7 @@ export async function startAuthAndGateway(
       ADMIN_PASSWORD: adminCredentials.password,
       ...authEnv,
     });
-    if (inventory && !everyService) await start('inventory');
+    if (inventory && !everyService) await start('inventory', inventoryEnv);
     if (everyService || media) {
       const s3 = await startLocalS3();
       closers.unshift(() => s3.close());
@@ -228,7 +229,7 @@ export async function startAuthAndGateway(
         storeEndpoint = checking.endpoint;
         signaturesChecked = checking.checked;
       }
-      if (everyService) await start('inventory');
+      if (everyService) await start('inventory', inventoryEnv);
       await start('media', {
         S3_ENDPOINT: storeEndpoint,
         S3_ACCESS_KEY_ID: 'S3RVER',

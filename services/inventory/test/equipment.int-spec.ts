@@ -99,6 +99,15 @@ describe('inventory equipment', () => {
     });
   });
 
+  it('answers one piece of equipment as the list does; an unknown id is EQUIPMENT_NOT_FOUND', async () => {
+    const made = await make.equipment(roomId, { name: 'Lectern PC' });
+    const listed = (await send(messages.inventory.listEquipment, { roomId })).find((e) => e.id === made.id);
+    await expect(send(messages.inventory.getEquipment, { id: made.id })).resolves.toEqual(listed);
+    expect(await failureOf(send(messages.inventory.getEquipment, { id: randomUUID() }))).toMatchObject({
+      code: ErrorCode.EQUIPMENT_NOT_FOUND,
+    });
+  });
+
   it('updates what the edit form sends and keeps what it leaves out (photo, type)', async () => {
     const e = await make.equipment(roomId, {
       imageUrl: '/objects/uploads/3c4d5e6f-7a8b-4c9d-8e0f-2a3b4c5d6e7f',

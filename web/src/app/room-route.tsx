@@ -1,13 +1,17 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { RecentChanges } from '../features/audit/components/recent-changes';
 import { equipmentListQuery } from '../features/equipment/api/equipment';
 import { EquipmentSection } from '../features/equipment/components/equipment-section';
 import { MaintenanceNotice, MaintenanceSection } from '../features/maintenance/components/room-maintenance';
 import { roomQuery } from '../features/rooms/api/rooms';
 import { RoomDetailPage } from '../features/rooms/components/room-detail-page';
 
-/** The room detail with its equipment and maintenance windows: three features, composed here. */
-export function RoomRoute({ roomId }: { roomId: string }) {
+/**
+ * The room detail with its equipment, maintenance windows and, for administrators, its recent
+ * changes: four features, composed here.
+ */
+export function RoomRoute({ roomId, isAdmin = false }: { roomId: string; isAdmin?: boolean }) {
   const equipment = useQuery(equipmentListQuery(roomId));
   const room = useQuery(roomQuery(roomId));
   // The windows that end after the screen opened: the notice and the section share the query.
@@ -28,6 +32,7 @@ export function RoomRoute({ roomId }: { roomId: string }) {
       notice={<MaintenanceNotice roomId={roomId} from={from} />}
       maintenance={targets ? <MaintenanceSection roomId={roomId} from={from} targets={targets} /> : null}
       equipment={<EquipmentSection roomId={roomId} />}
+      changes={isAdmin ? <RecentChanges entityType="room" entityId={roomId} /> : null}
     />
   );
 }

@@ -33,6 +33,14 @@ const NotificationsTab = lazyScreen(
   () => import('../features/notifications/components/notifications-tab'),
   (m) => m.NotificationsTab,
 );
+const ApiTokensTab = lazyScreen(
+  () => import('../features/tokens/components/api-tokens-tab'),
+  (m) => m.ApiTokensTab,
+);
+const RecentChanges = lazyScreen(
+  () => import('../features/audit/components/recent-changes'),
+  (m) => m.RecentChanges,
+);
 const ReportsPage = lazyScreen(
   () => import('../features/reports/components/reports-page'),
   (m) => m.ReportsPage,
@@ -79,14 +87,25 @@ function Routes({ isAdmin }: { isAdmin: boolean }) {
       </Route>
       <Route path="/rooms/:roomId">
         {({ roomId }) =>
-          isId(roomId) ? <RoomRoute key={roomId} roomId={roomId} /> : <NotFound what="Room" />
+          isId(roomId) ? (
+            <RoomRoute key={roomId} roomId={roomId} isAdmin={isAdmin} />
+          ) : (
+            <NotFound what="Room" />
+          )
         }
       </Route>
       <Route path="/settings">
-        {() => <SettingsPage notifications={isAdmin ? <NotificationsTab /> : null} />}
+        {() => (
+          <SettingsPage
+            notifications={isAdmin ? <NotificationsTab /> : null}
+            apiTokens={<ApiTokensTab userRole={isAdmin ? 'admin' : 'user'} />}
+          />
+        )}
       </Route>
       <Route path="/reports" component={ReportsPage} />
-      <Route path="/users" component={UsersPage} />
+      <Route path="/users">
+        {() => <UsersPage changesOf={(id) => <RecentChanges entityType="user" entityId={id} />} />}
+      </Route>
       <Route path="/search" component={SearchPage} />
       <Route component={NotFoundPage} />
     </Switch>

@@ -10,6 +10,7 @@ import {
 } from '@cm/contracts';
 import { AppError } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
+import { assertAllowedPassword } from '../passwords/password-policy';
 import { PasswordHasher } from './password-hasher';
 import { type UserEntity } from './user.entity';
 import { type AdminLockedStore, type UserFields, UserRepository } from './user.repository';
@@ -73,11 +74,13 @@ export class UsersService {
 
   async create({ user }: UserCreateMessage): Promise<User> {
     const { password, ...fields } = user;
+    assertAllowedPassword(password);
     return toUser(await this.users.create({ ...fields, passwordHash: await this.hasher.hash(password) }));
   }
 
   async update({ actorId, id, changes }: UserUpdateMessage): Promise<SessionUser> {
     const { password, ...rest } = changes;
+    if (password) assertAllowedPassword(password);
     // Hashed before the lock is taken: argon2 takes tens of milliseconds.
     const fields: UserFields = password ? { ...rest, passwordHash: await this.hasher.hash(password) } : rest;
     return this.users.changeUnderAdminLock(id, async (user, store) => {

@@ -1,4 +1,4 @@
-import { type Access, type ApiRouteDef, authMessages, ErrorCode } from '@cm/contracts';
+import { type Access, type ApiRouteDef, apiTokenMessages, authMessages, ErrorCode } from '@cm/contracts';
 import { AppError } from '@cm/platform';
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
@@ -6,6 +6,8 @@ import { API_ROUTE } from '../http/api-route.decorator';
 import { applyRouteContract } from '../http/route-contract';
 import { SessionStore } from '../session/session-store';
 import { endSession } from '../session/session.middleware';
+import { ApiTokens } from '../tokens/api-tokens.service';
+import { bearerOf } from '../tokens/bearer';
 import { type SignedInRequest } from './current-user';
 import { SessionUsers } from './session-users';
 
@@ -22,15 +24,41 @@ export class AccessGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly users: SessionUsers,
     private readonly sessions: SessionStore,
+    private readonly apiTokens: ApiTokens,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
     const route = this.reflector.get<ApiRouteDef | undefined>(API_ROUTE, context.getHandler());
     const req = context.switchToHttp().getRequest<SignedInRequest>();
-    await this.checkAccess(route?.access ?? 'user', req, context);
+    const bearer = bearerOf(req);
+    if (bearer === undefined) await this.checkAccess(route?.access ?? 'user', req, context);
+    else await this.checkToken(route, bearer, req);
     if (route) applyRouteContract(route, req);
     return true;
+  }
+
+  /**
+   * A bearer token stands for its user, with no session and no cookie: the session is not read
+   * even when the request carries one. Never on the token routes themselves, so that a leaked
+   * token cannot make more tokens, or outlive its own revocation.
+   */
+  private async checkToken(
+    route: ApiRouteDef | undefined,
+    bearer: string,
+    req: SignedInRequest,
+  ): Promise<void> {
+    const access = route?.access ?? 'user';
+    if (route?.path.startsWith('/api/tokens'))
+      throw new AppError(ErrorCode.FORBIDDEN, apiTokenMessages.notForTokens);
+    // A live stream is watched by its session (ended with it); a token has none to watch.
+    if (route?.path === '/api/events') throw new AppError(ErrorCode.FORBIDDEN, apiTokenMessages.notForEvents);
+    if (access === 'public') return;
+    const { user, token } = await this.apiTokens.authenticate(bearer);
+    req.user = user;
+    req.apiTokenId = token.id;
+    if (access === 'admin' && user.role !== 'admin')
+      throw new AppError(ErrorCode.FORBIDDEN, authMessages.forbidden);
   }
 
   private async checkAccess(access: Access, req: SignedInRequest, context: ExecutionContext): Promise<void> {

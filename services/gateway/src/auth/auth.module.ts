@@ -7,12 +7,15 @@ import { DeviceCookies } from './device-cookie';
 import { LoginAttemptRepository } from './login-attempt.repository';
 import { loginClockProvider, LoginThrottle } from './login-throttle.service';
 import { SignOutTokens } from '../session/sign-out-token';
+import { ApiTokenRepository } from '../tokens/api-token.repository';
+import { ApiTokensController } from '../tokens/api-tokens.controller';
+import { ApiTokens } from '../tokens/api-tokens.service';
 import { SessionUsers } from './session-users';
 import { UsersController } from './users.controller';
 
-/** Sign-in, the session routes, User Management, and the access guard every route passes. */
+/** Sign-in, the session routes, User Management, API tokens, and the access guard every route passes. */
 @Module({
-  controllers: [AuthController, UsersController],
+  controllers: [AuthController, UsersController, ApiTokensController],
   providers: [
     AccountSessions,
     LoginAttemptRepository,
@@ -21,8 +24,10 @@ import { UsersController } from './users.controller';
     loginClockProvider,
     SignOutTokens,
     SessionUsers,
+    ApiTokenRepository,
+    ApiTokens,
     { provide: APP_GUARD, useClass: AccessGuard },
   ],
-  exports: [SessionUsers],
+  exports: [SessionUsers, ApiTokenRepository],
 })
 export class AuthModule {}

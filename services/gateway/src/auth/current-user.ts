@@ -2,7 +2,8 @@ import { type User } from '@cm/contracts';
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 
-export type SignedInRequest = Request & { user?: User };
+/** `apiTokenId`: the request came with that API token instead of a session. */
+export type SignedInRequest = Request & { user?: User; apiTokenId?: string };
 
 /** The signed-in user, as the access guard read it for this request. */
 export const CurrentUser = createParamDecorator((_data: unknown, context: ExecutionContext): User => {

@@ -1,4 +1,10 @@
-import { type ApiRouteDef, buildingCreateSchema, buildingSchema, idParamsSchema } from '@cm/contracts';
+import {
+  type ApiRouteDef,
+  apiRoutes,
+  buildingCreateSchema,
+  buildingSchema,
+  idParamsSchema,
+} from '@cm/contracts';
 import { buildOpenApiDocument, openApiPath } from './openapi';
 
 describe(buildOpenApiDocument.name, () => {
@@ -15,13 +21,22 @@ describe(buildOpenApiDocument.name, () => {
     },
   };
 
+  it('offers a session or an API token, but only a session on the token routes', () => {
+    const doc = buildOpenApiDocument(apiRoutes) as {
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+    };
+    expect(doc.paths['/api/tokens'].post.security).toEqual([{ session: [] }]);
+    expect(doc.paths['/api/audit'].get.security).toEqual([{ session: [] }, { apiToken: [] }]);
+    expect(doc.paths['/api/login'].post.security).toEqual([]);
+  });
+
   it('describes path parameters, the request body and the response from the contract schemas', () => {
     const doc = buildOpenApiDocument(routes) as {
       paths: Record<string, Record<string, Record<string, unknown>>>;
     };
     const op = doc.paths['/api/buildings/{id}'].put;
     expect(op.operationId).toBe('updateBuilding');
-    expect(op.security).toEqual([{ session: [] }]);
+    expect(op.security).toEqual([{ session: [] }, { apiToken: [] }]);
     expect(op.parameters).toEqual([
       expect.objectContaining({
         name: 'id',

@@ -57,7 +57,13 @@ function operation(name: string, route: ApiRouteDef): JsonSchema {
     summary: route.summary,
     tags: [route.tag],
     'x-access': route.access,
-    security: route.access === 'public' ? [] : [{ session: [] }],
+    // Either one: a session cookie, or an API token (never on the token routes themselves).
+    security:
+      route.access === 'public'
+        ? []
+        : route.path.startsWith('/api/tokens')
+          ? [{ session: [] }]
+          : [{ session: [] }, { apiToken: [] }],
     responses,
   };
   const headers = route.idempotent
@@ -102,7 +108,14 @@ export function buildOpenApiDocument(routes: Record<string, ApiRouteDef> = apiRo
     paths,
     components: {
       schemas: { Error: schemaOf(errorBodySchema, 'output') },
-      securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'cm.sid' } },
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: 'cm.sid' },
+        apiToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API token (cm_…) from Settings → API Tokens',
+        },
+      },
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
+import { type SignedInRequest } from '../auth/current-user';
 
-/** The signed-in user's id, recorded as an object's owner; null when there is no session. */
+/** The caller's id (signed in, or by API token), recorded as an object's owner; null for nobody. */
 export function ownerOf(req: Request): string | null {
-  return req.session?.userId ?? null;
+  return (req as SignedInRequest).user?.id ?? req.session?.userId ?? null;
 }

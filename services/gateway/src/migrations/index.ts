@@ -3,6 +3,8 @@ import { CreateLoginFailures1732600000000 } from './1732600000000-create-login-f
 import { AddSessionUser1732800000000 } from './1732800000000-add-session-user';
 import { LoginThrottle1764000000000 } from './1764000000000-login-throttle';
 import { IdempotencyKeys1764200000000 } from './1764200000000-idempotency-keys';
+import { ApiTokens1764400000000 } from './1764400000000-api-tokens';
+import { AuditEntries1764500000000 } from './1764500000000-audit-entries';
 
 /** Applied in order by the platform's DatabaseModule. */
 export const migrations = [
@@ -11,4 +13,6 @@ export const migrations = [
   AddSessionUser1732800000000,
   LoginThrottle1764000000000,
   IdempotencyKeys1764200000000,
+  ApiTokens1764400000000,
+  AuditEntries1764500000000,
 ];

@@ -2,6 +2,7 @@ import { type SessionUser } from '@cm/contracts';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Request } from 'express';
 import { SessionUsers } from '../auth/session-users';
+import { ApiTokenRepository } from '../tokens/api-token.repository';
 import { SessionStore } from './session-store';
 import { renewSessionVersion } from './session.middleware';
 
@@ -17,6 +18,7 @@ export class AccountSessions {
   constructor(
     private readonly sessions: SessionStore,
     private readonly users: SessionUsers,
+    private readonly tokens: ApiTokenRepository,
   ) {}
 
   /** After a change of `user`: when it is the caller's own account, the caller's session stays. */
@@ -33,7 +35,11 @@ export class AccountSessions {
 
   async deleted(userId: string): Promise<void> {
     this.users.drop(userId);
-    await this.attempt(() => this.sessions.deleteOutdated(userId, null), userId);
+    await this.attempt(async () => {
+      await this.sessions.deleteOutdated(userId, null);
+      // Refused already (their user is gone): this only leaves no orphans behind.
+      await this.tokens.deleteAllOf(userId);
+    }, userId);
   }
 
   private async attempt(work: () => Promise<void>, userId: string): Promise<void> {

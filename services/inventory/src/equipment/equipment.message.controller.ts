@@ -18,6 +18,11 @@ export class EquipmentMessageController {
     return this.equipment.listByRoom(roomId);
   }
 
+  @HandleMessage(messages.inventory.getEquipment)
+  get({ id }: { id: string }) {
+    return this.equipment.get(id);
+  }
+
   @HandleMessage(messages.inventory.createEquipment)
   create({ roomId, equipment }: EquipmentCreateMessage) {
     return this.equipment.create(roomId, equipment);

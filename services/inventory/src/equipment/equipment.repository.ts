@@ -57,6 +57,17 @@ export class EquipmentRepository extends TableRepository {
     super(dataSource);
   }
 
+  async get(id: string): Promise<Equipment | null> {
+    const rows: Equipment[] = await this.dataSource.query(
+      `SELECT ${columns}, ${checkColumns}
+         FROM ${this.t.equipment} e
+         LEFT JOIN ${this.t.state} st ON st.equipment_id = e.id
+        WHERE e.id = $1`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
   /** A room's equipment; null when the room does not exist (one query either way). */
   async listByRoom(roomId: string): Promise<Equipment[] | null> {
     const rows: (Equipment | { id: null })[] = await this.dataSource.query(

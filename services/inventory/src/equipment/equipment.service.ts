@@ -31,6 +31,10 @@ export class EquipmentService {
     return found(await this.equipment.listByRoom(roomId), () => notFound.room(roomId));
   }
 
+  async get(id: string): Promise<Equipment> {
+    return found(await this.equipment.get(id), () => notFound.equipment(id));
+  }
+
   async create(
     roomId: string,
     { roomId: bodyRoomId, ...equipment }: EquipmentCreateBody,

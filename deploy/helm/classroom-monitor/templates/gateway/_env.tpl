@@ -26,6 +26,7 @@ UPLOAD_IDLE_TIMEOUT_MS: {{ $g.uploads.idleTimeoutMs | int64 | quote }}
 EVENTS_KEEPALIVE_MS: {{ $g.events.keepAliveMs | int64 | quote }}
 EVENTS_MAX_STREAMS_PER_SESSION: {{ $g.events.maxStreamsPerSession | int64 | quote }}
 EVENTS_MAX_STREAMS: {{ $g.events.maxStreams | int64 | quote }}
+AUDIT_RETENTION_DAYS: {{ $g.audit.retentionDays | int64 | quote }}
 {{- end -}}
 
 {{/*

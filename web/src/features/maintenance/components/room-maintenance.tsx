@@ -11,7 +11,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { toast } from '../../../components/ui/use-toast';
 import { roomWindowsQuery, useDeleteMaintenanceWindow } from '../api/maintenance-windows';
 import { currentWindows, formatSpan, formatWhen, maintenanceUntil } from '../lib/windows';
-import { useNow } from '../lib/use-now';
+import { useNow } from '../../../lib/use-now';
 import { type MaintenanceTargets, MaintenanceWindowForm } from './maintenance-window-form';
 
 /** How soon a window that begins or ends shows so on an open screen. */

@@ -20,15 +20,26 @@ const outcomes: Record<MonitoringAction, { done: string; failed: string }> = {
 export const intervalLabel = (interval: number | null | undefined) =>
   interval ? `${interval / 1000} seconds` : 'N/A';
 
-/** `notifications`: the administrators' Notifications tab, when the user is one. */
-export function SettingsPage({ notifications = null }: { notifications?: ReactNode }) {
+/**
+ * `notifications`: the administrators' Notifications tab, when the user is one. `apiTokens`: the
+ * API Tokens tab, for everyone signed in.
+ */
+export function SettingsPage({
+  notifications = null,
+  apiTokens = null,
+}: {
+  notifications?: ReactNode;
+  apiTokens?: ReactNode;
+}) {
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-bold text-slate-900">Settings</h1>
       <Tabs defaultValue="monitoring">
-        <TabsList>
+        {/* Four tabs do not fit one row of a phone: two rows of two. */}
+        <TabsList className={notifications && apiTokens ? 'grid-flow-row grid-cols-2' : undefined}>
           <TabsTrigger value="monitoring">Monitoring</TabsTrigger>
           {notifications ? <TabsTrigger value="notifications">Notifications</TabsTrigger> : null}
+          {apiTokens ? <TabsTrigger value="api-tokens">API Tokens</TabsTrigger> : null}
           <TabsTrigger value="about">About</TabsTrigger>
         </TabsList>
         <TabsContent value="monitoring">
@@ -37,6 +48,11 @@ export function SettingsPage({ notifications = null }: { notifications?: ReactNo
         {notifications ? (
           <TabsContent value="notifications">
             <Suspense fallback={<Skeleton className="h-32 w-full" />}>{notifications}</Suspense>
+          </TabsContent>
+        ) : null}
+        {apiTokens ? (
+          <TabsContent value="api-tokens">
+            <Suspense fallback={<Skeleton className="h-32 w-full" />}>{apiTokens}</Suspense>
           </TabsContent>
         ) : null}
         <TabsContent value="about">

@@ -8,17 +8,19 @@ import {
   deliveryStates,
 } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Bell, Copy, KeyRound, Plus, Send } from 'lucide-react';
+import { Bell, KeyRound, Send } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { CardHeading } from '../../../components/ui/card-heading';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { EditDeleteButtons } from '../../../components/ui/edit-delete-buttons';
 import { Field } from '../../../components/ui/field';
 import { Input, Textarea } from '../../../components/ui/input';
 import { LoadError } from '../../../components/ui/load-error';
 import { Select } from '../../../components/ui/select';
+import { ShownOnce } from '../../../components/ui/shown-once';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Switch } from '../../../components/ui/switch';
 import { toast } from '../../../components/ui/use-toast';
@@ -90,16 +92,12 @@ export function NotificationsTab() {
   return (
     <div className="space-y-4">
       <Card className="space-y-3 p-4">
-        <div className="flex items-center justify-between gap-2">
-          <div className="flex items-center gap-2">
-            <Bell aria-hidden className="h-5 w-5 text-brand-700" />
-            <h2 className="text-lg font-semibold text-slate-900">Notification Channels</h2>
-          </div>
-          <Button variant="outline" onClick={() => setForm({ open: true })}>
-            <Plus aria-hidden className="h-4 w-4" />
-            Add channel
-          </Button>
-        </div>
+        <CardHeading
+          icon={Bell}
+          title="Notification Channels"
+          addLabel="Add channel"
+          onAdd={() => setForm({ open: true })}
+        />
         {channels.isPending ? (
           <Skeleton className="h-16 w-full" />
         ) : channels.isError ? (
@@ -210,34 +208,11 @@ export function NotificationsTab() {
 
 /** A new webhook's secret, shown this once: the server keeps it only encrypted, for signing. */
 function SecretOnce({ secret, onDone }: { secret: string; onDone: () => void }) {
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(secret);
-      toast({ title: 'Copied', description: 'The signing secret is on the clipboard.' });
-    } catch {
-      toast({ title: 'Copy failed', description: 'Select the secret and copy it.', variant: 'destructive' });
-    }
-  };
   return (
-    <div className="space-y-3">
-      <p className="text-sm text-slate-700">
-        Give this secret to the receiver so it can check that messages come from Classroom Monitor. Copy it
-        now: it will not be shown again.
-      </p>
-      <code
-        data-testid="channel-secret"
-        className="block rounded-lg bg-slate-100 p-3 text-sm break-all select-all"
-      >
-        {secret}
-      </code>
-      <div className="grid gap-2">
-        <Button variant="outline" onClick={() => void copy()}>
-          <Copy aria-hidden className="h-4 w-4" />
-          Copy secret
-        </Button>
-        <Button onClick={onDone}>Done</Button>
-      </div>
-    </div>
+    <ShownOnce value={secret} what="signing secret" testId="channel-secret" onDone={onDone}>
+      Give this secret to the receiver so it can check that messages come from Classroom Monitor. Copy it now:
+      it will not be shown again.
+    </ShownOnce>
   );
 }
 

@@ -56,6 +56,8 @@ interface RoomDetailPageProps {
   notice?: ReactNode;
   /** The room's maintenance windows, after its tiles (the maintenance feature's). */
   maintenance?: ReactNode;
+  /** The room's recent changes from the audit log, for administrators (the audit feature's). */
+  changes?: ReactNode;
 }
 
 export function RoomDetailPage({
@@ -64,6 +66,7 @@ export function RoomDetailPage({
   equipment,
   notice,
   maintenance,
+  changes,
 }: RoomDetailPageProps) {
   const room = useQuery(roomQuery(roomId));
   const attach = useAttachToRoom();
@@ -192,6 +195,7 @@ export function RoomDetailPage({
       {maintenance}
       <ConnectionDetails />
       {equipment}
+      {changes}
       <ImageUploadDialog
         open={uploading !== null}
         onOpenChange={(open) => !open && setUploading(null)}

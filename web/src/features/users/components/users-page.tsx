@@ -1,7 +1,7 @@
 import { type User, type UserListItem, userRoleLabels } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Lock, LockOpen, Plus, ShieldCheck, User as UserIcon } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, Suspense, useState } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -19,7 +19,8 @@ type FormState = { open: false } | { open: true; user?: User };
 
 const fullName = (u: User) => [u.firstName, u.lastName].filter(Boolean).join(' ');
 
-export function UsersPage() {
+/** `changesOf`: a user's recent changes from the audit log, shown under the edit form. */
+export function UsersPage({ changesOf }: { changesOf?: (userId: string) => ReactNode }) {
   const users = useQuery(usersQuery);
   const remove = useDeleteUser();
   const clearLock = useClearSignInLock();
@@ -142,6 +143,9 @@ export function UsersPage() {
       <Dialog open={form.open} onOpenChange={(open) => !open && setForm({ open: false })}>
         <DialogContent title={form.open && form.user ? 'Edit User' : 'Add User'}>
           {form.open ? <UserForm user={form.user} onDone={() => setForm({ open: false })} /> : null}
+          {form.open && form.user && changesOf ? (
+            <Suspense fallback={<Skeleton className="h-16 w-full" />}>{changesOf(form.user.id)}</Suspense>
+          ) : null}
         </DialogContent>
       </Dialog>
     </div>

@@ -1,0 +1,55 @@
+/** Fields whose values never enter the log: only that they were there (or changed). */
+const secretKey = /password|secret|token|hash|key/i;
+export const REDACTED = '[redacted]';
+
+/**
+ * A copy with every secret-looking field's value replaced, at any depth, and a webhook address cut
+ * to its origin (Slack's and Teams' put their credential in the path).
+ */
+export function redact(value: unknown, key = ''): unknown {
+  if (secretKey.test(key)) return value === null || value === undefined ? value : REDACTED;
+  if (key === 'url' && typeof value === 'string' && URL.canParse(value)) return `${new URL(value).origin}/…`;
+  if (Array.isArray(value)) return value.map((item) => redact(item));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redact(v, k)]));
+  return value;
+}
+
+export type Values = Record<string, unknown>;
+
+const asValues = (value: unknown): Values | null =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (redact(value) as Values) : null;
+
+/** Kept by every update, so never a change of its own. */
+const bookkeeping = new Set(['updatedAt']);
+
+/**
+ * An update's fields before and after, only those that changed. A secret field the request set
+ * (a new password) shows as changed, with neither value.
+ */
+export function changedFields(
+  beforeRaw: unknown,
+  afterRaw: unknown,
+  body: unknown,
+): { before: Values | null; after: Values | null } {
+  const before = asValues(beforeRaw);
+  const after = asValues(afterRaw);
+  if (!before || !after) return { before, after };
+  const changedBefore: Values = {};
+  const changedAfter: Values = {};
+  for (const key of Object.keys(after)) {
+    if (bookkeeping.has(key)) continue;
+    if (JSON.stringify(before[key]) === JSON.stringify(after[key])) continue;
+    changedBefore[key] = before[key] ?? null;
+    changedAfter[key] = after[key];
+  }
+  if (body && typeof body === 'object')
+    for (const [key, value] of Object.entries(body))
+      if (secretKey.test(key) && value) {
+        changedBefore[key] = REDACTED;
+        changedAfter[key] = REDACTED;
+      }
+  return { before: changedBefore, after: changedAfter };
+}
+
+export const valuesOf = asValues;

@@ -1,0 +1,100 @@
+import { type AuditEntry, type AuditPage, type AuditQuery } from '@cm/contracts';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at'> & { at: Date };
+
+interface Row {
+  id: string;
+  at: Date;
+  actor_id: string | null;
+  actor_name: string | null;
+  api_token_id: string | null;
+  request_id: string;
+  client_address: string;
+  action: AuditEntry['action'];
+  entity_type: AuditEntry['entityType'];
+  entity_id: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+const toEntry = (row: Row): AuditEntry => ({
+  id: row.id,
+  at: row.at.toISOString(),
+  actorId: row.actor_id,
+  actorName: row.actor_name,
+  apiTokenId: row.api_token_id,
+  requestId: row.request_id,
+  clientAddress: row.client_address,
+  action: row.action,
+  entityType: row.entity_type,
+  entityId: row.entity_id,
+  before: row.before,
+  after: row.after,
+});
+
+/** The audit log in the gateway's schema, read by every replica. */
+@Injectable()
+export class AuditRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private get table(): string {
+    return `"${(this.dataSource.options as { schema?: string }).schema}".audit_entries`;
+  }
+
+  async insert(entry: NewAuditEntry): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO ${this.table} (at, actor_id, actor_name, api_token_id, request_id, client_address,
+         action, entity_type, entity_id, before, after)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [
+        entry.at,
+        entry.actorId,
+        entry.actorName,
+        entry.apiTokenId,
+        entry.requestId,
+        entry.clientAddress,
+        entry.action,
+        entry.entityType,
+        entry.entityId,
+        entry.before === null ? null : JSON.stringify(entry.before),
+        entry.after === null ? null : JSON.stringify(entry.after),
+      ],
+    );
+  }
+
+  /** Newest first by id (ids grow with time); the cursor is the last id of the previous page. */
+  async page(query: AuditQuery): Promise<AuditPage> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (sql: string, value: unknown) => {
+      params.push(value);
+      where.push(sql.replace('?', `$${params.length}`));
+    };
+    if (query.entityType) add('entity_type = ?', query.entityType);
+    if (query.entityId) add('entity_id = ?', query.entityId);
+    if (query.actor) add('actor_id = ?', query.actor);
+    if (query.from) add('at >= ?', new Date(query.from));
+    if (query.to) add('at < ?', new Date(query.to));
+    if (query.cursor) add('id < ?', query.cursor);
+    params.push(query.limit + 1);
+    const rows = (await this.dataSource.query(
+      `SELECT * FROM ${this.table} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+        ORDER BY id DESC LIMIT $${params.length}`,
+      params,
+    )) as Row[];
+    const items = rows.slice(0, query.limit).map(toEntry);
+    return { items, nextCursor: rows.length > query.limit ? items[items.length - 1].id : null };
+  }
+
+  /** Deletes entries from before `cutoff`; answers how many went. */
+  async deleteOlderThan(cutoff: Date): Promise<number> {
+    // Counted by a SELECT: TypeORM answers a bare DELETE … RETURNING as [rows, count].
+    const [{ n }] = (await this.dataSource.query(
+      `WITH gone AS (DELETE FROM ${this.table} WHERE at < $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`,
+      [cutoff],
+    )) as { n: number }[];
+    return n;
+  }
+}

@@ -1,0 +1,73 @@
+import { type ApiRouteDef, apiRoutes, type AuditAction, type AuditEntityType, messages } from '@cm/contracts';
+import { type RpcClient } from '@cm/platform';
+import { type ApiTokenRepository } from '../tokens/api-token.repository';
+
+export interface AuditDeps {
+  rpc: RpcClient;
+  tokens: ApiTokenRepository;
+}
+
+export interface AuditedRoute {
+  entityType: AuditEntityType;
+  action: AuditAction;
+  /** The entity as it is before an update or a delete, read from its owner just before. */
+  before?: (deps: AuditDeps, id: string) => Promise<unknown>;
+  /** The reply is kept as the entity after (creates, updates, monitoring start and stop). */
+  keepsReply?: boolean;
+}
+
+const create = (entityType: AuditEntityType): AuditedRoute => ({
+  entityType,
+  action: 'create',
+  keepsReply: true,
+});
+const change =
+  (action: 'update' | 'delete') =>
+  (entityType: AuditEntityType, before: AuditedRoute['before']): AuditedRoute => ({
+    entityType,
+    action,
+    before,
+    keepsReply: action === 'update',
+  });
+const update = change('update');
+const remove = change('delete');
+
+const building = (d: AuditDeps, id: string) => d.rpc.send(messages.inventory.getBuilding, { id });
+const room = (d: AuditDeps, id: string) => d.rpc.send(messages.inventory.getRoom, { id });
+const equipment = (d: AuditDeps, id: string) => d.rpc.send(messages.inventory.getEquipment, { id });
+const window = (d: AuditDeps, id: string) => d.rpc.send(messages.inventory.getMaintenanceWindow, { id });
+const user = (d: AuditDeps, id: string) => d.rpc.send(messages.auth.getUser, { id });
+const channel = async (d: AuditDeps, id: string) =>
+  (await d.rpc.send(messages.inventory.listChannels)).find((c) => c.id === id) ?? null;
+const token = (d: AuditDeps, id: string) => d.tokens.find(id);
+
+/**
+ * The routes whose calls are audited, and how. Admin routes not listed here are recorded as a use
+ * of the route (who looked at the user list, the delivery log, the audit log itself).
+ */
+export const auditedRoutes = new Map<ApiRouteDef, AuditedRoute>([
+  [apiRoutes.createBuilding, create('building')],
+  [apiRoutes.updateBuilding, update('building', building)],
+  [apiRoutes.deleteBuilding, remove('building', building)],
+  [apiRoutes.createRoom, create('room')],
+  [apiRoutes.updateRoom, update('room', room)],
+  [apiRoutes.deleteRoom, remove('room', room)],
+  [apiRoutes.createEquipment, create('equipment')],
+  [apiRoutes.updateEquipment, update('equipment', equipment)],
+  [apiRoutes.deleteEquipment, remove('equipment', equipment)],
+  [apiRoutes.createMaintenanceWindow, create('maintenanceWindow')],
+  [apiRoutes.updateMaintenanceWindow, update('maintenanceWindow', window)],
+  [apiRoutes.deleteMaintenanceWindow, remove('maintenanceWindow', window)],
+  [apiRoutes.createUser, create('user')],
+  [apiRoutes.updateUser, update('user', user)],
+  [apiRoutes.deleteUser, remove('user', user)],
+  [apiRoutes.createChannel, create('channel')],
+  [apiRoutes.updateChannel, update('channel', channel)],
+  [apiRoutes.deleteChannel, remove('channel', channel)],
+  [apiRoutes.rotateChannelSecret, update('channel', channel)],
+  [apiRoutes.startMonitoring, { entityType: 'monitoring', action: 'start', keepsReply: true }],
+  [apiRoutes.stopMonitoring, { entityType: 'monitoring', action: 'stop', keepsReply: true }],
+  [apiRoutes.checkMonitoring, { entityType: 'monitoring', action: 'check', keepsReply: true }],
+  [apiRoutes.createApiToken, create('apiToken')],
+  [apiRoutes.deleteApiToken, remove('apiToken', token)],
+]);

@@ -1,0 +1,101 @@
+import { type ApiToken, type UserRole } from '@cm/contracts';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+
+interface Row {
+  id: string;
+  user_id: string;
+  name: string;
+  role: UserRole;
+  created_at: Date;
+  expires_at: Date;
+  last_used_at: Date | null;
+}
+
+const columns = 'id, user_id, name, role, created_at, expires_at, last_used_at';
+
+const toToken = (row: Row): ApiToken => ({
+  id: row.id,
+  userId: row.user_id,
+  name: row.name,
+  role: row.role,
+  createdAt: row.created_at.toISOString(),
+  expiresAt: row.expires_at.toISOString(),
+  lastUsedAt: row.last_used_at?.toISOString() ?? null,
+});
+
+export interface NewApiToken {
+  userId: string;
+  name: string;
+  role: UserRole;
+  hash: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+/** API tokens in PostgreSQL, so that every gateway replica knows the same ones at once. */
+@Injectable()
+export class ApiTokenRepository {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private get table(): string {
+    return `"${(this.dataSource.options as { schema?: string }).schema}".api_tokens`;
+  }
+
+  async create(token: NewApiToken): Promise<ApiToken> {
+    const rows = (await this.dataSource.query(
+      `INSERT INTO ${this.table} (user_id, name, role, token_hash, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${columns}`,
+      [token.userId, token.name, token.role, token.hash, token.createdAt, token.expiresAt],
+    )) as Row[];
+    return toToken(rows[0]);
+  }
+
+  async listOf(userId: string): Promise<ApiToken[]> {
+    const rows = (await this.dataSource.query(
+      `SELECT ${columns} FROM ${this.table} WHERE user_id = $1 ORDER BY created_at DESC, id`,
+      [userId],
+    )) as Row[];
+    return rows.map(toToken);
+  }
+
+  async find(id: string): Promise<ApiToken | null> {
+    const rows = (await this.dataSource.query(`SELECT ${columns} FROM ${this.table} WHERE id = $1`, [
+      id,
+    ])) as Row[];
+    return rows[0] ? toToken(rows[0]) : null;
+  }
+
+  /** The token a bearer hash names, expired or not (the caller decides). One index lookup. */
+  async findByHash(hash: string): Promise<ApiToken | null> {
+    const rows = (await this.dataSource.query(`SELECT ${columns} FROM ${this.table} WHERE token_hash = $1`, [
+      hash,
+    ])) as Row[];
+    return rows[0] ? toToken(rows[0]) : null;
+  }
+
+  /**
+   * Records a use, unless one was recorded since `unlessSince`: at most one write a minute per
+   * token, however busy it is, and none from replicas that lose the race.
+   */
+  async touch(id: string, at: Date, unlessSince: Date): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE ${this.table} SET last_used_at = $2
+         WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $3)`,
+      [id, at, unlessSince],
+    );
+  }
+
+  async delete(id: string): Promise<boolean> {
+    // Counted by a SELECT: TypeORM answers a bare DELETE … RETURNING as [rows, count].
+    const [{ n }] = (await this.dataSource.query(
+      `WITH gone AS (DELETE FROM ${this.table} WHERE id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`,
+      [id],
+    )) as { n: number }[];
+    return n > 0;
+  }
+
+  async deleteAllOf(userId: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM ${this.table} WHERE user_id = $1`, [userId]);
+  }
+}

@@ -1,0 +1,32 @@
+import {
+  type ApiToken,
+  type ApiTokenCreate,
+  type ApiTokenCreated,
+  apiRoutes,
+  type User,
+} from '@cm/contracts';
+import { Body, Controller, Param } from '@nestjs/common';
+import { CurrentUser } from '../auth/current-user';
+import { ApiRoute } from '../http/api-route.decorator';
+import { ApiTokens } from './api-tokens.service';
+
+/** The signed-in person's API tokens; the access guard refuses a bearer token on these routes. */
+@Controller()
+export class ApiTokensController {
+  constructor(private readonly tokens: ApiTokens) {}
+
+  @ApiRoute(apiRoutes.listApiTokens)
+  list(@CurrentUser() user: User): Promise<ApiToken[]> {
+    return this.tokens.list(user);
+  }
+
+  @ApiRoute(apiRoutes.createApiToken)
+  create(@Body() body: ApiTokenCreate, @CurrentUser() user: User): Promise<ApiTokenCreated> {
+    return this.tokens.create(user, body);
+  }
+
+  @ApiRoute(apiRoutes.deleteApiToken)
+  revoke(@Param('id') id: string, @CurrentUser() user: User): Promise<void> {
+    return this.tokens.revoke(user, id);
+  }
+}

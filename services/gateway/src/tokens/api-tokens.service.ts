@@ -1,0 +1,93 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  type ApiToken,
+  type ApiTokenCreate,
+  type ApiTokenCreated,
+  apiTokenMaxDays,
+  apiTokenMessages,
+  apiTokenPrefix,
+  ErrorCode,
+  type User,
+  type UserRole,
+} from '@cm/contracts';
+import { AppError } from '@cm/platform';
+import { Injectable } from '@nestjs/common';
+import { SessionUsers } from '../auth/session-users';
+import { ApiTokenRepository } from './api-token.repository';
+
+/** A use is written at most this often: every request would make the hot path write. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+const rank: Record<UserRole, number> = { user: 0, admin: 1 };
+const dayMs = 24 * 3600 * 1000;
+
+const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** The token after its prefix: 32 random bytes, as base64url (no `+`, `/` or `=` to escape). */
+const shape = new RegExp(`^${apiTokenPrefix}[A-Za-z0-9_-]{43}$`);
+
+const invalid = () => new AppError(ErrorCode.UNAUTHENTICATED, apiTokenMessages.invalid);
+
+@Injectable()
+export class ApiTokens {
+  constructor(
+    private readonly tokens: ApiTokenRepository,
+    private readonly users: SessionUsers,
+  ) {}
+
+  async create(creator: User, { name, role, expiresAt }: ApiTokenCreate): Promise<ApiTokenCreated> {
+    const granted = role ?? creator.role;
+    if (rank[granted] > rank[creator.role])
+      throw new AppError(ErrorCode.FORBIDDEN, apiTokenMessages.roleTooHigh);
+    const now = Date.now();
+    const expires = new Date(expiresAt);
+    if (expires.getTime() <= now) throw fieldError('expiresAt', apiTokenMessages.expiryPast);
+    if (expires.getTime() > now + apiTokenMaxDays * dayMs)
+      throw fieldError('expiresAt', apiTokenMessages.expiryTooFar);
+    const token = apiTokenPrefix + randomBytes(32).toString('base64url');
+    const created = await this.tokens.create({
+      userId: creator.id,
+      name,
+      role: granted,
+      hash: hashOf(token),
+      createdAt: new Date(now),
+      expiresAt: expires,
+    });
+    return { ...created, token };
+  }
+
+  list(owner: User): Promise<ApiToken[]> {
+    return this.tokens.listOf(owner.id);
+  }
+
+  /** The owner revokes their own; an administrator anyone's (a leaked token of someone away). */
+  async revoke(actor: User, id: string): Promise<void> {
+    const token = await this.tokens.find(id);
+    if (!token || (token.userId !== actor.id && actor.role !== 'admin'))
+      throw new AppError(ErrorCode.NOT_FOUND, apiTokenMessages.notFound);
+    await this.tokens.delete(id);
+  }
+
+  /**
+   * The user a bearer token acts as, with the token's role when it is lower than the user's own
+   * now (a demoted administrator's admin token acts as a user). Refused: a token unknown, revoked
+   * or expired, and one whose user is deactivated or deleted.
+   */
+  async authenticate(bearer: string): Promise<{ user: User; token: ApiToken }> {
+    if (!shape.test(bearer)) throw invalid();
+    const token = await this.tokens.findByHash(hashOf(bearer));
+    const now = Date.now();
+    if (!token || new Date(token.expiresAt).getTime() <= now) throw invalid();
+    const found = await this.users.get(token.userId);
+    if (!found || found.user.isActive !== 1) throw invalid();
+    const role = rank[token.role] < rank[found.user.role] ? token.role : found.user.role;
+    const lastUsed = token.lastUsedAt ? new Date(token.lastUsedAt).getTime() : 0;
+    if (now - lastUsed >= LAST_USED_RESOLUTION_MS)
+      await this.tokens.touch(token.id, new Date(now), new Date(now - LAST_USED_RESOLUTION_MS));
+    return { user: { ...found.user, role }, token };
+  }
+}
+
+function fieldError(path: string, message: string): AppError {
+  return new AppError(ErrorCode.VALIDATION_FAILED, message, [{ path, message }]);
+}
