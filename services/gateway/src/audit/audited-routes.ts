@@ -71,3 +71,7 @@ export const auditedRoutes = new Map<ApiRouteDef, AuditedRoute>([
   [apiRoutes.createApiToken, create('apiToken')],
   [apiRoutes.deleteApiToken, remove('apiToken', token)],
 ]);
+
+/** Whether a route writes audit entries: those above, sign-in, and every administrator-only route. */
+export const isAudited = (route: ApiRouteDef): boolean =>
+  auditedRoutes.has(route) || route.access === 'admin' || route === apiRoutes.login;

@@ -7,13 +7,16 @@ import {
   SetMetadata,
   UseInterceptors,
 } from '@nestjs/common';
+import { isAudited } from '../audit/audited-routes';
+import { AuditInterceptor } from '../audit/audit.interceptor';
 import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor';
 
 export const API_ROUTE = Symbol('API_ROUTE');
 
 /**
  * Routes a controller method by its contract entry. The same entry drives validation
- * (applyRouteContract), access checks, Idempotency-Key handling and the OpenAPI document.
+ * (applyRouteContract), access checks, the audit log, Idempotency-Key handling and the OpenAPI
+ * document.
  */
 export function ApiRoute(route: ApiRouteDef): MethodDecorator {
   const decorators = [
@@ -21,7 +24,10 @@ export function ApiRoute(route: ApiRouteDef): MethodDecorator {
     SetMetadata(API_ROUTE, route),
     HttpCode(route.status ?? 200),
   ];
-  // Only on the creates that take a key: an interceptor costs every request it is on.
+  // Each only on the routes it serves: an interceptor costs every request it is on (an
+  // observable chain and an async resource), and most requests are reads of no concern to either.
+  // The audit's is outside the idempotency's, so it sees a create answered again from the first.
+  if (isAudited(route)) decorators.push(UseInterceptors(AuditInterceptor));
   if (route.idempotent) decorators.push(UseInterceptors(IdempotencyInterceptor));
   return applyDecorators(...decorators);
 }
