@@ -28,10 +28,14 @@ const SettingsPage = lazyScreen(
   () => import('../features/monitoring/components/settings-page'),
   (m) => m.SettingsPage,
 );
-// Administrators' tab of Settings, composed here so that the settings feature does not import it.
+// Administrators' tabs of Settings, composed here so that the settings feature does not import it.
 const NotificationsTab = lazyScreen(
   () => import('../features/notifications/components/notifications-tab'),
   (m) => m.NotificationsTab,
+);
+const ImportExportTab = lazyScreen(
+  () => import('../features/inventory-csv/components/import-export-tab'),
+  (m) => m.ImportExportTab,
 );
 const ReportsPage = lazyScreen(
   () => import('../features/reports/components/reports-page'),
@@ -83,7 +87,12 @@ function Routes({ isAdmin }: { isAdmin: boolean }) {
         }
       </Route>
       <Route path="/settings">
-        {() => <SettingsPage notifications={isAdmin ? <NotificationsTab /> : null} />}
+        {() => (
+          <SettingsPage
+            notifications={isAdmin ? <NotificationsTab /> : null}
+            importExport={isAdmin ? <ImportExportTab /> : null}
+          />
+        )}
       </Route>
       <Route path="/reports" component={ReportsPage} />
       <Route path="/users" component={UsersPage} />

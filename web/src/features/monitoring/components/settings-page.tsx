@@ -20,8 +20,14 @@ const outcomes: Record<MonitoringAction, { done: string; failed: string }> = {
 export const intervalLabel = (interval: number | null | undefined) =>
   interval ? `${interval / 1000} seconds` : 'N/A';
 
-/** `notifications`: the administrators' Notifications tab, when the user is one. */
-export function SettingsPage({ notifications = null }: { notifications?: ReactNode }) {
+/** `notifications`, `importExport`: the administrators' tabs, when the user is one. */
+export function SettingsPage({
+  notifications = null,
+  importExport = null,
+}: {
+  notifications?: ReactNode;
+  importExport?: ReactNode;
+}) {
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-bold text-slate-900">Settings</h1>
@@ -29,6 +35,7 @@ export function SettingsPage({ notifications = null }: { notifications?: ReactNo
         <TabsList>
           <TabsTrigger value="monitoring">Monitoring</TabsTrigger>
           {notifications ? <TabsTrigger value="notifications">Notifications</TabsTrigger> : null}
+          {importExport ? <TabsTrigger value="import-export">Import / export</TabsTrigger> : null}
           <TabsTrigger value="about">About</TabsTrigger>
         </TabsList>
         <TabsContent value="monitoring">
@@ -37,6 +44,11 @@ export function SettingsPage({ notifications = null }: { notifications?: ReactNo
         {notifications ? (
           <TabsContent value="notifications">
             <Suspense fallback={<Skeleton className="h-32 w-full" />}>{notifications}</Suspense>
+          </TabsContent>
+        ) : null}
+        {importExport ? (
+          <TabsContent value="import-export">
+            <Suspense fallback={<Skeleton className="h-32 w-full" />}>{importExport}</Suspense>
           </TabsContent>
         ) : null}
         <TabsContent value="about">
