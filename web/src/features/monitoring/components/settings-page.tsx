@@ -32,7 +32,8 @@ export function SettingsPage({
     <div className="space-y-4">
       <h1 className="text-2xl font-bold text-slate-900">Settings</h1>
       <Tabs defaultValue="monitoring">
-        <TabsList>
+        {/* Four tabs do not fit one row of a phone: two rows of two. */}
+        <TabsList className={notifications && importExport ? 'grid-flow-row grid-cols-2' : undefined}>
           <TabsTrigger value="monitoring">Monitoring</TabsTrigger>
           {notifications ? <TabsTrigger value="notifications">Notifications</TabsTrigger> : null}
           {importExport ? <TabsTrigger value="import-export">Import / export</TabsTrigger> : null}
