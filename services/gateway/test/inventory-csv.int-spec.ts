@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import {
   type Building,
   ErrorCode,
@@ -87,6 +89,19 @@ describe('the inventory CSV: export and import', () => {
   };
   const buildingNamed = async (name: string) =>
     (await get<Building[]>('/api/buildings')).find((b) => b.name === name);
+
+  it('reads the example of docs/csv-format.md without an error', async () => {
+    const example = readFileSync(path.resolve(__dirname, '../../../docs/examples/inventory-example.csv'));
+    const { status, body } = await importFile(example, true);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      rows: 5,
+      errors: [],
+      buildings: { create: 2 },
+      rooms: { create: 3 },
+      equipment: { create: 3 },
+    });
+  });
 
   it('previews a file, then applies exactly the preview, and a second import changes nothing', async () => {
     const preview = await importFile(campus, true);
