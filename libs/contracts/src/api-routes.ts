@@ -2,6 +2,7 @@ import { type ApiRouteDef } from './route-def';
 import { authRoutes } from './routes/auth';
 import { eventRoutes } from './routes/events';
 import { inventoryRoutes } from './routes/inventory';
+import { inventoryCsvRoutes } from './routes/inventory-csv';
 import { mediaRoutes } from './routes/media';
 import { monitoringRoutes } from './routes/monitoring';
 import { notificationRoutes } from './routes/notifications';
@@ -21,6 +22,7 @@ export const apiRoutes = {
   ...userRoutes,
   ...mediaRoutes,
   ...inventoryRoutes,
+  ...inventoryCsvRoutes,
   ...monitoringRoutes,
   ...notificationRoutes,
   ...eventRoutes,
