@@ -11,6 +11,7 @@ export * from './health';
 export * from './history';
 export * from './idempotency';
 export * from './inventory-csv';
+export * from './inventory-import';
 export * from './live';
 export * from './maintenance';
 export * from './media';

@@ -12,11 +12,11 @@ import { healthReportSchema } from './health';
 import {
   exportPageRequestSchema,
   exportPageSchema,
-  importAnswerSchema,
   importRunSchema,
   importStagedSchema,
   importStageSchema,
 } from './inventory-csv';
+import { importAnswerSchema } from './inventory-import';
 import { equipmentHistorySchema, historyRequestSchema } from './history';
 import {
   maintenanceWindowCreateSchema,

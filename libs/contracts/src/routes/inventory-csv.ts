@@ -1,4 +1,4 @@
-import { importAnswerSchema, importQuerySchema, MAX_IMPORT_ROWS } from '../inventory-csv';
+import { importAnswerSchema, importQuerySchema, MAX_IMPORT_ROWS } from '../inventory-import';
 import { MAX_UPLOAD_BYTES } from '../media';
 import { type ApiRouteDef } from '../route-def';
 
