@@ -13,7 +13,7 @@ import {
 } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
 import { parse } from 'csv-parse/sync';
-import { fetch, startAuthAndGateway } from './support';
+import { fetch, openRequest, startAuthAndGateway } from './support';
 
 const header = inventoryCsvColumns.join(',');
 
@@ -389,4 +389,41 @@ describe('the inventory CSV: export and import', () => {
     );
     expect(towers.map((t) => t.roomCount)).toEqual(Array(10).fill(100));
   }, 60_000);
+});
+
+describe('an import whose client stops sending', () => {
+  let sut: Awaited<ReturnType<typeof startAuthAndGateway>>;
+
+  beforeAll(async () => {
+    sut = await startAuthAndGateway({ UPLOAD_IDLE_TIMEOUT_MS: '500' }, { inventory: true });
+  });
+  afterAll(() => sut?.close());
+
+  it('is answered 408 after the idle time, and the next import is read', async () => {
+    const cookie = await sut.adminCookie();
+    const boundary = 'importboundary';
+    const stalled = openRequest(`${sut.base}/api/inventory/import?dryRun=true`, 'POST', {
+      cookie,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+    });
+    await stalled.send(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="campus.csv"\r\n` +
+          `Content-Type: text/csv\r\n\r\n${header}\r\nLibrary\r\n`,
+      ),
+    );
+    const answer = await stalled.answer;
+    expect(answer.status).toBe(408);
+    expect(answer.body.message).toContain('so the import stopped');
+    stalled.drop();
+
+    const form = new FormData();
+    form.append('file', new Blob([`${header}\nLibrary`], { type: 'text/csv' }), 'campus.csv');
+    const next = await fetch(`${sut.base}/api/inventory/import?dryRun=true`, {
+      method: 'POST',
+      headers: { cookie },
+      body: form,
+    });
+    expect(next.status).toBe(200);
+  });
 });

@@ -124,6 +124,29 @@ export class InventoryImportService {
     }
     return new Promise<Buffer>((resolve, reject) => {
       let file: Promise<Buffer> | null = null;
+      // A client that stops sending must not hold the one import this gateway reads at a time.
+      const idle = setTimeout(() => {
+        req.unpipe(parser);
+        req.res?.setHeader('Connection', 'close');
+        reject(
+          new AppError(
+            ErrorCode.UPLOAD_TIMEOUT,
+            `Nothing of the file arrived for ${this.idleMs / 1000} s, so the import stopped. Try again.`,
+          ),
+        );
+      }, this.idleMs);
+      req.on('data', () => idle.refresh());
+      const settle =
+        <T>(done: (value: T) => void) =>
+        (value: T) => {
+          clearTimeout(idle);
+          done(value);
+        };
+      resolve = settle(resolve);
+      reject = settle(reject);
+      req.once('close', () => {
+        if (!req.readableEnded) reject(invalidFile('The upload was cut off before the file ended.'));
+      });
       const fail = (error: AppError) => {
         req.unpipe(parser);
         void drain(req, this.idleMs).then(() => reject(error));
