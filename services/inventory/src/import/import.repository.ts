@@ -23,9 +23,14 @@ const exportColumns = `
   e.serial_number AS equipment_serial_number, e.ip_address AS equipment_ip_address,
   e.status AS equipment_status, e.notes AS equipment_notes, e.image_url AS equipment_image_url`;
 
-/** The export's order (building, room, equipment, each by name then id), which its cursor follows. */
-const sortKey = `lower(b.name), b.id::text, coalesce(lower(r.name), ''), coalesce(r.id::text, ''),
-  coalesce(lower(e.name), ''), coalesce(e.id::text, '')`;
+/**
+ * The export's order (building, room, equipment, each by name then id), which its cursor follows.
+ * Ids compare as uuids (text would compare by collation); a building without rooms or a room
+ * without equipment sorts first with an empty name and the nil uuid.
+ */
+const nil = `'00000000-0000-0000-0000-000000000000'::uuid`;
+const sortKey = `lower(b.name), b.id, coalesce(lower(r.name), ''), coalesce(r.id, ${nil}),
+  coalesce(lower(e.name), ''), coalesce(e.id, ${nil})`;
 
 const buildingFields = `id uuid, name text, description text, "imageUrl" text`;
 const roomFields = `id uuid, "buildingId" uuid, name text, type text, floor text, capacity int, "roomSize" text,
@@ -42,12 +47,18 @@ export class ImportRepository extends TableRepository {
 
   /** A page of the export after `after` (a sort key), with the sort key of its last line. */
   async exportPage(after: string[] | undefined, limit: number): Promise<ExportPage> {
+    // The first condition repeats the cursor's building part alone, so that the buildings' name index
+    // starts the scan at the cursor: each page reads on from there instead of sorting the campus.
     const rows: (ExportPage['rows'][number] & { k: string[] })[] = await this.dataSource.query(
-      `SELECT ${exportColumns}, ARRAY[${sortKey}] AS k
+      `SELECT ${exportColumns},
+              ARRAY[lower(b.name), b.id::text, coalesce(lower(r.name), ''), coalesce(r.id, ${nil})::text,
+                    coalesce(lower(e.name), ''), coalesce(e.id, ${nil})::text] AS k
          FROM ${this.t.buildings} b
          LEFT JOIN ${this.t.rooms} r ON r.building_id = b.id
          LEFT JOIN ${this.t.equipment} e ON e.room_id = r.id
-        WHERE $1::text[] IS NULL OR ARRAY[${sortKey}] > $1::text[]
+        WHERE $1::text[] IS NULL
+           OR ((lower(b.name), b.id) >= ($1[1], $1[2]::uuid)
+               AND (${sortKey}) > ($1[1], $1[2]::uuid, $1[3], $1[4]::uuid, $1[5], $1[6]::uuid))
         ORDER BY ${sortKey}
         LIMIT $2`,
       [after ?? null, limit],
