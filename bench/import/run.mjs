@@ -160,8 +160,9 @@ async function main() {
       `\nequipment events on JetStream for the monitor, after the apply answered: ${drained === null ? 'not all within 120 s' : `${round(drained, 2)} s`}`,
     );
     console.log(`reference: COPY of ${ROWS} rows into an UNLOGGED table, ${round(copyMs)} ms`);
+    // The target is the issue's, for 10,000 lines; larger files are measured, not judged.
     const slow = results.filter((r) => r.seconds >= TARGET_S && r.name.includes('new'));
-    if (slow.length) process.exitCode = 1;
+    if (ROWS <= 10_000 && slow.length) process.exitCode = 1;
   } finally {
     await nc?.close();
     await stack?.stop();
