@@ -4,6 +4,7 @@ import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
 import { eventRoutes } from './routes/events';
 import { inventoryRoutes } from './routes/inventory';
+import { inventoryCsvRoutes } from './routes/inventory-csv';
 import { mediaRoutes } from './routes/media';
 import { monitoringRoutes } from './routes/monitoring';
 import { notificationRoutes } from './routes/notifications';
@@ -25,6 +26,7 @@ export const apiRoutes = {
   ...auditRoutes,
   ...mediaRoutes,
   ...inventoryRoutes,
+  ...inventoryCsvRoutes,
   ...monitoringRoutes,
   ...notificationRoutes,
   ...eventRoutes,

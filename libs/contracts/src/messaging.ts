@@ -9,6 +9,14 @@ import {
 import { deletedSchema, idParamsSchema } from './common';
 import { equipmentCreateMessageSchema, equipmentSchema, equipmentUpdateMessageSchema } from './equipment';
 import { healthReportSchema } from './health';
+import {
+  exportPageRequestSchema,
+  exportPageSchema,
+  importRunSchema,
+  importStagedSchema,
+  importStageSchema,
+} from './inventory-csv';
+import { importAnswerSchema } from './inventory-import';
 import { equipmentHistorySchema, historyRequestSchema } from './history';
 import {
   maintenanceWindowCreateSchema,
@@ -189,6 +197,12 @@ export const messages = {
     testChannel: message('inventory.channel.test', idParamsSchema, channelTestResultSchema),
     rotateChannelSecret: message('inventory.channel.secret', idParamsSchema, channelCreatedSchema),
     listDeliveries: message('inventory.delivery.list', deliveryQuerySchema, deliveryPageSchema),
+    /** The inventory CSV, a page at a time. */
+    exportPage: message('inventory.export.page', exportPageRequestSchema, exportPageSchema),
+    /** An import's checked lines, a batch at a time, kept until it runs. */
+    stageImport: message('inventory.import.stage', importStageSchema, importStagedSchema),
+    /** Plans the staged lines against the inventory; applies the plan unless it is a dry run. */
+    runImport: message('inventory.import.run', importRunSchema, importAnswerSchema),
   },
   media: {
     health: health('media'),

@@ -1,4 +1,5 @@
-import { csvCell, type EquipmentUptime, uptimeCsv, uptimeCsvFileName } from './reports';
+import { csvCell } from './csv';
+import { type EquipmentUptime, uptimeCsv, uptimeCsvFileName } from './reports';
 
 const row = (over: Partial<EquipmentUptime> = {}): EquipmentUptime => ({
   equipmentId: '00000000-0000-4000-8000-000000000001',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema, timestampSchema } from './common';
+import { csvLine } from './csv';
 
 /** Reports cover the last 30 days (spec section 9). */
 export const REPORT_WINDOW_HOURS = 720;
@@ -92,36 +93,23 @@ export const uptimeCsvColumns = [
   'Last Updated',
 ] as const;
 
-/**
- * RFC 4180 quoting; a cell that a spreadsheet would read as a formula (=, +, -, @) is prefixed
- * with an apostrophe, since names are typed by people and the file is opened in spreadsheets.
- */
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 const hours = (h: number) => h.toFixed(1);
 
 /** One line of the uptime CSV, CRLF-terminated. */
 export function uptimeCsvLine(r: EquipmentUptime): string {
-  return (
-    [
-      r.buildingName,
-      r.roomName,
-      r.name,
-      r.type ?? '',
-      r.ipAddress || 'N/A',
-      r.status,
-      // No recorded history in the window: no percentage to give.
-      r.uptimePercent === null ? 'N/A' : r.uptimePercent.toFixed(1),
-      hours(r.uptimeHours),
-      hours(r.downtimeHours),
-      r.lastUpdated,
-    ]
-      .map(csvCell)
-      .join(',') + '\r\n'
-  );
+  return csvLine([
+    r.buildingName,
+    r.roomName,
+    r.name,
+    r.type ?? '',
+    r.ipAddress || 'N/A',
+    r.status,
+    // No recorded history in the window: no percentage to give.
+    r.uptimePercent === null ? 'N/A' : r.uptimePercent.toFixed(1),
+    hours(r.uptimeHours),
+    hours(r.downtimeHours),
+    r.lastUpdated,
+  ]);
 }
 
 export const uptimeCsvHeader = uptimeCsvColumns.join(',') + '\r\n';

@@ -58,6 +58,10 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   [ErrorCode.CHANNEL_NOT_FOUND]: 404,
   // The server is not set up for the channel (SMTP, the secret key, the allowed hosts): the form says why.
   [ErrorCode.CHANNEL_UNAVAILABLE]: 400,
+  // The file is not a CSV this import reads (encoding, header, quoting): the message says what to fix.
+  [ErrorCode.IMPORT_INVALID_FILE]: 400,
+  // Its lines have errors (listed): nothing was applied.
+  [ErrorCode.IMPORT_HAS_ERRORS]: 422,
   [ErrorCode.OBJECT_NOT_FOUND]: 404,
   [ErrorCode.FOREIGN_OBJECT_URL]: 400,
   [ErrorCode.NOT_AN_IMAGE]: 415,

@@ -4,6 +4,7 @@ import { BuildingsModule } from './buildings/buildings.module';
 import { type Config } from './config';
 import { EquipmentModule } from './equipment/equipment.module';
 import { HistoryModule } from './history/history.module';
+import { ImportModule } from './import/import.module';
 import { LiveModule } from './live/live.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { migrations } from './migrations';
@@ -36,6 +37,7 @@ export class AppModule {
         SearchModule,
         MaintenanceModule,
         NotificationsModule,
+        ImportModule,
       ],
     };
   }

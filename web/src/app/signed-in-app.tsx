@@ -28,7 +28,7 @@ const SettingsPage = lazyScreen(
   () => import('../features/monitoring/components/settings-page'),
   (m) => m.SettingsPage,
 );
-// Administrators' tab of Settings, composed here so that the settings feature does not import it.
+// Administrators' tabs of Settings, composed here so that the settings feature does not import it.
 const NotificationsTab = lazyScreen(
   () => import('../features/notifications/components/notifications-tab'),
   (m) => m.NotificationsTab,
@@ -40,6 +40,10 @@ const ApiTokensTab = lazyScreen(
 const RecentChanges = lazyScreen(
   () => import('../features/audit/components/recent-changes'),
   (m) => m.RecentChanges,
+);
+const ImportExportTab = lazyScreen(
+  () => import('../features/inventory-csv/components/import-export-tab'),
+  (m) => m.ImportExportTab,
 );
 const ReportsPage = lazyScreen(
   () => import('../features/reports/components/reports-page'),
@@ -99,6 +103,7 @@ function Routes({ isAdmin }: { isAdmin: boolean }) {
           <SettingsPage
             notifications={isAdmin ? <NotificationsTab /> : null}
             apiTokens={<ApiTokensTab userRole={isAdmin ? 'admin' : 'user'} />}
+            importExport={isAdmin ? <ImportExportTab /> : null}
           />
         )}
       </Route>

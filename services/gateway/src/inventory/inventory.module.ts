@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { BuildingsController } from './buildings.controller';
 import { EquipmentController } from './equipment.controller';
+import { InventoryCsvController } from './inventory-csv.controller';
+import { InventoryExportService } from './inventory-export.service';
+import { InventoryImportService } from './inventory-import.service';
 import { MaintenanceWindowsController } from './maintenance-windows.controller';
 import { NotificationsController } from './notifications.controller';
 import { ProblemsController } from './problems.controller';
@@ -12,7 +15,8 @@ import { UptimeReportService } from './uptime-report.service';
 
 /**
  * Buildings, rooms, equipment, what is down now, search, the uptime report, maintenance windows and
- * notification channels with their delivery log, each a call to the inventory service.
+ * notification channels with their delivery log, and the inventory CSV (export and import), each
+ * a call to the inventory service.
  */
 @Module({
   controllers: [
@@ -24,7 +28,8 @@ import { UptimeReportService } from './uptime-report.service';
     SearchController,
     MaintenanceWindowsController,
     NotificationsController,
+    InventoryCsvController,
   ],
-  providers: [RegisteredPictures, UptimeReportService],
+  providers: [RegisteredPictures, UptimeReportService, InventoryExportService, InventoryImportService],
 })
 export class InventoryModule {}

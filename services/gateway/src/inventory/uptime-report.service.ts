@@ -9,11 +9,10 @@ import {
 } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
+import { pagedCsv } from './csv-response';
 
 /** A page of at most 500 rows stays well under NATS's 1 MB message limit, whatever the names. */
 const PAGE_SIZE = 500;
-/** Far beyond any campus; stops a cursor that never ends from looping for ever. */
-const MAX_PAGES = 10_000;
 
 /**
  * The uptime report from inventory's pages: the Reports screen's counts with the first rows,
@@ -36,22 +35,10 @@ export class UptimeReportService {
     };
   }
 
-  /**
-   * The CSV, header first. The first page is asked before anything is written, so a failure to
-   * reach inventory is still an error answer rather than a cut file.
-   */
-  async csv(): Promise<AsyncIterable<string>> {
+  /** The CSV, streamed a page at a time, every page computed for the same instant. */
+  csv(): Promise<AsyncIterable<string>> {
     const asOf = new Date().toISOString();
-    const first = await this.page(undefined, asOf, PAGE_SIZE);
-    const next = (after: string) => this.page(after, asOf, PAGE_SIZE);
-    return (async function* lines() {
-      let page = first;
-      yield uptimeCsvHeader + page.items.map(uptimeCsvLine).join('');
-      for (let pages = 1; page.nextCursor && pages < MAX_PAGES; pages++) {
-        page = await next(page.nextCursor);
-        yield page.items.map(uptimeCsvLine).join('');
-      }
-    })();
+    return pagedCsv(uptimeCsvHeader, uptimeCsvLine, (after?: string) => this.page(after, asOf, PAGE_SIZE));
   }
 
   private page(after: string | undefined, asOf: string, limit: number): Promise<ReportPage> {

@@ -1,4 +1,4 @@
-import { events } from '@cm/contracts';
+import { type EquipmentChangedEvent, events } from '@cm/contracts';
 import { CONFIG, JetStreamConnection } from '@cm/platform';
 import {
   Inject,
@@ -11,7 +11,7 @@ import { type Config } from '../config';
 import { EquipmentEventRepository } from './equipment-event.repository';
 import { RelayLoop } from './relay-loop';
 
-const BATCH = 100;
+const BATCH = 500;
 
 /**
  * Publishes the outbox of equipment changes to JetStream: at once after a change commits
@@ -49,20 +49,41 @@ export class EquipmentEventsRelay implements OnApplicationBootstrap, BeforeAppli
   /** Publishes until the outbox is empty, a publish fails, or another replica is at it. */
   async flush(): Promise<void> {
     for (;;) {
-      const round = await this.outbox.drain(BATCH, async (batch) => {
-        let published = 0;
-        for (const event of batch) {
-          try {
-            await this.jetstream.publish(events.equipmentChanged, event, { msgId: event.eventId });
-          } catch (error) {
-            this.logger.warn(`Equipment change ${event.eventId} not published yet: ${String(error)}`);
-            break;
-          }
-          published++;
-        }
-        return published;
-      });
+      const round = await this.outbox.drain(BATCH, (batch) => this.publish(batch));
       if (!round?.remaining) return;
     }
+  }
+
+  /**
+   * Publishes in order and answers how many of the first events were published. Events of distinct
+   * equipment are sent together (a bulk import's thousands leave in a few round trips, not one
+   * each); an equipment's next event waits for its previous one, and nothing after a failure is
+   * counted, so one equipment's changes never overtake each other, even when re-sent next round.
+   */
+  private async publish(batch: EquipmentChangedEvent[]): Promise<number> {
+    let published = 0;
+    while (published < batch.length) {
+      const seen = new Set<string>();
+      const group: EquipmentChangedEvent[] = [];
+      for (const event of batch.slice(published)) {
+        if (seen.has(event.equipmentId)) break;
+        seen.add(event.equipmentId);
+        group.push(event);
+      }
+      const results = await Promise.allSettled(
+        group.map((event) =>
+          this.jetstream.publish(events.equipmentChanged, event, { msgId: event.eventId }),
+        ),
+      );
+      const failed = results.findIndex((r) => r.status === 'rejected');
+      if (failed === -1) {
+        published += group.length;
+        continue;
+      }
+      const reason = (results[failed] as PromiseRejectedResult).reason as unknown;
+      this.logger.warn(`Equipment change ${group[failed].eventId} not published yet: ${String(reason)}`);
+      return published + failed;
+    }
+    return published;
   }
 }

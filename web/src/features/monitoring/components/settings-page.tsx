@@ -21,25 +21,34 @@ export const intervalLabel = (interval: number | null | undefined) =>
   interval ? `${interval / 1000} seconds` : 'N/A';
 
 /**
- * `notifications`: the administrators' Notifications tab, when the user is one. `apiTokens`: the
- * API Tokens tab, for everyone signed in.
+ * `notifications`, `importExport`: the administrators' tabs, when the user is one. `apiTokens`:
+ * the API Tokens tab, for everyone signed in.
  */
 export function SettingsPage({
   notifications = null,
   apiTokens = null,
+  importExport = null,
 }: {
   notifications?: ReactNode;
   apiTokens?: ReactNode;
+  importExport?: ReactNode;
 }) {
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-bold text-slate-900">Settings</h1>
       <Tabs defaultValue="monitoring">
-        {/* Four tabs do not fit one row of a phone: two rows of two. */}
-        <TabsList className={notifications && apiTokens ? 'grid-flow-row grid-cols-2' : undefined}>
+        {/* More than three tabs do not fit one row of a phone: rows of three. */}
+        <TabsList
+          className={
+            [notifications, apiTokens, importExport].filter(Boolean).length > 1
+              ? 'grid-flow-row grid-cols-3'
+              : undefined
+          }
+        >
           <TabsTrigger value="monitoring">Monitoring</TabsTrigger>
           {notifications ? <TabsTrigger value="notifications">Notifications</TabsTrigger> : null}
           {apiTokens ? <TabsTrigger value="api-tokens">API Tokens</TabsTrigger> : null}
+          {importExport ? <TabsTrigger value="import-export">Import / export</TabsTrigger> : null}
           <TabsTrigger value="about">About</TabsTrigger>
         </TabsList>
         <TabsContent value="monitoring">
@@ -53,6 +62,11 @@ export function SettingsPage({
         {apiTokens ? (
           <TabsContent value="api-tokens">
             <Suspense fallback={<Skeleton className="h-32 w-full" />}>{apiTokens}</Suspense>
+          </TabsContent>
+        ) : null}
+        {importExport ? (
+          <TabsContent value="import-export">
+            <Suspense fallback={<Skeleton className="h-32 w-full" />}>{importExport}</Suspense>
           </TabsContent>
         ) : null}
         <TabsContent value="about">
