@@ -1,12 +1,16 @@
 import { z } from 'zod';
 import { idSchema, limits, requiredText, storableText, timestampSchema } from './common';
+import { equipmentStatusSchema } from './equipment';
 
 /** Recipients one e-mail channel may have: a team's list, not a mailing list. */
 export const CHANNEL_MAX_RECIPIENTS = 20;
 /** Deliveries in one page of the log. */
 export const DELIVERIES_PAGE_MAX = 100;
-/** The version of the webhook body; a receiver branches on it, and it changes only with the shape. */
-export const WEBHOOK_PAYLOAD_VERSION = 1;
+/**
+ * The version of the webhook body; a receiver branches on it, and it changes only with the shape.
+ * 2 added `alert` (the alert messages' room, building and devices).
+ */
+export const WEBHOOK_PAYLOAD_VERSION = 2;
 /** The header a webhook's signature travels in: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. */
 export const WEBHOOK_SIGNATURE_HEADER = 'X-CM-Signature';
 /** The header naming the delivery, the same on every attempt: a receiver drops one it has seen. */
@@ -103,6 +107,43 @@ export const deliveryStateSchema = z.enum(deliveryStates, {
 });
 export type DeliveryState = z.infer<typeof deliveryStateSchema>;
 
+/** The kinds of the alert engine's messages. */
+export const alertMessageKinds = [
+  'alert.opened',
+  'alert.updated',
+  'alert.recovered',
+  'alert.flapping',
+] as const;
+export type AlertMessageKind = (typeof alertMessageKinds)[number];
+
+/** A device an alert names: offline (inactive), partly answering (partial), or flapping. */
+export const alertDeviceSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  /** Its address or range. */
+  address: z.string().nullable(),
+  status: equipmentStatusSchema,
+  /** Its first failed check of this run. */
+  since: timestampSchema.nullable(),
+  /** Equipment behind it (its upstream is this one) that cannot be reached while it is down. */
+  behind: z.array(z.object({ id: idSchema, name: z.string(), address: z.string().nullable() })).optional(),
+});
+export type AlertDevice = z.infer<typeof alertDeviceSchema>;
+
+/** One room's alert, as a message carries it and as the open alerts are listed. */
+export const alertSchema = z.object({
+  /** Null in a flapping message about equipment in no open alert. */
+  id: idSchema.nullable(),
+  room: z.object({ id: idSchema, name: z.string() }),
+  building: z.object({ id: idSchema, name: z.string() }),
+  openedAt: timestampSchema.nullable(),
+  closedAt: timestampSchema.nullable(),
+  /** The room's equipment with an address (the "of 5" in "2 of 5 devices offline"). */
+  monitored: z.number().int(),
+  devices: z.array(alertDeviceSchema),
+});
+export type Alert = z.infer<typeof alertSchema>;
+
 /** What a delivery carries; the alert engine writes the same shape. */
 export const deliveryContentSchema = z.object({
   /** `test`, `alert`, `recovery`, …: a receiver may branch on it. */
@@ -113,6 +154,8 @@ export const deliveryContentSchema = z.object({
   subject: z.string().optional(),
   /** Structured details for receivers that do more than show the text. */
   data: z.record(z.string(), z.unknown()).optional(),
+  /** The alert messages' room, building and devices. */
+  alert: alertSchema.optional(),
 });
 export type DeliveryContent = z.infer<typeof deliveryContentSchema>;
 

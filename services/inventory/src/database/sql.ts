@@ -61,6 +61,7 @@ export function tablesOf(dataSource: { options: object }) {
     windows: `${s}.maintenance_windows`,
     channels: `${s}.notification_channels`,
     deliveries: `${s}.deliveries`,
+    alerts: `${s}.alerts`,
   };
 }
 export type Tables = ReturnType<typeof tablesOf>;

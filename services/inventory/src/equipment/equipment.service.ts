@@ -10,21 +10,27 @@ import {
   type TargetsPage,
 } from '@cm/contracts';
 import { AppError, CONFIG } from '@cm/platform';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AlertRepository } from '../alerts/alert.repository';
 import { type Config } from '../config';
 import { found, notFound } from '../database/not-found';
 import { withParent } from '../database/sql';
 import { LiveEventsPublisher } from '../live/live-events.publisher';
+import { DeliveryRelay } from '../notifications/delivery.relay';
 import { EquipmentEventsRelay } from '../outbox/equipment-events.relay';
 import { type AddressGuard, EquipmentRepository } from './equipment.repository';
 
 @Injectable()
 export class EquipmentService {
+  private readonly logger = new Logger(EquipmentService.name);
+
   constructor(
     private readonly equipment: EquipmentRepository,
     private readonly relay: EquipmentEventsRelay,
     private readonly live: LiveEventsPublisher,
     @Inject(CONFIG) private readonly config: Config,
+    private readonly alerts: AlertRepository,
+    private readonly deliveries: DeliveryRelay,
   ) {}
 
   async listByRoom(roomId: string): Promise<Equipment[]> {
@@ -58,6 +64,10 @@ export class EquipmentService {
     if (changes.ipAddress !== undefined) this.relay.kick();
     const { equipment, statusChanged, previousRoomId } = found(updated, () => notFound.equipment(id));
     void this.announce(equipment, 'updated', statusChanged, previousRoomId);
+    if (statusChanged || changes.ipAddress !== undefined || previousRoomId !== equipment.roomId) {
+      // A person's status change took it out of its alert in the update's transaction.
+      await this.settleAlerts([previousRoomId, equipment.roomId], statusChanged);
+    }
     return equipment;
   }
 
@@ -66,6 +76,23 @@ export class EquipmentService {
     if (!parents) throw notFound.equipment(id);
     this.relay.kick();
     this.live.inventoryChanged({ kind: 'equipment', action: 'deleted', id, ...parents });
+    await this.settleAlerts([parents.roomId], false);
+  }
+
+  /**
+   * After the commit: equipment deleted, moved, without an address or taken over by a person
+   * leaves its room's alert. The edit stands if this fails; the next check of the room settles it.
+   */
+  private async settleAlerts(roomIds: string[], queued: boolean): Promise<void> {
+    try {
+      const outcome = await this.alerts.settleRooms(roomIds);
+      if (queued || outcome.queued > 0) this.deliveries.kick();
+      for (const { roomId, buildingId } of outcome.rooms) {
+        this.live.inventoryChanged({ kind: 'alert', action: 'updated', id: roomId, roomId, buildingId });
+      }
+    } catch (error) {
+      this.logger.warn(`Updating the alerts of rooms ${roomIds.join(', ')} failed: ${String(error)}`);
+    }
   }
 
   /**

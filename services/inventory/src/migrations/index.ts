@@ -5,6 +5,7 @@ import { SearchIndexes1764100000000 } from './1764100000000-search-indexes';
 import { StatusHours1764200000000 } from './1764200000000-status-hours';
 import { NotificationChannels1764300000000 } from './1764300000000-notification-channels';
 import { MaintenanceWindows1764350000000 } from './1764350000000-maintenance-windows';
+import { Alerts1764400000000 } from './1764400000000-alerts';
 
 /** Applied in order by the platform's DatabaseModule. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   StatusHours1764200000000,
   NotificationChannels1764300000000,
   MaintenanceWindows1764350000000,
+  Alerts1764400000000,
 ];

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { MaintenanceModule } from '../maintenance/maintenance.module';
+import { NotificationsModule } from '../notifications/notifications.module';
+import { AlertRepository } from './alert.repository';
+
+/** The alert engine; the status batch and the equipment edits call it in their transactions. */
+@Module({
+  imports: [MaintenanceModule, NotificationsModule],
+  providers: [AlertRepository],
+  exports: [AlertRepository, NotificationsModule],
+})
+export class AlertsModule {}
