@@ -47,6 +47,7 @@ describe('messages', () => {
       'inventory.channel.test',
       'inventory.channel.secret',
       'inventory.delivery.list',
+      'inventory.alert.open',
       'media.health',
       'media.upload.create',
       'media.upload.complete',

@@ -49,6 +49,8 @@ import {
   channelUpdateMessageSchema,
   deliveryPageSchema,
   deliveryQuerySchema,
+  openAlertQuerySchema,
+  openAlertSchema,
 } from './notifications';
 import { problemsSchema } from './problems';
 import { reportPageRequestSchema, reportPageSchema } from './reports';
@@ -188,6 +190,7 @@ export const messages = {
     testChannel: message('inventory.channel.test', idParamsSchema, channelTestResultSchema),
     rotateChannelSecret: message('inventory.channel.secret', idParamsSchema, channelCreatedSchema),
     listDeliveries: message('inventory.delivery.list', deliveryQuerySchema, deliveryPageSchema),
+    listOpenAlerts: message('inventory.alert.open', openAlertQuerySchema, z.array(openAlertSchema)),
   },
   media: {
     health: health('media'),

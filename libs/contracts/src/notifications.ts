@@ -144,6 +144,14 @@ export const alertSchema = z.object({
 });
 export type Alert = z.infer<typeof alertSchema>;
 
+/** A room's open alert, as `GET /api/alerts/open` lists it. */
+export const openAlertSchema = alertSchema.extend({
+  id: idSchema,
+  openedAt: timestampSchema,
+  closedAt: z.null(),
+});
+export type OpenAlert = z.infer<typeof openAlertSchema>;
+
 /** What a delivery carries; the alert engine writes the same shape. */
 export const deliveryContentSchema = z.object({
   /** `test`, `alert`, `recovery`, …: a receiver may branch on it. */
@@ -210,6 +218,13 @@ export const deliveryQuerySchema = z.object({
 });
 export type DeliveryQuery = z.infer<typeof deliveryQuerySchema>;
 export type DeliveryQueryInput = z.input<typeof deliveryQuerySchema>;
+
+/** `GET /api/alerts/open`: every open alert, or those of one room or one building. */
+export const openAlertQuerySchema = z.object({
+  roomId: oneValue('roomId').pipe(idSchema).optional(),
+  buildingId: oneValue('buildingId').pipe(idSchema).optional(),
+});
+export type OpenAlertQuery = z.infer<typeof openAlertQuerySchema>;
 
 export const deliveryPageSchema = z.object({
   items: z.array(deliverySchema),

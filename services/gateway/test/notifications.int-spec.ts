@@ -44,6 +44,24 @@ describe('notification channels over HTTP', () => {
     });
   });
 
+  it('lists the open alerts to every signed-in user, refusing a bad or unknown room with a 4xx', async () => {
+    expect(await call('GET', '/api/alerts/open', user)).toEqual({ status: 200, body: [] });
+    expect(await call('GET', '/api/alerts/open?roomId=nope', user)).toMatchObject({
+      status: 400,
+      body: {
+        code: ErrorCode.VALIDATION_FAILED,
+        errors: [{ path: 'roomId', message: 'Must be a valid id' }],
+      },
+    });
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect(await call('GET', `/api/alerts/open?buildingId=${unknown}`, user)).toMatchObject({
+      status: 404,
+      body: { code: ErrorCode.BUILDING_NOT_FOUND },
+    });
+    const anonymous = await fetch(`${sut.base}/api/alerts/open`);
+    expect(anonymous.status).toBe(401);
+  });
+
   it.each([
     [{ name: '', type: 'webhook', url: 'https://a.example.edu/' }, 'name', 'Channel name is required'],
     [{ name: 'X', type: 'fax' }, 'type', 'Type must be webhook or email'],

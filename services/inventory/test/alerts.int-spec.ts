@@ -141,6 +141,17 @@ describe('the alert engine', () => {
           ],
         },
       });
+      const [open] = await send(messages.inventory.listOpenAlerts, { roomId: projector.roomId });
+      expect(open).toMatchObject({
+        id: (opened.body.alert as { id: string }).id,
+        room: { id: projector.roomId, name: '204' },
+        monitored: 5,
+        devices: [
+          { name: 'Display', status: 'partial', since: expect.any(String) },
+          { name: 'Projector', status: 'inactive', since: expect.any(String) },
+        ],
+      });
+      expect(await send(messages.inventory.listOpenAlerts, { buildingId: building.id })).toEqual([open]);
       const mails = () => smtp.mails.slice(mailsBefore).filter((m) => m.to.includes('av-desk@example.edu'));
       await eventually(() => expect(mails()).toHaveLength(1));
       expect(mails()[0].data).toContain('Subject: Room 204, Science Hall: 2 of 5 devices offline\r\n');
@@ -157,12 +168,7 @@ describe('the alert engine', () => {
       await quietFor();
       expect(receiver.received).toHaveLength(2);
       expect(mails()[1].data).toContain('all devices back online');
-      const open = await sql(
-        inventory.sut,
-        'SELECT 1 FROM inv.alerts WHERE closed_at IS NULL AND room_id = $1',
-        [projector.roomId],
-      );
-      expect(open).toHaveLength(0);
+      expect(await send(messages.inventory.listOpenAlerts, { roomId: projector.roomId })).toEqual([]);
     } finally {
       await receiver.close();
       await send(messages.inventory.deleteChannel, { id: mail.id });

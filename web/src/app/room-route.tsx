@@ -3,10 +3,11 @@ import { useMemo, useState } from 'react';
 import { equipmentListQuery } from '../features/equipment/api/equipment';
 import { EquipmentSection } from '../features/equipment/components/equipment-section';
 import { MaintenanceNotice, MaintenanceSection } from '../features/maintenance/components/room-maintenance';
+import { RoomAlerts } from '../features/notifications/components/room-alerts';
 import { roomQuery } from '../features/rooms/api/rooms';
 import { RoomDetailPage } from '../features/rooms/components/room-detail-page';
 
-/** The room detail with its equipment and maintenance windows: three features, composed here. */
+/** The room detail with its equipment, open alert and maintenance windows: features composed here. */
 export function RoomRoute({ roomId }: { roomId: string }) {
   const equipment = useQuery(equipmentListQuery(roomId));
   const room = useQuery(roomQuery(roomId));
@@ -26,7 +27,12 @@ export function RoomRoute({ roomId }: { roomId: string }) {
       roomId={roomId}
       equipmentCount={equipment.data?.length}
       notice={<MaintenanceNotice roomId={roomId} from={from} />}
-      maintenance={targets ? <MaintenanceSection roomId={roomId} from={from} targets={targets} /> : null}
+      maintenance={
+        <>
+          <RoomAlerts roomId={roomId} />
+          {targets ? <MaintenanceSection roomId={roomId} from={from} targets={targets} /> : null}
+        </>
+      }
       equipment={<EquipmentSection roomId={roomId} />}
     />
   );

@@ -132,6 +132,18 @@ describe(LiveCache.name, () => {
     );
   });
 
+  it("refetches the room's open alert, and nothing else, when an alert opens, changes or closes", async () => {
+    onScreen(['/api/alerts/open', `roomId=${roomId}`], []);
+    onScreen(['/api/maintenance-windows', `roomId=${roomId}&from=x`], []);
+    onScreen(['/api/rooms', roomId, 'equipment'], [projector]);
+    sut.apply(
+      'inventory.changed',
+      JSON.stringify({ kind: 'alert', action: 'updated', id: roomId, roomId, buildingId }),
+    );
+    await jest.advanceTimersByTimeAsync(COALESCE_MS);
+    expect(fetched).toEqual([`/api/alerts/open/roomId=${roomId}`]);
+  });
+
   it('refetches the lists of windows when a place is deleted, which takes its windows with it', async () => {
     onScreen(['/api/maintenance-windows', `roomId=${roomId}&from=x`], []);
     sut.apply(

@@ -8,6 +8,8 @@ import {
   channelUpdateSchema,
   deliveryPageSchema,
   deliveryQuerySchema,
+  openAlertQuerySchema,
+  openAlertSchema,
 } from '../notifications';
 import { type ApiRouteDef } from '../route-def';
 
@@ -81,5 +83,15 @@ export const notificationRoutes = {
     access: 'admin',
     query: deliveryQuerySchema,
     response: deliveryPageSchema,
+  },
+  listOpenAlerts: {
+    method: 'GET',
+    path: '/api/alerts/open',
+    summary:
+      "The rooms' open alerts (devices offline now and since when), newest first, of one room or one building when given (404 for an unknown one)",
+    tag: 'Notifications',
+    access: 'user',
+    query: openAlertQuerySchema,
+    response: z.array(openAlertSchema),
   },
 } as const satisfies Record<string, ApiRouteDef>;

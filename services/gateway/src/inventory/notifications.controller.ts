@@ -7,6 +7,8 @@ import {
   type DeliveryPage,
   type DeliveryQuery,
   messages,
+  type OpenAlert,
+  type OpenAlertQuery,
 } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
 import { Body, Controller, Param, Query } from '@nestjs/common';
@@ -49,5 +51,10 @@ export class NotificationsController {
   @ApiRoute(apiRoutes.listDeliveries)
   deliveries(@Query() query: DeliveryQuery): Promise<DeliveryPage> {
     return this.rpc.send(messages.inventory.listDeliveries, query);
+  }
+
+  @ApiRoute(apiRoutes.listOpenAlerts)
+  openAlerts(@Query() query: OpenAlertQuery): Promise<OpenAlert[]> {
+    return this.rpc.send(messages.inventory.listOpenAlerts, query);
   }
 }

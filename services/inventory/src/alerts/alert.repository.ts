@@ -1,4 +1,11 @@
-import { type Alert, type AlertDevice, type AlertMessageKind, type DeliveryContent } from '@cm/contracts';
+import {
+  type Alert,
+  type AlertDevice,
+  type AlertMessageKind,
+  type DeliveryContent,
+  type OpenAlert,
+  type OpenAlertQuery,
+} from '@cm/contracts';
 import { CONFIG } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -97,6 +104,34 @@ export class AlertRepository {
       changes: row.alert_changes.map(Number),
       flappingAt: row.alert_flapping_at === null ? null : Date.parse(row.alert_flapping_at),
     };
+  }
+
+  /**
+   * The open alerts, newest first, of one room or building when given; null when the room or
+   * building given does not exist.
+   */
+  async listOpen(query: OpenAlertQuery): Promise<OpenAlert[] | null> {
+    const [place]: { room: boolean; building: boolean }[] = await this.dataSource.query(
+      `SELECT $1::uuid IS NULL OR EXISTS (SELECT 1 FROM ${this.t.rooms} WHERE id = $1) AS room,
+              $2::uuid IS NULL OR EXISTS (SELECT 1 FROM ${this.t.buildings} WHERE id = $2) AS building`,
+      [query.roomId ?? null, query.buildingId ?? null],
+    );
+    if (!place.room || !place.building) return null;
+    return this.dataSource.query(
+      `SELECT a.id, json_build_object('id', r.id, 'name', r.name) AS room,
+              json_build_object('id', b.id, 'name', b.name) AS building,
+              ${isoOf('a.opened_at')} AS "openedAt", NULL AS "closedAt",
+              (SELECT count(*)::int FROM ${this.t.equipment} m WHERE m.room_id = r.id AND m.ip_address IS NOT NULL)
+                AS monitored,
+              coalesce((SELECT json_agg(d ORDER BY lower(d.name), d.id) FROM (${this.membersSql('a.id')}) d), '[]')
+                AS devices
+         FROM ${this.t.alerts} a
+         JOIN ${this.t.rooms} r ON r.id = a.room_id
+         JOIN ${this.t.buildings} b ON b.id = r.building_id
+        WHERE a.closed_at IS NULL AND ($1::uuid IS NULL OR r.id = $1) AND ($2::uuid IS NULL OR b.id = $2)
+        ORDER BY a.opened_at DESC, a.id`,
+      [query.roomId ?? null, query.buildingId ?? null],
+    );
   }
 
   /** In the batch's transaction, after its statuses were written. */
@@ -295,14 +330,15 @@ export class AlertRepository {
     });
   }
 
+  /** The devices in an alert, as a message and the open alerts' list name them. */
+  private membersSql(alertId: string): string {
+    return `SELECT e.id, e.name, e.ip_address AS address, e.status, ${isoOf('st.alert_since')} AS since
+              FROM ${this.t.state} st JOIN ${this.t.equipment} e ON e.id = st.equipment_id
+             WHERE st.alert_id = ${alertId}`;
+  }
+
   private members(manager: EntityManager, alertId: string): Promise<AlertDevice[]> {
-    return manager.query(
-      `SELECT e.id, e.name, e.ip_address AS address, e.status, ${isoOf('st.alert_since')} AS since
-         FROM ${this.t.state} st JOIN ${this.t.equipment} e ON e.id = st.equipment_id
-        WHERE st.alert_id = $1
-        ORDER BY lower(e.name), e.id`,
-      [alertId],
-    );
+    return manager.query(`${this.membersSql('$1')} ORDER BY lower(e.name), e.id`, [alertId]);
   }
 
   private async monitored(manager: EntityManager, roomId: string): Promise<number> {

@@ -2,10 +2,12 @@ import { Module } from '@nestjs/common';
 import { MaintenanceModule } from '../maintenance/maintenance.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { AlertRepository } from './alert.repository';
+import { AlertsMessageController } from './alerts.message.controller';
 
 /** The alert engine; the status batch and the equipment edits call it in their transactions. */
 @Module({
   imports: [MaintenanceModule, NotificationsModule],
+  controllers: [AlertsMessageController],
   providers: [AlertRepository],
   exports: [AlertRepository, NotificationsModule],
 })

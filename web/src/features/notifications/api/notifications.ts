@@ -4,6 +4,9 @@ import { apiJson, apiQuery, queryKeyOf } from '../../../lib/api';
 
 export const channelsQuery = apiQuery(apiRoutes.listChannels);
 
+/** The room's open alert (at most one); live `alert` events refetch it. */
+export const roomAlertsQuery = (roomId: string) => apiQuery(apiRoutes.listOpenAlerts, { roomId });
+
 /** The delivery log; the key holds the filter, so each filter is cached on its own. */
 export const deliveriesQuery = (filter: DeliveryFilter = {}) =>
   apiQuery(
