@@ -27,6 +27,7 @@ describe('messages', () => {
       'inventory.room.update',
       'inventory.room.delete',
       'inventory.equipment.list',
+      'inventory.equipment.building',
       'inventory.equipment.create',
       'inventory.equipment.update',
       'inventory.equipment.delete',

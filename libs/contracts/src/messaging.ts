@@ -7,7 +7,12 @@ import {
   buildingUpdateMessageSchema,
 } from './buildings';
 import { deletedSchema, idParamsSchema } from './common';
-import { equipmentCreateMessageSchema, equipmentSchema, equipmentUpdateMessageSchema } from './equipment';
+import {
+  equipmentCreateMessageSchema,
+  equipmentOptionSchema,
+  equipmentSchema,
+  equipmentUpdateMessageSchema,
+} from './equipment';
 import { healthReportSchema } from './health';
 import { equipmentHistorySchema, historyRequestSchema } from './history';
 import {
@@ -157,6 +162,11 @@ export const messages = {
     updateRoom: message('inventory.room.update', roomUpdateMessageSchema, roomSchema),
     deleteRoom: message('inventory.room.delete', idParamsSchema, deletedSchema),
     listEquipment: message('inventory.equipment.list', roomIdParamsSchema, z.array(equipmentSchema)),
+    listBuildingEquipment: message(
+      'inventory.equipment.building',
+      buildingIdParamsSchema,
+      z.array(equipmentOptionSchema),
+    ),
     createEquipment: message('inventory.equipment.create', equipmentCreateMessageSchema, equipmentSchema),
     updateEquipment: message('inventory.equipment.update', equipmentUpdateMessageSchema, equipmentSchema),
     deleteEquipment: message('inventory.equipment.delete', idParamsSchema, deletedSchema),

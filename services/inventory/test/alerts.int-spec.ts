@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { type Equipment, events, messages, namespacedName, streams } from '@cm/contracts';
+import { type Equipment, ErrorCode, events, messages, namespacedName, streams } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
 import { eventually } from '@cm/platform/testing';
 import { STATUS_CONSUMER } from '../src/status/status-events.consumer';
 import { channelsTestEnv, type Received, smtpForTests, startReceiver } from './receivers';
-import { type Inventory, inventoryUnderTest, monitorOf, sql, startInventory } from './support';
+import { failureOf, type Inventory, inventoryUnderTest, monitorOf, sql, startInventory } from './support';
 
 const WINDOW_MS = 1000;
 const env: Record<string, string> = {
@@ -296,6 +296,84 @@ describe('the alert engine', () => {
     } finally {
       await back.close();
     }
+  });
+
+  it('lists the equipment behind a failing upstream device in its alert, and alerts for none of it', async () => {
+    const { devices, receiver } = await campus(['Switch', 'Projector', 'Display']);
+    const [sw, projector, display] = devices;
+    for (const d of [projector, display]) {
+      const updated = await send(messages.inventory.updateEquipment, {
+        id: d.id,
+        changes: { name: d.name, upstreamEquipmentId: sw.id },
+      });
+      expect(updated.upstreamEquipmentId).toBe(sw.id);
+    }
+    try {
+      await sweep(all(devices, 'inactive')[0]);
+      await sweep(all(devices, 'inactive')[0]);
+      await eventually(() => expect(receiver.received).toHaveLength(1));
+      await quietFor();
+      expect(texts(receiver.received)).toEqual([
+        `Room 204, Science Hall: 1 of 3 devices offline — Switch (${sw.ipAddress}); unreachable behind Switch: Display (${display.ipAddress}), Projector (${projector.ipAddress})`,
+      ]);
+      expect(receiver.received[0].body.alert).toMatchObject({
+        devices: [
+          {
+            id: sw.id,
+            behind: [
+              { id: display.id, name: 'Display', address: display.ipAddress },
+              { id: projector.id, name: 'Projector', address: projector.ipAddress },
+            ],
+          },
+        ],
+      });
+      const [open] = await send(messages.inventory.listOpenAlerts, { roomId: sw.roomId });
+      expect(open.devices.map((d) => [d.name, d.behind?.map((b) => b.name)])).toEqual([
+        ['Switch', ['Display', 'Projector']],
+      ]);
+
+      await sweep(all(devices, 'active')[0]);
+      await eventually(() => expect(kinds(receiver.received)).toEqual(['alert.opened', 'alert.recovered']));
+      await quietFor();
+      expect(receiver.received).toHaveLength(2);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('refuses an upstream device that does not exist, is the device itself, or is behind it', async () => {
+    const building = await make.building();
+    const room = await make.room(building.id);
+    const router = await make.equipment(room.id, { name: 'Router' });
+    const sw = await make.equipment(room.id, { name: 'Switch', upstreamEquipmentId: router.id });
+    expect(sw.upstreamEquipmentId).toBe(router.id);
+    // The choices the form lists: the building's equipment, each with its room.
+    expect(await send(messages.inventory.listBuildingEquipment, { buildingId: building.id })).toEqual([
+      { id: router.id, name: 'Router', ipAddress: null, roomId: room.id, roomName: room.name },
+      { id: sw.id, name: 'Switch', ipAddress: null, roomId: room.id, roomName: room.name },
+    ]);
+    const refusal = (message: string) => ({
+      code: ErrorCode.VALIDATION_FAILED,
+      errors: [{ path: 'upstreamEquipmentId', message }],
+    });
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect(await failureOf(make.equipment(room.id, { upstreamEquipmentId: unknown }))).toMatchObject(
+      refusal(`Upstream device ${unknown} does not exist: choose another device`),
+    );
+    const edit = (id: string, upstreamEquipmentId: string) =>
+      send(messages.inventory.updateEquipment, { id, changes: { name: 'Router', upstreamEquipmentId } });
+    expect(await failureOf(edit(router.id, router.id))).toMatchObject(
+      refusal('A device cannot be its own upstream device'),
+    );
+    expect(await failureOf(edit(router.id, sw.id))).toMatchObject(
+      refusal(
+        'Switch is reached through this device: it cannot also be its upstream device (that would be a loop)',
+      ),
+    );
+    // Deleting the upstream leaves its dependents without one.
+    await send(messages.inventory.deleteEquipment, { id: router.id });
+    const [left] = await send(messages.inventory.listEquipment, { roomId: room.id });
+    expect(left).toMatchObject({ name: 'Switch', upstreamEquipmentId: null });
   });
 
   describe('with two replicas', () => {

@@ -17,6 +17,7 @@ const projector: Equipment = {
   notes: null,
   imageUrl: null,
   type: null,
+  upstreamEquipmentId: null,
   lastCheckedAt: null,
   lastRttMs: null,
 };

@@ -56,10 +56,12 @@ interface AlertRow {
 
 export const noAlerts = (): AlertOutcome => ({ queued: 0, rooms: [] });
 
-const sameIds = (a: readonly { id: string }[], b: readonly { id: string }[]) => {
-  const ids = new Set(a.map((d) => d.id));
-  return a.length === b.length && b.every((d) => ids.has(d.id));
-};
+/** The devices a message names, and those it lists behind each: what a new message is sent for. */
+const signature = (devices: readonly AlertDevice[]) =>
+  devices
+    .flatMap((d) => [d.id, ...(d.behind ?? []).map((b) => `${d.id}>${b.id}`)])
+    .sort()
+    .join();
 
 /**
  * Decides alerts inside the transaction that records a batch of checks, so a decision and the
@@ -117,7 +119,7 @@ export class AlertRepository {
       [query.roomId ?? null, query.buildingId ?? null],
     );
     if (!place.room || !place.building) return null;
-    return this.dataSource.query(
+    const alerts: OpenAlert[] = await this.dataSource.query(
       `SELECT a.id, json_build_object('id', r.id, 'name', r.name) AS room,
               json_build_object('id', b.id, 'name', b.name) AS building,
               ${isoOf('a.opened_at')} AS "openedAt", NULL AS "closedAt",
@@ -132,6 +134,12 @@ export class AlertRepository {
         ORDER BY a.opened_at DESC, a.id`,
       [query.roomId ?? null, query.buildingId ?? null],
     );
+    const all = await this.withBehind(
+      this.dataSource.manager,
+      alerts.flatMap((a) => a.devices),
+    );
+    const byId = new Map(all.map((d) => [d.id, d]));
+    return alerts.map((a) => ({ ...a, devices: a.devices.map((d) => byId.get(d.id)!) }));
   }
 
   /** In the batch's transaction, after its statuses were written. */
@@ -151,12 +159,25 @@ export class AlertRepository {
           new Date(now),
         )
       : new Map();
+    const behindFailing = await this.failingUpstreams(
+      manager,
+      candidates.filter((s) => !covered.has(s.id)).map((s) => s.id),
+    );
     const joiners = new Map<string, string[]>();
+    const rooms = new Set<string>();
     for (const s of candidates) {
       if (covered.has(s.id)) continue;
+      const upstreamRoom = behindFailing.get(s.id);
+      if (upstreamRoom) {
+        // Listed in the upstream's alert (its room's message is brought up to date), not alerted.
+        rooms.add(upstreamRoom);
+        continue;
+      }
       joiners.set(s.roomId, [...(joiners.get(s.roomId) ?? []), s.id]);
     }
-    const rooms = new Set([...joiners.keys(), ...steps.filter((s) => s.leaves).map((s) => s.roomId)]);
+    for (const room of [...joiners.keys(), ...steps.filter((s) => s.leaves).map((s) => s.roomId)]) {
+      rooms.add(room);
+    }
     const flapped = steps.filter((s) => s.flapped);
     for (const s of flapped) rooms.add(s.roomId);
     if (rooms.size === 0) return noAlerts();
@@ -169,6 +190,48 @@ export class AlertRepository {
    */
   settleRooms(roomIds: readonly string[]): Promise<AlertOutcome> {
     return this.dataSource.transaction((manager) => this.settle(manager, roomIds, new Map(), []));
+  }
+
+  /** Of the equipment given, those whose upstream device is failing now: by id, the upstream's room. */
+  private async failingUpstreams(manager: EntityManager, ids: string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows: { id: string; roomId: string }[] = await manager.query(
+      `SELECT e.id, u.room_id AS "roomId"
+         FROM ${this.t.equipment} e
+         JOIN ${this.t.equipment} u ON u.id = e.upstream_equipment_id
+         JOIN ${this.t.state} ust ON ust.equipment_id = u.id
+        WHERE e.id = ANY($1::uuid[]) AND ust.alert_failed_checks > 0`,
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id, r.roomId]));
+  }
+
+  /**
+   * Adds to each device the equipment behind it (its dependents, and theirs) that is down and in
+   * no alert of its own: "unreachable behind Switch: …".
+   */
+  private async withBehind<T extends AlertDevice>(manager: EntityManager, devices: T[]): Promise<T[]> {
+    if (devices.length === 0) return devices;
+    const rows: { root: string; id: string; name: string; address: string | null }[] = await manager.query(
+      `WITH RECURSIVE behind (id, root) AS (
+         SELECT e.id, e.upstream_equipment_id FROM ${this.t.equipment} e WHERE e.upstream_equipment_id = ANY($1::uuid[])
+         UNION
+         SELECT e.id, b.root FROM ${this.t.equipment} e JOIN behind b ON e.upstream_equipment_id = b.id
+       )
+       SELECT b.root, e.id, e.name, e.ip_address AS address
+         FROM behind b
+         JOIN ${this.t.equipment} e ON e.id = b.id
+         JOIN ${this.t.state} st ON st.equipment_id = e.id
+        WHERE st.alert_failed_checks >= $2 AND st.alert_id IS NULL
+        ORDER BY lower(e.name), e.id`,
+      [devices.map((d) => d.id), this.rules.afterFailedChecks],
+    );
+    return devices.map((d) => {
+      const behind = rows
+        .filter((r) => r.root === d.id)
+        .map(({ id, name, address }) => ({ id, name, address }));
+      return behind.length ? { ...d, behind } : d;
+    });
   }
 
   private async writeStates(manager: EntityManager, steps: readonly (DeviceStep & BatchDevice)[]) {
@@ -261,7 +324,7 @@ export class AlertRepository {
       [alert.id, room.id],
     );
     const members = await this.members(manager, alert.id);
-    if (stored && sameIds(members, stored.devices)) return false;
+    if (stored && signature(members) === signature(stored.devices)) return false;
     if (!stored && members.length === 0) {
       await manager.query(`DELETE FROM ${this.t.alerts} WHERE id = $1`, [alert.id]);
       return false;
@@ -337,8 +400,12 @@ export class AlertRepository {
              WHERE st.alert_id = ${alertId}`;
   }
 
-  private members(manager: EntityManager, alertId: string): Promise<AlertDevice[]> {
-    return manager.query(`${this.membersSql('$1')} ORDER BY lower(e.name), e.id`, [alertId]);
+  private async members(manager: EntityManager, alertId: string): Promise<AlertDevice[]> {
+    const devices: AlertDevice[] = await manager.query(
+      `${this.membersSql('$1')} ORDER BY lower(e.name), e.id`,
+      [alertId],
+    );
+    return this.withBehind(manager, devices);
   }
 
   private async monitored(manager: EntityManager, roomId: string): Promise<number> {

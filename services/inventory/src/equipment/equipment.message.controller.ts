@@ -18,6 +18,11 @@ export class EquipmentMessageController {
     return this.equipment.listByRoom(roomId);
   }
 
+  @HandleMessage(messages.inventory.listBuildingEquipment)
+  listByBuilding({ buildingId }: { buildingId: string }) {
+    return this.equipment.listByBuilding(buildingId);
+  }
+
   @HandleMessage(messages.inventory.createEquipment)
   create({ roomId, equipment }: EquipmentCreateMessage) {
     return this.equipment.create(roomId, equipment);

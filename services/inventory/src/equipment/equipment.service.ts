@@ -2,6 +2,7 @@ import {
   allowedAddressProblem,
   type Equipment,
   type EquipmentCreateBody,
+  type EquipmentOption,
   type EquipmentStatus,
   type EquipmentUpdate,
   ErrorCode,
@@ -35,6 +36,10 @@ export class EquipmentService {
 
   async listByRoom(roomId: string): Promise<Equipment[]> {
     return found(await this.equipment.listByRoom(roomId), () => notFound.room(roomId));
+  }
+
+  async listByBuilding(buildingId: string): Promise<EquipmentOption[]> {
+    return found(await this.equipment.listByBuilding(buildingId), () => notFound.building(buildingId));
   }
 
   async create(

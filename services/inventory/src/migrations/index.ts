@@ -6,6 +6,7 @@ import { StatusHours1764200000000 } from './1764200000000-status-hours';
 import { NotificationChannels1764300000000 } from './1764300000000-notification-channels';
 import { MaintenanceWindows1764350000000 } from './1764350000000-maintenance-windows';
 import { Alerts1764400000000 } from './1764400000000-alerts';
+import { UpstreamEquipment1764450000000 } from './1764450000000-upstream-equipment';
 
 /** Applied in order by the platform's DatabaseModule. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   NotificationChannels1764300000000,
   MaintenanceWindows1764350000000,
   Alerts1764400000000,
+  UpstreamEquipment1764450000000,
 ];
