@@ -216,6 +216,32 @@ describe('the alert engine', () => {
     }
   });
 
+  it('takes equipment a person sets to maintenance, or whose address is removed, out of its alert', async () => {
+    const { devices, receiver } = await campus(['Projector', 'Display']);
+    const [projector, display] = devices;
+    try {
+      await sweep(all(devices, 'inactive')[0]);
+      await sweep(all(devices, 'inactive')[0]);
+      await eventually(() => expect(receiver.received).toHaveLength(1));
+      expect(receiver.received[0].body.text).toMatch(/: 2 of 2 devices offline — /);
+      await send(messages.inventory.updateEquipment, {
+        id: projector.id,
+        changes: { name: 'Projector', status: 'maintenance' },
+      });
+      await send(messages.inventory.updateEquipment, {
+        id: display.id,
+        changes: { name: 'Display', ipAddress: null },
+      });
+      await eventually(() => expect(kinds(receiver.received)).toEqual(['alert.opened', 'alert.recovered']));
+      expect(receiver.received[1].body.text).toMatch(
+        /^Room 204, Science Hall: no devices offline any more after \d+ s$/,
+      );
+      expect(await send(messages.inventory.listOpenAlerts, { roomId: projector.roomId })).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('opens no alert for equipment inside a maintenance window', async () => {
     const { room, devices, receiver } = await campus(['Projector']);
     try {

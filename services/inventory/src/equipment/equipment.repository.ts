@@ -9,6 +9,7 @@ import {
 import { AppError } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { type AlertOutcome, noAlerts } from '../alerts/alert.repository';
 import { TableRepository } from '../database/table.repository';
 import { StatusRepository } from '../status/status.repository';
 
@@ -49,11 +50,13 @@ export interface EquipmentParents {
   buildingId: string;
 }
 
-/** An update as committed: the equipment, and whether it changed its status or its room. */
+/** An update as committed: the equipment, whether it changed its status or its room, its alert. */
 export interface EquipmentUpdated {
   equipment: Equipment;
   statusChanged: boolean;
   previousRoomId: string;
+  /** What a person's status change did to its room's alert. */
+  alerts: AlertOutcome;
 }
 
 @Injectable()
@@ -213,7 +216,7 @@ export class EquipmentRepository extends TableRepository {
       await this.checkUpstream(manager, id, changes.upstreamEquipmentId);
       const { status, ...rest } = changes;
       const statusChanged = status !== undefined && status !== current[0].status;
-      if (statusChanged) await this.status.recordManual(manager, id, status);
+      const alerts = statusChanged ? await this.status.recordManual(manager, id, status) : noAlerts();
       const row = await this.updateById<Equipment, EquipmentUpdate>(`${this.t.equipment} AS e`, columns, id, {
         changes: rest,
         updatable,
@@ -224,7 +227,9 @@ export class EquipmentRepository extends TableRepository {
         [id],
       );
       // The status, when it changed, was written above, in this transaction: the row has it.
-      return row && { equipment: { ...row, ...check }, statusChanged, previousRoomId: current[0].roomId };
+      return (
+        row && { equipment: { ...row, ...check }, statusChanged, previousRoomId: current[0].roomId, alerts }
+      );
     });
   }
 

@@ -12,7 +12,7 @@ import {
 } from '@cm/contracts';
 import { AppError, CONFIG } from '@cm/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AlertRepository } from '../alerts/alert.repository';
+import { type AlertOutcome, AlertRepository } from '../alerts/alert.repository';
 import { type Config } from '../config';
 import { found, notFound } from '../database/not-found';
 import { withParent } from '../database/sql';
@@ -67,11 +67,12 @@ export class EquipmentService {
       () => notFound.room(changes.roomId!),
     );
     if (changes.ipAddress !== undefined) this.relay.kick();
-    const { equipment, statusChanged, previousRoomId } = found(updated, () => notFound.equipment(id));
+    const { equipment, statusChanged, previousRoomId, alerts } = found(updated, () => notFound.equipment(id));
     void this.announce(equipment, 'updated', statusChanged, previousRoomId);
+    // A person's status change took it out of its alert in the update's transaction.
+    this.announceAlerts(alerts);
     if (statusChanged || changes.ipAddress !== undefined || previousRoomId !== equipment.roomId) {
-      // A person's status change took it out of its alert in the update's transaction.
-      await this.settleAlerts([previousRoomId, equipment.roomId], statusChanged);
+      await this.settleAlerts([previousRoomId, equipment.roomId]);
     }
     return equipment;
   }
@@ -81,22 +82,26 @@ export class EquipmentService {
     if (!parents) throw notFound.equipment(id);
     this.relay.kick();
     this.live.inventoryChanged({ kind: 'equipment', action: 'deleted', id, ...parents });
-    await this.settleAlerts([parents.roomId], false);
+    await this.settleAlerts([parents.roomId]);
   }
 
   /**
    * After the commit: equipment deleted, moved, without an address or taken over by a person
    * leaves its room's alert. The edit stands if this fails; the next check of the room settles it.
    */
-  private async settleAlerts(roomIds: string[], queued: boolean): Promise<void> {
+  private async settleAlerts(roomIds: string[]): Promise<void> {
     try {
-      const outcome = await this.alerts.settleRooms(roomIds);
-      if (queued || outcome.queued > 0) this.deliveries.kick();
-      for (const { roomId, buildingId } of outcome.rooms) {
-        this.live.inventoryChanged({ kind: 'alert', action: 'updated', id: roomId, roomId, buildingId });
-      }
+      this.announceAlerts(await this.alerts.settleRooms(roomIds));
     } catch (error) {
       this.logger.warn(`Updating the alerts of rooms ${roomIds.join(', ')} failed: ${String(error)}`);
+    }
+  }
+
+  /** After the commit: the relay sends what was queued, open screens refetch the rooms' alerts. */
+  private announceAlerts(outcome: AlertOutcome): void {
+    if (outcome.queued > 0) this.deliveries.kick();
+    for (const { roomId, buildingId } of outcome.rooms) {
+      this.live.inventoryChanged({ kind: 'alert', action: 'updated', id: roomId, roomId, buildingId });
     }
   }
 
