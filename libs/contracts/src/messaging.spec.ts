@@ -49,6 +49,8 @@ describe('messages', () => {
       'inventory.channel.secret',
       'inventory.delivery.list',
       'inventory.alert.open',
+      'inventory.quiet-hours.get',
+      'inventory.quiet-hours.set',
       'media.health',
       'media.upload.create',
       'media.upload.complete',

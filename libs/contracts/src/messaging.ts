@@ -54,8 +54,10 @@ import {
   channelUpdateMessageSchema,
   deliveryPageSchema,
   deliveryQuerySchema,
+  buildingQuietHoursSchema,
   openAlertQuerySchema,
   openAlertSchema,
+  quietHoursMessageSchema,
 } from './notifications';
 import { problemsSchema } from './problems';
 import { reportPageRequestSchema, reportPageSchema } from './reports';
@@ -201,6 +203,8 @@ export const messages = {
     rotateChannelSecret: message('inventory.channel.secret', idParamsSchema, channelCreatedSchema),
     listDeliveries: message('inventory.delivery.list', deliveryQuerySchema, deliveryPageSchema),
     listOpenAlerts: message('inventory.alert.open', openAlertQuerySchema, z.array(openAlertSchema)),
+    getQuietHours: message('inventory.quiet-hours.get', buildingIdParamsSchema, buildingQuietHoursSchema),
+    setQuietHours: message('inventory.quiet-hours.set', quietHoursMessageSchema, buildingQuietHoursSchema),
   },
   media: {
     health: health('media'),

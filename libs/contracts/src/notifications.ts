@@ -113,6 +113,8 @@ export const alertMessageKinds = [
   'alert.updated',
   'alert.recovered',
   'alert.flapping',
+  /** The lines of the alerts a building had outside its teaching hours, when teaching starts. */
+  'alert.digest',
 ] as const;
 export type AlertMessageKind = (typeof alertMessageKinds)[number];
 
@@ -232,6 +234,67 @@ export const deliveryPageSchema = z.object({
   nextCursor: z.string().nullable(),
 });
 export type DeliveryPage = z.infer<typeof deliveryPageSchema>;
+
+/** What happens to an alert outside a building's teaching hours. */
+export const quietModes = ['digest', 'drop'] as const;
+
+const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;
+const clockTime = (label: string) =>
+  z.string({ message: `${label} must be a time such as 08:00` }).regex(CLOCK, {
+    message: `${label} must be a time such as 08:00 (24-hour, HH:MM)`,
+  });
+
+/** Whether the runtime knows the IANA time zone (Europe/Berlin, America/New_York, UTC). */
+export function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A building's weekly teaching hours (the same hours on each day listed, 1 Monday to 7 Sunday, in
+ * its time zone). Outside them alerts wait for a morning digest (the first teaching hour) or are
+ * dropped.
+ */
+export const quietHoursSchema = z
+  .object({
+    days: z
+      .array(z.number().int().min(1).max(7), {
+        message: 'Days must be a list of weekdays, 1 (Monday) to 7 (Sunday)',
+      })
+      .min(1, { message: 'Choose at least one teaching day' })
+      .max(7)
+      .transform((days) => [...new Set(days)].sort()),
+    start: clockTime('Start'),
+    end: clockTime('End'),
+    timeZone: z
+      .string({ message: 'Time zone must be text' })
+      .refine(isTimeZone, { message: 'Time zone must be an IANA time zone, such as Europe/Berlin or UTC' }),
+    outside: z.enum(quietModes, { message: 'Outside teaching hours must be digest or drop' }),
+  })
+  // Compared only when both are times: a malformed one has its own message.
+  .refine((q) => !CLOCK.test(q.start) || !CLOCK.test(q.end) || q.end > q.start, {
+    path: ['end'],
+    message: 'The end must be later than the start',
+  });
+export type QuietHours = z.infer<typeof quietHoursSchema>;
+
+export const buildingQuietHoursSchema = z.object({
+  buildingId: idSchema,
+  /** Null: alerts go out at any hour. */
+  quietHours: quietHoursSchema.nullable(),
+});
+export type BuildingQuietHours = z.infer<typeof buildingQuietHoursSchema>;
+
+/** gateway → inventory */
+export const quietHoursMessageSchema = z.object({
+  buildingId: idSchema,
+  quietHours: quietHoursSchema.nullable(),
+});
+export type QuietHoursMessage = z.infer<typeof quietHoursMessageSchema>;
 
 /** gateway → inventory */
 export const channelUpdateMessageSchema = z.object({ id: idSchema, changes: channelUpdateSchema });

@@ -402,6 +402,71 @@ describe('the alert engine', () => {
     expect(left).toMatchObject({ name: 'Switch', upstreamEquipmentId: null });
   });
 
+  it("outside teaching hours, gathers a building's alerts into one morning digest, or drops them", async () => {
+    const { building, room, devices, receiver, channel } = await campus(['Projector']);
+    const annex = await make.room(building.id, { name: '205' });
+    const display = await make.equipment(annex.id, { name: 'Display', ipAddress: '127.0.9.9' });
+    // Teaching hours of one hour, every day, starting 12 hours from now (UTC): now is outside them.
+    const start = new Date(Date.now() + 12 * 3_600_000);
+    start.setUTCMinutes(0, 0, 0);
+    const hh = String(start.getUTCHours()).padStart(2, '0');
+    const hours = { days: [1, 2, 3, 4, 5, 6, 7], start: `${hh}:00`, end: `${hh}:59`, timeZone: 'UTC' };
+    const set = await send(messages.inventory.setQuietHours, {
+      buildingId: building.id,
+      quietHours: { ...hours, outside: 'digest' },
+    });
+    expect(set).toEqual({ buildingId: building.id, quietHours: { ...hours, outside: 'digest' } });
+    const digests = () =>
+      sql<{ kind: string; text: string; due: Date }>(
+        inventory.sut,
+        `SELECT kind, payload->>'text' AS text, next_attempt_at AS due FROM inv.deliveries WHERE channel_id = $1`,
+        [channel.id],
+      );
+    try {
+      await sweep([[devices[0], 'inactive']], [[display, 'inactive']]);
+      await sweep([[devices[0], 'inactive']], [[display, 'inactive']]);
+      await quietFor();
+      expect(receiver.received).toHaveLength(0);
+      const [digest, ...more] = await digests();
+      expect(more).toEqual([]);
+      expect(digest.kind).toBe('alert.digest');
+      expect(digest.text.split('\n').sort()).toEqual(
+        [
+          'Science Hall, outside teaching hours:',
+          `Room 204, Science Hall: 1 of 1 device offline — Projector (${devices[0].ipAddress})`,
+          `Room 205, Science Hall: 1 of 1 device offline — Display (${display.ipAddress})`,
+        ].sort(),
+      );
+      // Due when teaching starts.
+      expect(digest.due.getTime()).toBe(start.getTime());
+
+      // Dropped: the recoveries add nothing, and nothing goes out.
+      await send(messages.inventory.setQuietHours, {
+        buildingId: building.id,
+        quietHours: { ...hours, outside: 'drop' },
+      });
+      await sweep([
+        [devices[0], 'active'],
+        [display, 'active'],
+      ]);
+      await quietFor();
+      expect(receiver.received).toHaveLength(0);
+      expect((await digests()).map((d) => d.text)).toEqual([digest.text]);
+
+      // Without teaching hours, alerts go out at any hour again.
+      await send(messages.inventory.setQuietHours, { buildingId: building.id, quietHours: null });
+      expect(await send(messages.inventory.getQuietHours, { buildingId: room.buildingId })).toEqual({
+        buildingId: building.id,
+        quietHours: null,
+      });
+      await sweep([[devices[0], 'inactive']]);
+      await sweep([[devices[0], 'inactive']]);
+      await eventually(() => expect(kinds(receiver.received)).toEqual(['alert.opened']));
+    } finally {
+      await receiver.close();
+    }
+  });
+
   describe('with two replicas', () => {
     let second: Inventory;
     beforeAll(async () => {

@@ -7,8 +7,10 @@ import {
   type DeliveryPage,
   type DeliveryQuery,
   messages,
+  type BuildingQuietHours,
   type OpenAlert,
   type OpenAlertQuery,
+  type QuietHours,
 } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
 import { Body, Controller, Param, Query } from '@nestjs/common';
@@ -56,5 +58,23 @@ export class NotificationsController {
   @ApiRoute(apiRoutes.listOpenAlerts)
   openAlerts(@Query() query: OpenAlertQuery): Promise<OpenAlert[]> {
     return this.rpc.send(messages.inventory.listOpenAlerts, query);
+  }
+
+  @ApiRoute(apiRoutes.getQuietHours)
+  quietHours(@Param('buildingId') buildingId: string): Promise<BuildingQuietHours> {
+    return this.rpc.send(messages.inventory.getQuietHours, { buildingId });
+  }
+
+  @ApiRoute(apiRoutes.setQuietHours)
+  setQuietHours(
+    @Param('buildingId') buildingId: string,
+    @Body() quietHours: QuietHours,
+  ): Promise<BuildingQuietHours> {
+    return this.rpc.send(messages.inventory.setQuietHours, { buildingId, quietHours });
+  }
+
+  @ApiRoute(apiRoutes.clearQuietHours)
+  clearQuietHours(@Param('buildingId') buildingId: string): Promise<BuildingQuietHours> {
+    return this.rpc.send(messages.inventory.setQuietHours, { buildingId, quietHours: null });
   }
 }

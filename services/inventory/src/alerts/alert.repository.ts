@@ -5,6 +5,7 @@ import {
   type DeliveryContent,
   type OpenAlert,
   type OpenAlertQuery,
+  type QuietHours,
 } from '@cm/contracts';
 import { CONFIG } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
@@ -12,6 +13,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { type Config } from '../config';
 import { isoOf, type Tables, tablesOf } from '../database/sql';
 import { MaintenanceWindowsService } from '../maintenance/maintenance-windows.service';
+import { isTeaching, nextTeachingStart } from './quiet-hours';
 import { DeliveryRepository } from '../notifications/delivery.repository';
 import {
   alertText,
@@ -440,6 +442,33 @@ export class AlertRepository {
    * (a blip shorter than the window is not news). Rows the relay has claimed are not touched: an
    * UPDATE here waits for its claim and then no longer matches, so they are followed by this one.
    */
+  /**
+   * Outside teaching hours with a digest: the message becomes a line of the building's digest
+   * for each channel, one waiting delivery due when teaching starts (created by the first line).
+   */
+  private async addToDigest(
+    manager: EntityManager,
+    room: RoomRow,
+    channelIds: string[],
+    content: DeliveryContent,
+    { dueAt }: { dueAt: number },
+  ): Promise<void> {
+    if (channelIds.length === 0) return;
+    const digest: DeliveryContent = {
+      kind: 'alert.digest',
+      subject: `${room.buildingName}: alerts outside teaching hours`,
+      text: `${room.buildingName}, outside teaching hours:\n${content.text}`,
+    };
+    await manager.query(
+      `INSERT INTO ${this.t.deliveries} AS d (channel_id, kind, payload, digest_building_id, next_attempt_at)
+       SELECT channel_id, 'alert.digest', $2::jsonb, $3, $4 FROM unnest($1::uuid[]) AS c(channel_id)
+       ON CONFLICT (digest_building_id, channel_id)
+          WHERE digest_building_id IS NOT NULL AND state = 'pending' AND attempts = 0
+       DO UPDATE SET payload = jsonb_set(d.payload, '{text}', to_jsonb((d.payload->>'text') || E'\n' || $5))`,
+      [channelIds, JSON.stringify(digest), room.buildingId, new Date(dueAt).toISOString(), content.text],
+    );
+  }
+
   private async message(
     manager: EntityManager,
     room: RoomRow,
@@ -474,6 +503,26 @@ export class AlertRepository {
         ORDER BY id`,
       [room.buildingId],
     );
+    const [quiet]: QuietHours[] = await manager.query(
+      `SELECT days, starts AS start, ends AS end, time_zone AS "timeZone", outside
+         FROM ${this.t.quietHours} WHERE building_id = $1`,
+      [room.buildingId],
+    );
+    const now = Date.now();
+    if (quiet && !isTeaching(quiet, now)) {
+      if (quiet.outside === 'digest') {
+        await this.addToDigest(
+          manager,
+          room,
+          channels.filter((c) => !done.has(c.id)).map((c) => c.id),
+          content,
+          {
+            dueAt: nextTeachingStart(quiet, now),
+          },
+        );
+      }
+      return;
+    }
     const grouped = content.kind === 'alert.opened' || content.kind === 'alert.updated';
     const ids = await this.deliveries.enqueue(
       channels

@@ -62,6 +62,7 @@ export function tablesOf(dataSource: { options: object }) {
     channels: `${s}.notification_channels`,
     deliveries: `${s}.deliveries`,
     alerts: `${s}.alerts`,
+    quietHours: `${s}.building_quiet_hours`,
   };
 }
 export type Tables = ReturnType<typeof tablesOf>;

@@ -7,6 +7,7 @@ import { NotificationChannels1764300000000 } from './1764300000000-notification-
 import { MaintenanceWindows1764350000000 } from './1764350000000-maintenance-windows';
 import { Alerts1764400000000 } from './1764400000000-alerts';
 import { UpstreamEquipment1764450000000 } from './1764450000000-upstream-equipment';
+import { QuietHours1764500000000 } from './1764500000000-quiet-hours';
 
 /** Applied in order by the platform's DatabaseModule. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   MaintenanceWindows1764350000000,
   Alerts1764400000000,
   UpstreamEquipment1764450000000,
+  QuietHours1764500000000,
 ];
