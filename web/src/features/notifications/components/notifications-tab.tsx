@@ -32,6 +32,7 @@ import {
   useSaveChannel,
   useTestChannel,
 } from '../api/notifications';
+import { QuietHoursSection } from './quiet-hours-section';
 
 const buildingsQuery = apiQuery(apiRoutes.listBuildings);
 
@@ -45,7 +46,7 @@ const stateBadges: Record<Delivery['state'], 'neutral' | 'success' | 'warning' |
 
 type FormState = { open: false } | { open: true; channel?: Channel } | { open: true; secret: string };
 
-/** Settings → Notifications, for administrators: channels, their test button, the delivery log. */
+/** Settings → Notifications, for administrators: channels, their test button, quiet hours, the delivery log. */
 export function NotificationsTab() {
   const channels = useQuery(channelsQuery);
   const remove = useDeleteChannel();
@@ -183,6 +184,7 @@ export function NotificationsTab() {
           </ul>
         )}
       </Card>
+      <QuietHoursSection />
       <DeliveryLog channels={channels.data ?? []} />
       <Dialog open={form.open} onOpenChange={(open) => !open && setForm({ open: false })}>
         <DialogContent
