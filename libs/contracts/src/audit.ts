@@ -9,6 +9,7 @@ export const auditEntityTypes = [
   'user',
   'channel',
   'maintenanceWindow',
+  'quietHours',
   'monitoring',
   'session',
   'apiToken',

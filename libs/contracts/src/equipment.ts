@@ -31,6 +31,14 @@ export const equipmentCreateSchema = z.object({
   notes: optionalText(limits.notes, 'Notes'),
   imageUrl: picturePath('imageUrl'),
   type: optionalText(limits.shortText, 'Type'),
+  /**
+   * The device it is reached through (the room's switch, say): while that one fails, this one's
+   * failure is reported inside its alert, not on its own. Null or absent: none.
+   */
+  upstreamEquipmentId: z
+    .uuid({ message: 'Upstream device must be an equipment id' })
+    .nullish()
+    .transform((v) => v ?? null),
 });
 export type EquipmentCreate = z.infer<typeof equipmentCreateSchema>;
 
@@ -60,12 +68,23 @@ export const equipmentSchema = z.object({
   notes: z.string().nullable(),
   imageUrl: z.string().nullable(),
   type: z.string().nullable(),
+  upstreamEquipmentId: idSchema.nullable(),
   /** When the monitor last checked it (null before its first check). */
   lastCheckedAt: timestampSchema.nullable(),
   /** Round-trip time of that check in ms (a range: its answering addresses' mean); null without an answer. */
   lastRttMs: z.number().nonnegative().nullable(),
 });
 export type Equipment = z.infer<typeof equipmentSchema>;
+
+/** An equipment as the "Upstream device" choice lists it: the building's equipment, with its room. */
+export const equipmentOptionSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  ipAddress: z.string().nullable(),
+  roomId: idSchema,
+  roomName: z.string(),
+});
+export type EquipmentOption = z.infer<typeof equipmentOptionSchema>;
 
 /** gateway → inventory */
 export const equipmentCreateMessageSchema = z.object({

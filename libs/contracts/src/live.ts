@@ -25,14 +25,15 @@ export const equipmentStatusEventSchema = z.object({
 });
 export type EquipmentStatusEvent = z.infer<typeof equipmentStatusEventSchema>;
 
-export const inventoryKinds = ['building', 'room', 'equipment', 'maintenanceWindow'] as const;
+export const inventoryKinds = ['building', 'room', 'equipment', 'maintenanceWindow', 'alert'] as const;
 export const inventoryActions = ['created', 'updated', 'deleted'] as const;
 
 /**
  * A building, room, equipment or maintenance window was created, updated or deleted (committed).
  * Parents: a room's building; an equipment's room and building; a window's target and the
- * target's parents (a window of a building names the building). A delete cascades: its children
- * (a place's windows among them) are not named.
+ * target's parents (a window of a building names the building); a room's alert (`alert`, the id
+ * the room's) opened, changed or closed. A delete cascades: its children (a place's windows among
+ * them) are not named.
  */
 export const inventoryChangedEventSchema = z.object({
   kind: z.enum(inventoryKinds),

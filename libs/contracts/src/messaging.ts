@@ -7,7 +7,12 @@ import {
   buildingUpdateMessageSchema,
 } from './buildings';
 import { deletedSchema, idParamsSchema } from './common';
-import { equipmentCreateMessageSchema, equipmentSchema, equipmentUpdateMessageSchema } from './equipment';
+import {
+  equipmentCreateMessageSchema,
+  equipmentOptionSchema,
+  equipmentSchema,
+  equipmentUpdateMessageSchema,
+} from './equipment';
 import { healthReportSchema } from './health';
 import {
   exportPageRequestSchema,
@@ -57,6 +62,10 @@ import {
   channelUpdateMessageSchema,
   deliveryPageSchema,
   deliveryQuerySchema,
+  buildingQuietHoursSchema,
+  openAlertQuerySchema,
+  openAlertSchema,
+  quietHoursMessageSchema,
 } from './notifications';
 import { problemsSchema } from './problems';
 import { reportPageRequestSchema, reportPageSchema } from './reports';
@@ -164,6 +173,11 @@ export const messages = {
     deleteRoom: message('inventory.room.delete', idParamsSchema, deletedSchema),
     listEquipment: message('inventory.equipment.list', roomIdParamsSchema, z.array(equipmentSchema)),
     getEquipment: message('inventory.equipment.get', idParamsSchema, equipmentSchema),
+    listBuildingEquipment: message(
+      'inventory.equipment.building',
+      buildingIdParamsSchema,
+      z.array(equipmentOptionSchema),
+    ),
     createEquipment: message('inventory.equipment.create', equipmentCreateMessageSchema, equipmentSchema),
     updateEquipment: message('inventory.equipment.update', equipmentUpdateMessageSchema, equipmentSchema),
     deleteEquipment: message('inventory.equipment.delete', idParamsSchema, deletedSchema),
@@ -203,6 +217,9 @@ export const messages = {
     stageImport: message('inventory.import.stage', importStageSchema, importStagedSchema),
     /** Plans the staged lines against the inventory; applies the plan unless it is a dry run. */
     runImport: message('inventory.import.run', importRunSchema, importAnswerSchema),
+    listOpenAlerts: message('inventory.alert.open', openAlertQuerySchema, z.array(openAlertSchema)),
+    getQuietHours: message('inventory.quiet-hours.get', buildingIdParamsSchema, buildingQuietHoursSchema),
+    setQuietHours: message('inventory.quiet-hours.set', quietHoursMessageSchema, buildingQuietHoursSchema),
   },
   media: {
     health: health('media'),

@@ -8,13 +8,17 @@ import {
   storableText,
   timestampSchema,
 } from './common';
+import { equipmentStatusSchema } from './equipment';
 
 /** Recipients one e-mail channel may have: a team's list, not a mailing list. */
 export const CHANNEL_MAX_RECIPIENTS = 20;
 /** Deliveries in one page of the log. */
 export const DELIVERIES_PAGE_MAX = 100;
-/** The version of the webhook body; a receiver branches on it, and it changes only with the shape. */
-export const WEBHOOK_PAYLOAD_VERSION = 1;
+/**
+ * The version of the webhook body; a receiver branches on it, and it changes only with the shape.
+ * 2 added `alert` (the alert messages' room, building and devices).
+ */
+export const WEBHOOK_PAYLOAD_VERSION = 2;
 /** The header a webhook's signature travels in: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. */
 export const WEBHOOK_SIGNATURE_HEADER = 'X-CM-Signature';
 /** The header naming the delivery, the same on every attempt: a receiver drops one it has seen. */
@@ -111,6 +115,53 @@ export const deliveryStateSchema = z.enum(deliveryStates, {
 });
 export type DeliveryState = z.infer<typeof deliveryStateSchema>;
 
+/** The kinds of the alert engine's messages. */
+export const alertMessageKinds = [
+  'alert.opened',
+  'alert.updated',
+  'alert.recovered',
+  'alert.flapping',
+  /** The lines of the alerts a building had outside its teaching hours, when teaching starts. */
+  'alert.digest',
+] as const;
+export type AlertMessageKind = (typeof alertMessageKinds)[number];
+
+/** A device an alert names: offline (inactive), partly answering (partial), or flapping. */
+export const alertDeviceSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  /** Its address or range. */
+  address: z.string().nullable(),
+  status: equipmentStatusSchema,
+  /** Its first failed check of this run. */
+  since: timestampSchema.nullable(),
+  /** Equipment behind it (its upstream is this one) that cannot be reached while it is down. */
+  behind: z.array(z.object({ id: idSchema, name: z.string(), address: z.string().nullable() })).optional(),
+});
+export type AlertDevice = z.infer<typeof alertDeviceSchema>;
+
+/** One room's alert, as a message carries it and as the open alerts are listed. */
+export const alertSchema = z.object({
+  /** Null in a flapping message about equipment in no open alert. */
+  id: idSchema.nullable(),
+  room: z.object({ id: idSchema, name: z.string() }),
+  building: z.object({ id: idSchema, name: z.string() }),
+  openedAt: timestampSchema.nullable(),
+  closedAt: timestampSchema.nullable(),
+  /** The room's equipment with an address (the "of 5" in "2 of 5 devices offline"). */
+  monitored: z.number().int(),
+  devices: z.array(alertDeviceSchema),
+});
+export type Alert = z.infer<typeof alertSchema>;
+
+/** A room's open alert, as `GET /api/alerts/open` lists it. */
+export const openAlertSchema = alertSchema.extend({
+  id: idSchema,
+  openedAt: timestampSchema,
+  closedAt: z.null(),
+});
+export type OpenAlert = z.infer<typeof openAlertSchema>;
+
 /** What a delivery carries; the alert engine writes the same shape. */
 export const deliveryContentSchema = z.object({
   /** `test`, `alert`, `recovery`, …: a receiver may branch on it. */
@@ -121,6 +172,8 @@ export const deliveryContentSchema = z.object({
   subject: z.string().optional(),
   /** Structured details for receivers that do more than show the text. */
   data: z.record(z.string(), z.unknown()).optional(),
+  /** The alert messages' room, building and devices. */
+  alert: alertSchema.optional(),
 });
 export type DeliveryContent = z.infer<typeof deliveryContentSchema>;
 
@@ -163,12 +216,80 @@ export const deliveryQuerySchema = z.object({
 export type DeliveryQuery = z.infer<typeof deliveryQuerySchema>;
 export type DeliveryQueryInput = z.input<typeof deliveryQuerySchema>;
 
+/** `GET /api/alerts/open`: every open alert, or those of one room or one building. */
+export const openAlertQuerySchema = z.object({
+  roomId: queryValue('roomId').pipe(idSchema).optional(),
+  buildingId: queryValue('buildingId').pipe(idSchema).optional(),
+});
+export type OpenAlertQuery = z.infer<typeof openAlertQuerySchema>;
+
 export const deliveryPageSchema = z.object({
   items: z.array(deliverySchema),
   /** Null on the last page. */
   nextCursor: z.string().nullable(),
 });
 export type DeliveryPage = z.infer<typeof deliveryPageSchema>;
+
+/** What happens to an alert outside a building's teaching hours. */
+export const quietModes = ['digest', 'drop'] as const;
+
+const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;
+const clockTime = (label: string) =>
+  z.string({ message: `${label} must be a time such as 08:00` }).regex(CLOCK, {
+    message: `${label} must be a time such as 08:00 (24-hour, HH:MM)`,
+  });
+
+/** Whether the runtime knows the IANA time zone (Europe/Berlin, America/New_York, UTC). */
+export function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A building's weekly teaching hours (the same hours on each day listed, 1 Monday to 7 Sunday, in
+ * its time zone). Outside them alerts wait for a morning digest (the first teaching hour) or are
+ * dropped.
+ */
+export const quietHoursSchema = z
+  .object({
+    days: z
+      .array(z.number().int().min(1).max(7), {
+        message: 'Days must be a list of weekdays, 1 (Monday) to 7 (Sunday)',
+      })
+      .min(1, { message: 'Choose at least one teaching day' })
+      .max(7)
+      .transform((days) => [...new Set(days)].sort()),
+    start: clockTime('Start'),
+    end: clockTime('End'),
+    timeZone: z
+      .string({ message: 'Time zone must be text' })
+      .refine(isTimeZone, { message: 'Time zone must be an IANA time zone, such as Europe/Berlin or UTC' }),
+    outside: z.enum(quietModes, { message: 'Outside teaching hours must be digest or drop' }),
+  })
+  // Compared only when both are times: a malformed one has its own message.
+  .refine((q) => !CLOCK.test(q.start) || !CLOCK.test(q.end) || q.end > q.start, {
+    path: ['end'],
+    message: 'The end must be later than the start',
+  });
+export type QuietHours = z.infer<typeof quietHoursSchema>;
+
+export const buildingQuietHoursSchema = z.object({
+  buildingId: idSchema,
+  /** Null: alerts go out at any hour. */
+  quietHours: quietHoursSchema.nullable(),
+});
+export type BuildingQuietHours = z.infer<typeof buildingQuietHoursSchema>;
+
+/** gateway → inventory */
+export const quietHoursMessageSchema = z.object({
+  buildingId: idSchema,
+  quietHours: quietHoursSchema.nullable(),
+});
+export type QuietHoursMessage = z.infer<typeof quietHoursMessageSchema>;
 
 /** gateway → inventory */
 export const channelUpdateMessageSchema = z.object({ id: idSchema, changes: channelUpdateSchema });

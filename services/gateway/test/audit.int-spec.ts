@@ -138,6 +138,20 @@ describe('audit log', () => {
     });
   });
 
+  it("records a building's teaching hours, set, changed and cleared, under the building's id", async () => {
+    const building = await ok<{ id: string }>('/api/buildings', 'POST', { name: 'Quiet Hall' });
+    const hours = { days: [1, 2, 3, 4, 5], start: '08:00', end: '18:00', timeZone: 'UTC', outside: 'digest' };
+    await ok(`/api/buildings/${building.id}/quiet-hours`, 'PUT', hours);
+    await ok(`/api/buildings/${building.id}/quiet-hours`, 'PUT', { ...hours, end: '20:00' });
+    await ok(`/api/buildings/${building.id}/quiet-hours`, 'DELETE');
+    const entries = await entriesOf('quietHours', building.id);
+    expect(entries.map((e) => e.action)).toEqual(['delete', 'update', 'update']);
+    expect(entries[1]).toMatchObject({
+      before: { quietHours: { end: '18:00' } },
+      after: { quietHours: { end: '20:00' } },
+    });
+  });
+
   it('records users without their passwords, and channels without their secrets', async () => {
     const user = await ok<{ id: string }>('/api/users', 'POST', clerk);
     const newPassword = 'clerk second phrase';

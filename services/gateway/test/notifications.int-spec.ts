@@ -44,6 +44,68 @@ describe('notification channels over HTTP', () => {
     });
   });
 
+  it('lists the open alerts to every signed-in user, refusing a bad or unknown room with a 4xx', async () => {
+    expect(await call('GET', '/api/alerts/open', user)).toEqual({ status: 200, body: [] });
+    expect(await call('GET', '/api/alerts/open?roomId=nope', user)).toMatchObject({
+      status: 400,
+      body: {
+        code: ErrorCode.VALIDATION_FAILED,
+        errors: [{ path: 'roomId', message: 'Must be a valid id' }],
+      },
+    });
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect(await call('GET', `/api/alerts/open?buildingId=${unknown}`, user)).toMatchObject({
+      status: 404,
+      body: { code: ErrorCode.BUILDING_NOT_FOUND },
+    });
+    const anonymous = await fetch(`${sut.base}/api/alerts/open`);
+    expect(anonymous.status).toBe(401);
+  });
+
+  it("sets a building's teaching hours for administrators, saying what is wrong with a bad form", async () => {
+    const building = await call('POST', '/api/buildings', admin, { name: 'Quiet Hall' });
+    const path = `/api/buildings/${String(building.body.id)}/quiet-hours`;
+    expect(await call('GET', path, user)).toEqual({
+      status: 200,
+      body: { buildingId: building.body.id, quietHours: null },
+    });
+    const hours = {
+      days: [5, 1, 2, 3, 4],
+      start: '07:30',
+      end: '18:00',
+      timeZone: 'Europe/Berlin',
+      outside: 'digest',
+    };
+    expect(await call('PUT', path, user, hours)).toMatchObject({ status: 403 });
+    expect(await call('PUT', path, admin, hours)).toEqual({
+      status: 200,
+      body: { buildingId: building.body.id, quietHours: { ...hours, days: [1, 2, 3, 4, 5] } },
+    });
+    const refusals: [object, string, string][] = [
+      [
+        { timeZone: 'Mars/Olympus' },
+        'timeZone',
+        'Time zone must be an IANA time zone, such as Europe/Berlin or UTC',
+      ],
+      [{ start: '18:00', end: '07:30' }, 'end', 'The end must be later than the start'],
+      [{ start: '7:30' }, 'start', 'Start must be a time such as 08:00 (24-hour, HH:MM)'],
+      [{ days: [] }, 'days', 'Choose at least one teaching day'],
+      [{ outside: 'later' }, 'outside', 'Outside teaching hours must be digest or drop'],
+    ];
+    for (const [change, field, message] of refusals) {
+      expect(await call('PUT', path, admin, { ...hours, ...change })).toMatchObject({
+        status: 400,
+        body: { code: ErrorCode.VALIDATION_FAILED, errors: [{ path: field, message }] },
+      });
+    }
+    expect(await call('DELETE', path, admin)).toMatchObject({ status: 200, body: { quietHours: null } });
+    const unknown = '/api/buildings/00000000-0000-4000-8000-000000000000/quiet-hours';
+    expect(await call('PUT', unknown, admin, hours)).toMatchObject({
+      status: 404,
+      body: { code: ErrorCode.BUILDING_NOT_FOUND },
+    });
+  });
+
   it.each([
     [{ name: '', type: 'webhook', url: 'https://a.example.edu/' }, 'name', 'Channel name is required'],
     [{ name: 'X', type: 'fax' }, 'type', 'Type must be webhook or email'],

@@ -45,6 +45,19 @@ describe('inventory configuration', () => {
     expect(problemsOf({ INVENTORY_MAX_MONITORED_ADDRESSES: '0' })).toHaveLength(1);
   });
 
+  it('alerts after 2 failed checks by default, and takes 1 to 100', () => {
+    expect(sut({})).toMatchObject({
+      ALERT_AFTER_FAILED_CHECKS: 2,
+      ALERT_GROUP_WINDOW_MS: 60_000,
+      ALERT_FLAP_THRESHOLD: 4,
+    });
+    expect(sut({ ALERT_AFTER_FAILED_CHECKS: '1' }).ALERT_AFTER_FAILED_CHECKS).toBe(1);
+    expect(problemsOf({ ALERT_AFTER_FAILED_CHECKS: '0', ALERT_FLAP_THRESHOLD: '101' })).toEqual([
+      'ALERT_AFTER_FAILED_CHECKS: Too small: expected number to be >=1',
+      'ALERT_FLAP_THRESHOLD: Too big: expected number to be <=100',
+    ]);
+  });
+
   it('reads the webhook key as 32 bytes of base64, and refuses anything else', () => {
     const key = Buffer.alloc(32, 7);
     expect(sut({ ALERTS_SECRET_KEY: key.toString('base64') }).ALERTS_SECRET_KEY).toEqual(key);

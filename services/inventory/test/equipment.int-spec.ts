@@ -40,6 +40,7 @@ describe('inventory equipment', () => {
       notes: null,
       imageUrl: null,
       type: null,
+      upstreamEquipmentId: null,
       lastCheckedAt: null,
       lastRttMs: null,
     });

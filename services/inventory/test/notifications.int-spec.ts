@@ -1,11 +1,8 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { type AddressInfo } from 'node:net';
 import { type ChannelCreated, ErrorCode, messages } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
-import { SMTPServer } from 'smtp-server';
 import { DeliveryRepository } from '../src/notifications/delivery.repository';
 import { DeliveryRelay } from '../src/notifications/delivery.relay';
+import { channelsTestEnv, smtpForTests, startReceiver } from './receivers';
 import {
   dropNamespace,
   failureOf,
@@ -16,91 +13,9 @@ import {
   startInventory,
 } from './support';
 
-interface Received {
-  deliveryId: string;
-  body: Record<string, unknown>;
-  signatureValid: boolean;
-  at: number;
-}
-
-/**
- * A webhook receiver as its documentation tells one to be written: it checks the signature over
- * `<t>.<body>` with the channel's secret, and refuses a time more than five minutes off.
- */
-async function startReceiver(secretOf: () => string | undefined, port = 0) {
-  const received: Received[] = [];
-  const server: Server = createServer((req: IncomingMessage, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const header = String(req.headers['x-cm-signature'] ?? '');
-      const t = /(?:^|,)t=(\d+)/.exec(header)?.[1];
-      const v1 = /(?:^|,)v1=([0-9a-f]{64})/.exec(header)?.[1];
-      const secret = secretOf();
-      let signatureValid = false;
-      if (t && v1 && secret && Math.abs(Date.now() / 1000 - Number(t)) < 300) {
-        const expected = createHmac('sha256', secret).update(`${t}.${raw}`).digest();
-        signatureValid = timingSafeEqual(expected, Buffer.from(v1, 'hex'));
-      }
-      received.push({
-        deliveryId: String(req.headers['x-cm-delivery']),
-        body: JSON.parse(raw) as Record<string, unknown>,
-        signatureValid,
-        at: Date.now(),
-      });
-      res.writeHead(signatureValid ? 204 : 401).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    received,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/av`,
-    port: (server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-async function startSmtp() {
-  const mails: { to: string[]; data: string }[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        mails.push({
-          to: session.envelope.rcptTo.map((r) => r.address),
-          data: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return { mails, port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
 describe('notification channels and deliveries', () => {
-  const env: Record<string, string> = {
-    ALERTS_SECRET_KEY: randomBytes(32).toString('base64'),
-    ALERTS_RELAY_INTERVAL_MS: '100',
-    ALERTS_RETRY_BASE_MS: '200',
-    ALERTS_RETRY_MAX_MS: '1000',
-    ALERTS_SEND_TIMEOUT_MS: '2000',
-    SMTP_SECURE: 'none',
-    SMTP_FROM: 'Classroom Monitor <av-alerts@example.edu>',
-  };
-  let smtp: Awaited<ReturnType<typeof startSmtp>>;
-  beforeAll(async () => {
-    smtp = await startSmtp();
-    env.SMTP_HOST = '127.0.0.1';
-    env.SMTP_PORT = String(smtp.port);
-  });
-  afterAll(() => smtp?.close());
+  const env = channelsTestEnv();
+  const smtp = smtpForTests(env);
 
   const inventory = inventoryUnderTest(env);
   const { send, make } = inventory;
@@ -136,7 +51,7 @@ describe('notification channels and deliveries', () => {
       expect(got.signatureValid).toBe(true);
       expect(got.deliveryId).toBe(result.delivery.id);
       expect(got.body).toMatchObject({
-        version: 1,
+        version: 2,
         id: result.delivery.id,
         kind: 'test',
         text: 'Test message from Classroom Monitor: alerts sent to "AV team" arrive here.',

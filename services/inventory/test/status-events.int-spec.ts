@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Equipment, events, namespacedName, messages, type StatusEvent, streams } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
-import { eventually, testNatsUrl } from '@cm/platform/testing';
+import { eventually } from '@cm/platform/testing';
 import { HistoryRetentionService } from '../src/status/history-retention.service';
 import { STATUS_CONSUMER } from '../src/status/status-events.consumer';
 import {
@@ -9,6 +9,7 @@ import {
   type Inventory,
   inventoryUnderTest,
   newNamespace,
+  monitorOf,
   setHistory,
   sql,
   startInventory,
@@ -25,11 +26,6 @@ const check = (equipmentId: string, over: Partial<StatusEvent> = {}): StatusEven
   results: [{ address: '127.0.0.1', alive: false, rttMs: null }],
   ...over,
 });
-
-/** The monitor's side: publishes status events into the namespace's stream. */
-/** The monitor's side: publishes status messages into the namespace's stream. */
-const monitorOf = (namespace: string) =>
-  JetStreamConnection.connect({ namespace, servers: testNatsUrl, name: 'monitor-test', timeoutMs: 5000 });
 
 /** What the service keeps of an equipment's checks: its state row and its spans. */
 const stateOf = async (inventory: Inventory, equipmentId: string) => {

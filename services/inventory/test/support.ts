@@ -10,6 +10,7 @@ import {
 import {
   deleteNamespaceStreams,
   ensureStream,
+  JetStreamConnection,
   openServiceDatabase,
   parseEnv,
   type RpcClient,
@@ -199,3 +200,7 @@ export function inventoryUnderTest(env: Record<string, string> = {}): InventoryU
   });
   return ctx;
 }
+
+/** The monitor's side: publishes status messages into the namespace's stream. */
+export const monitorOf = (namespace: string) =>
+  JetStreamConnection.connect({ namespace, servers: testNatsUrl, name: 'monitor-test', timeoutMs: 5000 });

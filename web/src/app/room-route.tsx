@@ -4,12 +4,13 @@ import { RecentChanges } from '../features/audit/components/recent-changes';
 import { equipmentListQuery } from '../features/equipment/api/equipment';
 import { EquipmentSection } from '../features/equipment/components/equipment-section';
 import { MaintenanceNotice, MaintenanceSection } from '../features/maintenance/components/room-maintenance';
+import { RoomAlerts } from '../features/notifications/components/room-alerts';
 import { roomQuery } from '../features/rooms/api/rooms';
 import { RoomDetailPage } from '../features/rooms/components/room-detail-page';
 
 /**
- * The room detail with its equipment, maintenance windows and, for administrators, its recent
- * changes: four features, composed here.
+ * The room detail with its equipment, open alert, maintenance windows and, for administrators, its
+ * recent changes: features composed here.
  */
 export function RoomRoute({ roomId, isAdmin = false }: { roomId: string; isAdmin?: boolean }) {
   const equipment = useQuery(equipmentListQuery(roomId));
@@ -30,7 +31,12 @@ export function RoomRoute({ roomId, isAdmin = false }: { roomId: string; isAdmin
       roomId={roomId}
       equipmentCount={equipment.data?.length}
       notice={<MaintenanceNotice roomId={roomId} from={from} />}
-      maintenance={targets ? <MaintenanceSection roomId={roomId} from={from} targets={targets} /> : null}
+      maintenance={
+        <>
+          <RoomAlerts roomId={roomId} />
+          {targets ? <MaintenanceSection roomId={roomId} from={from} targets={targets} /> : null}
+        </>
+      }
       equipment={<EquipmentSection roomId={roomId} />}
       changes={isAdmin ? <RecentChanges entityType="room" entityId={roomId} /> : null}
     />

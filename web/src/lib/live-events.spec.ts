@@ -17,6 +17,7 @@ const projector: Equipment = {
   notes: null,
   imageUrl: null,
   type: null,
+  upstreamEquipmentId: null,
   lastCheckedAt: null,
   lastRttMs: null,
 };
@@ -130,6 +131,18 @@ describe(LiveCache.name, () => {
         '/api/reports/uptime',
       ].sort(),
     );
+  });
+
+  it("refetches the room's open alert, and nothing else, when an alert opens, changes or closes", async () => {
+    onScreen(['/api/alerts/open', `roomId=${roomId}`], []);
+    onScreen(['/api/maintenance-windows', `roomId=${roomId}&from=x`], []);
+    onScreen(['/api/rooms', roomId, 'equipment'], [projector]);
+    sut.apply(
+      'inventory.changed',
+      JSON.stringify({ kind: 'alert', action: 'updated', id: roomId, roomId, buildingId }),
+    );
+    await jest.advanceTimersByTimeAsync(COALESCE_MS);
+    expect(fetched).toEqual([`/api/alerts/open/roomId=${roomId}`]);
   });
 
   it('refetches the lists of windows when a place is deleted, which takes its windows with it', async () => {

@@ -25,6 +25,8 @@ const historyKey = (id: string) => queryKeyOf(apiRoutes.equipmentHistory, { id }
 const historiesKey = historyKey('any').slice(0, 1);
 /** Every list of maintenance windows, whatever its filters. */
 const windowsKey = queryKeyOf(apiRoutes.listMaintenanceWindows);
+/** Every list of open alerts, whatever its filters. */
+const openAlertsKey = queryKeyOf(apiRoutes.listOpenAlerts);
 
 /** A key to refetch: `exact` for a list whose children are other queries. */
 interface Stale {
@@ -93,6 +95,11 @@ export class LiveCache {
   }
 
   private inventoryChanged({ kind, id, roomId, buildingId }: InventoryChangedEvent): void {
+    // A room's alert opened, changed or closed: only the open alerts show it.
+    if (kind === 'alert') {
+      this.mark({ queryKey: openAlertsKey });
+      return;
+    }
     // A list of windows names its targets and follows their deletes (which take their windows).
     this.mark({ queryKey: windowsKey });
     if (kind === 'maintenanceWindow') {

@@ -7,7 +7,12 @@ import {
   buildingUpdateSchema,
 } from '../buildings';
 import { idParamsSchema } from '../common';
-import { equipmentCreateBodySchema, equipmentSchema, equipmentUpdateSchema } from '../equipment';
+import {
+  equipmentCreateBodySchema,
+  equipmentOptionSchema,
+  equipmentSchema,
+  equipmentUpdateSchema,
+} from '../equipment';
 import { equipmentHistorySchema, HISTORY_MAX_DAYS, historyQuerySchema } from '../history';
 import {
   MAINTENANCE_LIST_MAX,
@@ -135,6 +140,16 @@ export const inventoryRoutes = {
     access: 'user',
     params: roomIdParamsSchema,
     response: z.array(equipmentSchema),
+  },
+  listBuildingEquipment: {
+    method: 'GET',
+    path: '/api/buildings/:buildingId/equipment',
+    summary:
+      "The building's equipment by room and name, each with its room: the choices of an equipment's upstream device",
+    tag: 'Equipment',
+    access: 'user',
+    params: buildingIdParamsSchema,
+    response: z.array(equipmentOptionSchema),
   },
   createEquipment: {
     method: 'POST',

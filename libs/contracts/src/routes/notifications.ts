@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { buildingIdParamsSchema } from '../buildings';
 import { idParamsSchema } from '../common';
 import {
   channelCreatedSchema,
@@ -8,6 +9,10 @@ import {
   channelUpdateSchema,
   deliveryPageSchema,
   deliveryQuerySchema,
+  buildingQuietHoursSchema,
+  openAlertQuerySchema,
+  openAlertSchema,
+  quietHoursSchema,
 } from '../notifications';
 import { type ApiRouteDef } from '../route-def';
 
@@ -81,5 +86,45 @@ export const notificationRoutes = {
     access: 'admin',
     query: deliveryQuerySchema,
     response: deliveryPageSchema,
+  },
+  listOpenAlerts: {
+    method: 'GET',
+    path: '/api/alerts/open',
+    summary:
+      "The rooms' open alerts (devices offline now and since when), newest first, of one room or one building when given (404 for an unknown one)",
+    tag: 'Notifications',
+    access: 'user',
+    query: openAlertQuerySchema,
+    response: z.array(openAlertSchema),
+  },
+  getQuietHours: {
+    method: 'GET',
+    path: '/api/buildings/:buildingId/quiet-hours',
+    summary:
+      "A building's weekly teaching hours, outside which its alerts wait for a morning digest or are dropped (quietHours null: alerts go out at any hour)",
+    tag: 'Notifications',
+    access: 'user',
+    params: buildingIdParamsSchema,
+    response: buildingQuietHoursSchema,
+  },
+  setQuietHours: {
+    method: 'PUT',
+    path: '/api/buildings/:buildingId/quiet-hours',
+    summary:
+      "Set a building's teaching hours (days 1 Monday to 7 Sunday, start and end HH:MM, an IANA time zone, outside: digest or drop)",
+    tag: 'Notifications',
+    access: 'admin',
+    params: buildingIdParamsSchema,
+    body: quietHoursSchema,
+    response: buildingQuietHoursSchema,
+  },
+  clearQuietHours: {
+    method: 'DELETE',
+    path: '/api/buildings/:buildingId/quiet-hours',
+    summary: "Remove a building's teaching hours: its alerts go out at any hour",
+    tag: 'Notifications',
+    access: 'admin',
+    params: buildingIdParamsSchema,
+    response: buildingQuietHoursSchema,
   },
 } as const satisfies Record<string, ApiRouteDef>;

@@ -48,7 +48,8 @@ export class AuditInterceptor implements NestInterceptor {
       (route && auditedRoutes.get(route)) ??
       (route?.access === 'admin' ? ({ entityType: 'route', action: 'use' } as const) : undefined);
     if (!route || !audited) return next.handle();
-    const id = typeof req.params?.id === 'string' ? req.params.id : undefined;
+    const param = req.params?.[('idParam' in audited && audited.idParam) || 'id'];
+    const id = typeof param === 'string' ? param : undefined;
     return from(this.readBefore(audited, id)).pipe(
       switchMap((before) =>
         next.handle().pipe(

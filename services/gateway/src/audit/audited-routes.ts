@@ -14,6 +14,8 @@ export interface AuditedRoute {
   before?: (deps: AuditDeps, id: string) => Promise<unknown>;
   /** The reply is kept as the entity after (creates, updates, monitoring start and stop). */
   keepsReply?: boolean;
+  /** The path parameter naming the entity, when it is not `id`. */
+  idParam?: string;
 }
 
 const create = (entityType: AuditEntityType): AuditedRoute => ({
@@ -36,6 +38,8 @@ const building = (d: AuditDeps, id: string) => d.rpc.send(messages.inventory.get
 const room = (d: AuditDeps, id: string) => d.rpc.send(messages.inventory.getRoom, { id });
 const equipment = (d: AuditDeps, id: string) => d.rpc.send(messages.inventory.getEquipment, { id });
 const window = (d: AuditDeps, id: string) => d.rpc.send(messages.inventory.getMaintenanceWindow, { id });
+const quietHours = (d: AuditDeps, buildingId: string) =>
+  d.rpc.send(messages.inventory.getQuietHours, { buildingId });
 const user = (d: AuditDeps, id: string) => d.rpc.send(messages.auth.getUser, { id });
 const channel = async (d: AuditDeps, id: string) =>
   (await d.rpc.send(messages.inventory.listChannels)).find((c) => c.id === id) ?? null;
@@ -58,6 +62,9 @@ export const auditedRoutes = new Map<ApiRouteDef, AuditedRoute>([
   [apiRoutes.createMaintenanceWindow, create('maintenanceWindow')],
   [apiRoutes.updateMaintenanceWindow, update('maintenanceWindow', window)],
   [apiRoutes.deleteMaintenanceWindow, remove('maintenanceWindow', window)],
+  // A building's teaching hours, named by the building's id.
+  [apiRoutes.setQuietHours, { ...update('quietHours', quietHours), idParam: 'buildingId' }],
+  [apiRoutes.clearQuietHours, { ...remove('quietHours', quietHours), idParam: 'buildingId' }],
   [apiRoutes.createUser, create('user')],
   [apiRoutes.updateUser, update('user', user)],
   [apiRoutes.deleteUser, remove('user', user)],

@@ -2,6 +2,7 @@ import {
   apiRoutes,
   type Equipment,
   type EquipmentHistory,
+  type EquipmentOption,
   type EquipmentUpdate,
   type HistoryQuery,
   messages,
@@ -17,6 +18,11 @@ export class EquipmentController {
     private readonly rpc: RpcClient,
     private readonly pictures: RegisteredPictures,
   ) {}
+
+  @ApiRoute(apiRoutes.listBuildingEquipment)
+  listByBuilding(@Param('buildingId') buildingId: string): Promise<EquipmentOption[]> {
+    return this.rpc.send(messages.inventory.listBuildingEquipment, { buildingId });
+  }
 
   @ApiRoute(apiRoutes.updateEquipment)
   async update(@Param('id') id: string, @Body() changes: EquipmentUpdate): Promise<Equipment> {

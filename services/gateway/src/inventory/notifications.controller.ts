@@ -7,6 +7,10 @@ import {
   type DeliveryPage,
   type DeliveryQuery,
   messages,
+  type BuildingQuietHours,
+  type OpenAlert,
+  type OpenAlertQuery,
+  type QuietHours,
 } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
 import { Body, Controller, Param, Query } from '@nestjs/common';
@@ -49,5 +53,28 @@ export class NotificationsController {
   @ApiRoute(apiRoutes.listDeliveries)
   deliveries(@Query() query: DeliveryQuery): Promise<DeliveryPage> {
     return this.rpc.send(messages.inventory.listDeliveries, query);
+  }
+
+  @ApiRoute(apiRoutes.listOpenAlerts)
+  openAlerts(@Query() query: OpenAlertQuery): Promise<OpenAlert[]> {
+    return this.rpc.send(messages.inventory.listOpenAlerts, query);
+  }
+
+  @ApiRoute(apiRoutes.getQuietHours)
+  quietHours(@Param('buildingId') buildingId: string): Promise<BuildingQuietHours> {
+    return this.rpc.send(messages.inventory.getQuietHours, { buildingId });
+  }
+
+  @ApiRoute(apiRoutes.setQuietHours)
+  setQuietHours(
+    @Param('buildingId') buildingId: string,
+    @Body() quietHours: QuietHours,
+  ): Promise<BuildingQuietHours> {
+    return this.rpc.send(messages.inventory.setQuietHours, { buildingId, quietHours });
+  }
+
+  @ApiRoute(apiRoutes.clearQuietHours)
+  clearQuietHours(@Param('buildingId') buildingId: string): Promise<BuildingQuietHours> {
+    return this.rpc.send(messages.inventory.setQuietHours, { buildingId, quietHours: null });
   }
 }

@@ -62,6 +62,8 @@ export function tablesOf(dataSource: { options: object }) {
     channels: `${s}.notification_channels`,
     deliveries: `${s}.deliveries`,
     importBatches: `${s}.import_batches`,
+    alerts: `${s}.alerts`,
+    quietHours: `${s}.building_quiet_hours`,
   };
 }
 export type Tables = ReturnType<typeof tablesOf>;

@@ -23,6 +23,11 @@ export class EquipmentMessageController {
     return this.equipment.get(id);
   }
 
+  @HandleMessage(messages.inventory.listBuildingEquipment)
+  listByBuilding({ buildingId }: { buildingId: string }) {
+    return this.equipment.listByBuilding(buildingId);
+  }
+
   @HandleMessage(messages.inventory.createEquipment)
   create({ roomId, equipment }: EquipmentCreateMessage) {
     return this.equipment.create(roomId, equipment);

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { AlertsModule } from '../alerts/alerts.module';
 import { StatusModule } from '../status/status.module';
 import { EquipmentRepository } from './equipment.repository';
 import { EquipmentMessageController } from './equipment.message.controller';
 import { EquipmentService } from './equipment.service';
 
 @Module({
-  imports: [StatusModule],
+  imports: [StatusModule, AlertsModule],
   controllers: [EquipmentMessageController],
   providers: [EquipmentRepository, EquipmentService],
 })

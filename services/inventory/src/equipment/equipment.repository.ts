@@ -1,16 +1,21 @@
 import {
   type Equipment,
   type EquipmentCreate,
+  type EquipmentOption,
   type EquipmentUpdate,
+  ErrorCode,
   type MonitorTarget,
 } from '@cm/contracts';
+import { AppError } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { type AlertOutcome, noAlerts } from '../alerts/alert.repository';
 import { TableRepository } from '../database/table.repository';
 import { StatusRepository } from '../status/status.repository';
 
 const columns = `e.id, e.room_id AS "roomId", e.name, e.model, e.serial_number AS "serialNumber",
-  e.ip_address AS "ipAddress", e.status, e.notes, e.image_url AS "imageUrl", e.type`;
+  e.ip_address AS "ipAddress", e.status, e.notes, e.image_url AS "imageUrl", e.type,
+  e.upstream_equipment_id AS "upstreamEquipmentId"`;
 
 /** The monitor's last word on it, from the state row every check rewrites. */
 const checkColumns = `st.last_checked_at AS "lastCheckedAt", st.last_rtt_ms AS "lastRttMs"`;
@@ -25,7 +30,11 @@ const updatable = {
   notes: 'notes',
   imageUrl: 'image_url',
   type: 'type',
+  upstreamEquipmentId: 'upstream_equipment_id',
 } as const;
+
+const upstreamRefused = (message: string) =>
+  new AppError(ErrorCode.VALIDATION_FAILED, message, [{ path: 'upstreamEquipmentId', message }]);
 
 /** Monitored addresses (a range counts each of its addresses): of the equipment written, of the rest. */
 export interface AddressCounts {
@@ -41,11 +50,13 @@ export interface EquipmentParents {
   buildingId: string;
 }
 
-/** An update as committed: the equipment, and whether it changed its status or its room. */
+/** An update as committed: the equipment, whether it changed its status or its room, its alert. */
 export interface EquipmentUpdated {
   equipment: Equipment;
   statusChanged: boolean;
   previousRoomId: string;
+  /** What a person's status change did to its room's alert. */
+  alerts: AlertOutcome;
 }
 
 @Injectable()
@@ -83,15 +94,32 @@ export class EquipmentRepository extends TableRepository {
     return rows.filter((row): row is Equipment => row.id !== null);
   }
 
+  /** A building's equipment with its room, by room and name; null when the building does not exist. */
+  async listByBuilding(buildingId: string): Promise<EquipmentOption[] | null> {
+    const rows: (EquipmentOption | { id: null })[] = await this.dataSource.query(
+      `SELECT e.id, e.name, e.ip_address AS "ipAddress", r.id AS "roomId", r.name AS "roomName"
+         FROM ${this.t.buildings} b
+         LEFT JOIN ${this.t.rooms} r ON r.building_id = b.id
+         LEFT JOIN ${this.t.equipment} e ON e.room_id = r.id
+        WHERE b.id = $1
+        ORDER BY lower(r.name), r.id, lower(e.name), e.id`,
+      [buildingId],
+    );
+    if (rows.length === 0) return null;
+    return rows.filter((row): row is EquipmentOption => row.id !== null);
+  }
+
   /**
    * Inserts the equipment; a trigger gives it its state row and first status span in the same
    * statement. Fails with a foreign key violation when the room does not exist. With a guard, the
    * insert waits for and holds the campus's address count until it commits.
    */
   create(roomId: string, equipment: EquipmentCreate, guard?: AddressGuard): Promise<Equipment> {
-    if (!guard) return this.insert(this.dataSource.manager, roomId, equipment);
+    if (!guard && !equipment.upstreamEquipmentId)
+      return this.insert(this.dataSource.manager, roomId, equipment);
     return this.dataSource.transaction(async (manager) => {
-      await this.countAddresses(manager, null, guard);
+      if (guard) await this.countAddresses(manager, null, guard);
+      await this.checkUpstream(manager, null, equipment.upstreamEquipmentId);
       return this.insert(manager, roomId, equipment);
     });
   }
@@ -103,8 +131,8 @@ export class EquipmentRepository extends TableRepository {
   ): Promise<Equipment> {
     const [row]: Equipment[] = await manager.query(
       `INSERT INTO ${this.t.equipment} AS e (room_id, name, model, serial_number, ip_address, status, notes,
-              image_url, type)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+              image_url, type, upstream_equipment_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
        RETURNING ${columns}`,
       [
         roomId,
@@ -116,9 +144,43 @@ export class EquipmentRepository extends TableRepository {
         equipment.notes,
         equipment.imageUrl,
         equipment.type,
+        equipment.upstreamEquipmentId,
       ],
     );
     return { ...row, lastCheckedAt: null, lastRttMs: null };
+  }
+
+  /**
+   * Refuses an upstream device that does not exist, is the equipment itself, or is behind it
+   * (a loop would leave each waiting on the other). Upstream writes take turns on an advisory
+   * lock, so two edits cannot each close half of a loop.
+   */
+  private async checkUpstream(
+    manager: EntityManager,
+    id: string | null,
+    upstreamId: string | null | undefined,
+  ): Promise<void> {
+    if (!upstreamId) return;
+    if (upstreamId === id) throw upstreamRefused('A device cannot be its own upstream device');
+    await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.t.equipment}.upstream`]);
+    const [row]: { name: string; loops: boolean }[] = await manager.query(
+      `WITH RECURSIVE chain (id, depth) AS (
+         SELECT $1::uuid, 0
+         UNION ALL
+         SELECT e.upstream_equipment_id, c.depth + 1
+           FROM chain c JOIN ${this.t.equipment} e ON e.id = c.id
+          WHERE e.upstream_equipment_id IS NOT NULL AND c.depth < 1000
+       )
+       SELECT u.name, EXISTS (SELECT 1 FROM chain WHERE id = $2::uuid) AS loops
+         FROM ${this.t.equipment} u WHERE u.id = $1`,
+      [upstreamId, id],
+    );
+    if (!row) throw upstreamRefused(`Upstream device ${upstreamId} does not exist: choose another device`);
+    if (row.loops) {
+      throw upstreamRefused(
+        `${row.name} is reached through this device: it cannot also be its upstream device (that would be a loop)`,
+      );
+    }
   }
 
   /**
@@ -162,9 +224,10 @@ export class EquipmentRepository extends TableRepository {
       );
       if (current.length === 0) return null;
       if (guard) await this.countAddresses(manager, id, guard);
+      await this.checkUpstream(manager, id, changes.upstreamEquipmentId);
       const { status, ...rest } = changes;
       const statusChanged = status !== undefined && status !== current[0].status;
-      if (statusChanged) await this.status.recordManual(manager, id, status);
+      const alerts = statusChanged ? await this.status.recordManual(manager, id, status) : noAlerts();
       const row = await this.updateById<Equipment, EquipmentUpdate>(`${this.t.equipment} AS e`, columns, id, {
         changes: rest,
         updatable,
@@ -175,7 +238,9 @@ export class EquipmentRepository extends TableRepository {
         [id],
       );
       // The status, when it changed, was written above, in this transaction: the row has it.
-      return row && { equipment: { ...row, ...check }, statusChanged, previousRoomId: current[0].roomId };
+      return (
+        row && { equipment: { ...row, ...check }, statusChanged, previousRoomId: current[0].roomId, alerts }
+      );
     });
   }
 

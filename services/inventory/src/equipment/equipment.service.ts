@@ -2,6 +2,7 @@ import {
   allowedAddressProblem,
   type Equipment,
   type EquipmentCreateBody,
+  type EquipmentOption,
   type EquipmentStatus,
   type EquipmentUpdate,
   ErrorCode,
@@ -10,21 +11,27 @@ import {
   type TargetsPage,
 } from '@cm/contracts';
 import { AppError, CONFIG } from '@cm/platform';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { type AlertOutcome, AlertRepository } from '../alerts/alert.repository';
 import { type Config } from '../config';
 import { found, notFound } from '../database/not-found';
 import { withParent } from '../database/sql';
 import { LiveEventsPublisher } from '../live/live-events.publisher';
+import { DeliveryRelay } from '../notifications/delivery.relay';
 import { EquipmentEventsRelay } from '../outbox/equipment-events.relay';
 import { type AddressGuard, EquipmentRepository } from './equipment.repository';
 
 @Injectable()
 export class EquipmentService {
+  private readonly logger = new Logger(EquipmentService.name);
+
   constructor(
     private readonly equipment: EquipmentRepository,
     private readonly relay: EquipmentEventsRelay,
     private readonly live: LiveEventsPublisher,
     @Inject(CONFIG) private readonly config: Config,
+    private readonly alerts: AlertRepository,
+    private readonly deliveries: DeliveryRelay,
   ) {}
 
   async listByRoom(roomId: string): Promise<Equipment[]> {
@@ -33,6 +40,10 @@ export class EquipmentService {
 
   async get(id: string): Promise<Equipment> {
     return found(await this.equipment.get(id), () => notFound.equipment(id));
+  }
+
+  async listByBuilding(buildingId: string): Promise<EquipmentOption[]> {
+    return found(await this.equipment.listByBuilding(buildingId), () => notFound.building(buildingId));
   }
 
   async create(
@@ -60,8 +71,13 @@ export class EquipmentService {
       () => notFound.room(changes.roomId!),
     );
     if (changes.ipAddress !== undefined) this.relay.kick();
-    const { equipment, statusChanged, previousRoomId } = found(updated, () => notFound.equipment(id));
+    const { equipment, statusChanged, previousRoomId, alerts } = found(updated, () => notFound.equipment(id));
     void this.announce(equipment, 'updated', statusChanged, previousRoomId);
+    // A person's status change took it out of its alert in the update's transaction.
+    this.announceAlerts(alerts);
+    if (statusChanged || changes.ipAddress !== undefined || previousRoomId !== equipment.roomId) {
+      await this.settleAlerts([previousRoomId, equipment.roomId]);
+    }
     return equipment;
   }
 
@@ -70,6 +86,27 @@ export class EquipmentService {
     if (!parents) throw notFound.equipment(id);
     this.relay.kick();
     this.live.inventoryChanged({ kind: 'equipment', action: 'deleted', id, ...parents });
+    await this.settleAlerts([parents.roomId]);
+  }
+
+  /**
+   * After the commit: equipment deleted, moved, without an address or taken over by a person
+   * leaves its room's alert. The edit stands if this fails; the next check of the room settles it.
+   */
+  private async settleAlerts(roomIds: string[]): Promise<void> {
+    try {
+      this.announceAlerts(await this.alerts.settleRooms(roomIds));
+    } catch (error) {
+      this.logger.warn(`Updating the alerts of rooms ${roomIds.join(', ')} failed: ${String(error)}`);
+    }
+  }
+
+  /** After the commit: the relay sends what was queued, open screens refetch the rooms' alerts. */
+  private announceAlerts(outcome: AlertOutcome): void {
+    if (outcome.queued > 0) this.deliveries.kick();
+    for (const { roomId, buildingId } of outcome.rooms) {
+      this.live.inventoryChanged({ kind: 'alert', action: 'updated', id: roomId, roomId, buildingId });
+    }
   }
 
   /**

@@ -5,7 +5,10 @@ import { SearchIndexes1764100000000 } from './1764100000000-search-indexes';
 import { StatusHours1764200000000 } from './1764200000000-status-hours';
 import { NotificationChannels1764300000000 } from './1764300000000-notification-channels';
 import { MaintenanceWindows1764350000000 } from './1764350000000-maintenance-windows';
-import { ImportStaging1764400000000 } from './1764400000000-import-staging';
+import { Alerts1764400000000 } from './1764400000000-alerts';
+import { UpstreamEquipment1764450000000 } from './1764450000000-upstream-equipment';
+import { QuietHours1764500000000 } from './1764500000000-quiet-hours';
+import { ImportStaging1764550000000 } from './1764550000000-import-staging';
 
 /** Applied in order by the platform's DatabaseModule. */
 export const migrations = [
@@ -16,5 +19,8 @@ export const migrations = [
   StatusHours1764200000000,
   NotificationChannels1764300000000,
   MaintenanceWindows1764350000000,
-  ImportStaging1764400000000,
+  Alerts1764400000000,
+  UpstreamEquipment1764450000000,
+  QuietHours1764500000000,
+  ImportStaging1764550000000,
 ];

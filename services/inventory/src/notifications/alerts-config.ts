@@ -53,6 +53,15 @@ export const alertsEnv = {
   ALERTS_RETRY_MAX_MS: int(600_000, 10, 24 * 3_600_000),
   /** Attempts before a delivery is given up as failed: 12 with the defaults is about an hour. */
   ALERTS_MAX_ATTEMPTS: int(12, 1, 100),
+  /** Consecutive failed checks (inactive or partial) before equipment joins its room's alert. */
+  ALERT_AFTER_FAILED_CHECKS: int(2, 1, 100),
+  /**
+   * A room's first message waits this long for more of its devices to fail, and so does an
+   * update: failures within it make one message, not one each.
+   */
+  ALERT_GROUP_WINDOW_MS: int(60_000, 0, 3_600_000),
+  /** Alert changes (opened or closed) of one equipment in an hour above which it is reported as flapping. */
+  ALERT_FLAP_THRESHOLD: int(4, 1, 100),
   /** Unset: e-mail channels cannot be added. */
   SMTP_HOST: optionalText(),
   SMTP_PORT: int(587, 1, 65535),

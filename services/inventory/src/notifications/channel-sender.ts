@@ -15,7 +15,7 @@ export class SendError extends Error {}
  * show it as the message); the rest is for receivers that do more.
  */
 export function webhookBody(delivery: ClaimedDelivery): string {
-  const { kind, text, subject, data } = delivery.content;
+  const { kind, text, subject, data, alert } = delivery.content;
   return JSON.stringify({
     version: WEBHOOK_PAYLOAD_VERSION,
     id: delivery.id,
@@ -25,6 +25,7 @@ export function webhookBody(delivery: ClaimedDelivery): string {
     createdAt: delivery.createdAt,
     channel: { id: delivery.channel.id, name: delivery.channel.name },
     ...(data ? { data } : {}),
+    ...(alert ? { alert } : {}),
   });
 }
 

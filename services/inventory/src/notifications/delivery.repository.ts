@@ -56,18 +56,25 @@ export class DeliveryRepository {
   /**
    * Queues messages, in `manager`'s transaction when given: the alert engine inserts them with the
    * change that decided them, so a rolled-back decision sends nothing and a committed one is sent
-   * even if the process dies right after. Answers the new ids.
+   * even if the process dies right after. An alert's message names its alert (so it can be
+   * rewritten while it waits) and may wait `delayMs` before it is due. Answers the new ids.
    */
   async enqueue(
-    items: { channelId: string; content: DeliveryContent }[],
+    items: { channelId: string; content: DeliveryContent; alertId?: string | null; delayMs?: number }[],
     manager: EntityManager = this.dataSource.manager,
   ): Promise<string[]> {
     if (items.length === 0) return [];
     const rows: { id: string }[] = await manager.query(
-      `INSERT INTO ${this.t.deliveries} (channel_id, kind, payload)
-       SELECT channel_id, payload->>'kind', payload FROM unnest($1::uuid[], $2::jsonb[]) AS i(channel_id, payload)
+      `INSERT INTO ${this.t.deliveries} (channel_id, kind, payload, alert_id, next_attempt_at)
+       SELECT channel_id, payload->>'kind', payload, alert_id, now() + delay_ms * interval '1 millisecond'
+         FROM unnest($1::uuid[], $2::jsonb[], $3::uuid[], $4::int[]) AS i(channel_id, payload, alert_id, delay_ms)
        RETURNING id`,
-      [items.map((i) => i.channelId), items.map((i) => JSON.stringify(i.content))],
+      [
+        items.map((i) => i.channelId),
+        items.map((i) => JSON.stringify(i.content)),
+        items.map((i) => i.alertId ?? null),
+        items.map((i) => i.delayMs ?? 0),
+      ],
     );
     return rows.map((row) => row.id);
   }

@@ -3,7 +3,9 @@ import { CONFIG, type DeliveryMeta, JetStreamConnection } from '@cm/platform';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { type Config } from '../config';
 import { pgCodeOf } from '../database/sql';
+import { noAlerts } from '../alerts/alert.repository';
 import { LiveEventsPublisher } from '../live/live-events.publisher';
+import { DeliveryRelay } from '../notifications/delivery.relay';
 import {
   type BatchOutcome,
   type BatchResult,
@@ -34,6 +36,7 @@ export class StatusEventsConsumer implements OnApplicationBootstrap {
     private readonly jetstream: JetStreamConnection,
     private readonly status: StatusRepository,
     private readonly live: LiveEventsPublisher,
+    private readonly relay: DeliveryRelay,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -51,9 +54,14 @@ export class StatusEventsConsumer implements OnApplicationBootstrap {
 
   async handle(message: StatusMessage, meta: DeliveryMeta): Promise<BatchOutcome> {
     const checks = this.checksOf(message, meta);
-    const { outcome, changes } = await this.record(checks);
-    // Committed: open screens hear of it. A lost live event does not make the message fail.
+    const { outcome, changes, alerts } = await this.record(checks);
+    // Committed: the relay sends what is due, open screens hear of it. A lost live event does not
+    // make the message fail.
+    if (alerts.queued > 0) this.relay.kick();
     if (changes.length) await this.live.statusChanged(changes);
+    for (const { roomId, buildingId } of alerts.rooms) {
+      this.live.inventoryChanged({ kind: 'alert', action: 'updated', id: roomId, roomId, buildingId });
+    }
     if (outcome['unknown-equipment'] > 0) {
       // Deleted since the monitor listed it: nothing to keep, and nothing to retry.
       this.logger.debug?.(
@@ -115,14 +123,21 @@ export class StatusEventsConsumer implements OnApplicationBootstrap {
           sweepId: checks[0].sweepId,
           error: String(error),
         });
-        return { outcome: emptyOutcome(), changes: [] };
+        return { outcome: emptyOutcome(), changes: [], alerts: noAlerts() };
       }
       const half = Math.ceil(checks.length / 2);
       const [a, b] = [await this.record(checks.slice(0, half)), await this.record(checks.slice(half))];
       const sum = emptyOutcome();
       for (const key of Object.keys(sum) as (keyof BatchOutcome)[])
         sum[key] = a.outcome[key] + b.outcome[key];
-      return { outcome: sum, changes: [...a.changes, ...b.changes] };
+      return {
+        outcome: sum,
+        changes: [...a.changes, ...b.changes],
+        alerts: {
+          queued: a.alerts.queued + b.alerts.queued,
+          rooms: [...a.alerts.rooms, ...b.alerts.rooms],
+        },
+      };
     }
   }
 }

@@ -1,6 +1,8 @@
 import { type EquipmentStatus, type LiveEquipmentStatus } from '@cm/contracts';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { AlertRepository, type AlertOutcome, noAlerts } from '../alerts/alert.repository';
+import { type AlertObservation } from '../alerts/alert-rules';
 import { type Tables, tablesOf } from '../database/sql';
 import {
   type Counters,
@@ -30,14 +32,21 @@ export interface Check {
 export type CheckOutcome = Verdict | 'unknown-equipment';
 export type BatchOutcome = Record<CheckOutcome, number>;
 
-/** What a committed batch did: its checks' outcomes, and the equipment whose status it changed. */
+/** What a committed batch did: its checks' outcomes, the equipment whose status it changed, its alerts. */
 export interface BatchResult {
   outcome: BatchOutcome;
   changes: LiveEquipmentStatus[];
+  alerts: AlertOutcome;
 }
 
 interface StateRow {
   id: string;
+  room_id: string;
+  alert_failed_checks: number;
+  alert_id: string | null;
+  alert_since: string | null;
+  alert_changes: string[];
+  alert_flapping_at: string | null;
   status: EquipmentStatus;
   status_at: Date;
   last_checked_at: Date | null;
@@ -94,7 +103,10 @@ export const emptyOutcome = (): BatchOutcome => ({
 export class StatusRepository {
   private readonly t: Tables;
 
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly alerts: AlertRepository,
+  ) {
     this.t = tablesOf(dataSource);
   }
 
@@ -116,9 +128,20 @@ export class StatusRepository {
     return this.dataSource.transaction((manager) => this.apply(manager, byDevice));
   }
 
-  /** A person's status change, inside the caller's transaction (which holds the equipment row). */
-  async recordManual(manager: EntityManager, equipmentId: string, status: EquipmentStatus): Promise<void> {
-    await this.apply(manager, new Map([[equipmentId, [{ at: Date.now(), status, manual: true }]]]));
+  /**
+   * A person's status change, inside the caller's transaction (which holds the equipment row); it
+   * takes the equipment out of its alert.
+   */
+  async recordManual(
+    manager: EntityManager,
+    equipmentId: string,
+    status: EquipmentStatus,
+  ): Promise<AlertOutcome> {
+    const result = await this.apply(
+      manager,
+      new Map([[equipmentId, [{ at: Date.now(), status, manual: true }]]]),
+    );
+    return result.alerts;
   }
 
   private async apply(manager: EntityManager, byDevice: Map<string, Observation[]>): Promise<BatchResult> {
@@ -126,7 +149,7 @@ export class StatusRepository {
     // Locked in id order, so batches that share devices wait for each other instead of
     // deadlocking; KEY SHARE on the equipment makes a concurrent delete wait for this commit.
     const rows: StateRow[] = await manager.query(
-      `SELECT e.id, e.status, st.status_at, st.last_checked_at, st.last_rtt_ms, st.last_sweep_id,
+      `SELECT e.id, e.room_id, e.status, ${AlertRepository.stateColumns}, st.status_at, st.last_checked_at, st.last_rtt_ms, st.last_sweep_id,
               st.recent[cardinality(st.recent)] AS newest,
               st.span_started_at, st.span_status, ${epochMs('st.hour')} AS hour, st.hour_checks, st.hour_answered, st.hour_pings,
               st.hour_pings_answered, st.hour_rtt_min, st.hour_rtt_max, st.hour_rtt_sum
@@ -140,19 +163,35 @@ export class StatusRepository {
     );
     const known = new Set(rows.map((r) => r.id));
     for (const [id, list] of byDevice) if (!known.has(id)) outcome['unknown-equipment'] += list.length;
-    if (rows.length === 0) return { outcome, changes: [] };
+    if (rows.length === 0) return { outcome, changes: [], alerts: noAlerts() };
 
     const devices = rows.map((row) => this.timelineOf(row));
     const before = devices.map((d) => ({ newest: d.state.recent.at(-1) ?? null }));
     const full = await this.loadForLateObservations(manager, devices, byDevice);
 
     const loaded = devices.map((d, i) => ({ ...before[i], spans: d.spans, status: d.state.status }));
-    for (const device of devices) {
+    // Only what changed the status in order counts for alerts: never a repeat, a late check or history.
+    const applied = devices.map((device) => {
       const list = [...byDevice.get(device.state.equipmentId)!].sort((a, b) => a.at - b.at);
-      for (const o of list) outcome[observe(device, o)]++;
-    }
+      const counted: AlertObservation[] = [];
+      for (const o of list) {
+        const verdict = observe(device, o);
+        outcome[verdict]++;
+        if (verdict === 'applied') counted.push({ at: o.at, status: o.status, manual: o.manual });
+      }
+      return counted;
+    });
     const changes = await this.write(manager, devices, loaded, full);
-    return { outcome, changes };
+    const alerts = await this.alerts.afterChecks(
+      manager,
+      rows.map((row, i) => ({
+        id: row.id,
+        roomId: row.room_id,
+        prev: AlertRepository.stateOf(row),
+        observations: applied[i],
+      })),
+    );
+    return { outcome, changes, alerts };
   }
 
   private timelineOf(row: StateRow): DeviceTimeline {

@@ -17,6 +17,9 @@ ALERTS_RELAY_INTERVAL_MS: {{ $a.relayIntervalMs | int64 | quote }}
 ALERTS_RETRY_BASE_MS: {{ $a.retryBaseMs | int64 | quote }}
 ALERTS_RETRY_MAX_MS: {{ $a.retryMaxMs | int64 | quote }}
 ALERTS_MAX_ATTEMPTS: {{ $a.maxAttempts | int64 | quote }}
+ALERT_AFTER_FAILED_CHECKS: {{ $a.afterFailedChecks | int64 | quote }}
+ALERT_GROUP_WINDOW_MS: {{ $a.groupWindowMs | int64 | quote }}
+ALERT_FLAP_THRESHOLD: {{ $a.flapThreshold | int64 | quote }}
 {{- with $a.smtp }}
 {{- if .host }}
 {{- if not .from }}{{ fail "inventory.alerts.smtp.from is required with inventory.alerts.smtp.host" }}{{ end }}

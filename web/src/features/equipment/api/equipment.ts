@@ -1,9 +1,22 @@
 import { apiRoutes } from '@cm/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ApiBody, apiCreate, apiJson, apiQuery } from '../../../lib/api';
 import { useSubmissionKey } from '../../../lib/submission-key';
 
 export const equipmentListQuery = (roomId: string) => apiQuery(apiRoutes.listEquipment, { roomId });
+
+/**
+ * The equipment of the room's building, each with its room: the choices of an upstream device, and
+ * how one is named. The room comes from the cache the room screen filled.
+ */
+export function useBuildingEquipment(roomId: string, enabled = true) {
+  const room = useQuery({ ...apiQuery(apiRoutes.getRoom, { roomId }), enabled });
+  const buildingId = room.data?.buildingId ?? '';
+  return useQuery({
+    ...apiQuery(apiRoutes.listBuildingEquipment, { buildingId }),
+    enabled: enabled && buildingId !== '',
+  });
+}
 
 type EquipmentSave =
   | { roomId: string; id?: undefined; body: ApiBody<typeof apiRoutes.createEquipment> }

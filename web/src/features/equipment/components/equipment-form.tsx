@@ -17,15 +17,28 @@ import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
 import { saveOutcome } from '../../../components/ui/use-toast';
 import { editableField, type SchemaFormProps, useSchemaForm, useServerFieldErrors } from '../../../lib/form';
-import { useSaveEquipment } from '../api/equipment';
+import { useBuildingEquipment, useSaveEquipment } from '../api/equipment';
 import { maxLengthsOf } from '../../../lib/text-limit';
 import { statusIndicator } from '../lib/status';
 
 // The status as the form holds it: the one chosen, or whatever the server had (an older
 // client's "online", say), which the contract's list refuses.
 const formStatus = z.string().pipe(equipmentStatusSchema);
-const createFormSchema = equipmentCreateBodySchema.extend({ status: formStatus });
-const updateFormSchema = equipmentUpdateSchema.extend({ status: formStatus });
+/** The list box's "none": a list box item cannot have an empty value. */
+const NO_UPSTREAM = 'none';
+const formUpstream = z
+  .string()
+  .optional()
+  .transform((v) => (!v || v === NO_UPSTREAM ? null : v))
+  .pipe(z.uuid({ message: 'Choose a device from the list' }).nullable());
+const createFormSchema = equipmentCreateBodySchema.extend({
+  status: formStatus,
+  upstreamEquipmentId: formUpstream,
+});
+const updateFormSchema = equipmentUpdateSchema.extend({
+  status: formStatus,
+  upstreamEquipmentId: formUpstream,
+});
 
 type EquipmentFormValues = z.input<typeof createFormSchema>;
 
@@ -39,6 +52,7 @@ const emptyValues = {
   ipAddress: '',
   status: 'active',
   notes: '',
+  upstreamEquipmentId: NO_UPSTREAM,
 } satisfies EquipmentFormValues;
 
 const valuesOf = (e: Equipment) =>
@@ -50,11 +64,12 @@ const valuesOf = (e: Equipment) =>
     ipAddress: e.ipAddress ?? '',
     status: e.status,
     notes: e.notes ?? '',
+    upstreamEquipmentId: e.upstreamEquipmentId ?? NO_UPSTREAM,
   }) satisfies EquipmentFormValues;
 
 const presetModels = presetProducts.map((p) => p.model);
 /** Fields the server also judges by what only it knows: the allowed networks, the address caps. */
-const serverCheckedFields = ['ipAddress'] as const;
+const serverCheckedFields = ['ipAddress', 'upstreamEquipmentId'] as const;
 const presetLabel = (model: string) => {
   const product = presetProducts.find((p) => p.model === model);
   return product ? `${product.name} (${product.model})` : model;
@@ -75,7 +90,14 @@ export function EquipmentForm({ roomId, equipment, onDone }: EquipmentFormProps)
     failed: editing ? 'Failed to update equipment' : 'Failed to add equipment',
     onDone,
   });
-  const fields = { editing, pending: save.isPending, serverError: save.error, onCancel: onDone };
+  const fields = {
+    editing,
+    pending: save.isPending,
+    serverError: save.error,
+    onCancel: onDone,
+    roomId,
+    selfId: equipment?.id,
+  };
   // The room is sent with the fields (spec section 7), as a value the form holds but does not show.
   if (equipment) {
     return (
@@ -100,9 +122,20 @@ export function EquipmentForm({ roomId, equipment, onDone }: EquipmentFormProps)
 }
 
 function EquipmentFields<Output>(
-  props: SchemaFormProps<EquipmentFormValues, Output> & { serverError: unknown },
+  props: SchemaFormProps<EquipmentFormValues, Output> & {
+    serverError: unknown;
+    roomId: string;
+    selfId?: string;
+  },
 ) {
-  const { schema, defaultValues, onValid, editing, pending, serverError, onCancel } = props;
+  const { schema, defaultValues, onValid, editing, pending, serverError, onCancel, roomId, selfId } = props;
+  const building = useBuildingEquipment(roomId);
+  const upstreamChoices = (building.data ?? []).filter((e) => e.id !== selfId);
+  const upstreamLabel = (id: string) => {
+    if (id === NO_UPSTREAM) return 'None';
+    const choice = upstreamChoices.find((e) => e.id === id);
+    return choice ? `${choice.name} (${choice.roomName})` : 'A device no longer listed';
+  };
   const form = useSchemaForm(schema, defaultValues);
   const { clearErrors, setValue } = form;
   useServerFieldErrors(form.setError, serverError, serverCheckedFields);
@@ -168,6 +201,14 @@ function EquipmentFields<Output>(
         options={equipmentStatuses}
         labelOf={(v) => statusIndicator(v).label}
         placeholder="Select status"
+      />
+      <SelectField
+        form={form}
+        name="upstreamEquipmentId"
+        label="Upstream device"
+        options={[NO_UPSTREAM, ...upstreamChoices.map((e) => e.id)]}
+        labelOf={upstreamLabel}
+        placeholder="None"
       />
       <TextField form={form} name="notes" label="Notes" max={max.notes} multiline className="min-h-[100px]" />
       <FormActions submitLabel={submitLabel} busy={pending} onCancel={onCancel} />

@@ -2,9 +2,11 @@ import { type Equipment } from '@cm/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeFetch, renderWithApp } from '../../../test/render';
+import { formLookups } from '../test-lookups';
 import { EquipmentSection } from './equipment-section';
 
 const roomId = '00000000-0000-4000-8000-000000000001';
+const lookups = formLookups({ id: roomId, buildingId: '00000000-0000-4000-8000-0000000000b1' });
 let n = 0;
 const item = (name: string, status: string): Equipment => ({
   id: `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
@@ -17,6 +19,7 @@ const item = (name: string, status: string): Equipment => ({
   notes: null,
   imageUrl: null,
   type: null,
+  upstreamEquipmentId: null,
   lastCheckedAt: null,
   lastRttMs: null,
 });
@@ -57,8 +60,27 @@ describe(EquipmentSection.name, () => {
     ]);
   });
 
+  it('names the upstream device, with its room, in the details', async () => {
+    const sw = item('Switch', 'active');
+    const projector = { ...item('Projector', 'active'), upstreamEquipmentId: sw.id };
+    const building = formLookups({ id: roomId, buildingId: '00000000-0000-4000-8000-0000000000b1' }, [
+      { id: sw.id, name: 'Switch', ipAddress: '10.0.0.5', roomId, roomName: '204' },
+    ]);
+    const timeline = { status: 200, body: {} };
+    // The dialog's timeline asks before the details look the upstream device up.
+    const calls = fakeFetch({ status: 200, body: [projector, sw] }, timeline, ...building);
+    renderWithApp(<EquipmentSection roomId={roomId} />);
+    await userEvent.click((await screen.findAllByTestId('equipment-card'))[0]);
+    const dialog = await screen.findByRole('dialog', { name: 'Equipment Details' });
+    expect(await within(dialog).findByText('Switch (204)')).toBeInTheDocument();
+    expect(within(dialog).getByText('Upstream Device').nextSibling).toHaveTextContent('Switch (204)');
+    expect(calls.map((c) => c.url)).toContain(
+      `/api/buildings/00000000-0000-4000-8000-0000000000b1/equipment`,
+    );
+  });
+
   it('refuses an address that is neither one address nor a range, and sends nothing', async () => {
-    const calls = fakeFetch({ status: 200, body: [] });
+    const calls = fakeFetch({ status: 200, body: [] }, ...lookups);
     renderWithApp(<EquipmentSection roomId={roomId} />);
     await userEvent.click(await screen.findByRole('button', { name: 'Add First Equipment' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Equipment' });
@@ -66,14 +88,14 @@ describe(EquipmentSection.name, () => {
     await userEvent.type(within(dialog).getByLabelText('IP Address'), '10.0.0.500');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add Equipment' }));
     expect(await within(dialog).findByText(/IP address must be one IPv4 address/)).toBeInTheDocument();
-    expect(calls).toHaveLength(1);
+    expect(calls.filter((c) => c.init?.method !== 'GET')).toEqual([]);
   });
 
   it('says the equipment could not be added and keeps the form open', async () => {
-    fakeFetch(
-      { status: 200, body: [] },
-      { status: 404, body: { code: 'INVENTORY.ROOM_NOT_FOUND', message: 'No such room' } },
-    );
+    fakeFetch({ status: 200, body: [] }, ...lookups, {
+      status: 404,
+      body: { code: 'INVENTORY.ROOM_NOT_FOUND', message: 'No such room' },
+    });
     renderWithApp(<EquipmentSection roomId={roomId} />);
     await userEvent.click(await screen.findByRole('button', { name: 'Add First Equipment' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Equipment' });
@@ -86,13 +108,10 @@ describe(EquipmentSection.name, () => {
   it('shows under the address why the server refused it, as well as the toast', async () => {
     const message =
       '8.8.8.8 is outside the networks this system may monitor (10.0.0.0/8): enter an address in one of them, or ask an administrator to add its network to MONITOR_ALLOWED_NETWORKS';
-    fakeFetch(
-      { status: 200, body: [] },
-      {
-        status: 400,
-        body: { code: 'COMMON.VALIDATION_FAILED', message, errors: [{ path: 'ipAddress', message }] },
-      },
-    );
+    fakeFetch({ status: 200, body: [] }, ...lookups, {
+      status: 400,
+      body: { code: 'COMMON.VALIDATION_FAILED', message, errors: [{ path: 'ipAddress', message }] },
+    });
     renderWithApp(<EquipmentSection roomId={roomId} />);
     await userEvent.click(await screen.findByRole('button', { name: 'Add First Equipment' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add Equipment' });

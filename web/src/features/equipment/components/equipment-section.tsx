@@ -8,7 +8,7 @@ import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { LoadError } from '../../../components/ui/load-error';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { toast } from '../../../components/ui/use-toast';
-import { equipmentListQuery, useDeleteEquipment } from '../api/equipment';
+import { equipmentListQuery, useBuildingEquipment, useDeleteEquipment } from '../api/equipment';
 import { EquipmentForm } from './equipment-form';
 import { EquipmentTimeline } from './equipment-timeline';
 import { StatusIndicator } from './status-indicator';
@@ -128,11 +128,15 @@ function EquipmentDetails({ roomId, equipment, onEdit, onDeleted }: EquipmentDet
       },
     );
   };
+  const upstreamId = equipment.upstreamEquipmentId;
+  const building = useBuildingEquipment(roomId, upstreamId !== null);
+  const upstream = building.data?.find((e) => e.id === upstreamId);
   const rows: [string, string | null][] = [
     ['Type', equipment.type],
     ['Model', equipment.model],
     ['Serial Number', equipment.serialNumber],
     ['IP Address', equipment.ipAddress],
+    ['Upstream Device', upstream ? `${upstream.name} (${upstream.roomName})` : upstreamId ? '…' : null],
   ];
   return (
     <div className="space-y-4">

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Activity, Play, RefreshCw, Square } from 'lucide-react';
 import { type ReactNode, Suspense } from 'react';
 import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
+import { Card, CardTitle } from '../../../components/ui/card';
 import { LoadError } from '../../../components/ui/load-error';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs';
@@ -89,10 +89,7 @@ function MonitoringTab() {
 
   return (
     <Card className="space-y-4 p-4">
-      <div className="flex items-center gap-2">
-        <Activity aria-hidden className="h-5 w-5 text-brand-700" />
-        <h2 className="text-lg font-semibold text-slate-900">Equipment Monitoring</h2>
-      </div>
+      <CardTitle icon={Activity}>Equipment Monitoring</CardTitle>
       {status.isPending ? (
         <Skeleton className="h-16 w-full" />
       ) : status.isError ? (

@@ -1,8 +1,11 @@
-import { apiRoutes, type ChannelCreateInput } from '@cm/contracts';
+import { apiRoutes, type ChannelCreateInput, type QuietHours } from '@cm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson, apiQuery, queryKeyOf } from '../../../lib/api';
 
 export const channelsQuery = apiQuery(apiRoutes.listChannels);
+
+/** The room's open alert (at most one); live `alert` events refetch it. */
+export const roomAlertsQuery = (roomId: string) => apiQuery(apiRoutes.listOpenAlerts, { roomId });
 
 /** The delivery log; the key holds the filter, so each filter is cached on its own. */
 export const deliveriesQuery = (filter: DeliveryFilter = {}) =>
@@ -58,5 +61,20 @@ export function useRotateSecret() {
   return useMutation({
     mutationFn: (id: string) => apiJson(apiRoutes.rotateChannelSecret, { id }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: channelsQuery.queryKey }),
+  });
+}
+
+/** A building's teaching hours (null: alerts go out at any hour). */
+export const quietHoursQuery = (buildingId: string) => apiQuery(apiRoutes.getQuietHours, { buildingId });
+
+/** Sets (hours) or removes (null) a building's teaching hours; the answer is what is now stored. */
+export function useSaveQuietHours() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ buildingId, hours }: { buildingId: string; hours: QuietHours | null }) =>
+      hours === null
+        ? apiJson(apiRoutes.clearQuietHours, { buildingId })
+        : apiJson(apiRoutes.setQuietHours, { buildingId }, hours),
+    onSuccess: (stored) => queryClient.setQueryData(quietHoursQuery(stored.buildingId).queryKey, stored),
   });
 }

@@ -34,6 +34,7 @@ import {
   useSaveChannel,
   useTestChannel,
 } from '../api/notifications';
+import { QuietHoursSection } from './quiet-hours-section';
 
 const buildingsQuery = apiQuery(apiRoutes.listBuildings);
 
@@ -47,7 +48,7 @@ const stateBadges: Record<Delivery['state'], 'neutral' | 'success' | 'warning' |
 
 type FormState = { open: false } | { open: true; channel?: Channel } | { open: true; secret: string };
 
-/** Settings → Notifications, for administrators: channels, their test button, the delivery log. */
+/** Settings → Notifications, for administrators: channels, their test button, quiet hours, the delivery log. */
 export function NotificationsTab() {
   const channels = useQuery(channelsQuery);
   const remove = useDeleteChannel();
@@ -181,6 +182,7 @@ export function NotificationsTab() {
           </ul>
         )}
       </Card>
+      <QuietHoursSection />
       <DeliveryLog channels={channels.data ?? []} />
       <Dialog open={form.open} onOpenChange={(open) => !open && setForm({ open: false })}>
         <DialogContent

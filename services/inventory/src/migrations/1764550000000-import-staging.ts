@@ -5,8 +5,8 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
  * The checked lines of a CSV import while the gateway sends them, a batch per row: a file of
  * 50,000 lines does not fit in one NATS message, and any replica may answer the run.
  */
-export class ImportStaging1764400000000 implements MigrationInterface {
-  name = 'ImportStaging1764400000000';
+export class ImportStaging1764550000000 implements MigrationInterface {
+  name = 'ImportStaging1764550000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const s = schemaOf(queryRunner);

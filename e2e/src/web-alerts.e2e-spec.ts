@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { type Building, type ChannelCreated, type Equipment, type Room } from '@cm/contracts';
+import { eventually } from '@cm/platform/testing';
+import { type Page } from 'playwright-core';
+import { startReceiver } from '../../services/inventory/test/receivers';
+import { NetnsLab } from '../../services/monitor/test/netns-lab';
+import { screenshot, signedInPhonePerTest, startWebSystem, type WebSystem } from './browser';
+
+/**
+ * The whole path of an alert: the real monitor pings a projector on loopback and a display at an
+ * address routed into a network namespace this test creates, where nobody answers; after two
+ * failed checks the room's alert opens, a webhook receives it, and the room detail shows it.
+ */
+describe('web app: an open alert on the room detail, from the monitor to the webhook', () => {
+  let web: WebSystem;
+  let page: Page;
+  let lab: NetnsLab;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let room: Room;
+  let display: Equipment;
+  const signing: { secret?: string } = {};
+
+  /** Check Now, once the monitor holds both devices. */
+  const checkNow = () =>
+    eventually(async () => {
+      expect(await web.api('POST', '/api/monitoring/check')).toMatchObject({ completed: true, targets: 2 });
+    });
+
+  beforeAll(async () => {
+    lab = NetnsLab.create();
+    receiver = await startReceiver(() => signing.secret);
+    web = await startWebSystem({
+      ALERTS_SECRET_KEY: randomBytes(32).toString('base64'),
+      ALERTS_RELAY_INTERVAL_MS: '200',
+      ALERT_GROUP_WINDOW_MS: '500',
+      MONITOR_ALLOWED_NETWORKS: '127.0.0.0/8,198.18.0.0/15',
+      MONITOR_PING_TIMEOUT_MS: '300',
+      MONITOR_PING_RETRIES: '1',
+    });
+    const building = await web.api<Building>('POST', '/api/buildings', { name: 'Science Hall' });
+    room = await web.api<Room>('POST', `/api/buildings/${building.id}/rooms`, {
+      name: '204',
+      type: 'Lecture Hall',
+      floor: '2',
+    });
+    await web.api('POST', `/api/rooms/${room.id}/equipment`, { name: 'Projector', ipAddress: '127.0.0.5' });
+    display = await web.api<Equipment>('POST', `/api/rooms/${room.id}/equipment`, {
+      name: 'Display',
+      ipAddress: `${lab.routedPrefix}.3`,
+    });
+    const channel = await web.api<ChannelCreated>('POST', '/api/notification-channels', {
+      name: 'AV team',
+      type: 'webhook',
+      url: receiver.url,
+    });
+    signing.secret = channel.secret!;
+  });
+  afterAll(async () => {
+    await web?.close();
+    await receiver?.close();
+    lab?.destroy();
+  });
+  signedInPhonePerTest(
+    () => web,
+    (phone) => (page = phone.page),
+  );
+
+  it('opens after two failed checks, shows on the room detail, and closes when the display answers', async () => {
+    await checkNow();
+    await page.goto(`/rooms/${room.id}`);
+    await page.getByRole('heading', { name: '204' }).waitFor();
+    expect(await page.getByRole('region', { name: 'Open alert' }).count()).toBe(0);
+
+    await checkNow();
+    await eventually(() => expect(receiver.received).toHaveLength(1), 10_000);
+    const [opened] = receiver.received;
+    expect(opened.signatureValid).toBe(true);
+    expect(opened.body).toMatchObject({
+      kind: 'alert.opened',
+      text: `Room 204, Science Hall: 1 of 2 devices offline — Display (${display.ipAddress})`,
+    });
+
+    // Pushed to the open screen by the live event, without a reload.
+    const section = page.getByRole('region', { name: 'Open alert' });
+    await section.waitFor({ timeout: 5_000 });
+    expect(await section.getByText(/^1 of 2 devices offline since /).count()).toBe(1);
+    const devices = section.getByRole('list', { name: 'Devices in the alert' }).getByRole('listitem');
+    expect(await devices.allInnerTexts()).toEqual([
+      expect.stringMatching(
+        new RegExp(`^Display \\(${display.ipAddress!.replace(/\./g, '\\.')}\\)\\s*Offline since `),
+      ),
+    ]);
+    // Clear of the bottom navigation bar, which covers the foot of the viewport.
+    await section.scrollIntoViewIfNeeded();
+    await page.mouse.wheel(0, 300);
+    await screenshot(page, 'room-detail-open-alert');
+
+    // The display moves to an address that answers: the next check closes the alert.
+    await web.api('PUT', `/api/equipment/${display.id}`, { name: 'Display', ipAddress: '127.0.0.6' });
+    await eventually(async () => {
+      await checkNow();
+      expect(receiver.received.map((r) => r.body.kind)).toEqual(['alert.opened', 'alert.recovered']);
+    }, 20_000);
+    await section.waitFor({ state: 'detached', timeout: 5_000 });
+  });
+});

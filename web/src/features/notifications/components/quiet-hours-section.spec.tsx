@@ -1,0 +1,66 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { fakeFetch, renderWithApp } from '../../../test/render';
+import { QuietHoursSection } from './quiet-hours-section';
+
+const buildingId = '00000000-0000-4000-8000-000000000001';
+const buildings = {
+  status: 200,
+  body: [
+    {
+      id: buildingId,
+      name: 'Science Hall',
+      description: null,
+      imageUrl: null,
+      roomCount: 3,
+      statusCounts: { active: 1, inactive: 0, partial: 0, maintenance: 0 },
+    },
+  ],
+};
+const hours = { days: [1, 2, 3, 4, 5], start: '07:30', end: '18:00', timeZone: 'UTC', outside: 'digest' };
+
+describe(QuietHoursSection.name, () => {
+  it("sets a building's teaching hours and says what they now are", async () => {
+    const calls = fakeFetch(
+      buildings,
+      { status: 200, body: { buildingId, quietHours: null } },
+      { status: 200, body: { buildingId, quietHours: hours } },
+    );
+    renderWithApp(<QuietHoursSection />);
+    expect(await screen.findByText('No teaching hours: alerts go out at any hour.')).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('Start'), { target: { value: '07:30' } });
+    fireEvent.change(screen.getByLabelText('End'), { target: { value: '18:00' } });
+    await userEvent.clear(screen.getByLabelText(/^Time zone/));
+    await userEvent.type(screen.getByLabelText(/^Time zone/), 'UTC');
+    await userEvent.click(screen.getByRole('button', { name: 'Save quiet hours' }));
+    expect(
+      await screen.findByText(
+        'Teaching Mon, Tue, Wed, Thu, Fri 07:30–18:00 (UTC); outside: a digest when teaching starts.',
+      ),
+    ).toBeInTheDocument();
+    expect(calls[2]).toMatchObject({
+      url: `/api/buildings/${buildingId}/quiet-hours`,
+      init: { method: 'PUT' },
+    });
+    expect(JSON.parse(String(calls[2].init?.body))).toEqual(hours);
+    expect(screen.getByRole('button', { name: 'Remove quiet hours' })).toBeInTheDocument();
+  });
+
+  it('says what is wrong before sending: no day, an end before the start, an unknown time zone', async () => {
+    const calls = fakeFetch(buildings, { status: 200, body: { buildingId, quietHours: null } });
+    renderWithApp(<QuietHoursSection />);
+    await screen.findByText('No teaching hours: alerts go out at any hour.');
+    for (const day of ['Mon', 'Tue', 'Wed', 'Thu', 'Fri']) await userEvent.click(screen.getByLabelText(day));
+    fireEvent.change(screen.getByLabelText('Start'), { target: { value: '18:00' } });
+    fireEvent.change(screen.getByLabelText('End'), { target: { value: '07:00' } });
+    await userEvent.clear(screen.getByLabelText(/^Time zone/));
+    await userEvent.type(screen.getByLabelText(/^Time zone/), 'Mars/Olympus');
+    await userEvent.click(screen.getByRole('button', { name: 'Save quiet hours' }));
+    expect(await screen.findByText('Choose at least one teaching day')).toBeInTheDocument();
+    expect(screen.getByText('The end must be later than the start')).toBeInTheDocument();
+    expect(
+      screen.getByText('Time zone must be an IANA time zone, such as Europe/Berlin or UTC'),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(calls).toHaveLength(2));
+  });
+});
