@@ -1,4 +1,5 @@
 import { type ApiRouteDef } from './route-def';
+import { accountRoutes } from './routes/account';
 import { authRoutes } from './routes/auth';
 import { eventRoutes } from './routes/events';
 import { inventoryRoutes } from './routes/inventory';
@@ -18,6 +19,7 @@ export * from './route-def';
 export const apiRoutes = {
   ...operationsRoutes,
   ...authRoutes,
+  ...accountRoutes,
   ...userRoutes,
   ...mediaRoutes,
   ...inventoryRoutes,

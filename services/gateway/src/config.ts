@@ -92,6 +92,14 @@ const gatewayEnv = z.object({
   LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   /** The wait after the limit starts at 1 s and doubles with each failure, up to this. */
   LOGIN_MAX_DELAY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  /**
+   * Administrators must use two-factor sign-in: one without it is signed in but reaches only the
+   * Account screen's enrolment (every other route answers 403) until they have enrolled.
+   */
+  REQUIRE_ADMIN_TOTP: z
+    .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   /** How long a browser that signed in keeps its device cookie (a year by default). */
   LOGIN_DEVICE_COOKIE_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   /** Streamed uploads (POST /api/upload) at once in this process; each holds a 5 MB part buffer. */

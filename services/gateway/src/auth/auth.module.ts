@@ -2,17 +2,21 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AccountSessions } from '../session/account-sessions.service';
 import { AccessGuard } from './access.guard';
+import { AccountController } from './account.controller';
 import { AuthController } from './auth.controller';
 import { DeviceCookies } from './device-cookie';
 import { LoginAttemptRepository } from './login-attempt.repository';
 import { loginClockProvider, LoginThrottle } from './login-throttle.service';
 import { SignOutTokens } from '../session/sign-out-token';
 import { SessionUsers } from './session-users';
+import { ThrottledAttempts } from './throttled-attempts';
+import { TotpChallenges } from './totp-challenge';
+import { TotpEnrolmentGuard } from './totp-enrolment.guard';
 import { UsersController } from './users.controller';
 
-/** Sign-in, the session routes, User Management, and the access guard every route passes. */
+/** Sign-in, the session routes, the Account screen's, User Management, and the guards every route passes. */
 @Module({
-  controllers: [AuthController, UsersController],
+  controllers: [AuthController, AccountController, UsersController],
   providers: [
     AccountSessions,
     LoginAttemptRepository,
@@ -21,7 +25,11 @@ import { UsersController } from './users.controller';
     loginClockProvider,
     SignOutTokens,
     SessionUsers,
+    ThrottledAttempts,
+    TotpChallenges,
     { provide: APP_GUARD, useClass: AccessGuard },
+    // After the access guard, which reads the user it checks.
+    { provide: APP_GUARD, useClass: TotpEnrolmentGuard },
   ],
   exports: [SessionUsers],
 })
