@@ -42,8 +42,8 @@ export const totpStatusSchema = z.object({
 });
 export type TotpStatus = z.infer<typeof totpStatusSchema>;
 
-/** A new secret to scan (as the QR code's SVG) or type in; enrolment ends when a code from it is confirmed. */
-export const totpSetupSchema = z.object({ secret: z.string(), otpauthUrl: z.string(), qrSvg: z.string() });
+/** A new secret to scan (the web app shows the URL as a QR code) or type in; enrolment ends when a code from it is confirmed. */
+export const totpSetupSchema = z.object({ secret: z.string(), otpauthUrl: z.string() });
 export type TotpSetup = z.infer<typeof totpSetupSchema>;
 
 export const totpConfirmSchema = z.object({ code: totpCodeSchema });

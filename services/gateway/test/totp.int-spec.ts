@@ -120,7 +120,6 @@ describe('two-factor sign-in (TOTP)', () => {
     expect(setup.otpauthUrl).toBe(
       `otpauth://totp/Classroom%20Monitor:${adminCredentials.username}?issuer=Classroom%20Monitor&secret=${setup.secret}&algorithm=SHA1&digits=6&period=30`,
     );
-    expect(setup.qrSvg).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
     const enabled = await call('/api/account/totp/enable', {
       cookie: admin,
       body: { code: codeOf(setup.secret) },

@@ -37,7 +37,7 @@ export const accountRoutes = {
     method: 'POST',
     path: '/api/account/totp/setup',
     summary:
-      'Starts enrolment: a new secret (as otpauth URL, QR code SVG and text) that is used once a code from it is confirmed. 400 AUTH.TOTP_UNAVAILABLE without AUTH_TOTP_KEY',
+      'Starts enrolment: a new secret (as otpauth URL for a QR code, and as text to type in) that is used once a code from it is confirmed. 400 AUTH.TOTP_UNAVAILABLE without AUTH_TOTP_KEY',
     tag: 'Account',
     access: 'user',
     response: totpSetupSchema,

@@ -13,7 +13,6 @@ import {
 import { AppError, CONFIG, openSecret, sealSecret } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { Secret, TOTP } from 'otpauth';
-import * as QRCode from 'qrcode';
 import { type Config } from '../config';
 import { PasswordHasher } from './password-hasher';
 import { UserChanges } from './user-changes';
@@ -93,9 +92,7 @@ export class TotpService {
     if (user.totpSecret) throw state(totpMessages.alreadyEnabled);
     const secret = new Secret({ size: 20 }).base32;
     await this.users.setTotp(userId, { totpPendingSecret: sealSecret(key, secret, owner(userId)) });
-    const otpauthUrl = totpOf(secret, user.username).toString();
-    const qrSvg = await QRCode.toString(otpauthUrl, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
-    return { secret, otpauthUrl, qrSvg };
+    return { secret, otpauthUrl: totpOf(secret, user.username).toString() };
   }
 
   async enable({ userId, code }: TotpCodeMessage): Promise<RecoveryCodes> {

@@ -12,6 +12,7 @@ const listed = (username: string, signInLocked: boolean): UserListItem => ({
   lastName: null,
   role: 'user',
   isActive: 1,
+  totpEnabled: false,
   createdAt: '2026-11-01T00:00:00.000Z',
   updatedAt: '2026-11-01T00:00:00.000Z',
   signInLocked,
