@@ -21,6 +21,7 @@ describe('messages', () => {
       'auth.totp.verify',
       'auth.totp.disable',
       'auth.totp.recovery-codes',
+      'auth.totp.reset',
       'inventory.health',
       'inventory.building.list',
       'inventory.building.get',

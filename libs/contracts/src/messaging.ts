@@ -156,6 +156,8 @@ export const messages = {
     totpVerify: message('auth.totp.verify', totpCodeMessageSchema, sessionUserSchema),
     totpDisable: message('auth.totp.disable', totpProofMessageSchema, totpStateSchema),
     totpRecoveryCodes: message('auth.totp.recovery-codes', totpProofMessageSchema, recoveryCodesSchema),
+    /** An administrator turns a user's two-factor sign-in off, without a proof. */
+    totpReset: message('auth.totp.reset', totpUserMessageSchema, totpStateSchema),
   },
   inventory: {
     health: health('inventory'),

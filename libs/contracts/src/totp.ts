@@ -90,4 +90,6 @@ export const totpMessages = {
   enrolmentRequired:
     'Administrators must set up two-factor sign-in first: open Account and scan the QR code with an authenticator app.',
   wrongPassword: 'The password is wrong.',
+  unreadable:
+    'The two-factor secret cannot be read with the current AUTH_TOTP_KEY (was the key changed?). Sign in with a recovery code, or ask an administrator to turn two-factor sign-in off in User Management.',
 } as const;

@@ -82,6 +82,11 @@ describe('two-factor sign-in (TOTP)', () => {
     return sessionCookieOf(signedIn)!;
   };
 
+  const idOf = async (username: string) => {
+    const users = (await (await call('/api/users', { cookie: admin })).json()) as User[];
+    return users.find((u) => u.username === username)!.id;
+  };
+
   let admin: string;
   let adminSecret: string;
 
@@ -253,6 +258,21 @@ describe('two-factor sign-in (TOTP)', () => {
       required: false,
     });
     const plain = await password('fay');
+    expect(((await plain.json()) as User).totpEnabled).toBe(false);
+    expect(sessionCookieOf(plain)).not.toBeNull();
+  });
+
+  it("lets an administrator turn off a user's two-factor sign-in, and nobody else", async () => {
+    const gil = await newUser('gil', admin);
+    await enrol(gil);
+    const byUser = await call(`/api/users/${await idOf('gil')}/totp`, { cookie: gil, method: 'DELETE' });
+    expect(byUser.status).toBe(403);
+    expect((await password('gil')).status).toBe(200); // still asks for a code: a challenge, no session
+    expect(sessionCookieOf(await password('gil'))).toBeNull();
+
+    const reset = await call(`/api/users/${await idOf('gil')}/totp`, { cookie: admin, method: 'DELETE' });
+    expect(reset.status).toBe(204);
+    const plain = await password('gil');
     expect(((await plain.json()) as User).totpEnabled).toBe(false);
     expect(sessionCookieOf(plain)).not.toBeNull();
   });

@@ -1,3 +1,4 @@
+import { idParamsSchema } from '../common';
 import { type ApiRouteDef } from '../route-def';
 import {
   recoveryCodesSchema,
@@ -70,5 +71,15 @@ export const accountRoutes = {
     access: 'user',
     body: totpProofSchema,
     response: recoveryCodesSchema,
+  },
+  resetUserTotp: {
+    method: 'DELETE',
+    path: '/api/users/:id/totp',
+    summary:
+      "Turn off a user's two-factor sign-in (they lost their phone and their recovery codes): they sign in with the password alone until they enrol again",
+    tag: 'Users',
+    access: 'admin',
+    params: idParamsSchema,
+    status: 204,
   },
 } as const satisfies Record<string, ApiRouteDef>;

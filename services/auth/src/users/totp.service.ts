@@ -96,15 +96,12 @@ export class TotpService {
   }
 
   async enable({ userId, code }: TotpCodeMessage): Promise<RecoveryCodes> {
-    const key = this.requireKey();
+    this.requireKey();
     const user = await this.user(userId);
     if (user.totpSecret) throw state(totpMessages.alreadyEnabled);
     if (!user.totpPendingSecret) throw state(totpMessages.notStarted);
-    const step = this.acceptedStep(
-      openSecret(key, user.totpPendingSecret, owner(userId)),
-      user.username,
-      code,
-    );
+    const pending = this.open(user.totpPendingSecret, userId, totpMessages.notStarted);
+    const step = this.acceptedStep(pending, user.username, code);
     if (step === null) throw invalid();
     const recoveryCodes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
     // Only the pending secret that was checked becomes the secret (not one a second setup wrote since).
@@ -133,14 +130,20 @@ export class TotpService {
 
   async disable(proof: TotpProofMessage): Promise<Omit<TotpStatus, 'required'>> {
     await this.prove(proof);
-    await this.users.setTotp(proof.userId, {
+    return this.reset(proof.userId);
+  }
+
+  /** Two-factor sign-in off, recovery codes gone; an administrator's reset needs no proof. */
+  async reset(userId: string): Promise<Omit<TotpStatus, 'required'>> {
+    await this.user(userId);
+    await this.users.setTotp(userId, {
       totpSecret: null,
       totpPendingSecret: null,
       totpLastStep: null,
       totpRecoveryCodes: [],
     });
-    await this.changes.announce(proof.userId);
-    return this.status(proof.userId);
+    await this.changes.announce(userId);
+    return this.status(userId);
   }
 
   async regenerateRecoveryCodes(proof: TotpProofMessage): Promise<RecoveryCodes> {
@@ -167,7 +170,7 @@ export class TotpService {
   private async useCode(user: UserEntity, code: string): Promise<boolean> {
     if (/^\d{6}$/.test(code)) {
       const step = this.acceptedStep(
-        openSecret(this.requireKey(), user.totpSecret!, owner(user.id)),
+        this.open(user.totpSecret!, user.id, totpMessages.unreadable),
         user.username,
         code,
       );
@@ -182,6 +185,16 @@ export class TotpService {
     const now = Date.now();
     const delta = totpOf(secret, username).validate({ token: code, timestamp: now, window: 1 });
     return delta === null ? null : Math.floor(now / 1000 / PERIOD_S) + delta;
+  }
+
+  /** A sealed secret; refused with `message` when the key is gone or another than it was sealed with. */
+  private open(sealed: string, userId: string, message: string): string {
+    if (!this.key) throw new AppError(ErrorCode.TOTP_UNAVAILABLE, message);
+    try {
+      return openSecret(this.key, sealed, owner(userId));
+    } catch {
+      throw new AppError(ErrorCode.TOTP_UNAVAILABLE, message);
+    }
   }
 
   private requireKey(): Buffer {

@@ -91,4 +91,9 @@ export class UsersMessageController {
   totpRecoveryCodes(dto: TotpProofMessage) {
     return this.totp.regenerateRecoveryCodes(dto);
   }
+
+  @HandleMessage(messages.auth.totpReset)
+  totpReset(dto: { userId: string }) {
+    return this.totp.reset(dto.userId);
+  }
 }

@@ -9,7 +9,7 @@ import {
   type User,
 } from '@cm/contracts';
 import { CONFIG, RpcClient } from '@cm/platform';
-import { Body, Controller, Inject, Req, Res } from '@nestjs/common';
+import { Body, Controller, Inject, Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { type Config } from '../config';
 import { ApiRoute } from '../http/api-route.decorator';
@@ -78,5 +78,12 @@ export class AccountController {
     return this.attempts.run(req, res, user.username, () =>
       this.rpc.send(messages.auth.totpRecoveryCodes, { userId: user.id, ...body }),
     );
+  }
+
+  /** User Management: the user lost their phone and their recovery codes. */
+  @ApiRoute(apiRoutes.resetUserTotp)
+  async resetUserTotp(@Param('id') id: string): Promise<void> {
+    await this.rpc.send(messages.auth.totpReset, { userId: id });
+    this.users.drop(id);
   }
 }
