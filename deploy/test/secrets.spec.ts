@@ -208,6 +208,36 @@ describe('credentials as files (secretsAsFiles)', () => {
   });
 });
 
+describe('two-factor sign-in', () => {
+  const key = 'bm90LWEtcmVhbC10b3RwLWtleS1ub3QtYS1yZWFsISE=';
+
+  it('keeps the TOTP key in a Secret (or an existing one), unset without one, and passes REQUIRE_ADMIN_TOTP', () => {
+    const manifests = render([], [`auth.totp.secretKey=${key}`, 'gateway.login.requireAdminTotp=true']);
+    expect(envOf(podOf(manifests, 'auth').container).AUTH_TOTP_KEY).toEqual({
+      secretKeyRef: expect.objectContaining({ key: 'totp-key' }),
+    });
+    const credentials = ofKind<Secret>(manifests, 'Secret').find((s) =>
+      s.metadata.name.endsWith('-credentials'),
+    )!;
+    expect(credentials.stringData).toMatchObject({ 'totp-key': key });
+    const configMaps = ofKind<ConfigMap>(manifests, 'ConfigMap');
+    for (const configMap of configMaps) expect(Object.values(configMap.data)).not.toContain(key);
+    expect(configMaps.map((c) => c.data.REQUIRE_ADMIN_TOTP).filter(Boolean)).toEqual(['true']);
+
+    const existing = render([], ['auth.totp.existingSecret=campus-totp']);
+    expect(envOf(podOf(existing, 'auth').container).AUTH_TOTP_KEY).toEqual({
+      secretKeyRef: { name: 'campus-totp', key: 'totp-key' },
+    });
+    const none = render([], []);
+    expect(envOf(podOf(none, 'auth').container).AUTH_TOTP_KEY).toBeUndefined();
+    expect(
+      ofKind<ConfigMap>(none, 'ConfigMap')
+        .map((c) => c.data.REQUIRE_ADMIN_TOTP)
+        .filter(Boolean),
+    ).toEqual(['false']);
+  });
+});
+
 describe('notification secrets', () => {
   const key = 'bm90LWEtcmVhbC1rZXktbm90LWEtcmVhbC1rZXkhISE=';
   const inventoryEnv = (set: string[]) => envOf(podOf(render([], set), 'inventory').container);

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import files from './shared-system-files.json';
 import { type Credentials } from './stack';
 
@@ -22,9 +23,13 @@ export const sharedSystemFiles: readonly string[] = files;
 
 /**
  * What the shared system's services run with, beyond the tests' environment: monitoring never
- * runs unless a test starts it, and then it may ping only this machine.
+ * runs unless a test starts it, and then it may ping only this machine; users may enrol in
+ * two-factor sign-in (a key made for the run).
  */
-export const sharedSystemEnv = { MONITOR_ALLOWED_NETWORKS: '127.0.0.0/8' };
+export const sharedSystemEnv = {
+  MONITOR_ALLOWED_NETWORKS: '127.0.0.0/8',
+  AUTH_TOTP_KEY: randomBytes(32).toString('base64'),
+};
 
 const variable = 'CM_E2E_SHARED_SYSTEM';
 

@@ -43,6 +43,8 @@ export const setWhenConfigured = [
   'S3_PUBLIC_ENDPOINT',
   'S3_BUCKET',
   'MONITOR_SESSION_ID',
+  // Nobody can enrol in two-factor sign-in until the key is given.
+  'AUTH_TOTP_KEY',
   // Each kind of notification channel is refused until its server-side setting is given.
   'ALERTS_SECRET_KEY',
   'ALERTS_WEBHOOK_ALLOWED_HOSTS',

@@ -1,4 +1,5 @@
 import { type ApiRouteDef } from './route-def';
+import { accountRoutes } from './routes/account';
 import { apiTokenRoutes } from './routes/api-tokens';
 import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
@@ -21,6 +22,7 @@ export * from './route-def';
 export const apiRoutes = {
   ...operationsRoutes,
   ...authRoutes,
+  ...accountRoutes,
   ...userRoutes,
   ...apiTokenRoutes,
   ...auditRoutes,

@@ -26,4 +26,5 @@ export * from './reports';
 export * from './search';
 export { signOutToken } from './routes/auth';
 export * from './rooms';
+export * from './totp';
 export * from './users';

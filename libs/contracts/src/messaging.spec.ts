@@ -15,6 +15,13 @@ describe('messages', () => {
       'auth.user.delete',
       'auth.user.changed',
       'auth.session.ended',
+      'auth.totp.status',
+      'auth.totp.setup',
+      'auth.totp.enable',
+      'auth.totp.verify',
+      'auth.totp.disable',
+      'auth.totp.recovery-codes',
+      'auth.totp.reset',
       'inventory.health',
       'inventory.building.list',
       'inventory.building.get',
@@ -74,7 +81,7 @@ describe('messages', () => {
     expect(new Set(subjects).size).toBe(subjects.length);
   });
 
-  it('never lets a password hash through in a user reply', () => {
+  it('never lets a password hash or a two-factor secret through in a user reply', () => {
     const at = '2026-11-23T10:00:00.000Z';
     const profile = { email: null, firstName: null, lastName: null, createdAt: at, updatedAt: at };
     const user = {
@@ -82,9 +89,15 @@ describe('messages', () => {
       username: 'admin',
       role: 'admin',
       isActive: 1,
+      totpEnabled: true,
       ...profile,
     };
-    const reply = messages.auth.getUser.reply.parse({ ...user, passwordHash: '$argon2id$v=19$…' });
+    const reply = messages.auth.getUser.reply.parse({
+      ...user,
+      passwordHash: '$argon2id$v=19$…',
+      totpSecret: 'v1.sealed',
+      totpRecoveryCodes: ['hash'],
+    });
     expect(reply).toEqual(user);
     expect(messages.auth.listUsers.reply.parse([{ ...user, passwordHash: 'x' }])).toEqual([user]);
   });

@@ -71,6 +71,14 @@ import { problemsSchema } from './problems';
 import { reportPageRequestSchema, reportPageSchema } from './reports';
 import { searchQuerySchema, searchResultSchema } from './search';
 import {
+  recoveryCodesSchema,
+  totpCodeMessageSchema,
+  totpProofMessageSchema,
+  totpSetupSchema,
+  totpStateSchema,
+  totpUserMessageSchema,
+} from './totp';
+import {
   roomCreateMessageSchema,
   roomIdParamsSchema,
   roomListItemSchema,
@@ -158,6 +166,15 @@ export const messages = {
      * NATS, like `userChanged`: a replica that was not connected trusts nothing it kept.
      */
     sessionsEnded: notice('auth.session.ended', userIdMessageSchema),
+    totpStatus: message('auth.totp.status', totpUserMessageSchema, totpStateSchema),
+    totpSetup: message('auth.totp.setup', totpUserMessageSchema, totpSetupSchema),
+    totpEnable: message('auth.totp.enable', totpCodeMessageSchema, recoveryCodesSchema),
+    /** The second step of sign-in: the user as `login` answers it, when the code is right and unused. */
+    totpVerify: message('auth.totp.verify', totpCodeMessageSchema, sessionUserSchema),
+    totpDisable: message('auth.totp.disable', totpProofMessageSchema, totpStateSchema),
+    totpRecoveryCodes: message('auth.totp.recovery-codes', totpProofMessageSchema, recoveryCodesSchema),
+    /** An administrator turns a user's two-factor sign-in off, without a proof. */
+    totpReset: message('auth.totp.reset', totpUserMessageSchema, totpStateSchema),
   },
   inventory: {
     health: health('inventory'),

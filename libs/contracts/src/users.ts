@@ -63,6 +63,8 @@ export const userSchema = z.object({
   lastName: z.string().nullable(),
   role: userRoleSchema,
   isActive: flagSchema,
+  /** Two-factor sign-in (TOTP) is on: sign-in asks for a code after the password. */
+  totpEnabled: z.boolean(),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
 });

@@ -50,6 +50,12 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   [ErrorCode.EMAIL_TAKEN]: 409,
   [ErrorCode.LAST_ADMIN]: 409,
   [ErrorCode.SELF_CHANGE]: 409,
+  [ErrorCode.TOTP_INVALID]: 401,
+  [ErrorCode.TOTP_CHALLENGE_EXPIRED]: 401,
+  // The server is not set up to keep the secret (AUTH_TOTP_KEY): the screen says why.
+  [ErrorCode.TOTP_UNAVAILABLE]: 400,
+  [ErrorCode.TOTP_STATE]: 409,
+  [ErrorCode.TOTP_ENROLMENT_REQUIRED]: 403,
   [ErrorCode.BUILDING_NOT_FOUND]: 404,
   [ErrorCode.ROOM_NOT_FOUND]: 404,
   [ErrorCode.EQUIPMENT_NOT_FOUND]: 404,

@@ -14,5 +14,6 @@ export * from './nats/rpc-client';
 export * from './nats/trace-headers';
 export * from './platform.module';
 export * from './rpc-error.filter';
+export * from './secret-box';
 export * from './shutdown';
 export * from './validation';

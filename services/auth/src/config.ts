@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { usernameSchema } from '@cm/contracts';
-import { coreEnv, databaseEnv, httpPortEnv, optionalText, secret } from '@cm/platform';
+import { coreEnv, databaseEnv, encryptionKey, httpPortEnv, optionalText, secret } from '@cm/platform';
 import { z } from 'zod';
 import { passwordProblem } from './passwords/password-policy';
 
@@ -41,6 +41,8 @@ const variables = z.object({
    */
   AUTH_MAX_CONCURRENT_HASHES: z.coerce.number().int().min(1).max(64).default(availableParallelism()),
   AUTH_HASH_QUEUE_LENGTH: z.coerce.number().int().min(0).max(1000).default(8),
+  /** The key two-factor secrets are kept under (AES-256-GCM). Unset: nobody can enrol. */
+  AUTH_TOTP_KEY: encryptionKey(),
 });
 
 export const configSchema = variables.refine(

@@ -4,6 +4,7 @@ import {
   type MessageRequest,
   messages,
   type User,
+  totpMessages,
   type UserCreate,
 } from '@cm/contracts';
 import { type AppError, type RpcClient } from '@cm/platform';
@@ -72,10 +73,11 @@ describe('auth users', () => {
         lastName: null,
         role: 'admin',
         isActive: 1,
+        totpEnabled: false,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       });
-      expect(JSON.stringify(user)).not.toMatch(/password|argon2/i);
+      expect(JSON.stringify(user)).not.toMatch(/password|argon2|totpSecret|recovery/i);
     });
 
     it('gives the same answer, in about the same time, for a wrong password and an unknown user', async () => {
@@ -354,6 +356,22 @@ describe('auth users', () => {
         changes: { username: 'otto', password: 'third otto secret' },
       });
       expect(reply).toEqual({ user: expect.objectContaining({ id: user.id }), sessionVersion: 3 });
+    });
+  });
+
+  describe('two-factor sign-in without AUTH_TOTP_KEY', () => {
+    it('refuses enrolment, saying which setting is missing, and signs in with the password alone', async () => {
+      const user = await create({ username: 'tess', password: 'tess secret' });
+      expect(await send(messages.auth.totpStatus, { userId: user.id })).toEqual({
+        enabled: false,
+        recoveryCodesLeft: 0,
+        available: false,
+      });
+      expect(await failure(send(messages.auth.totpSetup, { userId: user.id }))).toMatchObject({
+        code: ErrorCode.TOTP_UNAVAILABLE,
+        message: totpMessages.unavailable,
+      });
+      expect(await login('tess', 'tess secret')).toMatchObject({ username: 'tess', totpEnabled: false });
     });
   });
 });

@@ -94,6 +94,14 @@ const gatewayEnv = z.object({
   LOGIN_MAX_DELAY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   /** Audit log entries older than this many days are deleted (checked hourly). */
   AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
+  /**
+   * Administrators must use two-factor sign-in: one without it is signed in but reaches only the
+   * Account screen's enrolment (every other route answers 403) until they have enrolled.
+   */
+  REQUIRE_ADMIN_TOTP: z
+    .enum(['true', 'false', '1', '0'], { message: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   /** How long a browser that signed in keeps its device cookie (a year by default). */
   LOGIN_DEVICE_COOKIE_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   /** Streamed uploads (POST /api/upload) at once in this process; each holds a 5 MB part buffer. */

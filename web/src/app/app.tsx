@@ -36,7 +36,7 @@ function AuthGate() {
     );
   return (
     <Suspense fallback={checking}>
-      <SignedInApp isAdmin={isAdmin} />
+      <SignedInApp isAdmin={isAdmin} totpEnabled={user.totpEnabled} />
     </Suspense>
   );
 }

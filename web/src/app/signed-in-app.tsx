@@ -1,7 +1,10 @@
 import { idSchema } from '@cm/contracts';
+import { useQuery } from '@tanstack/react-query';
 import { Route, Switch } from 'wouter';
 import { NotFound } from '../components/ui/not-found';
+import { Spinner } from '../components/ui/spinner';
 import { TooltipProvider } from '../components/ui/tooltip';
+import { totpStatusQuery } from '../features/account/api/totp';
 import { AppShell } from './layout/app-shell';
 import { lazyScreen } from './lazy-screen';
 import { ScreenLoader } from './screen-loader';
@@ -56,6 +59,10 @@ const UsersPage = lazyScreen(
 const SearchPage = lazyScreen(
   () => import('../features/search/components/search-page'),
   (m) => m.SearchPage,
+);
+const AccountPage = lazyScreen(
+  () => import('../features/account/components/account-page'),
+  (m) => m.AccountPage,
 );
 const NotFoundPage = lazyScreen(
   () => import('./layout/simple-pages'),
@@ -112,13 +119,35 @@ function Routes({ isAdmin }: { isAdmin: boolean }) {
         {() => <UsersPage changesOf={(id) => <RecentChanges entityType="user" entityId={id} />} />}
       </Route>
       <Route path="/search" component={SearchPage} />
+      <Route path="/account" component={AccountPage} />
       <Route component={NotFoundPage} />
     </Switch>
   );
 }
 
-/** What a signed-in user sees: the shell, and the screen the address names. */
-export function SignedInApp({ isAdmin }: { isAdmin: boolean }) {
+/**
+ * What a signed-in user sees: the shell, and the screen the address names. An administrator
+ * whom REQUIRE_ADMIN_TOTP holds to enrolment sees only the Account screen: every other call
+ * would be refused.
+ */
+export function SignedInApp({ isAdmin, totpEnabled }: { isAdmin: boolean; totpEnabled: boolean }) {
+  const status = useQuery({ ...totpStatusQuery, enabled: isAdmin && !totpEnabled });
+  if (isAdmin && !totpEnabled && status.isPending)
+    return <Spinner label="Checking your account" className="min-h-dvh" />;
+  if (isAdmin && !totpEnabled && status.data?.required)
+    return (
+      <TooltipProvider>
+        <AppShell isAdmin={false}>
+          <ScreenLoader>
+            <AccountPage />
+          </ScreenLoader>
+        </AppShell>
+      </TooltipProvider>
+    );
+  return <FullApp isAdmin={isAdmin} />;
+}
+
+function FullApp({ isAdmin }: { isAdmin: boolean }) {
   useLiveUpdates();
   return (
     <TooltipProvider>

@@ -1,4 +1,5 @@
 import { type ApiRouteDef } from '../route-def';
+import { loginResultSchema } from '../totp';
 import { loginSchema, userSchema } from '../users';
 
 /**
@@ -14,11 +15,11 @@ export const authRoutes = {
     method: 'POST',
     path: '/api/login',
     summary:
-      'Sign in; answers the user and sets the session cookie. 401 for a wrong pair, 429 with Retry-After after repeated failures',
+      'Sign in; answers the user and sets the session cookie, or for an account with two-factor sign-in `{ totpRequired: true, challenge }` and no session (then POST /api/login/totp). 401 for a wrong pair, 429 with Retry-After after repeated failures',
     tag: 'Session',
     access: 'public',
     body: loginSchema,
-    response: userSchema,
+    response: loginResultSchema,
   },
   currentUser: {
     method: 'GET',

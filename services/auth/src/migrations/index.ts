@@ -1,10 +1,12 @@
 import { CreateUsers1732300000000 } from './1732300000000-create-users';
 import { NormaliseUsernames1732800000000 } from './1732800000000-normalise-usernames';
 import { AddSessionVersion1732800000001 } from './1732800000001-add-session-version';
+import { AddTotp1764300000000 } from './1764300000000-add-totp';
 
 /** Applied in order by the platform's DatabaseModule. */
 export const migrations = [
   CreateUsers1732300000000,
   NormaliseUsernames1732800000000,
   AddSessionVersion1732800000001,
+  AddTotp1764300000000,
 ];

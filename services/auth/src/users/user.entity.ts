@@ -30,6 +30,21 @@ export class UserEntity {
   @Column({ name: 'session_version', type: 'integer', default: 0 })
   sessionVersion!: number;
 
+  /** Sealed with AUTH_TOTP_KEY (never leaves this service); set once enrolment is confirmed. */
+  @Column({ name: 'totp_secret', type: 'text', nullable: true })
+  totpSecret!: string | null;
+
+  @Column({ name: 'totp_pending_secret', type: 'text', nullable: true })
+  totpPendingSecret!: string | null;
+
+  /** The time step of the last code accepted: a code is accepted only for a later one. */
+  @Column({ name: 'totp_last_step', type: 'bigint', nullable: true })
+  totpLastStep!: string | null;
+
+  /** The recovery codes' SHA-256 hashes not used yet. */
+  @Column({ name: 'totp_recovery_codes', type: 'text', array: true, default: () => "'{}'" })
+  totpRecoveryCodes!: string[];
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

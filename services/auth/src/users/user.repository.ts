@@ -11,6 +11,10 @@ export type UserFields = Partial<
   >
 >;
 
+export type TotpFields = Partial<
+  Pick<UserEntity, 'totpSecret' | 'totpPendingSecret' | 'totpLastStep' | 'totpRecoveryCodes'>
+>;
+
 /** The unique indexes of the users migration, and the field a person has to change. */
 const uniqueFields: Record<string, { code: ErrorCode; field: 'username' | 'email'; label: string }> = {
   users_username_key: { code: ErrorCode.USERNAME_TAKEN, field: 'username', label: 'Username' },
@@ -98,6 +102,38 @@ export class UserRepository {
       const user = await manager.findOne(UserEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
       return change(user, new AdminLockedStore(manager));
     });
+  }
+
+  /** Two-factor fields only (never a change an administrator makes): no lock needed. */
+  async setTotp(
+    id: string,
+    fields: TotpFields,
+    where: { totpPendingSecret?: string } = {},
+  ): Promise<boolean> {
+    const { affected } = await this.users.update({ id, ...where }, fields);
+    return Boolean(affected);
+  }
+
+  /** Records the time step of an accepted code, only when later than the last: one of two alike wins. */
+  async useTotpStep(id: string, step: number): Promise<boolean> {
+    const { affected } = await this.users
+      .createQueryBuilder()
+      .update()
+      .set({ totpLastStep: String(step) })
+      .where('id = :id AND (totp_last_step IS NULL OR totp_last_step < :step)', { id, step })
+      .execute();
+    return Boolean(affected);
+  }
+
+  /** Removes a recovery code's hash, when the user still has it. */
+  async useRecoveryCode(id: string, hash: string): Promise<boolean> {
+    const { affected } = await this.users
+      .createQueryBuilder()
+      .update()
+      .set({ totpRecoveryCodes: () => 'array_remove(totp_recovery_codes, :hash)' })
+      .where('id = :id AND :hash = ANY(totp_recovery_codes)', { id, hash })
+      .execute();
+    return Boolean(affected);
   }
 
   private get schema(): string {

@@ -2,6 +2,8 @@ import {
   deleted,
   type Login,
   messages,
+  type TotpCodeMessage,
+  type TotpProofMessage,
   type UserCreateMessage,
   type UserDeleteMessage,
   type UserIdMessage,
@@ -9,6 +11,7 @@ import {
 } from '@cm/contracts';
 import { HandleMessage } from '@cm/platform';
 import { Controller } from '@nestjs/common';
+import { TotpService } from './totp.service';
 import { UserChanges } from './user-changes';
 import { UsersService } from './users.service';
 
@@ -17,6 +20,7 @@ export class UsersMessageController {
   constructor(
     private readonly users: UsersService,
     private readonly changes: UserChanges,
+    private readonly totp: TotpService,
   ) {}
 
   @HandleMessage(messages.auth.login)
@@ -56,5 +60,40 @@ export class UsersMessageController {
     await this.users.delete(dto);
     await this.changes.announce(dto.id);
     return deleted;
+  }
+
+  @HandleMessage(messages.auth.totpStatus)
+  totpStatus(dto: { userId: string }) {
+    return this.totp.status(dto.userId);
+  }
+
+  @HandleMessage(messages.auth.totpSetup)
+  totpSetup(dto: { userId: string }) {
+    return this.totp.setup(dto.userId);
+  }
+
+  @HandleMessage(messages.auth.totpEnable)
+  totpEnable(dto: TotpCodeMessage) {
+    return this.totp.enable(dto);
+  }
+
+  @HandleMessage(messages.auth.totpVerify)
+  totpVerify(dto: TotpCodeMessage) {
+    return this.totp.verify(dto);
+  }
+
+  @HandleMessage(messages.auth.totpDisable)
+  totpDisable(dto: TotpProofMessage) {
+    return this.totp.disable(dto);
+  }
+
+  @HandleMessage(messages.auth.totpRecoveryCodes)
+  totpRecoveryCodes(dto: TotpProofMessage) {
+    return this.totp.regenerateRecoveryCodes(dto);
+  }
+
+  @HandleMessage(messages.auth.totpReset)
+  totpReset(dto: { userId: string }) {
+    return this.totp.reset(dto.userId);
   }
 }

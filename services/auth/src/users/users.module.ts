@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AdminBootstrapService } from './admin-bootstrap.service';
 import { PasswordHasher } from './password-hasher';
+import { TotpService } from './totp.service';
 import { UserChanges } from './user-changes';
 import { UserRepository } from './user.repository';
 import { UsersMessageController } from './users.message.controller';
@@ -8,7 +9,7 @@ import { UsersService } from './users.service';
 
 @Module({
   controllers: [UsersMessageController],
-  providers: [UserRepository, PasswordHasher, UsersService, UserChanges, AdminBootstrapService],
+  providers: [UserRepository, PasswordHasher, UsersService, UserChanges, TotpService, AdminBootstrapService],
   exports: [UserRepository, PasswordHasher],
 })
 export class UsersModule {}

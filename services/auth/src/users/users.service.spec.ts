@@ -38,6 +38,10 @@ const user = (id: string, role: 'admin' | 'user', isActive: 0 | 1 = 1): UserEnti
   role,
   isActive,
   sessionVersion: 0,
+  totpSecret: null,
+  totpPendingSecret: null,
+  totpLastStep: null,
+  totpRecoveryCodes: [],
   createdAt: new Date(0),
   updatedAt: new Date(0),
 });

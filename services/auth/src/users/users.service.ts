@@ -27,13 +27,14 @@ export function toUser(entity: UserEntity): User {
     lastName: entity.lastName,
     role: entity.role,
     isActive: entity.isActive,
+    totpEnabled: Boolean(entity.totpSecret),
     createdAt: entity.createdAt.toISOString(),
     updatedAt: entity.updatedAt.toISOString(),
   };
 }
 
 /** A user with the version their sessions must carry: for the gateway only. */
-function toSessionUser(entity: UserEntity): SessionUser {
+export function toSessionUser(entity: UserEntity): SessionUser {
   return { user: toUser(entity), sessionVersion: entity.sessionVersion };
 }
 

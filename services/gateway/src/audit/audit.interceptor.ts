@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type ApiRouteDef, ErrorCode, IDEMPOTENT_REPLAY_HEADER, type User } from '@cm/contracts';
+import { type ApiRouteDef, apiRoutes, ErrorCode, IDEMPOTENT_REPLAY_HEADER, type User } from '@cm/contracts';
 import { activeTraceId, RpcClient } from '@cm/platform';
 import {
   type CallHandler,
@@ -21,7 +21,12 @@ import { type AuditedRoute, auditedRoutes } from './audited-routes';
 
 const requestIdShape = /^[A-Za-z0-9._:-]{1,128}$/;
 /** The sign-in refusals worth an entry: a wrong guess, or a guesser held back. */
-const refusedSignIn = new Set<string>([ErrorCode.INVALID_CREDENTIALS, ErrorCode.TOO_MANY_ATTEMPTS]);
+const refusedSignIn = new Set<string>([
+  ErrorCode.INVALID_CREDENTIALS,
+  ErrorCode.TOO_MANY_ATTEMPTS,
+  ErrorCode.TOTP_INVALID,
+  ErrorCode.TOTP_CHALLENGE_EXPIRED,
+]);
 
 /**
  * Writes the audit log for the routes in `auditedRoutes`, every administrator's use of an admin
@@ -43,7 +48,8 @@ export class AuditInterceptor implements NestInterceptor {
     if (context.getType() !== 'http') return next.handle();
     const route = this.reflector.get<ApiRouteDef | undefined>(API_ROUTE, context.getHandler());
     const req = context.switchToHttp().getRequest<SignedInRequest>();
-    if (route?.path === '/api/login' && route.method === 'POST') return this.signIn(req, next);
+    // Both steps of a sign-in: the password, and the code when the account has two-factor sign-in.
+    if (route === apiRoutes.login || route === apiRoutes.loginTotp) return this.signIn(req, next);
     const audited =
       (route && auditedRoutes.get(route)) ??
       (route?.access === 'admin' ? ({ entityType: 'route', action: 'use' } as const) : undefined);
@@ -92,7 +98,9 @@ export class AuditInterceptor implements NestInterceptor {
     const username = (req.body as { username?: unknown } | undefined)?.username;
     const attempted = typeof username === 'string' ? username.slice(0, 64) : null;
     return next.handle().pipe(
-      mergeMap(async (user: User) => {
+      mergeMap(async (user: User | { totpRequired: true }) => {
+        // The password was right, and the code is still to come: the second step is the sign-in.
+        if ('totpRequired' in user) return user;
         req.user = user;
         await this.write(req, {
           action: 'sign-in',

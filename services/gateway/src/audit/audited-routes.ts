@@ -79,6 +79,9 @@ export const auditedRoutes = new Map<ApiRouteDef, AuditedRoute>([
   [apiRoutes.deleteApiToken, remove('apiToken', token)],
 ]);
 
-/** Whether a route writes audit entries: those above, sign-in, and every administrator-only route. */
+/** Whether a route writes audit entries: those above, sign-in's two steps, and every administrator-only route. */
 export const isAudited = (route: ApiRouteDef): boolean =>
-  auditedRoutes.has(route) || route.access === 'admin' || route === apiRoutes.login;
+  auditedRoutes.has(route) ||
+  route.access === 'admin' ||
+  route === apiRoutes.login ||
+  route === apiRoutes.loginTotp;

@@ -1,5 +1,15 @@
-import { apiRoutes, type Login, messages, type User } from '@cm/contracts';
-import { RpcClient } from '@cm/platform';
+import {
+  apiRoutes,
+  ErrorCode,
+  type Login,
+  type LoginResult,
+  messages,
+  type SessionUser,
+  type TotpLogin,
+  totpMessages,
+  type User,
+} from '@cm/contracts';
+import { AppError, RpcClient } from '@cm/platform';
 import { Body, Controller, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiRoute } from '../http/api-route.decorator';
@@ -8,13 +18,15 @@ import { endSession, startSession } from '../session/session.middleware';
 import { SignOutTokens } from '../session/sign-out-token';
 import { CurrentUser } from './current-user';
 import { DeviceCookies } from './device-cookie';
-import { LoginThrottle, TooManyAttempts } from './login-throttle.service';
+import { ThrottledAttempts } from './throttled-attempts';
+import { TotpChallenges } from './totp-challenge';
 
 @Controller()
 export class AuthController {
   constructor(
     private readonly rpc: RpcClient,
-    private readonly throttle: LoginThrottle,
+    private readonly attempts: ThrottledAttempts,
+    private readonly challenges: TotpChallenges,
     private readonly signOutTokens: SignOutTokens,
     private readonly devices: DeviceCookies,
     private readonly sessions: SessionStore,
@@ -25,19 +37,40 @@ export class AuthController {
     @Body() body: Login,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
+  ): Promise<LoginResult> {
+    const signedIn = await this.attempts.run(
+      req,
+      res,
+      body.username,
+      () => this.rpc.send(messages.auth.login, body),
+      (found) => !found.user.totpEnabled,
+    );
+    // No session before the code: the challenge carries the first step to the second.
+    if (signedIn.user.totpEnabled) return this.challenges.issue(signedIn);
+    return this.signIn(req, res, signedIn);
+  }
+
+  /** Sign-in's second step: codes are throttled with the passwords of the same username. */
+  @ApiRoute(apiRoutes.loginTotp)
+  async loginTotp(
+    @Body() body: TotpLogin,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
   ): Promise<User> {
-    const attempt = {
-      username: body.username,
-      client: req.ip ?? 'unknown',
-      device: this.devices.deviceOf(req, body.username),
-    };
-    const signedIn = await this.throttle
-      .attempt(attempt, () => this.rpc.send(messages.auth.login, body))
-      .catch((error: unknown) => {
-        if (error instanceof TooManyAttempts) res.setHeader('Retry-After', String(error.retryAfterSeconds));
-        throw error;
-      });
-    this.devices.issue(req, res, body.username);
+    const { userId, username, sessionVersion } = this.challenges.open(body.challenge);
+    const signedIn = await this.attempts.run(req, res, username, async () => {
+      const verified = await this.rpc.send(messages.auth.totpVerify, { userId, code: body.code });
+      // The password changed (or the account was deactivated) since the first step.
+      if (verified.sessionVersion !== sessionVersion)
+        throw new AppError(ErrorCode.TOTP_CHALLENGE_EXPIRED, totpMessages.challengeExpired);
+      return verified;
+    });
+    return this.signIn(req, res, signedIn);
+  }
+
+  /** The one place a session starts. */
+  private async signIn(req: Request, res: Response, signedIn: SessionUser): Promise<User> {
+    this.devices.issue(req, res, signedIn.user.username);
     await startSession(req, res, signedIn, this.sessions);
     return signedIn.user;
   }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AccountSessions } from '../session/account-sessions.service';
 import { AccessGuard } from './access.guard';
+import { AccountController } from './account.controller';
 import { AuthController } from './auth.controller';
 import { DeviceCookies } from './device-cookie';
 import { LoginAttemptRepository } from './login-attempt.repository';
@@ -11,11 +12,17 @@ import { ApiTokenRepository } from '../tokens/api-token.repository';
 import { ApiTokensController } from '../tokens/api-tokens.controller';
 import { ApiTokens } from '../tokens/api-tokens.service';
 import { SessionUsers } from './session-users';
+import { ThrottledAttempts } from './throttled-attempts';
+import { TotpChallenges } from './totp-challenge';
+import { TotpEnrolmentGuard } from './totp-enrolment.guard';
 import { UsersController } from './users.controller';
 
-/** Sign-in, the session routes, User Management, API tokens, and the access guard every route passes. */
+/**
+ * Sign-in, the session routes, the Account screen's, User Management, API tokens, and the guards
+ * every route passes.
+ */
 @Module({
-  controllers: [AuthController, UsersController, ApiTokensController],
+  controllers: [AuthController, AccountController, UsersController, ApiTokensController],
   providers: [
     AccountSessions,
     LoginAttemptRepository,
@@ -26,7 +33,11 @@ import { UsersController } from './users.controller';
     SessionUsers,
     ApiTokenRepository,
     ApiTokens,
+    ThrottledAttempts,
+    TotpChallenges,
     { provide: APP_GUARD, useClass: AccessGuard },
+    // After the access guard, which reads the user it checks.
+    { provide: APP_GUARD, useClass: TotpEnrolmentGuard },
   ],
   exports: [SessionUsers, ApiTokenRepository],
 })

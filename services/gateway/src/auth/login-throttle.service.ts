@@ -26,6 +26,9 @@ export class TooManyAttempts extends AppError {
   }
 }
 
+/** Failures that are someone guessing: a wrong password, or a wrong two-factor code. */
+const guesses = new Set<string>([ErrorCode.INVALID_CREDENTIALS, ErrorCode.TOTP_INVALID]);
+
 /** Throttling compares usernames as sign-in matches them: regardless of case and outer spaces. */
 export const throttleName = (username: string) => username.trim().toLowerCase();
 
@@ -79,8 +82,16 @@ export class LoginThrottle {
     this.perClient = { ...common, limit: config.LOGIN_MAX_FAILURES_PER_IP };
   }
 
-  /** Runs one sign-in under the counters of its device, or of its pair and client; refused at once when one must wait. */
-  async attempt<T>(attempt: SignInAttempt, signIn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs one sign-in under the counters of its device, or of its pair and client; refused at once
+   * when one must wait. A right password that still needs a code is not `finished`: it leaves the
+   * user's failures standing, so that wrong codes count with wrong passwords.
+   */
+  async attempt<T>(
+    attempt: SignInAttempt,
+    signIn: () => Promise<T>,
+    finished: (result: T) => boolean = () => true,
+  ): Promise<T> {
     const keys = this.keysOf(attempt);
     const now = this.clock.now();
     await this.counters.sweep(new Date(forgottenBefore(this.perClient, now)));
@@ -104,8 +115,8 @@ export class LoginThrottle {
     try {
       result = await signIn();
     } catch (error) {
-      // Only a wrong pair is a failed guess; an outage or a busy auth service is not.
-      if ((error as AppError).code === ErrorCode.INVALID_CREDENTIALS)
+      // Only a wrong pair or code is a failed guess; an outage or a busy auth service is not.
+      if (guesses.has((error as AppError).code))
         await this.counters.failed(names, new Date(this.clock.now()));
       else await this.counters.release(names);
       throw error;
@@ -113,7 +124,8 @@ export class LoginThrottle {
     // The user's own counter starts afresh; the client's keeps its failures (a success with
     // one account must not wipe out guesses at others).
     const [own, ...shared] = keys;
-    await this.counters.forget([own.key]);
+    if (finished(result)) await this.counters.forget([own.key]);
+    else shared.unshift(own);
     await this.counters.release(shared.map((k) => k.key));
     return result;
   }

@@ -1,4 +1,4 @@
-import { optionalText, secret } from '@cm/platform';
+import { encryptionKey, optionalText, secret } from '@cm/platform';
 import { z } from 'zod';
 
 const int = (fallback: number, min: number, max: number) =>
@@ -23,20 +23,7 @@ const hostList = optionalText().transform((value, ctx) => {
 });
 
 /** The 32-byte key webhook secrets are encrypted with, as base64 (`openssl rand -base64 32`). */
-const secretKey = secret(
-  optionalText().transform((value, ctx) => {
-    if (value === undefined) return undefined;
-    const key = Buffer.from(value, 'base64');
-    if (!/^[A-Za-z0-9+/]{43}=?$/.test(value) || key.length !== 32) {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'must be 32 random bytes in base64, as `openssl rand -base64 32` prints them',
-      });
-      return z.NEVER;
-    }
-    return key;
-  }),
-);
+const secretKey = encryptionKey();
 
 /** Notification channels and their delivery relay. */
 export const alertsEnv = {

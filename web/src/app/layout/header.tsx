@@ -1,6 +1,6 @@
 import { idSchema } from '@cm/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, ChevronRight, LogOut } from 'lucide-react';
+import { ArrowLeft, ChevronRight, LogOut, UserRound } from 'lucide-react';
 import { Fragment } from 'react';
 import { Link, useLocation, useRoute } from 'wouter';
 import { Button } from '../../components/ui/button';
@@ -73,6 +73,13 @@ export function Header() {
             <span className="w-2 shrink-0" />
           )}
           <p className="min-w-0 flex-1 truncate text-lg font-bold">Classroom Monitor</p>
+          <Link
+            href="/account"
+            aria-label="Account"
+            className="flex h-11 w-11 shrink-0 items-center justify-center rounded-lg hover:bg-white/15"
+          >
+            <UserRound aria-hidden className="h-6 w-6" />
+          </Link>
           {/* Below 360 px the button keeps its name but not its text, so the title is read whole. */}
           <Button variant="header" className="shrink-0 max-[359px]:px-3" onClick={() => signOut(queryClient)}>
             <LogOut aria-hidden className="h-5 w-5" />

@@ -8,6 +8,14 @@
     secretKeyRef:
       {{- include "auth.adminPasswordRef" . | nindent 6 }}
 {{- end }}
+{{- $totp := .Values.auth.totp }}
+{{- if or $totp.secretKey $totp.existingSecret }}
+- name: AUTH_TOTP_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ $totp.existingSecret | default (include "cm.credentialsSecretName" .) }}
+      key: {{ ternary $totp.secretKeyKey "totp-key" (ne $totp.existingSecret "") }}
+{{- end }}
 {{- end -}}
 
 {{/* The Secret and key of the password auth.admin gives (inline or as an existing Secret). */}}

@@ -20,6 +20,7 @@ LOGIN_MAX_FAILURES_PER_IP: {{ $g.login.maxFailuresPerIp | int64 | quote }}
 LOGIN_THROTTLE_WINDOW_SECONDS: {{ $g.login.throttleWindowSeconds | int64 | quote }}
 LOGIN_MAX_DELAY_SECONDS: {{ $g.login.maxDelaySeconds | int64 | quote }}
 LOGIN_DEVICE_COOKIE_DAYS: {{ $g.login.deviceCookieDays | int64 | quote }}
+REQUIRE_ADMIN_TOTP: {{ $g.login.requireAdminTotp | toString | quote }}
 UPLOAD_MAX_CONCURRENT: {{ $g.uploads.maxConcurrent | int64 | quote }}
 UPLOAD_MAX_CONCURRENT_PER_USER: {{ $g.uploads.maxConcurrentPerUser | int64 | quote }}
 UPLOAD_IDLE_TIMEOUT_MS: {{ $g.uploads.idleTimeoutMs | int64 | quote }}

@@ -10,6 +10,7 @@ const user: User = {
   lastName: null,
   role: 'admin',
   isActive: 1,
+  totpEnabled: false,
   createdAt: '2026-11-01T00:00:00.000Z',
   updatedAt: '2026-11-01T00:00:00.000Z',
 };

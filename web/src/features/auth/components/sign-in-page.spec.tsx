@@ -33,4 +33,45 @@ describe(SignInPage.name, () => {
     ]);
     await waitFor(() => expect(screen.getByRole('button', { name: 'Sign In' })).toBeEnabled());
   });
+
+  it('asks for the two-factor code after a right password, and sends it with the challenge', async () => {
+    const user = {
+      id: '3f9e0a52-8a3e-4a2f-9c1e-6f1f0b2d7c11',
+      username: 'admin',
+      email: null,
+      firstName: null,
+      lastName: null,
+      role: 'admin',
+      isActive: 1,
+      totpEnabled: true,
+      createdAt: '2026-11-23T10:00:00.000Z',
+      updatedAt: '2026-11-23T10:00:00.000Z',
+    };
+    const calls = fakeFetch(
+      { status: 200, body: { totpRequired: true, challenge: 'signed.challenge' } },
+      { status: 401, body: { code: 'AUTH.TOTP_INVALID', message: 'The code is wrong or was already used.' } },
+      { status: 200, body: user },
+    );
+    renderWithApp(<SignInPage />);
+    await userEvent.type(screen.getByLabelText('Username'), 'admin');
+    await userEvent.type(screen.getByLabelText('Password'), 'right');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    const code = await screen.findByLabelText('Two-factor code');
+    expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
+
+    await userEvent.type(code, '000000');
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('The code is wrong or was already used.')).toBeInTheDocument();
+    // A wrong code may be typed again without the password.
+    await userEvent.clear(screen.getByLabelText('Two-factor code'));
+    await userEvent.type(screen.getByLabelText('Two-factor code'), '123456');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Verify' })).toBeEnabled());
+    await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
+    expect(await screen.findByText('Welcome back!')).toBeInTheDocument();
+    expect(calls.map((c) => [c.url, c.init?.body])).toEqual([
+      ['/api/login', '{"username":"admin","password":"right"}'],
+      ['/api/login/totp', '{"challenge":"signed.challenge","code":"000000"}'],
+      ['/api/login/totp', '{"challenge":"signed.challenge","code":"123456"}'],
+    ]);
+  });
 });

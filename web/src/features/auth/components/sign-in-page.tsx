@@ -1,4 +1,4 @@
-import { loginSchema } from '@cm/contracts';
+import { ErrorCode, loginSchema } from '@cm/contracts';
 import { MonitorSmartphone } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useLocation } from 'wouter';
@@ -7,7 +7,7 @@ import { Card } from '../../../components/ui/card';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/use-toast';
-import { errorMessage } from '../../../lib/api';
+import { ApiError, errorMessage } from '../../../lib/api';
 import { useSignIn } from '../api/sign-in';
 import { returnPath } from '../lib/return-path';
 
@@ -15,7 +15,13 @@ export function SignInPage() {
   const [, navigate] = useLocation();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
-  const signIn = useSignIn({
+  const [challenge, setChallenge] = useState<string | null>(null);
+  const [code, setCode] = useState('');
+  const { password: signIn, code: codeSignIn } = useSignIn({
+    onChallenge: (next) => {
+      setCode('');
+      setChallenge(next);
+    },
     onSuccess: () => {
       toast({ title: 'Welcome back!', description: 'You have successfully signed in.' });
       // A deep link (a room's QR code) opened while signed out stays where it pointed; the
@@ -24,8 +30,12 @@ export function SignInPage() {
       const target = returnPath(here);
       if (target !== here) navigate(target);
     },
-    onError: (error) =>
-      toast({ title: 'Sign in failed', description: errorMessage(error), variant: 'destructive' }),
+    onError: (error) => {
+      // A challenge that ran out starts the sign-in again; a wrong code may be typed again.
+      if (error instanceof ApiError && error.body.includes(ErrorCode.TOTP_CHALLENGE_EXPIRED))
+        setChallenge(null);
+      toast({ title: 'Sign in failed', description: errorMessage(error), variant: 'destructive' });
+    },
   });
 
   const submit = (event: FormEvent) => {
@@ -42,6 +52,20 @@ export function SignInPage() {
     signIn.mutate(parsed.data);
   };
 
+  const submitCode = (event: FormEvent) => {
+    event.preventDefault();
+    if (!challenge) return;
+    if (!code.trim()) {
+      toast({
+        title: 'Missing information',
+        description: 'Please enter the code from your authenticator app.',
+        variant: 'destructive',
+      });
+      return;
+    }
+    codeSignIn.mutate({ challenge, code });
+  };
+
   return (
     <main className="mx-auto flex min-h-dvh max-w-md flex-col justify-center px-4 py-10">
       <div className="mb-8 flex flex-col items-center text-center">
@@ -52,29 +76,53 @@ export function SignInPage() {
         <p className="mt-1 text-slate-600">Sign in to access the system</p>
       </div>
       <Card className="p-5">
-        <form onSubmit={submit} noValidate className="space-y-4">
-          <Field label="Username">
-            <Input
-              name="username"
-              autoComplete="username"
-              autoCapitalize="none"
-              value={username}
-              onChange={(e) => setUsername(e.target.value)}
-            />
-          </Field>
-          <Field label="Password">
-            <Input
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </Field>
-          <Button type="submit" className="w-full" disabled={signIn.isPending}>
-            {signIn.isPending ? 'Signing In...' : 'Sign In'}
-          </Button>
-        </form>
+        {challenge ? (
+          <form onSubmit={submitCode} noValidate className="space-y-4">
+            <Field
+              label="Two-factor code"
+              hint="The 6-digit code from your authenticator app, or one of your recovery codes."
+            >
+              <Input
+                name="code"
+                autoComplete="one-time-code"
+                inputMode="text"
+                autoCapitalize="none"
+                value={code}
+                onChange={(e) => setCode(e.target.value)}
+              />
+            </Field>
+            <Button type="submit" className="w-full" disabled={codeSignIn.isPending}>
+              {codeSignIn.isPending ? 'Checking...' : 'Verify'}
+            </Button>
+            <Button variant="ghost" className="w-full" onClick={() => setChallenge(null)}>
+              Back to username and password
+            </Button>
+          </form>
+        ) : (
+          <form onSubmit={submit} noValidate className="space-y-4">
+            <Field label="Username">
+              <Input
+                name="username"
+                autoComplete="username"
+                autoCapitalize="none"
+                value={username}
+                onChange={(e) => setUsername(e.target.value)}
+              />
+            </Field>
+            <Field label="Password">
+              <Input
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            </Field>
+            <Button type="submit" className="w-full" disabled={signIn.isPending}>
+              {signIn.isPending ? 'Signing In...' : 'Sign In'}
+            </Button>
+          </form>
+        )}
       </Card>
     </main>
   );

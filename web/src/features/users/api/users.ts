@@ -41,3 +41,12 @@ export function useClearSignInLock() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: usersQuery.queryKey }),
   });
 }
+
+/** Turns a user's two-factor sign-in off (a lost phone and lost recovery codes). */
+export function useResetTotp() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiJson(apiRoutes.resetUserTotp, { id }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: usersQuery.queryKey }),
+  });
+}

@@ -12,6 +12,7 @@ const user: User = {
   lastName: 'Byron',
   role: 'user',
   isActive: 1,
+  totpEnabled: false,
   createdAt: '2026-11-01T00:00:00.000Z',
   updatedAt: '2026-11-01T00:00:00.000Z',
 };

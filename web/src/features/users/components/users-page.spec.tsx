@@ -12,6 +12,7 @@ const listed = (username: string, signInLocked: boolean): UserListItem => ({
   lastName: null,
   role: 'user',
   isActive: 1,
+  totpEnabled: false,
   createdAt: '2026-11-01T00:00:00.000Z',
   updatedAt: '2026-11-01T00:00:00.000Z',
   signInLocked,
@@ -71,5 +72,29 @@ describe(UsersPage.name, () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Clear sign-in lock of teacher' }));
     expect(await screen.findByText('Error clearing sign-in lock')).toBeInTheDocument();
     expect(screen.getByText('No such user. It may have been deleted.')).toBeInTheDocument();
+  });
+
+  it("turns off a user's two-factor sign-in after a confirmation", async () => {
+    const enrolled = { ...free, totpEnabled: true };
+    const calls = fakeFetch(
+      { status: 200, body: [enrolled, locked] },
+      { status: 204 },
+      { status: 200, body: [free, locked] },
+    );
+    const confirm = jest.spyOn(window, 'confirm').mockReturnValue(true);
+    renderWithApp(<UsersPage />);
+    const button = (username: string) =>
+      screen.queryByRole('button', { name: `Turn off two-factor sign-in of ${username}` });
+    await waitFor(() => expect(button('librarian')).toBeInTheDocument());
+    expect(screen.getAllByText('Two-factor')).toHaveLength(1);
+    expect(button('teacher')).not.toBeInTheDocument();
+
+    await userEvent.click(button('librarian')!);
+    expect(confirm).toHaveBeenCalledWith(
+      'Turn off two-factor sign-in of librarian? They sign in with the password alone until they set it up again.',
+    );
+    expect(await screen.findByText('Two-factor sign-in turned off')).toBeInTheDocument();
+    expect([calls[1].url, calls[1].init?.method]).toEqual([`/api/users/${free.id}/totp`, 'DELETE']);
+    await waitFor(() => expect(button('librarian')).not.toBeInTheDocument());
   });
 });

@@ -1,6 +1,6 @@
 import { type User, type UserListItem, userRoleLabels } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Lock, LockOpen, Plus, ShieldCheck, User as UserIcon } from 'lucide-react';
+import { KeyRound, Lock, LockOpen, Plus, ShieldCheck, User as UserIcon } from 'lucide-react';
 import { type ReactNode, Suspense, useState } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -12,7 +12,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { Tooltip } from '../../../components/ui/tooltip';
 import { toast } from '../../../components/ui/use-toast';
 import { ApiError, errorMessage } from '../../../lib/api';
-import { useClearSignInLock, useDeleteUser, usersQuery } from '../api/users';
+import { useClearSignInLock, useDeleteUser, useResetTotp, usersQuery } from '../api/users';
 import { UserForm } from './user-form';
 
 type FormState = { open: false } | { open: true; user?: User };
@@ -24,6 +24,7 @@ export function UsersPage({ changesOf }: { changesOf?: (userId: string) => React
   const users = useQuery(usersQuery);
   const remove = useDeleteUser();
   const clearLock = useClearSignInLock();
+  const resetTotp = useResetTotp();
   const [form, setForm] = useState<FormState>({ open: false });
 
   // The server answers 403 to anyone but an administrator; say so rather than show an error.
@@ -59,6 +60,28 @@ export function UsersPage({ changesOf }: { changesOf?: (userId: string) => React
       onError: (error) =>
         toast({
           title: 'Error clearing sign-in lock',
+          description: errorMessage(error),
+          variant: 'destructive',
+        }),
+    });
+  };
+
+  const confirmResetTotp = (user: UserListItem) => {
+    if (
+      !window.confirm(
+        `Turn off two-factor sign-in of ${user.username}? They sign in with the password alone until they set it up again.`,
+      )
+    )
+      return;
+    resetTotp.mutate(user.id, {
+      onSuccess: () =>
+        toast({
+          title: 'Two-factor sign-in turned off',
+          description: `${user.username} signs in with the password alone.`,
+        }),
+      onError: (error) =>
+        toast({
+          title: 'Error turning off two-factor sign-in',
           description: errorMessage(error),
           variant: 'destructive',
         }),
@@ -109,6 +132,12 @@ export function UsersPage({ changesOf }: { changesOf?: (userId: string) => React
                       </Badge>
                     )}
                     {user.isActive === 0 ? <Badge variant="danger">Inactive</Badge> : null}
+                    {user.totpEnabled ? (
+                      <Badge variant="neutral">
+                        <KeyRound aria-hidden className="h-3.5 w-3.5" />
+                        Two-factor
+                      </Badge>
+                    ) : null}
                     {user.signInLocked ? (
                       <Badge variant="warning">
                         <Lock aria-hidden className="h-3.5 w-3.5" />
@@ -126,6 +155,18 @@ export function UsersPage({ changesOf }: { changesOf?: (userId: string) => React
                     >
                       <LockOpen aria-hidden className="h-4 w-4" />
                       Clear sign-in lock
+                    </Button>
+                  ) : null}
+                  {user.totpEnabled ? (
+                    <Button
+                      variant="outline"
+                      className="mt-2"
+                      aria-label={`Turn off two-factor sign-in of ${user.username}`}
+                      disabled={resetTotp.isPending && resetTotp.variables === user.id}
+                      onClick={() => confirmResetTotp(user)}
+                    >
+                      <KeyRound aria-hidden className="h-4 w-4" />
+                      Turn off two-factor
                     </Button>
                   ) : null}
                 </div>

@@ -1,0 +1,103 @@
+import { Secret, TOTP } from 'otpauth';
+import { type Page } from 'playwright-core';
+import {
+  expectToast,
+  openPhone,
+  openSharedWebSystem,
+  type Phone,
+  screenshot,
+  signInThroughForm,
+  textsOf,
+  type WebSystem,
+} from './browser';
+import { createUser } from './session';
+
+/** The code an authenticator app shows `offsetSeconds` from now. */
+const codeOf = (secret: string, offsetSeconds = 0) =>
+  new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
+    timestamp: Date.now() + offsetSeconds * 1000,
+  });
+
+/** The Account screen's two-factor sign-in, and the sign-in page's second step, in a phone's browser. */
+describe('web app: two-factor sign-in', () => {
+  let web: WebSystem;
+  let phone: Phone;
+  let page: Page;
+
+  beforeAll(async () => {
+    web = await openSharedWebSystem();
+  });
+  beforeEach(async () => {
+    phone = await openPhone(web.browser, web.system.url);
+    page = phone.page;
+  });
+  afterEach(async () => {
+    await phone.context.close();
+    expect(phone.problems).toEqual([]);
+  });
+  afterAll(() => web?.close());
+
+  it('enrols with the QR code and a code, shows the recovery codes once, then asks for a code at sign-in', async () => {
+    const user = { username: `otp-${Date.now().toString(36)}`, password: 'otp user secret' };
+    await createUser(web.system.url, web.adminCookie, user);
+    await signInThroughForm(page, user);
+
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('heading', { name: 'Account' }).waitFor();
+    await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    const qr = page.getByRole('img', { name: 'QR code for your authenticator app' });
+    await qr.waitFor();
+    const secret = (await page.getByTestId('totp-secret').innerText()).replace(/\s/g, '');
+    expect(await qr.getAttribute('data-qr-text')).toBe(
+      `otpauth://totp/Classroom%20Monitor:${user.username}?issuer=Classroom%20Monitor&secret=${secret}&algorithm=SHA1&digits=6&period=30`,
+    );
+    await screenshot(page, 'account-enrol');
+
+    await page.getByLabel('Code from the app').fill(codeOf(secret));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await expectToast(page, 'Two-factor sign-in is on', 'Sign-in will ask for a code from now on.');
+    const codes = await textsOf(page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem'));
+    expect(codes).toHaveLength(10);
+    await screenshot(page, 'account-recovery-codes');
+    await page.getByRole('button', { name: 'I have saved these codes' }).click();
+    await page.getByRole('heading', { name: 'Two-factor sign-in is on' }).waitFor();
+    await page.getByText('10 of 10 recovery codes left').waitFor();
+
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.getByLabel('Username').fill(user.username);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    const code = page.getByLabel('Two-factor code');
+    await code.waitFor();
+    // The enrolment's code is spent: the app's next one signs in.
+    await code.fill(codeOf(secret));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expectToast(page, 'Sign in failed', 'The code is wrong or was already used', 'destructive');
+    await code.fill(codeOf(secret, 30));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    // Signed out at /account, signed in back there.
+    await page.getByRole('heading', { name: 'Two-factor sign-in is on' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/account');
+  });
+
+  it('signs in with a recovery code, after which one fewer is left', async () => {
+    const user = { username: `otr-${Date.now().toString(36)}`, password: 'otr user secret' };
+    await createUser(web.system.url, web.adminCookie, user);
+    await signInThroughForm(page, user);
+    await page.goto('/account');
+    await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    const secret = (await page.getByTestId('totp-secret').innerText()).replace(/\s/g, '');
+    await page.getByLabel('Code from the app').fill(codeOf(secret));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    const [first] = await textsOf(page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem'));
+    await page.getByRole('button', { name: 'I have saved these codes' }).click();
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+
+    await page.getByLabel('Username').fill(user.username);
+    await page.getByLabel('Password').fill(user.password);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByLabel('Two-factor code').fill(first);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText('9 of 10 recovery codes left').waitFor();
+  });
+});

@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { DeviceCookies } from './device-cookie';
+import { LoginThrottle, TooManyAttempts } from './login-throttle.service';
+
+/**
+ * A password or two-factor code checked under the sign-in throttle (see LoginThrottle): at sign-in
+ * and wherever a signed-in user proves who they are again. A refusal for waiting says when to come back.
+ */
+@Injectable()
+export class ThrottledAttempts {
+  constructor(
+    private readonly throttle: LoginThrottle,
+    private readonly devices: DeviceCookies,
+  ) {}
+
+  run<T>(
+    req: Request,
+    res: Response,
+    username: string,
+    check: () => Promise<T>,
+    finished?: (result: T) => boolean,
+  ): Promise<T> {
+    const attempt = { username, client: req.ip ?? 'unknown', device: this.devices.deviceOf(req, username) };
+    return this.throttle.attempt(attempt, check, finished).catch((error: unknown) => {
+      if (error instanceof TooManyAttempts) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+      throw error;
+    });
+  }
+}
