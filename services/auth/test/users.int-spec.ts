@@ -361,7 +361,7 @@ describe('auth users', () => {
 
   describe('two-factor sign-in without AUTH_TOTP_KEY', () => {
     it('refuses enrolment, saying which setting is missing, and signs in with the password alone', async () => {
-      const user = await create({ username: 'tess', password: 'tess secret' });
+      const user = await create({ username: 'tess', password: 'tess secret phrase' });
       expect(await send(messages.auth.totpStatus, { userId: user.id })).toEqual({
         enabled: false,
         recoveryCodesLeft: 0,
@@ -371,7 +371,10 @@ describe('auth users', () => {
         code: ErrorCode.TOTP_UNAVAILABLE,
         message: totpMessages.unavailable,
       });
-      expect(await login('tess', 'tess secret')).toMatchObject({ username: 'tess', totpEnabled: false });
+      expect(await login('tess', 'tess secret phrase')).toMatchObject({
+        username: 'tess',
+        totpEnabled: false,
+      });
     });
   });
 });

@@ -73,7 +73,7 @@ describe('throttling of failed sign-ins', () => {
   beforeAll(async () => {
     sut = await startAuthAndGateway(limits);
     for (const username of ['ana', 'ben', 'cleo', 'dora', 'erin', 'fay', 'gil', 'hal']) {
-      const res = await asAdmin('POST', '/api/users', { username, password: `${username} secret` });
+      const res = await asAdmin('POST', '/api/users', { username, password: `${username} secret phrase` });
       ids[username] = ((await res.json()) as { id: string }).id;
     }
   });
@@ -88,19 +88,19 @@ describe('throttling of failed sign-ins', () => {
       const guesses = await statuses(times(5, () => attempt(victim, 'guess', '10.0.0.66')));
       expect(guesses).toEqual([401, 401, 401, 429, 429]);
     }
-    expect((await attempt('ana', 'ana secret', '10.0.0.1')).status).toBe(200);
+    expect((await attempt('ana', 'ana secret phrase', '10.0.0.1')).status).toBe(200);
     expect((await attempt(adminCredentials.username, adminCredentials.password, '10.0.0.1')).status).toBe(
       200,
     );
     // The guesser's own client stays held back, even with the right password.
-    expect((await attempt('ana', 'ana secret', '10.0.0.66')).status).toBe(429);
+    expect((await attempt('ana', 'ana secret phrase', '10.0.0.66')).status).toBe(429);
   });
 
   it('makes each further failure wait longer, 1, 2, 4 … seconds up to the cap, with Retry-After', async () => {
     const guess = () => attempt('erin', 'guess', '10.0.1.1');
     expect(await statuses(times(3, guess))).toEqual([401, 401, 401]);
     for (const wait of [1, 2, 4, 8, 8]) {
-      const refused = await attempt('erin', 'erin secret', '10.0.1.1');
+      const refused = await attempt('erin', 'erin secret phrase', '10.0.1.1');
       expect([refused.status, refused.headers.get('retry-after')]).toEqual([429, String(wait)]);
       expect(await refused.json()).toEqual({
         code: ErrorCode.TOO_MANY_ATTEMPTS,
@@ -112,15 +112,15 @@ describe('throttling of failed sign-ins', () => {
       expect((await guess()).status).toBe(401);
     }
     clock.advance(8);
-    expect((await attempt('erin', 'erin secret', '10.0.1.1')).status).toBe(200);
+    expect((await attempt('erin', 'erin secret phrase', '10.0.1.1')).status).toBe(200);
   });
 
   it('starts the pair afresh after a successful sign-in', async () => {
     const guess = () => attempt('cleo', 'guess', '10.0.0.4');
     expect(await statuses(times(2, guess))).toEqual([401, 401]);
-    expect((await attempt('cleo', 'cleo secret', '10.0.0.4')).status).toBe(200);
+    expect((await attempt('cleo', 'cleo secret phrase', '10.0.0.4')).status).toBe(200);
     expect(await statuses(times(2, guess))).toEqual([401, 401]);
-    expect((await attempt('cleo', 'cleo secret', '10.0.0.4')).status).toBe(200);
+    expect((await attempt('cleo', 'cleo secret phrase', '10.0.0.4')).status).toBe(200);
   });
 
   it('forgets the failures once a window has passed since the wait ended', async () => {
@@ -138,8 +138,8 @@ describe('throttling of failed sign-ins', () => {
   it('holds back a client after 6 failures, whatever the usernames, and no other client', async () => {
     const guesses = ['u1', 'u2', 'u3', 'u4', 'u5', 'u6'].map((u) => () => attempt(u, 'guess', '10.0.0.2'));
     expect(await statuses(guesses)).toEqual([401, 401, 401, 401, 401, 401]);
-    expect((await attempt('cleo', 'cleo secret', '10.0.0.2')).status).toBe(429);
-    expect((await attempt('cleo', 'cleo secret', '10.0.0.3')).status).toBe(200);
+    expect((await attempt('cleo', 'cleo secret phrase', '10.0.0.2')).status).toBe(429);
+    expect((await attempt('cleo', 'cleo secret phrase', '10.0.0.3')).status).toBe(200);
   });
 
   it('does not count successful sign-ins against a shared address', async () => {
@@ -156,7 +156,7 @@ describe('throttling of failed sign-ins', () => {
 
   it('keeps a browser that signed in before working while others guess from its address', async () => {
     // A proxy that is not trusted makes every client one address: here 10.0.3.1.
-    const known = await attempt('ben', 'ben secret', '10.0.3.1');
+    const known = await attempt('ben', 'ben secret phrase', '10.0.3.1');
     const device = deviceCookieOf(known)!;
     const attributes = known.headers
       .getSetCookie()
@@ -169,26 +169,26 @@ describe('throttling of failed sign-ins', () => {
     );
     expect(await statuses(guesses)).toEqual([401, 401, 401, 401, 401, 401, 429]);
     // Without the cookie, ben is held back like anyone at that address.
-    expect((await attempt('ben', 'ben secret', '10.0.3.1')).status).toBe(429);
+    expect((await attempt('ben', 'ben secret phrase', '10.0.3.1')).status).toBe(429);
 
-    const again = await attempt('ben', 'ben secret', '10.0.3.1', { cookie: device });
+    const again = await attempt('ben', 'ben secret phrase', '10.0.3.1', { cookie: device });
     expect(again.status).toBe(200);
     const renewed = deviceCookieOf(again)!;
     expect(renewed).not.toBe(device);
     // The cookie names ben: it is worth nothing for another username, nor once tampered with.
-    expect((await attempt('hal', 'hal secret', '10.0.3.1', { cookie: renewed })).status).toBe(429);
+    expect((await attempt('hal', 'hal secret phrase', '10.0.3.1', { cookie: renewed })).status).toBe(429);
     const tampered = renewed.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
-    expect((await attempt('ben', 'ben secret', '10.0.3.1', { cookie: tampered })).status).toBe(429);
+    expect((await attempt('ben', 'ben secret phrase', '10.0.3.1', { cookie: tampered })).status).toBe(429);
   });
 
   it('holds back a device cookie that keeps failing, by its own failures only', async () => {
-    const device = deviceCookieOf(await attempt('hal', 'hal secret', '10.0.4.1'))!;
+    const device = deviceCookieOf(await attempt('hal', 'hal secret phrase', '10.0.4.1'))!;
     const guess = () => attempt('hal', 'guess', '10.0.4.1', { cookie: device });
     expect(await statuses(times(4, guess))).toEqual([401, 401, 401, 429]);
-    expect((await attempt('hal', 'hal secret', '10.0.4.1', { cookie: device })).status).toBe(429);
+    expect((await attempt('hal', 'hal secret phrase', '10.0.4.1', { cookie: device })).status).toBe(429);
     // Its failures were the device's: the same address without it, and hal elsewhere, are not held back.
-    expect((await attempt('hal', 'hal secret', '10.0.4.1')).status).toBe(200);
-    expect((await attempt('hal', 'hal secret', '10.0.4.2')).status).toBe(200);
+    expect((await attempt('hal', 'hal secret phrase', '10.0.4.1')).status).toBe(200);
+    expect((await attempt('hal', 'hal secret phrase', '10.0.4.2')).status).toBe(200);
   });
 
   it('lets an administrator see and clear a sign-in lock, and not a plain user', async () => {
@@ -197,17 +197,17 @@ describe('throttling of failed sign-ins', () => {
     expect(await lockedUsers()).toContain('fay');
     expect(await lockedUsers()).not.toContain('gil');
 
-    const plain = await sut.signIn('gil', 'gil secret');
+    const plain = await sut.signIn('gil', 'gil secret phrase');
     const byUser = await fetch(`${sut.base}/api/users/${ids.fay}/sign-in-lock`, {
       method: 'DELETE',
       headers: { cookie: plain.cookie },
     });
     expect(byUser.status).toBe(403);
-    expect((await attempt('fay', 'fay secret', '10.0.2.1')).status).toBe(429);
+    expect((await attempt('fay', 'fay secret phrase', '10.0.2.1')).status).toBe(429);
 
     expect((await asAdmin('DELETE', `/api/users/${ids.fay}/sign-in-lock`)).status).toBe(204);
     expect(await lockedUsers()).not.toContain('fay');
-    expect((await attempt('fay', 'fay secret', '10.0.2.1')).status).toBe(200);
+    expect((await attempt('fay', 'fay secret phrase', '10.0.2.1')).status).toBe(200);
 
     const unknown = await asAdmin('DELETE', '/api/users/00000000-0000-4000-8000-000000000000/sign-in-lock');
     expect(unknown.status).toBe(404);
@@ -229,12 +229,12 @@ describe('throttling of failed sign-ins', () => {
       200,
     );
     const wrong = await answer(await attempt('gil', 'guess', '10.0.5.2'));
-    const right = await answer(await attempt('gil', 'gil secret', '10.0.5.2'));
+    const right = await answer(await attempt('gil', 'gil secret phrase', '10.0.5.2'));
     expect(right).toEqual(active);
     expect(wrong).toEqual(active);
     // Two failures so far at 10.0.5.2: one more, then the wait, whichever password is sent.
-    expect((await attempt('gil', 'gil secret', '10.0.5.2')).status).toBe(401);
-    expect((await attempt('gil', 'gil secret', '10.0.5.2')).status).toBe(429);
+    expect((await attempt('gil', 'gil secret phrase', '10.0.5.2')).status).toBe(401);
+    expect((await attempt('gil', 'gil secret phrase', '10.0.5.2')).status).toBe(429);
   });
 
   it('counts across gateway replicas, which share the counters in PostgreSQL', async () => {

@@ -47,7 +47,7 @@ describe('two-factor sign-in (TOTP)', () => {
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  const password = (username: string, pass = `${username} secret`) =>
+  const password = (username: string, pass = `${username} secret phrase`) =>
     call('/api/login', { body: { username, password: pass } });
   const secondStep = (challenge: string, code: string) =>
     call('/api/login/totp', { body: { challenge, code } });
@@ -74,7 +74,7 @@ describe('two-factor sign-in (TOTP)', () => {
   const newUser = async (username: string, admin: string) => {
     const res = await call('/api/users', {
       cookie: admin,
-      body: { username, password: `${username} secret` },
+      body: { username, password: `${username} secret phrase` },
     });
     expect(res.status).toBe(201);
     const signedIn = await password(username);
@@ -243,7 +243,7 @@ describe('two-factor sign-in (TOTP)', () => {
     });
     const renewed = await call('/api/account/totp/recovery-codes', {
       cookie,
-      body: { password: 'fay secret' },
+      body: { password: 'fay secret phrase' },
     });
     const fresh = ((await renewed.json()) as RecoveryCodes).recoveryCodes;
     expect(fresh).toHaveLength(10);
