@@ -13,7 +13,7 @@ import type { Response } from 'express';
 import { from, type Observable, throwError } from 'rxjs';
 import { catchError, mergeMap, switchMap } from 'rxjs/operators';
 import { type SignedInRequest } from '../auth/current-user';
-import { API_ROUTE } from '../http/api-route.decorator';
+import { API_ROUTE } from '../http/api-route.key';
 import { ApiTokenRepository } from '../tokens/api-token.repository';
 import { changedFields, valuesOf } from './audit-values';
 import { type NewAuditEntry, AuditRepository } from './audit.repository';

@@ -2,7 +2,7 @@ import { type Access, type ApiRouteDef, apiTokenMessages, authMessages, ErrorCod
 import { AppError } from '@cm/platform';
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { API_ROUTE } from '../http/api-route.decorator';
+import { API_ROUTE } from '../http/api-route.key';
 import { applyRouteContract } from '../http/route-contract';
 import { SessionStore } from '../session/session-store';
 import { endSession } from '../session/session.middleware';

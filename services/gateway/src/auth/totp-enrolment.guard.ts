@@ -3,7 +3,7 @@ import { AppError, CONFIG } from '@cm/platform';
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { type Config } from '../config';
-import { API_ROUTE } from '../http/api-route.decorator';
+import { API_ROUTE } from '../http/api-route.key';
 import { type SignedInRequest } from './current-user';
 
 /** What an administrator who must enrol can still do: see who they are, enrol, and sign out. */

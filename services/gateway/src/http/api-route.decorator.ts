@@ -10,8 +10,8 @@ import {
 import { isAudited } from '../audit/audited-routes';
 import { AuditInterceptor } from '../audit/audit.interceptor';
 import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor';
+import { API_ROUTE } from './api-route.key';
 
-export const API_ROUTE = Symbol('API_ROUTE');
 
 /**
  * Routes a controller method by its contract entry. The same entry drives validation
