@@ -31,4 +31,23 @@ describe('error mapping', () => {
       message: 'Something went wrong on the server. Try again.',
     });
   });
+
+  it('answers 503 rather than 500 when the database (or another server) cannot be reached', () => {
+    const unavailable = {
+      code: ErrorCode.SERVICE_UNAVAILABLE,
+      message: 'The service is unavailable just now. Try again shortly.',
+    };
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    expect(toErrorBody(refused)).toEqual(unavailable);
+    expect(toErrorBody(new Error('Connection terminated unexpectedly'))).toEqual(unavailable);
+    // TypeORM's QueryFailedError keeps PostgreSQL's SQLSTATE on driverError: 57P01 is an administrator's shutdown.
+    expect(
+      toErrorBody(Object.assign(new Error('terminating connection'), { driverError: { code: '57P01' } })),
+    ).toEqual(unavailable);
+    expect(httpStatusFor(toErrorBody(refused).code)).toBe(503);
+    // A constraint the data breaks is no outage.
+    expect(toErrorBody(Object.assign(new Error('duplicate key'), { code: '23505' })).code).toBe(
+      ErrorCode.INTERNAL,
+    );
+  });
 });

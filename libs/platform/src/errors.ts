@@ -104,10 +104,37 @@ export function isErrorBody(value: unknown): value is ErrorBody {
   );
 }
 
-/** Any thrown value as an error body; what is not ours becomes INTERNAL without leaking details. */
+/**
+ * Socket errors, and PostgreSQL's classes 08 (connection exception) and 57P (operator
+ * intervention: shutting down, starting up), by the code on the error or on TypeORM's driverError.
+ */
+const unreachableCodes =
+  /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN|08...|57P0[1-3])$/;
+/** What node-postgres says when a connection drops or the pool cannot get one in time. */
+const unreachableMessages =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i;
+
+/** Whether an error says that the database (or another server) could not be reached: a retry may do. */
+export function isUnreachable(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown; driverError?: { code?: unknown } } | null;
+  const code = e?.driverError?.code ?? e?.code;
+  if (typeof code === 'string' && unreachableCodes.test(code)) return true;
+  return typeof e?.message === 'string' && unreachableMessages.test(e.message);
+}
+
+/**
+ * Any thrown value as an error body; what is not ours becomes INTERNAL without leaking details,
+ * but for a server that could not be reached: the caller hears SERVICE_UNAVAILABLE (503), which
+ * says that trying again later is worth it.
+ */
 export function toErrorBody(error: unknown): ErrorBody {
   if (error instanceof AppError) return error.toBody();
   if (error instanceof z.ZodError) return AppError.fromZod(error).toBody();
   if (isErrorBody(error)) return error;
+  if (isUnreachable(error))
+    return {
+      code: ErrorCode.SERVICE_UNAVAILABLE,
+      message: 'The service is unavailable just now. Try again shortly.',
+    };
   return { code: ErrorCode.INTERNAL, message: 'Something went wrong on the server. Try again.' };
 }
