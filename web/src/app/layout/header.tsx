@@ -72,7 +72,10 @@ export function Header() {
           ) : (
             <span className="w-2 shrink-0" />
           )}
-          <p className="min-w-0 flex-1 truncate text-lg font-bold">Classroom Monitor</p>
+          {/* Beside four 44 px controls, a 320 px screen has room for the title only a size down. */}
+          <p className="min-w-0 flex-1 truncate text-lg font-bold max-[359px]:text-[15px] max-[359px]:tracking-tight">
+            Classroom Monitor
+          </p>
           <Link
             href="/account"
             aria-label="Account"
