@@ -83,10 +83,15 @@ export function Header() {
           >
             <UserRound aria-hidden className="h-6 w-6" />
           </Link>
-          {/* Below 360 px the button keeps its name but not its text, so the title is read whole. */}
-          <Button variant="header" className="shrink-0 max-[359px]:px-3" onClick={() => signOut(queryClient)}>
+          {/* On a phone the button keeps its name but not its text, so the title is read whole. */}
+          <Button
+            variant="header"
+            className="shrink-0 max-[429px]:px-3"
+            title="Sign Out"
+            onClick={() => signOut(queryClient)}
+          >
             <LogOut aria-hidden className="h-5 w-5" />
-            <span className="max-[359px]:sr-only">Sign Out</span>
+            <span className="max-[429px]:sr-only">Sign Out</span>
           </Button>
         </div>
         {crumbs.length > 0 ? (
