@@ -12,7 +12,6 @@ import { AuditInterceptor } from '../audit/audit.interceptor';
 import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor';
 import { API_ROUTE } from './api-route.key';
 
-
 /**
  * Routes a controller method by its contract entry. The same entry drives validation
  * (applyRouteContract), access checks, the audit log, Idempotency-Key handling and the OpenAPI
