@@ -13,12 +13,15 @@ import { connect, JSONCodec, type NatsConnection } from 'nats';
 const json = JSONCodec<unknown>();
 
 /**
- * Every check the replicas publish, as sent (a plain subscription sees each publish, also those
- * the stream drops as duplicates), each batch unpacked into one event per equipment with the
- * event id inventory gives it, so a test can count them per sweep.
+ * Every check the replicas publish, each batch unpacked into one event per equipment with the
+ * event id inventory gives it, so a test can count them per sweep. A plain subscription sees each
+ * publish, also a batch sent again under its message id (the client does when JetStream does not
+ * answer at once), which the stream drops as a duplicate: such a batch counts once, as inventory
+ * sees it; two batches that both carry an equipment count twice.
  */
 export class StatusEvents {
   readonly all: StatusEvent[] = [];
+  private readonly batches = new Set<string>();
 
   private constructor(private readonly nc: NatsConnection) {}
 
@@ -27,6 +30,11 @@ export class StatusEvents {
     const sut = new StatusEvents(nc);
     nc.subscribe(namespacedSubject(namespace, events.statusChecked), {
       callback: (_error, msg) => {
+        const batchId = msg.headers?.get('Nats-Msg-Id');
+        if (batchId) {
+          if (sut.batches.has(batchId)) return;
+          sut.batches.add(batchId);
+        }
         const { sweepId, checks } = statusBatchSchema.parse(json.decode(msg.data));
         for (const check of checks)
           sut.all.push({ eventId: `${check.equipmentId}:${sweepId}`, sweepId, ...check });
