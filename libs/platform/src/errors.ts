@@ -114,12 +114,18 @@ const unreachableCodes =
 const unreachableMessages =
   /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/i;
 
+/** The code of an error (a PostgreSQL SQLSTATE, a socket's), whether TypeORM wrapped it or not. */
+export function pgCodeOf(error: unknown): string | undefined {
+  const e = error as { code?: unknown; driverError?: { code?: unknown } } | null;
+  const code = e?.driverError?.code ?? e?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
 /** Whether an error says that the database (or another server) could not be reached: a retry may do. */
 export function isUnreachable(error: unknown): boolean {
-  const e = error as { code?: unknown; message?: unknown; driverError?: { code?: unknown } } | null;
-  const code = e?.driverError?.code ?? e?.code;
-  if (typeof code === 'string' && unreachableCodes.test(code)) return true;
-  return typeof e?.message === 'string' && unreachableMessages.test(e.message);
+  if (unreachableCodes.test(pgCodeOf(error) ?? '')) return true;
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && unreachableMessages.test(message);
 }
 
 /**

@@ -1,14 +1,7 @@
-import { AppError } from '@cm/platform';
+import { AppError, pgCodeOf } from '@cm/platform';
 
 /** PostgreSQL's error codes that a repository turns into answers. */
 export const pgCodes = { foreignKeyViolation: '23503', checkViolation: '23514' } as const;
-
-/** The SQLSTATE of a PostgreSQL error, whether TypeORM wrapped it or not. */
-export function pgCodeOf(error: unknown): string | undefined {
-  const e = error as { code?: unknown; driverError?: { code?: unknown } };
-  const code = e?.driverError?.code ?? e?.code;
-  return typeof code === 'string' ? code : undefined;
-}
 
 export function isPgError(error: unknown, code: string): boolean {
   return pgCodeOf(error) === code;

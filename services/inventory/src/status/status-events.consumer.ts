@@ -1,8 +1,7 @@
 import { durableConsumers, events, type StatusMessage, statusCheckSchema, streams } from '@cm/contracts';
-import { CONFIG, type DeliveryMeta, JetStreamConnection } from '@cm/platform';
+import { CONFIG, type DeliveryMeta, JetStreamConnection, pgCodeOf } from '@cm/platform';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { type Config } from '../config';
-import { pgCodeOf } from '../database/sql';
 import { noAlerts } from '../alerts/alert.repository';
 import { LiveEventsPublisher } from '../live/live-events.publisher';
 import { DeliveryRelay } from '../notifications/delivery.relay';
