@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type ApiRouteDef, apiRoutes, ErrorCode, IDEMPOTENT_REPLAY_HEADER, type User } from '@cm/contracts';
+import { type ApiRouteDef, ErrorCode, IDEMPOTENT_REPLAY_HEADER, type User } from '@cm/contracts';
 import { activeTraceId, RpcClient } from '@cm/platform';
 import {
   type CallHandler,
@@ -17,7 +17,7 @@ import { API_ROUTE } from '../http/api-route.key';
 import { ApiTokenRepository } from '../tokens/api-token.repository';
 import { changedFields, valuesOf } from './audit-values';
 import { type NewAuditEntry, AuditRepository } from './audit.repository';
-import { type AuditedRoute, auditedRoutes } from './audited-routes';
+import { auditOf, type AuditedRoute } from './audited-routes';
 
 const requestIdShape = /^[A-Za-z0-9._:-]{1,128}$/;
 /** The sign-in refusals worth an entry: a wrong guess, or a guesser held back. */
@@ -48,13 +48,10 @@ export class AuditInterceptor implements NestInterceptor {
     if (context.getType() !== 'http') return next.handle();
     const route = this.reflector.get<ApiRouteDef | undefined>(API_ROUTE, context.getHandler());
     const req = context.switchToHttp().getRequest<SignedInRequest>();
-    // Both steps of a sign-in: the password, and the code when the account has two-factor sign-in.
-    if (route === apiRoutes.login || route === apiRoutes.loginTotp) return this.signIn(req, next);
-    const audited =
-      (route && auditedRoutes.get(route)) ??
-      (route?.access === 'admin' ? ({ entityType: 'route', action: 'use' } as const) : undefined);
+    const audited = route && auditOf(route);
     if (!route || !audited) return next.handle();
-    const param = req.params?.[('idParam' in audited && audited.idParam) || 'id'];
+    if (audited === 'sign-in') return this.signIn(req, next);
+    const param = req.params?.[audited.idParam ?? 'id'];
     const id = typeof param === 'string' ? param : undefined;
     return from(this.readBefore(audited, id)).pipe(
       switchMap((before) =>
@@ -78,7 +75,7 @@ export class AuditInterceptor implements NestInterceptor {
 
   private entryOf(
     route: ApiRouteDef,
-    audited: AuditedRoute | { entityType: 'route'; action: 'use' },
+    audited: AuditedRoute,
     id: string | undefined,
     before: unknown,
     reply: unknown,

@@ -79,9 +79,16 @@ export const auditedRoutes = new Map<ApiRouteDef, AuditedRoute>([
   [apiRoutes.deleteApiToken, remove('apiToken', token)],
 ]);
 
-/** Whether a route writes audit entries: those above, sign-in's two steps, and every administrator-only route. */
-export const isAudited = (route: ApiRouteDef): boolean =>
-  auditedRoutes.has(route) ||
-  route.access === 'admin' ||
-  route === apiRoutes.login ||
-  route === apiRoutes.loginTotp;
+/** An administrator's use of an admin route that changes nothing the list above records. */
+const adminUse: AuditedRoute = { entityType: 'route', action: 'use' };
+
+/**
+ * What a route writes to the audit log, if anything: the entry of the list above, a sign-in (both
+ * steps: the password, and the code when the account has two-factor sign-in), or an
+ * administrator's use of any other admin route. `ApiRoute` puts the interceptor on the routes
+ * this answers for, and the interceptor asks it what to write.
+ */
+export function auditOf(route: ApiRouteDef): AuditedRoute | 'sign-in' | undefined {
+  if (route === apiRoutes.login || route === apiRoutes.loginTotp) return 'sign-in';
+  return auditedRoutes.get(route) ?? (route.access === 'admin' ? adminUse : undefined);
+}

@@ -7,7 +7,7 @@ import {
   SetMetadata,
   UseInterceptors,
 } from '@nestjs/common';
-import { isAudited } from '../audit/audited-routes';
+import { auditOf } from '../audit/audited-routes';
 import { AuditInterceptor } from '../audit/audit.interceptor';
 import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor';
 import { API_ROUTE } from './api-route.key';
@@ -26,7 +26,7 @@ export function ApiRoute(route: ApiRouteDef): MethodDecorator {
   // Each only on the routes it serves: an interceptor costs every request it is on (an
   // observable chain and an async resource), and most requests are reads of no concern to either.
   // The audit's is outside the idempotency's, so it sees a create answered again from the first.
-  if (isAudited(route)) decorators.push(UseInterceptors(AuditInterceptor));
+  if (auditOf(route)) decorators.push(UseInterceptors(AuditInterceptor));
   if (route.idempotent) decorators.push(UseInterceptors(IdempotencyInterceptor));
   return applyDecorators(...decorators);
 }
