@@ -1,19 +1,4 @@
-import { helm, releaseNamespace } from './support/helm';
-
-/** helm's error for values the chart must refuse (schema or template), or '' when it renders. */
-const refusal = (set: string[]) => {
-  const { status, stderr } = helm([
-    'template',
-    'cm',
-    '.',
-    '--namespace',
-    releaseNamespace,
-    '--set',
-    'allowGeneratedSecretsWithoutCluster=true',
-    ...set.flatMap((s) => ['--set', s]),
-  ]);
-  return status === 0 ? '' : stderr;
-};
+import { helm, refusal } from './support/helm';
 
 describe('values the chart refuses', () => {
   it.each([

@@ -45,17 +45,28 @@ export const valueSets: { name: string; files: string[] }[] = [
 
 export const releaseNamespace = 'campus';
 
+/** `helm template` of the release with these value files and `--set` assignments, never deployed. */
+function templateArgs(files: string[], set: string[]): string[] {
+  const args = ['template', 'cm', '.', '--namespace', releaseNamespace];
+  args.push('--set', 'allowGeneratedSecretsWithoutCluster=true');
+  for (const file of files) args.push('--values', file);
+  for (const assignment of set) args.push('--set', assignment);
+  return args;
+}
+
+/** helm's error for values the chart must refuse (schema or template), or '' when it renders. */
+export function refusal(set: string[]): string {
+  const { status, stderr } = helm(templateArgs([], set));
+  return status === 0 ? '' : stderr;
+}
+
 /**
  * `helm template` output as objects; throws with helm's message when rendering fails.
  * Without a cluster the chart refuses to generate the session key and NATS passwords, as each
  * rendering would make new ones (secrets.spec.ts); these renders are never deployed, so they allow it.
  */
 export function render(files: string[] = [], set: string[] = []): Manifest[] {
-  const args = ['template', 'cm', '.', '--namespace', releaseNamespace];
-  args.push('--set', 'allowGeneratedSecretsWithoutCluster=true');
-  for (const file of files) args.push('--values', file);
-  for (const assignment of set) args.push('--set', assignment);
-  const { status, stdout, stderr } = helm(args);
+  const { status, stdout, stderr } = helm(templateArgs(files, set));
   if (status !== 0) throw new Error(stderr.trim());
   return parseAllDocuments(stdout)
     .map((doc) => doc.toJS() as Manifest | null)
