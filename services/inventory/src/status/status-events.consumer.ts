@@ -54,8 +54,8 @@ export class StatusEventsConsumer implements OnApplicationBootstrap {
   async handle(message: StatusMessage, meta: DeliveryMeta): Promise<BatchOutcome> {
     const checks = this.checksOf(message, meta);
     const { outcome, changes, alerts } = await this.record(checks);
-    // Committed: the relay sends what is due, open screens hear of it. A lost live event does not
-    // make the message fail.
+    // Committed: the relay sends what is due, open screens hear of it. A live event NATS refuses is
+    // held back and sent later (LiveEventsPublisher); it never makes the message fail.
     if (alerts.queued > 0) this.relay.kick();
     if (changes.length) await this.live.statusChanged(changes);
     for (const { roomId, buildingId } of alerts.rooms) {
