@@ -162,6 +162,8 @@ describe('web app in the field: limits, equipment type, room facts, pictures, go
     });
     await page.goto(`/rooms/${room.id}`);
     await page.getByRole('heading', { name: 'F1', level: 1 }).waitFor();
+    // The equipment count comes with the room's equipment list, which may load after the room.
+    await page.locator('main .grid > *', { hasText: /^Equipment\s*0$/ }).waitFor();
     expect((await tiles()).slice(0, 6)).toEqual([
       'Capacity 30',
       'Floor 2',
