@@ -164,6 +164,27 @@ describe(RpcClient.name, () => {
     }
   });
 
+  it('refuses calls once closed rather than opening a connection nothing would close', async () => {
+    const natsSockets = () =>
+      (process as unknown as { _getActiveHandles(): { remotePort?: number }[] })
+        ._getActiveHandles()
+        .filter((h) => h.remotePort === Number(new URL(testNatsUrl).port || 4222)).length;
+    const stopping = new RpcClient({ namespace, servers: testNatsUrl, timeoutMs: 5000, name: 'stopping' });
+    await expect(stopping.send(probe.echo, { room: '204' })).resolves.toEqual({ echoed: { room: '204' } });
+    await stopping.onApplicationShutdown();
+    const before = natsSockets();
+
+    // A notice or a call still made while the service stops.
+    await expect(stopping.send(probe.echo, {})).rejects.toMatchObject({
+      code: ErrorCode.SERVICE_UNAVAILABLE,
+    });
+    await expect(
+      stopping.notify(notice('probe.stopping', z.object({ room: z.string() })), { room: '204' }),
+    ).rejects.toThrow();
+
+    expect(natsSockets()).toBe(before);
+  });
+
   it('continues the caller trace on the service side through NATS headers', async () => {
     exporter.reset();
     await sut.send(probe.echo, {});

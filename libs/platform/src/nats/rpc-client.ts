@@ -59,6 +59,7 @@ export class RpcClient implements OnApplicationShutdown {
   private disconnected = false;
   /** Nest's server answers only a packet with an id (one without is an event). */
   private lastId = 0;
+  private closed = false;
 
   constructor(private readonly options: RpcClientOptions) {
     this.client = new NamespacedClientNats(options.namespace, {
@@ -170,6 +171,7 @@ export class RpcClient implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.closed = true;
     await this.client.close();
   }
 
@@ -198,6 +200,9 @@ export class RpcClient implements OnApplicationShutdown {
   }
 
   private async connection(): Promise<NatsConnection> {
+    // Nest's client connects anew when asked after its close, and nothing would ever close that
+    // connection: a call still made while the service stops (a notice, a retry) is refused instead.
+    if (this.closed) throw new Error('The NATS connection is closed: this service is stopping');
     return (await this.client.connect()) as NatsConnection;
   }
 
