@@ -20,9 +20,29 @@ const moduleNameMapper = {
   '^@cm/platform/testing$': path.join(__dirname, 'libs/platform/src/testing/index.ts'),
 };
 
+/**
+ * Packages published as ES modules only (openid-client and what it is built on, the test OpenID
+ * provider): jest's module loader is CommonJS, so swc turns them into it as it does our sources.
+ * Node itself loads them as they are.
+ */
+const esmOnly = ['openid-client', 'oauth4webapi', 'jose', 'oidc-provider'];
+const esmTransform = [
+  '@swc/jest',
+  { jsc: { parser: { syntax: 'ecmascript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+];
+
+/** How a project transpiles: our TypeScript, and the ES-module-only packages. */
+const transpiling = {
+  transform: {
+    '^.+\\.tsx?$': swc,
+    [`/node_modules/(${esmOnly.join('|')})/.+\\.js$`]: esmTransform,
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
+};
+
 /** One jest project per tier: `unit` beside the code, `integration` under test/. */
 function projects(rootDir) {
-  const common = { rootDir, transform: { '^.+\\.tsx?$': swc }, moduleNameMapper, testEnvironment: 'node' };
+  const common = { rootDir, ...transpiling, moduleNameMapper, testEnvironment: 'node' };
   return [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
     {
@@ -43,4 +63,4 @@ function workspaceConfig(rootDir) {
   return { projects: projects(rootDir), reporters, testTimeout: 60_000 };
 }
 
-module.exports = { swc, moduleNameMapper, projects, reporters, workspaceConfig };
+module.exports = { swc, transpiling, moduleNameMapper, projects, reporters, workspaceConfig };

@@ -1,9 +1,9 @@
-const { swc, moduleNameMapper, reporters } = require('../jest.preset');
+const { transpiling, moduleNameMapper, reporters } = require('../jest.preset');
 
 const files = (names) => names.map((name) => `<rootDir>/src/${name}.e2e-spec.ts`);
 const project = (displayName, testMatch) => ({
   displayName,
-  transform: { '^.+\\.tsx?$': swc },
+  ...transpiling,
   moduleNameMapper,
   testMatch,
 });

@@ -10,7 +10,7 @@ import {
   variablesRead,
 } from './support/config-schemas';
 import { componentOf, type Manifest, render, valueSets } from './support/helm';
-import { deployments, ofKind } from './support/kubernetes';
+import { deployments, envOf, ofKind, podOf } from './support/kubernetes';
 import { services, type ServiceName } from './support/paths';
 
 const read = Object.fromEntries(services.map((s) => [s, variablesRead(configSchemas[s])])) as Record<
@@ -207,5 +207,62 @@ describe('networks equipment may be in', () => {
     );
     expect(inventory).toBe(monitor);
     expect(interpolate(monitor, () => '')).toBe(campus);
+  });
+});
+
+describe('single sign-on (OpenID Connect)', () => {
+  const issuer = 'https://login.microsoftonline.com/00000000-0000-4000-8000-00000000cafe/v2.0';
+  const given = [`auth.oidc.issuerUrl=${issuer}`, 'auth.oidc.clientId=classroom-monitor'];
+  const oidcOf = (env: Record<string, string | undefined>) =>
+    Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith('OIDC_')));
+
+  it("reaches auth, and only auth, with the chart's defaults for what the values leave", () => {
+    const env = chartEnvironment(
+      render(
+        [],
+        [
+          ...given,
+          'auth.oidc.clientSecret=not-a-real-client-secret',
+          'auth.oidc.displayName=Campus account',
+          'auth.oidc.adminGroups={1f0c5e2a-aaaa-4bbb-8ccc-000000000001,1f0c5e2a-aaaa-4bbb-8ccc-000000000002}',
+        ],
+      ),
+    );
+    expect(oidcOf(env.auth)).toEqual({
+      OIDC_ISSUER_URL: issuer,
+      OIDC_CLIENT_ID: 'classroom-monitor',
+      OIDC_CLIENT_SECRET: 'not-a-real-client-secret',
+      OIDC_DISPLAY_NAME: 'Campus account',
+      OIDC_ADMIN_GROUPS: '1f0c5e2a-aaaa-4bbb-8ccc-000000000001,1f0c5e2a-aaaa-4bbb-8ccc-000000000002',
+      OIDC_USERNAME_CLAIM: 'preferred_username',
+      OIDC_GROUPS_CLAIM: 'groups',
+      OIDC_SCOPES: 'openid profile email',
+      OIDC_TIMEOUT_MS: '10000',
+    });
+    for (const service of services.filter((s) => s !== 'auth')) expect(oidcOf(env[service])).toEqual({});
+  });
+
+  it("keeps the client secret in a Secret, the given one or the chart's, never in a ConfigMap", () => {
+    const existing = render([], [...given, 'auth.oidc.existingSecret=campus-oidc']);
+    expect(envOf(podOf(existing, 'auth').container).OIDC_CLIENT_SECRET).toEqual({
+      secretKeyRef: { name: 'campus-oidc', key: 'oidc-client-secret' },
+    });
+    const inline = render([], [...given, 'auth.oidc.clientSecret=not-a-real-client-secret']);
+    for (const configMap of ofKind<Manifest & { data: Record<string, string> }>(inline, 'ConfigMap'))
+      expect(Object.values(configMap.data)).not.toContain('not-a-real-client-secret');
+  });
+
+  it('sets nothing without an issuer, and refuses an issuer without a client ID', () => {
+    expect(oidcOf(chartEnvironment(render([], ['auth.oidc.clientId=classroom-monitor'])).auth)).toEqual({});
+    expect(() => render([], [`auth.oidc.issuerUrl=${issuer}`])).toThrow(
+      'auth.oidc.clientId is required with auth.oidc.issuerUrl',
+    );
+  });
+
+  it('passes every setting through docker-compose.yml only when given', () => {
+    const environment = compose.services.auth.environment ?? {};
+    const passed = Object.keys(environment).filter((name) => name.startsWith('OIDC_'));
+    expect(passed.sort()).toEqual(setWhenConfigured.filter((name) => name.startsWith('OIDC_')).sort());
+    for (const name of passed) expect(environment[name]).toBeNull();
   });
 });

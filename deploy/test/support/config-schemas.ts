@@ -45,6 +45,16 @@ export const setWhenConfigured = [
   'MONITOR_SESSION_ID',
   // Nobody can enrol in two-factor sign-in until the key is given.
   'AUTH_TOTP_KEY',
+  // No single sign-on until the identity provider is named; the rest has auth's defaults.
+  'OIDC_ISSUER_URL',
+  'OIDC_CLIENT_ID',
+  'OIDC_CLIENT_SECRET',
+  'OIDC_DISPLAY_NAME',
+  'OIDC_ADMIN_GROUPS',
+  'OIDC_USERNAME_CLAIM',
+  'OIDC_GROUPS_CLAIM',
+  'OIDC_SCOPES',
+  'OIDC_TIMEOUT_MS',
   // Each kind of notification channel is refused until its server-side setting is given.
   'ALERTS_SECRET_KEY',
   'ALERTS_WEBHOOK_ALLOWED_HOSTS',

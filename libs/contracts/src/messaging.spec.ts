@@ -22,6 +22,9 @@ describe('messages', () => {
       'auth.totp.disable',
       'auth.totp.recovery-codes',
       'auth.totp.reset',
+      'auth.sign-in.options',
+      'auth.oidc.begin',
+      'auth.oidc.complete',
       'inventory.health',
       'inventory.building.list',
       'inventory.building.get',
@@ -90,11 +93,13 @@ describe('messages', () => {
       role: 'admin',
       isActive: 1,
       totpEnabled: true,
+      external: false,
       ...profile,
     };
     const reply = messages.auth.getUser.reply.parse({
       ...user,
       passwordHash: '$argon2id$v=19$…',
+      externalSubject: null,
       totpSecret: 'v1.sealed',
       totpRecoveryCodes: ['hash'],
     });

@@ -71,6 +71,12 @@ import { problemsSchema } from './problems';
 import { reportPageRequestSchema, reportPageSchema } from './reports';
 import { searchQuerySchema, searchResultSchema } from './search';
 import {
+  oidcBeginMessageSchema,
+  oidcBeginResultSchema,
+  oidcCompleteMessageSchema,
+  signInOptionsSchema,
+} from './single-sign-on';
+import {
   recoveryCodesSchema,
   totpCodeMessageSchema,
   totpProofMessageSchema,
@@ -175,6 +181,15 @@ export const messages = {
     totpRecoveryCodes: message('auth.totp.recovery-codes', totpProofMessageSchema, recoveryCodesSchema),
     /** An administrator turns a user's two-factor sign-in off, without a proof. */
     totpReset: message('auth.totp.reset', totpUserMessageSchema, totpStateSchema),
+    /** Whether OpenID Connect sign-in is set up, and the provider's name for the button. */
+    signInOptions: message('auth.sign-in.options', noArguments, signInOptionsSchema),
+    /** The provider's authorization URL for a new sign-in, and what its answer must match. */
+    oidcBegin: message('auth.oidc.begin', oidcBeginMessageSchema, oidcBeginResultSchema),
+    /**
+     * The provider's answer: auth redeems the code, checks the ID token, and creates or updates the
+     * external user; answers the user as `login` does.
+     */
+    oidcComplete: message('auth.oidc.complete', oidcCompleteMessageSchema, sessionUserSchema),
   },
   inventory: {
     health: health('inventory'),

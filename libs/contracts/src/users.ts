@@ -65,6 +65,11 @@ export const userSchema = z.object({
   isActive: flagSchema,
   /** Two-factor sign-in (TOTP) is on: sign-in asks for a code after the password. */
   totpEnabled: z.boolean(),
+  /**
+   * Signs in through the identity provider (OpenID Connect): no password here, and the role
+   * follows the provider's groups at each sign-in.
+   */
+  external: z.boolean(),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
 });
@@ -150,4 +155,10 @@ export const authMessages = {
   passwordChecksBusy: 'The server is busy checking passwords. Try again in a moment.',
   passwordTooShort: tooShort,
   commonPassword: 'This password is one of the 10,000 most common passwords. Choose a less common one.',
+  externalPassword:
+    'This user signs in through single sign-on and has no password here: the identity provider keeps it.',
+  externalRole:
+    "This user's role follows their groups at the identity provider (OIDC_ADMIN_GROUPS), at each sign-in.",
+  externalTotp:
+    'This account signs in through single sign-on: two-factor sign-in is set up at the identity provider.',
 } as const;

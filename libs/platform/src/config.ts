@@ -103,6 +103,13 @@ const port = (fallback: number) =>
   z.coerce.number().int().min(0, { message: 'must be a port number' }).max(65535).default(fallback);
 
 /** Unset and empty alike mean "not given": a chart or compose file may pass an empty value. */
+/** A comma-separated setting's entries, trimmed, without empty ones ("a, ,b" is a and b). */
+export const listOf = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+
 export const optionalText = () =>
   z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional());
 

@@ -56,6 +56,17 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   [ErrorCode.TOTP_UNAVAILABLE]: 400,
   [ErrorCode.TOTP_STATE]: 409,
   [ErrorCode.TOTP_ENROLMENT_REQUIRED]: 403,
+  // Only single sign-on tells it: the provider already proved who the person is.
+  [ErrorCode.ACCOUNT_DEACTIVATED]: 403,
+  // A password or role of an account the identity provider manages.
+  [ErrorCode.EXTERNAL_ACCOUNT]: 409,
+  [ErrorCode.SSO_NOT_CONFIGURED]: 404,
+  [ErrorCode.SSO_FAILED]: 401,
+  [ErrorCode.SSO_EXPIRED]: 401,
+  [ErrorCode.SSO_CANCELLED]: 401,
+  [ErrorCode.SSO_PROVIDER_UNAVAILABLE]: 503,
+  [ErrorCode.SSO_NO_USERNAME]: 422,
+  [ErrorCode.SSO_ACCOUNT_CONFLICT]: 409,
   [ErrorCode.BUILDING_NOT_FOUND]: 404,
   [ErrorCode.ROOM_NOT_FOUND]: 404,
   [ErrorCode.EQUIPMENT_NOT_FOUND]: 404,

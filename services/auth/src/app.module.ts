@@ -3,6 +3,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { type Config } from './config';
 import { migrations } from './migrations';
 import { UserEntity } from './users/user.entity';
+import { SingleSignOnModule } from './single-sign-on/single-sign-on.module';
 import { UsersModule } from './users/users.module';
 
 @Module({})
@@ -14,6 +15,7 @@ export class AppModule {
         PlatformModule.forService({ service: 'auth', config }),
         DatabaseModule.forService({ service: 'auth', entities: [UserEntity], migrations }),
         UsersModule,
+        SingleSignOnModule,
       ],
     };
   }

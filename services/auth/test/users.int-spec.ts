@@ -74,6 +74,7 @@ describe('auth users', () => {
         role: 'admin',
         isActive: 1,
         totpEnabled: false,
+        external: false,
         createdAt: expect.any(String),
         updatedAt: expect.any(String),
       });
@@ -374,6 +375,7 @@ describe('auth users', () => {
       expect(await login('tess', 'tess secret phrase')).toMatchObject({
         username: 'tess',
         totpEnabled: false,
+        external: false,
       });
     });
   });

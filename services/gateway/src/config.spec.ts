@@ -1,20 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ConfigError, parseEnv } from '@cm/platform';
+import { parseEnv } from '@cm/platform';
+import { configProblems } from '@cm/platform/testing';
 import { configSchema } from './config';
 
 describe('gateway configuration', () => {
   const secret = 'x'.repeat(32);
   const sut = (env: Record<string, string>) => parseEnv(configSchema, env);
-  const problemsOf = (env: Record<string, string>) => {
-    try {
-      sut(env);
-    } catch (error) {
-      return (error as ConfigError).problems;
-    }
-    throw new Error('expected a refusal');
-  };
+  const problemsOf = (env: Record<string, string>) => configProblems(configSchema, env);
 
   it('requires a session secret of at least 32 characters', () => {
     expect(problemsOf({})).toContain(

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { bucketOf, coreEnv, databaseEnv, jetStreamEnv, objectStoreEnv, secret } from '@cm/platform';
+import { bucketOf, coreEnv, databaseEnv, jetStreamEnv, listOf, objectStoreEnv, secret } from '@cm/platform';
 import { z } from 'zod';
 
 /** Express's `trust proxy`: false, true, a hop count, or addresses and subnets ("loopback, 10.0.0.0/8"). */
@@ -16,12 +16,8 @@ const origins = z
   .string()
   .optional()
   .transform((v, ctx) => {
-    const list = (v ?? '')
-      .split(',')
-      .map((o) => o.trim())
-      .filter(Boolean);
     const parsed: string[] = [];
-    for (const entry of list) {
+    for (const entry of listOf(v)) {
       const url = URL.canParse(entry) ? new URL(entry) : null;
       if (!url || !['http:', 'https:'].includes(url.protocol) || url.origin !== entry.replace(/\/$/, '')) {
         ctx.addIssue({

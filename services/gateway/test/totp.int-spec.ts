@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  type AuditPage,
   ErrorCode,
   type RecoveryCodes,
   type TotpChallenge,
@@ -275,6 +276,49 @@ describe('two-factor sign-in (TOTP)', () => {
     const plain = await password('gil');
     expect(((await plain.json()) as User).totpEnabled).toBe(false);
     expect(sessionCookieOf(plain)).not.toBeNull();
+  });
+
+  it('writes two-factor turned on, renewed, turned off and reset to the audit log, never a code', async () => {
+    const hal = await newUser('hal', admin);
+    const { secret, recoveryCodes } = await enrol(hal);
+    const cookie = sessionCookieOf(await secondStep(await challengeOf('hal'), codeOf(secret, 30)))!;
+    const renewed = await call('/api/account/totp/recovery-codes', {
+      cookie,
+      body: { password: 'hal secret phrase' },
+    });
+    const fresh = ((await renewed.json()) as RecoveryCodes).recoveryCodes;
+    await call('/api/account/totp/disable', { cookie, body: { code: fresh[0] } });
+    await enrol(cookie);
+    const id = await idOf('hal');
+    expect((await call(`/api/users/${id}/totp`, { cookie: admin, method: 'DELETE' })).status).toBe(204);
+
+    const res = await call(`/api/audit?entityType=user&entityId=${id}`, { cookie: admin });
+    const { items } = (await res.json()) as AuditPage;
+    const changes = items.filter((e) => e.action === 'update').reverse();
+    const replaced = { recoveryCodes: '[redacted]' };
+    const turnedOn = expect.objectContaining({
+      actorName: 'hal',
+      before: { totpEnabled: false, ...replaced },
+      after: { totpEnabled: true, ...replaced },
+    });
+    expect(changes).toEqual([
+      turnedOn,
+      expect.objectContaining({ actorName: 'hal', before: replaced, after: replaced }),
+      expect.objectContaining({
+        actorName: 'hal',
+        before: { totpEnabled: true },
+        after: { totpEnabled: false },
+      }),
+      turnedOn,
+      expect.objectContaining({
+        actorName: adminCredentials.username,
+        before: { totpEnabled: true },
+        after: { totpEnabled: false },
+      }),
+    ]);
+    const written = JSON.stringify(items);
+    for (const code of [...recoveryCodes, ...fresh, secret, 'hal secret phrase'])
+      expect(written).not.toContain(code);
   });
 
   it('asks the administrator for a code at the next sign-in too', async () => {

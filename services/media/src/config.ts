@@ -1,4 +1,4 @@
-import { bucketOf, coreEnv, databaseEnv, httpPortEnv, objectStoreEnv, secret } from '@cm/platform';
+import { bucketOf, coreEnv, databaseEnv, httpPortEnv, listOf, objectStoreEnv, secret } from '@cm/platform';
 import { z } from 'zod';
 
 export const configSchema = z
@@ -17,15 +17,7 @@ export const configSchema = z
     S3_SECRET_ACCESS_KEY: secret(z.string().min(1, { message: 'is required' })),
     S3_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
     /** Origins allowed to PUT to presigned URLs (the bucket's CORS rule), comma-separated. */
-    S3_CORS_ORIGINS: z
-      .string()
-      .default('*')
-      .transform((v) =>
-        v
-          .split(',')
-          .map((o) => o.trim())
-          .filter(Boolean),
-      ),
+    S3_CORS_ORIGINS: z.string().default('*').transform(listOf),
     /** How long an upload may stay unregistered before the cleanup removes it. */
     MEDIA_UPLOAD_RETENTION_MS: z.coerce
       .number()

@@ -36,7 +36,7 @@ function AuthGate() {
     );
   return (
     <Suspense fallback={checking}>
-      <SignedInApp isAdmin={isAdmin} totpEnabled={user.totpEnabled} />
+      <SignedInApp isAdmin={isAdmin} totpEnabled={user.totpEnabled} external={user.external} />
     </Suspense>
   );
 }

@@ -73,7 +73,7 @@ const NotFoundPage = lazyScreen(
 const isId = (id: string) => idSchema.safeParse(id).success;
 
 /** Spec section 2: the routes, shown only when signed in. */
-function Routes({ isAdmin }: { isAdmin: boolean }) {
+function Routes({ isAdmin, external }: { isAdmin: boolean; external: boolean }) {
   return (
     <Switch>
       <Route path="/" component={BuildingsPage} />
@@ -119,10 +119,17 @@ function Routes({ isAdmin }: { isAdmin: boolean }) {
         {() => <UsersPage changesOf={(id) => <RecentChanges entityType="user" entityId={id} />} />}
       </Route>
       <Route path="/search" component={SearchPage} />
-      <Route path="/account" component={AccountPage} />
+      <Route path="/account">{() => <AccountPage external={external} />}</Route>
       <Route component={NotFoundPage} />
     </Switch>
   );
+}
+
+interface SignedInProps {
+  isAdmin: boolean;
+  totpEnabled: boolean;
+  /** Signs in through single sign-on. */
+  external: boolean;
 }
 
 /**
@@ -130,7 +137,7 @@ function Routes({ isAdmin }: { isAdmin: boolean }) {
  * whom REQUIRE_ADMIN_TOTP holds to enrolment sees only the Account screen: every other call
  * would be refused.
  */
-export function SignedInApp({ isAdmin, totpEnabled }: { isAdmin: boolean; totpEnabled: boolean }) {
+export function SignedInApp({ isAdmin, totpEnabled, external }: SignedInProps) {
   const status = useQuery({ ...totpStatusQuery, enabled: isAdmin && !totpEnabled });
   if (isAdmin && !totpEnabled && status.isPending)
     return <Spinner label="Checking your account" className="min-h-dvh" />;
@@ -139,21 +146,21 @@ export function SignedInApp({ isAdmin, totpEnabled }: { isAdmin: boolean; totpEn
       <TooltipProvider>
         <AppShell isAdmin={false}>
           <ScreenLoader>
-            <AccountPage />
+            <AccountPage external={external} />
           </ScreenLoader>
         </AppShell>
       </TooltipProvider>
     );
-  return <FullApp isAdmin={isAdmin} />;
+  return <FullApp isAdmin={isAdmin} external={external} />;
 }
 
-function FullApp({ isAdmin }: { isAdmin: boolean }) {
+function FullApp({ isAdmin, external }: { isAdmin: boolean; external: boolean }) {
   useLiveUpdates();
   return (
     <TooltipProvider>
       <AppShell isAdmin={isAdmin}>
         <ScreenLoader>
-          <Routes isAdmin={isAdmin} />
+          <Routes isAdmin={isAdmin} external={external} />
         </ScreenLoader>
       </AppShell>
     </TooltipProvider>

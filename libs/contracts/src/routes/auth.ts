@@ -1,4 +1,5 @@
 import { type ApiRouteDef } from '../route-def';
+import { oidcCallbackQuerySchema, oidcStartQuerySchema, signInOptionsSchema } from '../single-sign-on';
 import { loginResultSchema } from '../totp';
 import { loginSchema, userSchema } from '../users';
 
@@ -28,6 +29,35 @@ export const authRoutes = {
     tag: 'Session',
     access: 'user',
     response: userSchema,
+  },
+  signInOptions: {
+    method: 'GET',
+    path: '/api/auth/options',
+    summary:
+      'What the sign-in screen offers beside the username and password form: single sign-on (OpenID Connect) with its display name, or null',
+    tag: 'Session',
+    access: 'public',
+    response: signInOptionsSchema,
+  },
+  oidcStart: {
+    method: 'GET',
+    path: '/api/auth/oidc/start',
+    summary:
+      "Single sign-on: a page to navigate to (not to fetch). Redirects to the identity provider's sign-in, which returns to /api/auth/oidc/callback; `returnTo` is the path of this app to end on. Without single sign-on set up, redirects to the sign-in screen with ?signInError=AUTH.SSO_NOT_CONFIGURED",
+    tag: 'Session',
+    access: 'public',
+    query: oidcStartQuerySchema,
+    status: 303,
+  },
+  oidcCallback: {
+    method: 'GET',
+    path: '/api/auth/oidc/callback',
+    summary:
+      'Where the identity provider sends the browser back (register this URL with it). Completes the sign-in (authorization code with PKCE, state and nonce checked), creates or updates the external user, starts the session and redirects to where the sign-in started; a refusal redirects to the sign-in screen with ?signInError=<code>',
+    tag: 'Session',
+    access: 'public',
+    query: oidcCallbackQuerySchema,
+    status: 303,
   },
   logout: {
     method: 'POST',

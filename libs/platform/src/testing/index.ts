@@ -7,13 +7,25 @@ import { type DynamicModule, type INestApplication } from '@nestjs/common';
 import { Client } from 'pg';
 import { type z } from 'zod';
 import { bootstrapService } from '../bootstrap';
-import { type CoreConfig, type HttpPortConfig, parseEnv } from '../config';
+import { ConfigError, type CoreConfig, type HttpPortConfig, parseEnv } from '../config';
 import { RpcClient } from '../nats/rpc-client';
 
 export { eventually } from './eventually';
 export * from './nats-server';
+export * from './openid-provider';
 export * from './otlp-receiver';
 export { sample } from './prometheus';
+
+/** What a configuration schema names wrong with `env`; throws when it takes it. */
+export function configProblems(schema: z.ZodType, env: NodeJS.ProcessEnv): string[] {
+  try {
+    parseEnv(schema, env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('The configuration was taken: a refusal was expected');
+}
 
 /** A namespace of its own for one test file: subjects, streams and schemas never cross. */
 export function testNamespace(label = 't'): string {

@@ -87,8 +87,10 @@ export class TotpService {
 
   /** A new secret waiting for its first code; one started before is replaced. */
   async setup(userId: string): Promise<TotpSetup> {
-    const key = this.requireKey();
     const user = await this.user(userId);
+    if (user.externalSubject !== null)
+      throw new AppError(ErrorCode.EXTERNAL_ACCOUNT, authMessages.externalTotp);
+    const key = this.requireKey();
     if (user.totpSecret) throw state(totpMessages.alreadyEnabled);
     const secret = new Secret({ size: 20 }).base32;
     await this.users.setTotp(userId, { totpPendingSecret: sealSecret(key, secret, owner(userId)) });
@@ -161,7 +163,7 @@ export class TotpService {
     if (!user.totpSecret) throw state(totpMessages.notEnabled);
     if (code) {
       if (!(await this.useCode(user, code))) throw invalid();
-    } else if (!password || !(await this.hasher.verify(user.passwordHash, password))) {
+    } else if (!password || !user.passwordHash || !(await this.hasher.verify(user.passwordHash, password))) {
       throw new AppError(ErrorCode.TOTP_INVALID, totpMessages.wrongPassword);
     }
   }

@@ -8,8 +8,9 @@ export class UserEntity {
   @Column({ type: 'varchar', length: 64 })
   username!: string;
 
-  @Column({ name: 'password_hash', type: 'text' })
-  passwordHash!: string;
+  /** Null for an external user: they sign in through the identity provider only. */
+  @Column({ name: 'password_hash', type: 'text', nullable: true })
+  passwordHash!: string | null;
 
   @Column({ type: 'varchar', length: 254, nullable: true })
   email!: string | null;
@@ -44,6 +45,13 @@ export class UserEntity {
   /** The recovery codes' SHA-256 hashes not used yet. */
   @Column({ name: 'totp_recovery_codes', type: 'text', array: true, default: () => "'{}'" })
   totpRecoveryCodes!: string[];
+
+  /** The OpenID Connect issuer and subject of an external user; both null for a local one. */
+  @Column({ name: 'external_issuer', type: 'text', nullable: true })
+  externalIssuer!: string | null;
+
+  @Column({ name: 'external_subject', type: 'text', nullable: true })
+  externalSubject!: string | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

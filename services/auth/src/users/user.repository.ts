@@ -76,6 +76,38 @@ export class UserRepository {
       .getOne();
   }
 
+  /**
+   * The external user the provider names by `subject`, created or brought up to date in one
+   * transaction. Two sign-ins of one person at once are serialised by the advisory lock, so the
+   * second finds the row the first created.
+   */
+  async signInExternal(
+    identity: { issuer: string; subject: string },
+    change: (user: UserEntity | null, others: OtherUsers) => Promise<UserFields>,
+  ): Promise<UserEntity> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
+        `${this.schema}.external:${identity.issuer}:${identity.subject}`,
+      ]);
+      const user = await manager.findOne(UserEntity, {
+        where: { externalIssuer: identity.issuer, externalSubject: identity.subject },
+      });
+      const fields = await change(user, new OtherUsers(manager, user?.id ?? null));
+      try {
+        if (user) return await manager.save(Object.assign(user, fields));
+        return await manager.save(
+          manager.create(UserEntity, {
+            ...fields,
+            externalIssuer: identity.issuer,
+            externalSubject: identity.subject,
+          }),
+        );
+      } catch (error) {
+        throw conflictOf(error, fields);
+      }
+    });
+  }
+
   list(): Promise<UserEntity[]> {
     return this.users.createQueryBuilder('u').orderBy('lower(u.username)').addOrderBy('u.id').getMany();
   }
@@ -138,6 +170,28 @@ export class UserRepository {
 
   private get schema(): string {
     return (this.dataSource.options as { schema?: string }).schema ?? 'public';
+  }
+}
+
+/** Whether a username or an email is another user's than the one being signed in. */
+export class OtherUsers {
+  constructor(
+    private readonly manager: EntityManager,
+    private readonly self: string | null,
+  ) {}
+
+  async haveUsername(username: string): Promise<boolean> {
+    return this.have('lower(u.username) = lower(:value)', username);
+  }
+
+  async haveEmail(email: string): Promise<boolean> {
+    return this.have('u.email = :value', email);
+  }
+
+  private async have(condition: string, value: string): Promise<boolean> {
+    const query = this.manager.createQueryBuilder(UserEntity, 'u').where(condition, { value });
+    if (this.self) query.andWhere('u.id <> :self', { self: this.self });
+    return (await query.getCount()) > 0;
   }
 }
 

@@ -10,6 +10,6 @@ import { UsersService } from './users.service';
 @Module({
   controllers: [UsersMessageController],
   providers: [UserRepository, PasswordHasher, UsersService, UserChanges, TotpService, AdminBootstrapService],
-  exports: [UserRepository, PasswordHasher],
+  exports: [UserRepository, PasswordHasher, UserChanges],
 })
 export class UsersModule {}

@@ -42,6 +42,8 @@ const user = (id: string, role: 'admin' | 'user', isActive: 0 | 1 = 1): UserEnti
   totpPendingSecret: null,
   totpLastStep: null,
   totpRecoveryCodes: [],
+  externalIssuer: null,
+  externalSubject: null,
   createdAt: new Date(0),
   updatedAt: new Date(0),
 });

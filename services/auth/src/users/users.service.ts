@@ -17,6 +17,21 @@ import { type AdminLockedStore, type UserFields, UserRepository } from './user.r
 
 const notFound = () => new AppError(ErrorCode.USER_NOT_FOUND, authMessages.userNotFound);
 
+/**
+ * The identity provider keeps an external user's password, and decides their role at each
+ * sign-in (OIDC_ADMIN_GROUPS): a change here would not last, so it is refused, not ignored.
+ */
+function refuseExternalChanges(user: UserEntity, fields: UserFields): void {
+  if (fields.passwordHash !== undefined)
+    throw new AppError(ErrorCode.EXTERNAL_ACCOUNT, authMessages.externalPassword, [
+      { path: 'password', message: authMessages.externalPassword },
+    ]);
+  if (fields.role !== undefined && fields.role !== user.role)
+    throw new AppError(ErrorCode.EXTERNAL_ACCOUNT, authMessages.externalRole, [
+      { path: 'role', message: authMessages.externalRole },
+    ]);
+}
+
 /** A user as every call returns it: never the password hash. */
 export function toUser(entity: UserEntity): User {
   return {
@@ -28,6 +43,7 @@ export function toUser(entity: UserEntity): User {
     role: entity.role,
     isActive: entity.isActive,
     totpEnabled: Boolean(entity.totpSecret),
+    external: entity.externalSubject !== null,
     createdAt: entity.createdAt.toISOString(),
     updatedAt: entity.updatedAt.toISOString(),
   };
@@ -51,7 +67,8 @@ export class UsersService {
    */
   async login({ username, password }: Login): Promise<SessionUser> {
     const user = await this.users.findByUsername(username);
-    const valid = user
+    // An external user has no password here: they are answered as a username nobody has.
+    const valid = user?.passwordHash
       ? await this.hasher.verify(user.passwordHash, password)
       : await this.hasher.verifyNobody(password);
     if (!user || !valid || user.isActive !== 1)
@@ -86,6 +103,7 @@ export class UsersService {
     const fields: UserFields = password ? { ...rest, passwordHash: await this.hasher.hash(password) } : rest;
     return this.users.changeUnderAdminLock(id, async (user, store) => {
       if (!user) throw notFound();
+      if (user.externalSubject !== null) refuseExternalChanges(user, fields);
       if (id === actorId && fields.isActive === 0)
         throw new AppError(ErrorCode.SELF_CHANGE, authMessages.selfDeactivate);
       const staysActiveAdmin =

@@ -25,12 +25,14 @@ const bookkeeping = new Set(['updatedAt']);
 
 /**
  * An update's fields before and after, only those that changed. A secret field the request set
- * (a new password) shows as changed, with neither value.
+ * (a new password), or one the route replaces (`replaced`: recovery codes), shows as changed, with
+ * neither value.
  */
 export function changedFields(
   beforeRaw: unknown,
   afterRaw: unknown,
   body: unknown,
+  replaced: string[] = [],
 ): { before: Values | null; after: Values | null } {
   const before = asValues(beforeRaw);
   const after = asValues(afterRaw);
@@ -43,12 +45,13 @@ export function changedFields(
     changedBefore[key] = before[key] ?? null;
     changedAfter[key] = after[key];
   }
-  if (body && typeof body === 'object')
-    for (const [key, value] of Object.entries(body))
-      if (secretKey.test(key) && value) {
-        changedBefore[key] = REDACTED;
-        changedAfter[key] = REDACTED;
-      }
+  const setSecrets = Object.entries(body && typeof body === 'object' ? body : {})
+    .filter(([key, value]) => secretKey.test(key) && value)
+    .map(([key]) => key);
+  for (const key of [...setSecrets, ...replaced]) {
+    changedBefore[key] = REDACTED;
+    changedAfter[key] = REDACTED;
+  }
   return { before: changedBefore, after: changedAfter };
 }
 

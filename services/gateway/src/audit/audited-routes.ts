@@ -16,6 +16,12 @@ export interface AuditedRoute {
   keepsReply?: boolean;
   /** The path parameter naming the entity, when it is not `id`. */
   idParam?: string;
+  /** The entity is the signed-in user (the Account screen's routes), named by no path parameter. */
+  ofSignedInUser?: true;
+  /** The entity after the change, read from its owner: for routes whose reply is not the entity. */
+  after?: (deps: AuditDeps, id: string) => Promise<unknown>;
+  /** Secrets the route replaces (recovery codes): shown as changed, with neither value. */
+  replacesSecrets?: string[];
 }
 
 const create = (entityType: AuditEntityType): AuditedRoute => ({
@@ -44,6 +50,19 @@ const user = (d: AuditDeps, id: string) => d.rpc.send(messages.auth.getUser, { i
 const channel = async (d: AuditDeps, id: string) =>
   (await d.rpc.send(messages.inventory.listChannels)).find((c) => c.id === id) ?? null;
 const token = (d: AuditDeps, id: string) => d.tokens.find(id);
+
+/**
+ * Two-factor sign-in turned on or off, or new recovery codes: a change of the user, read before and
+ * after (`totpEnabled`), since the reply is the codes themselves or a status.
+ */
+const twoFactor = (more: Partial<AuditedRoute> = {}): AuditedRoute => ({
+  entityType: 'user',
+  action: 'update',
+  before: user,
+  after: user,
+  ...more,
+});
+const ownTwoFactor = (more: Partial<AuditedRoute> = {}) => twoFactor({ ofSignedInUser: true, ...more });
 
 /**
  * The routes whose calls are audited, and how. Admin routes not listed here are recorded as a use
@@ -75,6 +94,11 @@ export const auditedRoutes = new Map<ApiRouteDef, AuditedRoute>([
   [apiRoutes.startMonitoring, { entityType: 'monitoring', action: 'start', keepsReply: true }],
   [apiRoutes.stopMonitoring, { entityType: 'monitoring', action: 'stop', keepsReply: true }],
   [apiRoutes.checkMonitoring, { entityType: 'monitoring', action: 'check', keepsReply: true }],
+  [apiRoutes.totpEnable, ownTwoFactor({ replacesSecrets: ['recoveryCodes'] })],
+  [apiRoutes.totpDisable, ownTwoFactor()],
+  [apiRoutes.totpRecoveryCodes, ownTwoFactor({ replacesSecrets: ['recoveryCodes'] })],
+  // An administrator's reset of a user who lost their phone.
+  [apiRoutes.resetUserTotp, twoFactor()],
   [apiRoutes.createApiToken, create('apiToken')],
   [apiRoutes.deleteApiToken, remove('apiToken', token)],
 ]);

@@ -11,7 +11,9 @@ import { SignOutTokens } from '../session/sign-out-token';
 import { ApiTokenRepository } from '../tokens/api-token.repository';
 import { ApiTokensController } from '../tokens/api-tokens.controller';
 import { ApiTokens } from '../tokens/api-tokens.service';
+import { OidcTransactions } from './oidc-transactions';
 import { SessionUsers } from './session-users';
+import { SingleSignOnController } from './single-sign-on.controller';
 import { ThrottledAttempts } from './throttled-attempts';
 import { TotpChallenges } from './totp-challenge';
 import { TotpEnrolmentGuard } from './totp-enrolment.guard';
@@ -22,7 +24,13 @@ import { UsersController } from './users.controller';
  * every route passes.
  */
 @Module({
-  controllers: [AuthController, AccountController, UsersController, ApiTokensController],
+  controllers: [
+    AuthController,
+    SingleSignOnController,
+    AccountController,
+    UsersController,
+    ApiTokensController,
+  ],
   providers: [
     AccountSessions,
     LoginAttemptRepository,
@@ -35,6 +43,7 @@ import { UsersController } from './users.controller';
     ApiTokens,
     ThrottledAttempts,
     TotpChallenges,
+    OidcTransactions,
     { provide: APP_GUARD, useClass: AccessGuard },
     // After the access guard, which reads the user it checks.
     { provide: APP_GUARD, useClass: TotpEnrolmentGuard },

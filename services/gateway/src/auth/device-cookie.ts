@@ -3,7 +3,7 @@ import { CONFIG } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { type Config } from '../config';
-import { cookieValue, sameSecret } from '../security/cookies';
+import { cookieValue, keyFor, sameSecret } from '../security/cookies';
 
 import { throttleName } from './login-throttle.service';
 
@@ -22,8 +22,7 @@ export class DeviceCookies {
   private readonly key: Buffer;
 
   constructor(@Inject(CONFIG) private readonly config: Config) {
-    // A key of its own, so that a device cookie's signature is never a valid session signature.
-    this.key = createHmac('sha256', config.SESSION_SECRET).update('cm.device cookie').digest();
+    this.key = keyFor(config.SESSION_SECRET, 'cm.device cookie');
   }
 
   /** The device id of a valid cookie naming `username`, or null. */

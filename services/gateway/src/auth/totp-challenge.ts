@@ -3,7 +3,7 @@ import { ErrorCode, type SessionUser, type TotpChallenge, totpMessages } from '@
 import { AppError, CONFIG } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Config } from '../config';
-import { sameSecret } from '../security/cookies';
+import { keyFor, sameSecret } from '../security/cookies';
 import { type Clock, LOGIN_CLOCK } from './login-throttle.service';
 
 /** How long after the password the code may be entered. */
@@ -35,8 +35,7 @@ export class TotpChallenges {
     @Inject(CONFIG) config: Config,
     @Inject(LOGIN_CLOCK) private readonly clock: Clock,
   ) {
-    // A key of its own, so that a challenge's signature is never a valid cookie's.
-    this.key = createHmac('sha256', config.SESSION_SECRET).update('cm.totp challenge').digest();
+    this.key = keyFor(config.SESSION_SECRET, 'cm.totp challenge');
   }
 
   issue({ user, sessionVersion }: SessionUser): TotpChallenge {

@@ -16,9 +16,12 @@ const enrolmentRoutes = new Set<ApiRouteDef>([
   apiRoutes.totpEnable,
 ]);
 
-/** REQUIRE_ADMIN_TOTP applies to this user, who has not enrolled yet. */
-export const mustEnrol = (config: Config, user: Pick<User, 'role' | 'totpEnabled'>) =>
-  config.REQUIRE_ADMIN_TOTP && user.role === 'admin' && !user.totpEnabled;
+/**
+ * REQUIRE_ADMIN_TOTP applies to this user, who has not enrolled yet. Not to an external user:
+ * their provider asks for the second factor, by its own rules.
+ */
+export const mustEnrol = (config: Config, user: Pick<User, 'role' | 'totpEnabled' | 'external'>) =>
+  config.REQUIRE_ADMIN_TOTP && user.role === 'admin' && !user.totpEnabled && !user.external;
 
 /**
  * With REQUIRE_ADMIN_TOTP, an administrator without two-factor sign-in is signed in but reaches

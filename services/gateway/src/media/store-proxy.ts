@@ -5,7 +5,7 @@ import { AppError, CONFIG, httpStatusFor } from '@cm/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { type Config } from '../config';
-import { ownOrigins } from '../security/same-origin';
+import { ownOrigins, publicOriginOf } from '../security/same-origin';
 import { drain } from './drain';
 import { TooManyUploads, UploadSlots } from './upload-slots';
 
@@ -105,11 +105,7 @@ export class StoreProxy {
 
   /** Our origin as the browser knows it: the one it called from, when it is ours. */
   private originFor(req: Request): string {
-    const own = ownOrigins(this.config, req);
-    const requested = URL.canParse(`${req.protocol}://${req.host}`)
-      ? new URL(`${req.protocol}://${req.host}`).origin
-      : null;
-    return [req.headers.origin, requested].find((o) => o && own.includes(o)) ?? own[0] ?? '';
+    return publicOriginOf(this.config, req, [req.headers.origin]);
   }
 
   /** `PUT /store/<bucket>/<key>?…`, mounted at STORE_PATH (so `req.url` starts at the bucket). */

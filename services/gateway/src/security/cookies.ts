@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** The value of one cookie of a request's Cookie header, as sent (not decoded). */
 export function cookieValue(header: string | undefined, name: string): string | undefined {
@@ -14,4 +14,13 @@ export function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * A key of its own for one use of SESSION_SECRET (a device cookie, a two-factor challenge, a
+ * single sign-on under way): what is signed or sealed for one use is never valid for another,
+ * nor as a session cookie.
+ */
+export function keyFor(sessionSecret: string, purpose: string): Buffer {
+  return createHmac('sha256', sessionSecret).update(purpose).digest();
 }

@@ -33,9 +33,21 @@ export function sameOriginGuard(config: Config): RequestHandler {
   };
 }
 
+/** The origin the request was sent to, as Express reads its scheme and Host; null when they make none. */
+export function requestOrigin(req: Request): string | null {
+  const own = `${req.protocol}://${req.host}`;
+  return URL.canParse(own) ? new URL(own).origin : null;
+}
+
 /** The origins the app is served at: PUBLIC_ORIGIN, or the request's own scheme and Host. */
 export function ownOrigins(config: Config, req: Request): string[] {
   if (config.PUBLIC_ORIGIN.length) return config.PUBLIC_ORIGIN;
-  const own = `${req.protocol}://${req.host}`;
-  return URL.canParse(own) ? [new URL(own).origin] : [];
+  const own = requestOrigin(req);
+  return own ? [own] : [];
+}
+
+/** The origin of ours a browser reached us at: the one it asked for when it is ours, else the first. */
+export function publicOriginOf(config: Config, req: Request, claimed: (string | undefined)[] = []): string {
+  const own = ownOrigins(config, req);
+  return [...claimed, requestOrigin(req)].find((o) => o && own.includes(o)) ?? own[0] ?? '';
 }

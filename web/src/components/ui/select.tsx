@@ -11,22 +11,24 @@ interface SelectProps {
   placeholder: string;
   /** What a person reads for a value, when it is not the value itself. */
   labelOf?: (value: string) => string;
+  disabled?: boolean;
   'aria-invalid'?: boolean;
   'aria-describedby'?: string;
   'aria-label'?: string;
 }
 
 /** A single choice from a fixed list, rendered as a list box that fits the phone column. */
-export function Select({ id, value, onValueChange, options, placeholder, labelOf, ...aria }: SelectProps) {
+export function Select(props: SelectProps) {
+  const { id, value, onValueChange, options, placeholder, labelOf, disabled, ...aria } = props;
   return (
-    <SelectPrimitive.Root value={value || undefined} onValueChange={onValueChange}>
+    <SelectPrimitive.Root value={value || undefined} onValueChange={onValueChange} disabled={disabled}>
       <SelectPrimitive.Trigger
         id={id}
         {...aria}
         className={cn(
           'flex h-11 w-full items-center justify-between gap-2 rounded-lg border border-slate-300 bg-white px-3 text-left text-base',
           'focus:border-brand-600 focus:outline-2 focus:outline-brand-600/30 aria-[invalid=true]:border-red-500',
-          'data-[placeholder]:text-slate-400',
+          'data-[placeholder]:text-slate-400 disabled:cursor-not-allowed disabled:bg-slate-50 disabled:text-slate-500',
         )}
       >
         <SelectPrimitive.Value placeholder={placeholder} className="min-w-0 flex-1 truncate" />

@@ -16,6 +16,34 @@
       name: {{ $totp.existingSecret | default (include "cm.credentialsSecretName" .) }}
       key: {{ ternary $totp.secretKeyKey "totp-key" (ne $totp.existingSecret "") }}
 {{- end }}
+{{- $oidc := .Values.auth.oidc }}
+{{- if and $oidc.issuerUrl (or $oidc.clientSecret $oidc.existingSecret) }}
+- name: OIDC_CLIENT_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ $oidc.existingSecret | default (include "cm.credentialsSecretName" .) }}
+      key: {{ ternary $oidc.clientSecretKey "oidc-client-secret" (ne $oidc.existingSecret "") }}
+{{- end }}
+{{- end -}}
+
+{{/* Single sign-on (OpenID Connect), set only when auth.oidc.issuerUrl names the identity provider. */}}
+{{- define "auth.oidcEnv" -}}
+{{- $o := .Values.auth.oidc -}}
+{{- if $o.issuerUrl -}}
+{{- if not $o.clientId }}{{ fail "auth.oidc.clientId is required with auth.oidc.issuerUrl" }}{{ end -}}
+OIDC_ISSUER_URL: {{ $o.issuerUrl | quote }}
+OIDC_CLIENT_ID: {{ $o.clientId | quote }}
+{{- with $o.displayName }}
+OIDC_DISPLAY_NAME: {{ . | quote }}
+{{- end }}
+{{- with $o.adminGroups }}
+OIDC_ADMIN_GROUPS: {{ join "," . | quote }}
+{{- end }}
+OIDC_USERNAME_CLAIM: {{ $o.usernameClaim | quote }}
+OIDC_GROUPS_CLAIM: {{ $o.groupsClaim | quote }}
+OIDC_SCOPES: {{ $o.scopes | quote }}
+OIDC_TIMEOUT_MS: {{ $o.timeoutMs | int64 | quote }}
+{{- end -}}
 {{- end -}}
 
 {{/* The Secret and key of the password auth.admin gives (inline or as an existing Secret). */}}

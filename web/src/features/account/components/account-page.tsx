@@ -1,4 +1,4 @@
-import { type TotpProof, type TotpSetup, type TotpStatus } from '@cm/contracts';
+import { authMessages, type TotpProof, type TotpSetup, type TotpStatus } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { KeyRound, ShieldAlert, ShieldCheck } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
@@ -26,15 +26,23 @@ const failed = (title: string) => (error: Error) =>
 /** The key in groups of four, as authenticator apps show a key to type. */
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
 
-/** The account's own settings: two-factor sign-in (TOTP). */
-export function AccountPage() {
-  const status = useQuery(totpStatusQuery);
+/**
+ * The account's own settings: two-factor sign-in (TOTP). `external`: the account signs in through
+ * single sign-on, whose second factor is the identity provider's business.
+ */
+export function AccountPage({ external }: { external: boolean }) {
+  const status = useQuery({ ...totpStatusQuery, enabled: !external });
   const [codes, setCodes] = useState<string[] | null>(null);
 
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-bold text-slate-900">Account</h1>
-      {codes ? (
+      {external ? (
+        <Card className="space-y-1 p-5">
+          <h2 className="text-lg font-semibold text-slate-900">Two-factor sign-in</h2>
+          <p className="text-slate-600">{authMessages.externalTotp}</p>
+        </Card>
+      ) : codes ? (
         <RecoveryCodesCard codes={codes} onDone={() => setCodes(null)} />
       ) : status.isPending ? (
         <Skeleton className="h-48" aria-label="Loading two-factor sign-in" />

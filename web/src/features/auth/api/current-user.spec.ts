@@ -11,6 +11,7 @@ const user: User = {
   role: 'admin',
   isActive: 1,
   totpEnabled: false,
+  external: false,
   createdAt: '2026-11-01T00:00:00.000Z',
   updatedAt: '2026-11-01T00:00:00.000Z',
 };

@@ -1,15 +1,16 @@
-import { ErrorCode, loginSchema } from '@cm/contracts';
-import { MonitorSmartphone } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { ErrorCode, loginSchema, returnPath } from '@cm/contracts';
+import { CircleX, MonitorSmartphone } from 'lucide-react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
-import { Button } from '../../../components/ui/button';
+import { Button, buttonClass } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/use-toast';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { useSignIn } from '../api/sign-in';
-import { returnPath } from '../lib/return-path';
+import { useSingleSignOn } from '../api/sign-in-options';
+import { signInErrorOf, singleSignOnHref, withoutSignInError } from '../lib/single-sign-on';
 
 export function SignInPage() {
   const [, navigate] = useLocation();
@@ -17,6 +18,14 @@ export function SignInPage() {
   const [password, setPassword] = useState('');
   const [challenge, setChallenge] = useState<string | null>(null);
   const [code, setCode] = useState('');
+  const singleSignOn = useSingleSignOn();
+  const [refusal] = useState(() => signInErrorOf(window.location.search));
+  // The message stays on screen; the address loses it, so a reload or a bookmark does not repeat it.
+  useEffect(() => {
+    const address = withoutSignInError(window.location);
+    if (address !== window.location.pathname + window.location.search + window.location.hash)
+      window.history.replaceState(window.history.state, '', address);
+  }, []);
   const { password: signIn, code: codeSignIn } = useSignIn({
     onChallenge: (next) => {
       setCode('');
@@ -76,6 +85,12 @@ export function SignInPage() {
         <p className="mt-1 text-slate-600">Sign in to access the system</p>
       </div>
       <Card className="p-5">
+        {refusal ? (
+          <div role="alert" className="mb-4 flex gap-3 rounded-lg bg-red-50 p-3 text-sm text-red-800">
+            <CircleX aria-hidden className="h-5 w-5 shrink-0" />
+            <p>{refusal}</p>
+          </div>
+        ) : null}
         {challenge ? (
           <form onSubmit={submitCode} noValidate className="space-y-4">
             <Field
@@ -123,6 +138,21 @@ export function SignInPage() {
             </Button>
           </form>
         )}
+        {singleSignOn && !challenge ? (
+          <>
+            <p className="my-4 flex items-center gap-3 text-sm text-slate-500">
+              <span aria-hidden className="h-px flex-1 bg-slate-200" />
+              or
+              <span aria-hidden className="h-px flex-1 bg-slate-200" />
+            </p>
+            <a
+              href={singleSignOnHref(withoutSignInError(window.location))}
+              className={buttonClass({ variant: 'outline', className: 'w-full' })}
+            >
+              {`Sign in with ${singleSignOn.displayName}`}
+            </a>
+          </>
+        ) : null}
       </Card>
     </main>
   );

@@ -1,4 +1,4 @@
-import { type User } from '@cm/contracts';
+import { authMessages, type User } from '@cm/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeFetch, renderWithApp } from '../../../test/render';
@@ -13,6 +13,7 @@ const user: User = {
   role: 'user',
   isActive: 1,
   totpEnabled: false,
+  external: false,
   createdAt: '2026-11-01T00:00:00.000Z',
   updatedAt: '2026-11-01T00:00:00.000Z',
 };
@@ -62,5 +63,34 @@ describe(UserForm.name, () => {
     await userEvent.click(screen.getByRole('button', { name: 'Create User' }));
     expect(await screen.findByText('Error creating user')).toBeInTheDocument();
     expect(screen.getByText('Username "teacher" is already in use. Choose another.')).toBeInTheDocument();
+  });
+
+  it('sets neither the password nor the role of a user who signs in through single sign-on', async () => {
+    const external: User = { ...user, role: 'admin', external: true };
+    const calls = fakeFetch({ status: 200, body: external });
+    const onDone = jest.fn();
+    renderWithApp(<UserForm user={external} onDone={onDone} />);
+    expect(screen.queryByLabelText('Password')).not.toBeInTheDocument();
+    expect(screen.getByText(authMessages.externalPassword)).toBeInTheDocument();
+    const role = screen.getByLabelText('Role');
+    expect(role).toBeDisabled();
+    expect(role).toHaveTextContent('Administrator');
+    expect(role).toHaveAccessibleDescription(authMessages.externalRole);
+
+    await userEvent.clear(screen.getByLabelText('First Name'));
+    await userEvent.type(screen.getByLabelText('First Name'), 'Grace');
+    await userEvent.click(screen.getByRole('button', { name: 'Save User' }));
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
+    const body: unknown = JSON.parse(String(calls[0].init?.body));
+    expect(body).toMatchObject({ username: 'teacher', firstName: 'Grace' });
+    expect(body).not.toHaveProperty('password');
+    expect(body).not.toHaveProperty('role');
+  });
+
+  it('keeps the password field and the role for a user who signs in here', () => {
+    fakeFetch();
+    renderWithApp(<UserForm user={user} onDone={() => {}} />);
+    expect(screen.queryByText(authMessages.externalPassword)).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Role')).toBeEnabled();
   });
 });

@@ -1,4 +1,5 @@
 import {
+  authMessages,
   type User,
   type UserCreate,
   userCreateSchema,
@@ -64,13 +65,21 @@ export function UserForm({ user, onDone }: { user?: User; onDone: () => void }) 
   };
   const fields = { editing, pending: save.isPending, onCancel: onDone };
   if (user) {
-    // Spec section 5: a blank password keeps the current one and is not sent.
-    const update = ({ password, ...body }: UserUpdate) =>
-      save.mutate({ id: user.id, body: password ? { ...body, password } : body }, outcome);
+    // Spec section 5: a blank password keeps the current one and is not sent. An external user's
+    // role is the identity provider's to set (the server refuses a change): it is not sent either.
+    const update = ({ password, role, ...body }: UserUpdate) =>
+      save.mutate(
+        {
+          id: user.id,
+          body: { ...body, ...(password ? { password } : {}), ...(user.external ? {} : { role }) },
+        },
+        outcome,
+      );
     return (
       <UserFields
         key={user.id}
         {...fields}
+        external={user.external}
         schema={userUpdateSchema}
         defaultValues={valuesOf(user)}
         onValid={update}
@@ -89,8 +98,9 @@ export function UserForm({ user, onDone }: { user?: User; onDone: () => void }) 
   );
 }
 
-function UserFields<Output>(props: SchemaFormProps<UserFormValues, Output>) {
-  const { schema, defaultValues, onValid, editing, pending, onCancel } = props;
+/** `external`: the user signs in through single sign-on, so password and role are not ours to set. */
+function UserFields<Output>(props: SchemaFormProps<UserFormValues, Output> & { external?: boolean }) {
+  const { schema, defaultValues, onValid, editing, pending, onCancel, external } = props;
   const form = useSchemaForm(schema, defaultValues);
 
   const submitLabel = editing
@@ -110,15 +120,22 @@ function UserFields<Output>(props: SchemaFormProps<UserFormValues, Output>) {
         autoComplete="off"
         autoCapitalize="none"
       />
-      <TextField
-        form={form}
-        name="password"
-        label={editing ? 'Password' : 'Password *'}
-        max={max.password}
-        hint={editing ? 'Leave blank to keep the current password' : undefined}
-        type="password"
-        autoComplete="new-password"
-      />
+      {external ? (
+        <div className="space-y-1.5">
+          <p className="text-sm font-medium text-slate-800">Password</p>
+          <p className="text-xs text-slate-500">{authMessages.externalPassword}</p>
+        </div>
+      ) : (
+        <TextField
+          form={form}
+          name="password"
+          label={editing ? 'Password' : 'Password *'}
+          max={max.password}
+          hint={editing ? 'Leave blank to keep the current password' : undefined}
+          type="password"
+          autoComplete="new-password"
+        />
+      )}
       <TextField form={form} name="email" label="Email" max={max.email} type="email" autoComplete="off" />
       <div className="grid grid-cols-2 gap-3">
         <TextField form={form} name="firstName" label="First Name" max={max.firstName} />
@@ -131,6 +148,8 @@ function UserFields<Output>(props: SchemaFormProps<UserFormValues, Output>) {
         options={userRoles}
         labelOf={(v) => userRoleLabels[v as keyof typeof userRoleLabels] ?? v}
         placeholder="Select role"
+        disabled={external}
+        hint={external ? authMessages.externalRole : undefined}
       />
       <FlagSwitchField control={form.control} name="isActive" label="Active" />
       <FormActions submitLabel={submitLabel} busy={pending} onCancel={onCancel} />

@@ -13,6 +13,7 @@ const listed = (username: string, signInLocked: boolean): UserListItem => ({
   role: 'user',
   isActive: 1,
   totpEnabled: false,
+  external: false,
   createdAt: '2026-11-01T00:00:00.000Z',
   updatedAt: '2026-11-01T00:00:00.000Z',
   signInLocked,
@@ -96,5 +97,13 @@ describe(UsersPage.name, () => {
     expect(await screen.findByText('Two-factor sign-in turned off')).toBeInTheDocument();
     expect([calls[1].url, calls[1].init?.method]).toEqual([`/api/users/${free.id}/totp`, 'DELETE']);
     await waitFor(() => expect(button('librarian')).not.toBeInTheDocument());
+  });
+
+  it('marks the users who sign in through single sign-on', async () => {
+    fakeFetch({ status: 200, body: [free, { ...locked, signInLocked: false, external: true }] });
+    renderWithApp(<UsersPage />);
+    const cards = await screen.findAllByTestId('user-card');
+    expect(cards[0]).not.toHaveTextContent('Single sign-on');
+    expect(cards[1]).toHaveTextContent('Single sign-on');
   });
 });

@@ -1,6 +1,6 @@
 import { type User, type UserListItem, userRoleLabels } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { KeyRound, Lock, LockOpen, Plus, ShieldCheck, User as UserIcon } from 'lucide-react';
+import { KeyRound, Lock, LockOpen, LogIn, Plus, ShieldCheck, User as UserIcon } from 'lucide-react';
 import { type ReactNode, Suspense, useState } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -132,6 +132,12 @@ export function UsersPage({ changesOf }: { changesOf?: (userId: string) => React
                       </Badge>
                     )}
                     {user.isActive === 0 ? <Badge variant="danger">Inactive</Badge> : null}
+                    {user.external ? (
+                      <Badge variant="neutral">
+                        <LogIn aria-hidden className="h-3.5 w-3.5" />
+                        Single sign-on
+                      </Badge>
+                    ) : null}
                     {user.totpEnabled ? (
                       <Badge variant="neutral">
                         <KeyRound aria-hidden className="h-3.5 w-3.5" />
