@@ -127,9 +127,9 @@ export class LiveEventsPublisher implements OnModuleDestroy {
       await this.jetstream.publish(subject, payload as never, { msgId: randomUUID() });
       return true;
     } catch (error) {
+      // Once per outage: while events are held, each retry would say it again.
       if (!this.held)
-        if (!this.held)
-          this.logger.warn(`Live events held back, NATS refused one (${subject}): ${String(error)}`);
+        this.logger.warn(`Live events held back, NATS refused one (${subject}): ${String(error)}`);
       return false;
     }
   }
