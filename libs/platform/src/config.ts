@@ -102,7 +102,6 @@ function natsAuthProblems(env: NodeJS.ProcessEnv): string[] {
 const port = (fallback: number) =>
   z.coerce.number().int().min(0, { message: 'must be a port number' }).max(65535).default(fallback);
 
-/** Unset and empty alike mean "not given": a chart or compose file may pass an empty value. */
 /** A comma-separated setting's entries, trimmed, without empty ones ("a, ,b" is a and b). */
 export const listOf = (value: string | undefined): string[] =>
   (value ?? '')
@@ -110,6 +109,7 @@ export const listOf = (value: string | undefined): string[] =>
     .map((entry) => entry.trim())
     .filter(Boolean);
 
+/** Unset and empty alike mean "not given": a chart or compose file may pass an empty value. */
 export const optionalText = () =>
   z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional());
 
