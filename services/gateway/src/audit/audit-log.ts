@@ -36,27 +36,34 @@ export class AuditLog {
     });
   }
 
-  /** A refused sign-in: `after` says who was tried (when known) and why it was refused. */
+  /**
+   * A refused sign-in: `after` says who was tried (when known) and why it was refused. Nobody is
+   * signed in, so the actor is only the name that was tried.
+   */
   signInRefused(req: SignedInRequest, after: NonNullable<NewAuditEntry['after']>): Promise<void> {
-    return this.write(req, {
-      action: 'sign-in-failed',
-      entityType: 'session',
-      entityId: null,
-      before: null,
-      after,
-    });
+    const tried = typeof after.username === 'string' ? after.username : null;
+    return this.write(
+      req,
+      { action: 'sign-in-failed', entityType: 'session', entityId: null, before: null, after },
+      { id: null, name: tried },
+    );
   }
 
-  async write(req: SignedInRequest, entry: AuditNote): Promise<void> {
-    const failedSignIn = entry.action === 'sign-in-failed';
+  /** `actor`: the signed-in user, unless the caller names another (a refused sign-in). */
+  async write(
+    req: SignedInRequest,
+    entry: AuditNote,
+    actor: { id: string | null; name: string | null } = {
+      id: req.user?.id ?? null,
+      name: req.user?.username ?? null,
+    },
+  ): Promise<void> {
     try {
       await this.entries.insert({
         ...entry,
         at: new Date(),
-        actorId: failedSignIn ? null : (req.user?.id ?? null),
-        actorName: failedSignIn
-          ? ((entry.after?.username as string | null) ?? null)
-          : (req.user?.username ?? null),
+        actorId: actor.id,
+        actorName: actor.name,
         apiTokenId: req.apiTokenId ?? null,
         requestId: requestIdOf(req),
         clientAddress: (req.ip ?? 'unknown').slice(0, 64),

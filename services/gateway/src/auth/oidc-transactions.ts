@@ -1,18 +1,24 @@
-import { type OidcTransaction, oidcTransactionSchema } from '@cm/contracts';
+import { apiRoutes, type OidcTransaction, oidcTransactionSchema } from '@cm/contracts';
 import { CONFIG, openSecret, sealSecret } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { CookieOptions, Request, Response } from 'express';
 import { z } from 'zod';
 import { type Config } from '../config';
 import { cookieValue, keyFor } from '../security/cookies';
 
 export const OIDC_COOKIE = 'cm.oidc';
-/** Sent only to the callback. */
-const COOKIE_PATH = '/api/auth/oidc/callback';
 /** How long a person may take at the provider's sign-in page. */
 export const OIDC_TRANSACTION_TTL_MS = 10 * 60_000;
 /** The additional data of the sealed cookie: nothing else sealed with the key opens as one. */
 const PURPOSE = 'cm.oidc transaction';
+
+/** Set and cleared alike: sent only to the callback, and never readable by a script. */
+const cookieOptions = (req: Request): CookieOptions => ({
+  httpOnly: true,
+  sameSite: 'lax',
+  secure: req.secure,
+  path: apiRoutes.oidcCallback.path,
+});
 
 const keptSchema = z.object({
   transaction: oidcTransactionSchema,
@@ -38,10 +44,7 @@ export class OidcTransactions {
   keep(req: Request, res: Response, transaction: OidcTransaction, returnTo: string): void {
     const kept: KeptSignIn = { transaction, returnTo, expires: Date.now() + OIDC_TRANSACTION_TTL_MS };
     res.cookie(OIDC_COOKIE, sealSecret(this.key, JSON.stringify(kept), PURPOSE), {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: req.secure,
-      path: COOKIE_PATH,
+      ...cookieOptions(req),
       maxAge: OIDC_TRANSACTION_TTL_MS,
     });
   }
@@ -49,7 +52,7 @@ export class OidcTransactions {
   /** The sign-in this browser started, used up: a callback opened twice finds none the second time. */
   take(req: Request, res: Response): KeptSignIn | null {
     const sealed = cookieValue(req.headers.cookie, OIDC_COOKIE);
-    res.clearCookie(OIDC_COOKIE, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: COOKIE_PATH });
+    res.clearCookie(OIDC_COOKIE, cookieOptions(req));
     if (!sealed) return null;
     try {
       const kept = keptSchema.parse(JSON.parse(openSecret(this.key, decodeURIComponent(sealed), PURPOSE)));
