@@ -35,7 +35,8 @@ const password = z
 /**
  * The least length of a new or changed local password. Sign-in takes any length: passwords set
  * before the rule still sign in, and are held to it when next changed. Auth also refuses the
- * 10,000 most common passwords, which needs its list and so is not part of this schema.
+ * 10,000 most common passwords and those a strength estimate finds easy to guess, which need
+ * dictionaries and so are not part of this schema.
  */
 export const passwordMinLength = 12;
 const tooShort = `Password must be at least ${passwordMinLength} characters`;
@@ -155,6 +156,9 @@ export const authMessages = {
   passwordChecksBusy: 'The server is busy checking passwords. Try again in a moment.',
   passwordTooShort: tooShort,
   commonPassword: 'This password is one of the 10,000 most common passwords. Choose a less common one.',
+  weakPassword:
+    'This password is too easy to guess. Use a few words that do not belong together, or make it longer.',
+  passwordHasPersonalData: 'It contains your username, name or email address, which are easy to guess.',
   externalPassword:
     'This user signs in through single sign-on and has no password here: the identity provider keeps it.',
   externalRole:

@@ -102,15 +102,15 @@ describe('auth users', () => {
     });
 
     it('refuses a deactivated user with the right password in the words of a wrong one', async () => {
-      const user = await create({ username: 'gone-home', password: 'pw-gone-home', isActive: 0 });
+      const user = await create({ username: 'gone-home', password: 'resting by the lake', isActive: 0 });
       const wrong = await failure(login('gone-home', 'not the password'));
-      expect(await failure(login('gone-home', 'pw-gone-home'))).toEqual(wrong);
+      expect(await failure(login('gone-home', 'resting by the lake'))).toEqual(wrong);
       expect(wrong).toMatchObject({
         code: ErrorCode.INVALID_CREDENTIALS,
         message: authMessages.invalidCredentials,
       });
       await update(user.id, { username: 'gone-home', isActive: 1 });
-      await expect(login('gone-home', 'pw-gone-home')).resolves.toMatchObject({ id: user.id });
+      await expect(login('gone-home', 'resting by the lake')).resolves.toMatchObject({ id: user.id });
     });
 
     it('answers a missing field with the schema messages', async () => {
@@ -313,6 +313,25 @@ describe('auth users', () => {
         errors: [{ path: 'password', message: common }],
       });
       await expect(login('pia', 'pia secret phrase')).resolves.toMatchObject({ id: pia.id });
+    });
+
+    it('refuses long passwords that are easy to guess, saying what to do instead', async () => {
+      for (const password of ['aaaaaaaaaaaa', 'password1234', '123456789012', ' '.repeat(12)]) {
+        const refusal = await failure(create({ username: 'quinn', password }));
+        expect([password, refusal]).toEqual([
+          password,
+          {
+            code: ErrorCode.VALIDATION_FAILED,
+            message: expect.stringMatching(/^This password is too easy to guess\. .*Add more words/),
+            errors: [{ path: 'password', message: refusal.message }],
+          },
+        ]);
+      }
+      const quinn = await create({ username: 'quinn', password: 'quinn secret phrase' });
+      expect(await failure(update(quinn.id, { username: 'quinn', password: 'quinn1234567' }))).toMatchObject({
+        code: ErrorCode.VALIDATION_FAILED,
+        message: expect.stringContaining(authMessages.weakPassword),
+      });
     });
 
     it('answers every over-long field with its limit, never an internal error', async () => {

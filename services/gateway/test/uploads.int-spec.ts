@@ -86,10 +86,10 @@ describe('streamed uploads (POST /api/upload) under limits', () => {
     const created = await fetch(`${sut.base}/api/users`, {
       method: 'POST',
       headers: { cookie: admin, 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'ann', password: 'ann password' }),
+      body: JSON.stringify({ username: 'ann', password: 'ann reads the manual' }),
     });
     expect(created.status).toBe(201);
-    ann = (await sut.signIn('ann', 'ann password')).cookie;
+    ann = (await sut.signIn('ann', 'ann reads the manual')).cookie;
   });
   afterEach(async () => {
     for (const upload of opened.splice(0)) upload.drop();

@@ -16,7 +16,6 @@ import { type UserEntity } from './user.entity';
 import { type AdminLockedStore, type UserFields, UserRepository } from './user.repository';
 
 const notFound = () => new AppError(ErrorCode.USER_NOT_FOUND, authMessages.userNotFound);
-
 /**
  * The identity provider keeps an external user's password, and decides their role at each
  * sign-in (OIDC_ADMIN_GROUPS): a change here would not last, so it is refused, not ignored.
@@ -92,13 +91,13 @@ export class UsersService {
 
   async create({ user }: UserCreateMessage): Promise<User> {
     const { password, ...fields } = user;
-    assertAllowedPassword(password);
+    assertAllowedPassword(password, [fields.username, fields.email, fields.firstName, fields.lastName]);
     return toUser(await this.users.create({ ...fields, passwordHash: await this.hasher.hash(password) }));
   }
 
   async update({ actorId, id, changes }: UserUpdateMessage): Promise<SessionUser> {
     const { password, ...rest } = changes;
-    if (password) assertAllowedPassword(password);
+    if (password) assertAllowedPassword(password, [rest.username, rest.email, rest.firstName, rest.lastName]);
     // Hashed before the lock is taken: argon2 takes tens of milliseconds.
     const fields: UserFields = password ? { ...rest, passwordHash: await this.hasher.hash(password) } : rest;
     return this.users.changeUnderAdminLock(id, async (user, store) => {
