@@ -93,6 +93,7 @@ import {
 } from './rooms';
 import {
   loginSchema,
+  passwordChangeMessageSchema,
   sessionUserSchema,
   userCreateMessageSchema,
   userDeleteMessageSchema,
@@ -160,6 +161,8 @@ export const messages = {
     createUser: message('auth.user.create', userCreateMessageSchema, userSchema),
     updateUser: message('auth.user.update', userUpdateMessageSchema, sessionUserSchema),
     deleteUser: message('auth.user.delete', userDeleteMessageSchema, deletedSchema),
+    /** A user changes their own password: answers the user with their sessions' new version. */
+    changePassword: message('auth.user.change-password', passwordChangeMessageSchema, sessionUserSchema),
     /**
      * Auth → every gateway replica: this user was changed or deleted, so what a gateway keeps of
      * them (rights, session version) is out of date. Core NATS: a gateway that was not connected

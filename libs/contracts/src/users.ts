@@ -127,6 +127,19 @@ export const userUpdateSchema = z.object({
 });
 export type UserUpdate = z.infer<typeof userUpdateSchema>;
 
+/**
+ * The Account screen: a local user changes their own password. The current one proves it is the
+ * owner (a session left open on a shared computer is not enough).
+ */
+export const passwordChangeSchema = z.object({
+  currentPassword: z
+    .string({ message: 'Current password is required' })
+    .min(1, { message: 'Current password is required' })
+    .max(256, { message: 'Current password must be at most 256 characters' }),
+  newPassword: newPassword,
+});
+export type PasswordChange = z.infer<typeof passwordChangeSchema>;
+
 /** gateway → auth: who asks matters (nobody deletes or deactivates themself). */
 export const userIdMessageSchema = z.object({ id: idSchema });
 export type UserIdMessage = z.infer<typeof userIdMessageSchema>;
@@ -144,6 +157,9 @@ export type UserUpdateMessage = z.infer<typeof userUpdateMessageSchema>;
 export const userDeleteMessageSchema = z.object({ actorId: idSchema, id: idSchema });
 export type UserDeleteMessage = z.infer<typeof userDeleteMessageSchema>;
 
+export const passwordChangeMessageSchema = passwordChangeSchema.extend({ userId: idSchema });
+export type PasswordChangeMessage = z.infer<typeof passwordChangeMessageSchema>;
+
 /** What a person reads when a sign-in or an account change is refused. */
 export const authMessages = {
   invalidCredentials: 'Invalid username or password',
@@ -159,6 +175,7 @@ export const authMessages = {
   weakPassword:
     'This password is too easy to guess. Use a few words that do not belong together, or make it longer.',
   passwordHasPersonalData: 'It contains your username, name or email address, which are easy to guess.',
+  wrongCurrentPassword: 'The current password is wrong.',
   externalPassword:
     'This user signs in through single sign-on and has no password here: the identity provider keeps it.',
   externalRole:

@@ -379,6 +379,56 @@ describe('auth users', () => {
     });
   });
 
+  describe('own password change', () => {
+    const change = (userId: string, currentPassword: string, newPassword: string) =>
+      send(messages.auth.changePassword, { userId, currentPassword, newPassword });
+
+    it('needs the current password, ends older sessions and signs in with the new one only', async () => {
+      const ruth = await create({ username: 'ruth', password: 'ruth secret phrase' });
+      const wrong = {
+        code: ErrorCode.INVALID_CREDENTIALS,
+        message: authMessages.wrongCurrentPassword,
+        errors: [{ path: 'currentPassword', message: authMessages.wrongCurrentPassword }],
+      };
+      expect(await failure(change(ruth.id, 'not it at all', 'ruth new phrase here'))).toEqual(wrong);
+
+      const reply = await change(ruth.id, 'ruth secret phrase', 'ruth new phrase here');
+      expect(reply).toEqual({ user: expect.objectContaining({ id: ruth.id }), sessionVersion: 1 });
+      await expect(login('ruth', 'ruth new phrase here')).resolves.toMatchObject({ id: ruth.id });
+      expect(await failure(login('ruth', 'ruth secret phrase'))).toMatchObject({
+        code: ErrorCode.INVALID_CREDENTIALS,
+      });
+      // The old password no longer proves anything.
+      expect(await failure(change(ruth.id, 'ruth secret phrase', 'ruth third phrase'))).toEqual(wrong);
+    });
+
+    it('holds the new password to the policy, and keeps the current one when refused', async () => {
+      const sam = await create({ username: 'sam', password: 'sam secret phrase' });
+      expect(await failure(change(sam.id, 'sam secret phrase', 'sam123456789'))).toEqual({
+        code: ErrorCode.VALIDATION_FAILED,
+        message: expect.stringContaining(authMessages.weakPassword),
+        errors: [{ path: 'newPassword', message: expect.stringContaining(authMessages.weakPassword) }],
+      });
+      await expect(login('sam', 'sam secret phrase')).resolves.toMatchObject({ id: sam.id });
+    });
+
+    it('refuses a single sign-on user, who has no password here', async () => {
+      const uma = await create({ username: 'uma', password: 'uma secret phrase' });
+      // What a first sign-in through the identity provider leaves: no password hash.
+      await sut.app
+        .get(DataSource)
+        .query(
+          `UPDATE "${sut.namespace}_auth".users SET external_issuer = 'https://idp.test', ` +
+            `external_subject = 'uma', password_hash = NULL WHERE id = $1`,
+          [uma.id],
+        );
+      expect(await failure(change(uma.id, 'uma secret phrase', 'uma new phrase here'))).toMatchObject({
+        code: ErrorCode.EXTERNAL_ACCOUNT,
+        message: authMessages.externalPassword,
+      });
+    });
+  });
+
   describe('two-factor sign-in without AUTH_TOTP_KEY', () => {
     it('refuses enrolment, saying which setting is missing, and signs in with the password alone', async () => {
       const user = await create({ username: 'tess', password: 'tess secret phrase' });

@@ -8,10 +8,10 @@ import {
   totpSetupSchema,
   totpStatusSchema,
 } from '../totp';
-import { userSchema } from '../users';
+import { passwordChangeSchema, userSchema } from '../users';
 
 /**
- * Two-factor sign-in (TOTP, RFC 6238) of the signed-in user's own account. With
+ * The signed-in user's own account: the password, and two-factor sign-in (TOTP, RFC 6238). With
  * REQUIRE_ADMIN_TOTP an administrator without it reaches only these routes (and the session's)
  * until they have enrolled: `enrolment` marks them.
  */
@@ -25,6 +25,16 @@ export const accountRoutes = {
     access: 'public',
     body: totpLoginSchema,
     response: userSchema,
+  },
+  changePassword: {
+    method: 'POST',
+    path: '/api/account/password',
+    summary:
+      "Change one's own password, given the current one: the user's other sessions end, this one stays. 401 AUTH.INVALID_CREDENTIALS for a wrong current password (throttled like sign-in), 400 for a new password that is too easy to guess, 409 AUTH.EXTERNAL_ACCOUNT for a single sign-on user",
+    tag: 'Account',
+    access: 'user',
+    body: passwordChangeSchema,
+    status: 204,
   },
   totpStatus: {
     method: 'GET',

@@ -136,6 +136,21 @@ export class UserRepository {
     });
   }
 
+  /**
+   * A user's own new password, only while the hash is still the one the current password was
+   * checked against: of two changes at once, the second finds it gone. Their sessions' version
+   * goes up in the same statement. Null when the hash was replaced meanwhile.
+   */
+  async replacePassword(id: string, checkedHash: string, newHash: string): Promise<UserEntity | null> {
+    const { affected } = await this.users
+      .createQueryBuilder()
+      .update()
+      .set({ passwordHash: newHash, sessionVersion: () => 'session_version + 1' })
+      .where('id = :id AND password_hash = :checkedHash', { id, checkedHash })
+      .execute();
+    return affected ? this.findById(id) : null;
+  }
+
   /** Two-factor fields only (never a change an administrator makes): no lock needed. */
   async setTotp(
     id: string,

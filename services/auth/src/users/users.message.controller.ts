@@ -2,6 +2,7 @@ import {
   deleted,
   type Login,
   messages,
+  type PasswordChangeMessage,
   type TotpCodeMessage,
   type TotpProofMessage,
   type UserCreateMessage,
@@ -52,6 +53,13 @@ export class UsersMessageController {
   async update(dto: UserUpdateMessage) {
     const changed = await this.users.update(dto);
     await this.changes.announce(dto.id);
+    return changed;
+  }
+
+  @HandleMessage(messages.auth.changePassword)
+  async changePassword(dto: PasswordChangeMessage) {
+    const changed = await this.users.changePassword(dto);
+    await this.changes.announce(dto.userId);
     return changed;
   }
 

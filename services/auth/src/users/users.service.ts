@@ -2,6 +2,7 @@ import {
   authMessages,
   ErrorCode,
   type Login,
+  type PasswordChangeMessage,
   type SessionUser,
   type User,
   type UserCreateMessage,
@@ -16,6 +17,12 @@ import { type UserEntity } from './user.entity';
 import { type AdminLockedStore, type UserFields, UserRepository } from './user.repository';
 
 const notFound = () => new AppError(ErrorCode.USER_NOT_FOUND, authMessages.userNotFound);
+/** A guess at the password: the gateway's sign-in throttle counts it like a failed sign-in. */
+const wrongCurrentPassword = () =>
+  new AppError(ErrorCode.INVALID_CREDENTIALS, authMessages.wrongCurrentPassword, [
+    { path: 'currentPassword', message: authMessages.wrongCurrentPassword },
+  ]);
+
 /**
  * The identity provider keeps an external user's password, and decides their role at each
  * sign-in (OIDC_ADMIN_GROUPS): a change here would not last, so it is refused, not ignored.
@@ -115,6 +122,34 @@ export class UsersService {
       const sessionVersion = endsSessions ? user.sessionVersion + 1 : user.sessionVersion;
       return toSessionUser(await store.update(user, { ...fields, sessionVersion }));
     });
+  }
+
+  /** The user's own change: their other sessions end (the gateway keeps the caller's). */
+  async changePassword({
+    userId,
+    currentPassword,
+    newPassword,
+  }: PasswordChangeMessage): Promise<SessionUser> {
+    const user = await this.users.findById(userId);
+    if (!user) throw notFound();
+    if (user.externalSubject !== null || !user.passwordHash)
+      throw new AppError(ErrorCode.EXTERNAL_ACCOUNT, authMessages.externalPassword, [
+        { path: 'newPassword', message: authMessages.externalPassword },
+      ]);
+    if (!(await this.hasher.verify(user.passwordHash, currentPassword))) throw wrongCurrentPassword();
+    assertAllowedPassword(
+      newPassword,
+      [user.username, user.email, user.firstName, user.lastName],
+      'newPassword',
+    );
+    const changed = await this.users.replacePassword(
+      userId,
+      user.passwordHash,
+      await this.hasher.hash(newPassword),
+    );
+    // Changed meanwhile by another request: the current password checked above is no longer it.
+    if (!changed) throw wrongCurrentPassword();
+    return toSessionUser(changed);
   }
 
   async delete({ actorId, id }: UserDeleteMessage): Promise<void> {

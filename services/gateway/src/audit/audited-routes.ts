@@ -64,6 +64,16 @@ const twoFactor = (more: Partial<AuditedRoute> = {}): AuditedRoute => ({
 });
 const ownTwoFactor = (more: Partial<AuditedRoute> = {}) => twoFactor({ ofSignedInUser: true, ...more });
 
+/** The user's own new password: shown as changed, with no value (nor the current one, the proof). */
+const ownPassword: AuditedRoute = {
+  entityType: 'user',
+  action: 'update',
+  before: user,
+  after: user,
+  ofSignedInUser: true,
+  replacesSecrets: ['password'],
+};
+
 /**
  * The routes whose calls are audited, and how. Admin routes not listed here are recorded as a use
  * of the route (who looked at the user list, the delivery log, the audit log itself).
@@ -94,6 +104,7 @@ export const auditedRoutes = new Map<ApiRouteDef, AuditedRoute>([
   [apiRoutes.startMonitoring, { entityType: 'monitoring', action: 'start', keepsReply: true }],
   [apiRoutes.stopMonitoring, { entityType: 'monitoring', action: 'stop', keepsReply: true }],
   [apiRoutes.checkMonitoring, { entityType: 'monitoring', action: 'check', keepsReply: true }],
+  [apiRoutes.changePassword, ownPassword],
   [apiRoutes.totpEnable, ownTwoFactor({ replacesSecrets: ['recoveryCodes'] })],
   [apiRoutes.totpDisable, ownTwoFactor()],
   [apiRoutes.totpRecoveryCodes, ownTwoFactor({ replacesSecrets: ['recoveryCodes'] })],

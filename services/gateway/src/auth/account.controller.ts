@@ -1,6 +1,7 @@
 import {
   apiRoutes,
   messages,
+  type PasswordChange,
   type RecoveryCodes,
   type TotpConfirm,
   type TotpProof,
@@ -13,20 +14,36 @@ import { Body, Controller, Inject, Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { type Config } from '../config';
 import { ApiRoute } from '../http/api-route.decorator';
+import { AccountSessions } from '../session/account-sessions.service';
 import { CurrentUser } from './current-user';
 import { SessionUsers } from './session-users';
 import { ThrottledAttempts } from './throttled-attempts';
 import { mustEnrol } from './totp-enrolment.guard';
 
-/** The signed-in user's own two-factor sign-in (the Account screen). */
+/** The signed-in user's own password and two-factor sign-in (the Account screen). */
 @Controller()
 export class AccountController {
   constructor(
     private readonly rpc: RpcClient,
     private readonly attempts: ThrottledAttempts,
     private readonly users: SessionUsers,
+    private readonly sessions: AccountSessions,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
+
+  /** A wrong current password counts as a failed sign-in: the session alone must not allow guessing. */
+  @ApiRoute(apiRoutes.changePassword)
+  async changePassword(
+    @Body() body: PasswordChange,
+    @CurrentUser() user: User,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<void> {
+    const changed = await this.attempts.run(req, res, user.username, () =>
+      this.rpc.send(messages.auth.changePassword, { userId: user.id, ...body }),
+    );
+    await this.sessions.changed(req, changed);
+  }
 
   @ApiRoute(apiRoutes.totpStatus)
   async status(@CurrentUser() user: User): Promise<TotpStatus> {

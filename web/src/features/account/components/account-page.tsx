@@ -19,6 +19,7 @@ import {
   useTotpEnable,
   useTotpSetup,
 } from '../api/totp';
+import { PasswordCard } from './password-card';
 
 const failed = (title: string) => (error: Error) =>
   toast({ title, description: errorMessage(error), variant: 'destructive' });
@@ -27,8 +28,9 @@ const failed = (title: string) => (error: Error) =>
 const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret;
 
 /**
- * The account's own settings: two-factor sign-in (TOTP). `external`: the account signs in through
- * single sign-on, whose second factor is the identity provider's business.
+ * The account's own settings: the password and two-factor sign-in (TOTP). `external`: the account
+ * signs in through single sign-on, whose password and second factor are the identity provider's
+ * business.
  */
 export function AccountPage({ external }: { external: boolean }) {
   const status = useQuery({ ...totpStatusQuery, enabled: !external });
@@ -53,6 +55,7 @@ export function AccountPage({ external }: { external: boolean }) {
       ) : (
         <EnrolCard status={status.data} onCodes={setCodes} />
       )}
+      {external ? null : <PasswordCard />}
     </div>
   );
 }

@@ -1,0 +1,10 @@
+import { apiRoutes, type PasswordChange } from '@cm/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { apiJson } from '../../../lib/api';
+
+/** The session that asks stays signed in: nothing it has loaded needs asking again. */
+export function useChangePassword() {
+  return useMutation({
+    mutationFn: (change: PasswordChange) => apiJson(apiRoutes.changePassword, undefined, change),
+  });
+}
