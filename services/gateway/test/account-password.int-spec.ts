@@ -1,5 +1,6 @@
 import { type AuditPage, authMessages, ErrorCode, type User } from '@cm/contracts';
 import { DataSource } from 'typeorm';
+import { openEvents } from './sse-client';
 import { adminCredentials, fetch, sessionCookieOf, startAuthAndGateway } from './support';
 
 describe('changing one’s own password (Account screen)', () => {
@@ -43,14 +44,23 @@ describe('changing one’s own password (Account screen)', () => {
   });
   afterAll(() => sut?.close());
 
-  it('keeps this session, ends the others, and signs in with the new password only', async () => {
+  it('keeps this session and its live stream, ends the others, and signs in with the new password only', async () => {
     const { user, cookie } = await newUser('vera');
     const other = (await signIn('vera', 'vera secret phrase')).cookie!;
+    const ownStream = await openEvents(sut.base, cookie);
+    const otherStream = await openEvents(sut.base, other);
+    await ownStream.next((e) => e.event === 'ready');
+    await otherStream.next((e) => e.event === 'ready');
 
     const res = await changePassword(cookie, 'vera secret phrase', 'vera picks a new phrase');
     expect(res.status).toBe(204);
-    expect(await me(cookie)).toBe(200);
+    await otherStream.next((e) => e.event === 'ended');
     expect(await me(other)).toBe(401);
+    // Both streams were checked at the same notice: the other one's end means this one's check is done.
+    expect(await me(cookie)).toBe(200);
+    expect(ownStream.events.map((e) => e.event)).not.toContain('ended');
+    expect(ownStream.ended()).toBe(false);
+    ownStream.close();
     expect((await signIn('vera', 'vera secret phrase')).status).toBe(401);
     expect((await signIn('vera', 'vera picks a new phrase')).status).toBe(200);
 

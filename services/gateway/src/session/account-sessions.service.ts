@@ -23,14 +23,19 @@ export class AccountSessions {
 
   /** After a change of `user`: when it is the caller's own account, the caller's session stays. */
   async changed(req: Request, { user, sessionVersion }: SessionUser): Promise<void> {
-    // Auth tells every replica too; this one need not wait for the notice.
-    this.users.drop(user.id);
     const own = req.session.userId === user.id;
     await this.attempt(async () => {
+      // Renewed before the user is read again: a request of the caller's that finds the new
+      // version must find it on their session row too, or the access guard ends the session.
       if (own && req.session.sessionVersion !== sessionVersion)
         await renewSessionVersion(req, sessionVersion);
-      await this.sessions.deleteOutdated(user.id, sessionVersion, own ? req.sessionID : undefined);
     }, user.id);
+    // Auth tells every replica of most changes too; this one need not wait for the notice.
+    this.users.drop(user.id);
+    await this.attempt(
+      () => this.sessions.deleteOutdated(user.id, sessionVersion, own ? req.sessionID : undefined),
+      user.id,
+    );
   }
 
   async deleted(userId: string): Promise<void> {
