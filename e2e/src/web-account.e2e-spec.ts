@@ -10,7 +10,7 @@ import {
   textsOf,
   type WebSystem,
 } from './browser';
-import { createUser } from './session';
+import { createUser, signIn } from './session';
 
 /** The code an authenticator app shows `offsetSeconds` from now. */
 const codeOf = (secret: string, offsetSeconds = 0) =>
@@ -18,8 +18,11 @@ const codeOf = (secret: string, offsetSeconds = 0) =>
     timestamp: Date.now() + offsetSeconds * 1000,
   });
 
-/** The Account screen's two-factor sign-in, and the sign-in page's second step, in a phone's browser. */
-describe('web app: two-factor sign-in', () => {
+/**
+ * The Account screen's password change and two-factor sign-in, and the sign-in page's second
+ * step, in a phone's browser.
+ */
+describe('web app: account', () => {
   let web: WebSystem;
   let phone: Phone;
   let page: Page;
@@ -36,6 +39,40 @@ describe('web app: two-factor sign-in', () => {
     expect(phone.problems).toEqual([]);
   });
   afterAll(() => web?.close());
+
+  it('changes the password: refuses an easy one, then keeps this session and ends the others', async () => {
+    const user = { username: `pwd-${Date.now().toString(36)}`, password: 'pwd user secret' };
+    await createUser(web.system.url, web.adminCookie, user);
+    const elsewhere = await signIn(web.system.url, user.username, user.password);
+    await signInThroughForm(page, user);
+    await page.getByRole('link', { name: 'Account' }).click();
+    const form = page.getByRole('form', { name: 'Change password' });
+    const change = async (current: string, next: string) => {
+      await form.getByLabel('Current password').fill(current);
+      await form.getByLabel('New password', { exact: true }).fill(next);
+      await form.getByLabel('New password again').fill(next);
+      await form.getByRole('button', { name: 'Change password' }).click();
+    };
+
+    await change(user.password, 'password1234');
+    await expectToast(page, 'Password not changed', 'This password is too easy to guess.', 'destructive');
+    await form.getByText('This password is too easy to guess.').waitFor();
+    await screenshot(page, 'account-password-refused');
+    const newPassword = 'pwd takes the long way round';
+    await change(user.password, newPassword);
+    await expectToast(page, 'Password changed', 'Your other sessions have been signed out.');
+
+    const asElsewhere = await fetch(`${web.system.url}/api/auth/user`, { headers: { cookie: elsewhere } });
+    expect(asElsewhere.status).toBe(401);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Account' }).waitFor();
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await page.getByLabel('Username').fill(user.username);
+    await page.getByLabel('Password').fill(newPassword);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    // Signed out at /account, signed in back there.
+    await page.getByRole('heading', { name: 'Account' }).waitFor();
+  });
 
   it('enrols with the QR code and a code, shows the recovery codes once, then asks for a code at sign-in', async () => {
     const user = { username: `otp-${Date.now().toString(36)}`, password: 'otp user secret' };
