@@ -13,6 +13,7 @@ describe('messages', () => {
       'auth.user.create',
       'auth.user.update',
       'auth.user.delete',
+      'auth.user.change-password',
       'auth.user.changed',
       'auth.session.ended',
       'auth.totp.status',
