@@ -5,7 +5,7 @@ import { statusCountsSchema } from './problems';
 
 export const buildingCreateSchema = z.object({
   name: requiredText(limits.name, 'Building name', 'Building name is required'),
-  description: optionalText(limits.description, 'Description'),
+  description: optionalText(limits.description, 'Description', { multiline: true }),
   imageUrl: picturePath('imageUrl'),
 });
 export type BuildingCreate = z.infer<typeof buildingCreateSchema>;

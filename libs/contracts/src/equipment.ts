@@ -28,7 +28,7 @@ export const equipmentCreateSchema = z.object({
   serialNumber: optionalText(limits.shortText, 'Serial number'),
   ipAddress,
   status: equipmentStatusSchema.default('active'),
-  notes: optionalText(limits.notes, 'Notes'),
+  notes: optionalText(limits.notes, 'Notes', { multiline: true }),
   imageUrl: picturePath('imageUrl'),
   type: optionalText(limits.shortText, 'Type'),
   /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseAddressTarget, isAddressError } from './address';
-import { idSchema, limits, optionalText, requiredText } from './common';
+import { idSchema, limits, optionalText, requiredText, type TextOptions } from './common';
 import { csvCellValue, csvLine } from './csv';
 import { type ImportError, importError, importErrorSchema, MAX_IMPORT_ROWS } from './inventory-import';
 import { equipmentStatuses } from './equipment';
@@ -180,8 +180,8 @@ const required = (max: number, label: string) => {
   const schema = requiredText(max, label);
   return (v: string) => bySchema(schema, v);
 };
-const text = (max: number, label: string) => {
-  const schema = optionalText(max, label);
+const text = (max: number, label: string, options?: TextOptions) => {
+  const schema = optionalText(max, label, options);
   return (v: string) => bySchema(schema, v);
 };
 const picture = (field: Parameters<typeof picturePath>[0]) => {
@@ -195,7 +195,7 @@ const flags: Record<string, 0 | 1> = { '1': 1, yes: 1, true: 1, y: 1, '0': 0, no
 /** How each column's non-empty text becomes its value, or why it cannot. */
 const cellParsers: { [C in InventoryCsvColumn]: (v: string) => Checked<unknown> } = {
   building_name: required(limits.name, 'Building name'),
-  building_description: text(limits.description, 'Building description'),
+  building_description: text(limits.description, 'Building description', { multiline: true }),
   building_image_url: picture('imageUrl'),
   room_name: required(limits.name, 'Room name'),
   room_type: (v) => {
@@ -245,7 +245,7 @@ const cellParsers: { [C in InventoryCsvColumn]: (v: string) => Checked<unknown> 
           message: `${quoted(v)} is not an equipment status. Use one of: ${equipmentStatuses.join(', ')}, or leave it empty.`,
         };
   },
-  equipment_notes: text(limits.notes, 'Notes'),
+  equipment_notes: text(limits.notes, 'Notes', { multiline: true }),
   equipment_image_url: picture('imageUrl'),
 };
 

@@ -37,7 +37,7 @@ const instant = (name: 'startsAt' | 'endsAt') =>
         .refine(...fromEarliest(name)),
     );
 
-const reason = requiredText(MAINTENANCE_REASON_MAX, 'Reason');
+const reason = requiredText(MAINTENANCE_REASON_MAX, 'Reason', undefined, { multiline: true });
 
 /**
  * Why a window's times cannot be, or null: the end after the start, at most

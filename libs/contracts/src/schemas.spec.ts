@@ -1,4 +1,5 @@
 import { buildingCreateSchema } from './buildings';
+import { maintenanceWindowUpdateSchema } from './maintenance';
 import { presetProducts, productCategories } from './catalogue';
 import { equipmentCreateSchema, equipmentStatuses } from './equipment';
 import { describeZodError } from './errors';
@@ -138,6 +139,68 @@ describe('contract schemas', () => {
     expect(
       messagesOf(userCreateSchema.safeParse({ username: '\ufdfa'.repeat(4), password: 'pw long enough' })),
     ).toBe('Username must be at most 64 characters');
+  });
+
+  it('refuses a new username that mixes scripts, such as Cyrillic letters in a Latin name', () => {
+    const mixed =
+      "Username mixes Cyrillic and Latin letters, which can make it look like another user's name. Use the letters of one alphabet.";
+    // "раul": Cyrillic р and а, Latin u and l.
+    for (const schema of [userCreateSchema, userUpdateSchema])
+      expect(messagesOf(schema.safeParse({ username: '\u0440\u0430ul', password: 'pw long enough' }))).toBe(
+        mixed,
+      );
+    expect(
+      messagesOf(userCreateSchema.safeParse({ username: 'p\u0430ul', password: 'pw long enough' })),
+    ).toBe(
+      "Username mixes Latin and Cyrillic letters, which can make it look like another user's name. Use the letters of one alphabet.",
+    );
+    // One script with digits and punctuation; Japanese, which mixes three scripts by nature.
+    for (const username of [
+      'paul.smith-2',
+      'павел',
+      'Σωκράτης',
+      '田中たなかタナカ',
+      'tanaka田中',
+      'josé',
+      'ゆき_01',
+    ])
+      expect(userCreateSchema.parse({ username, password: 'pw long enough' }).username).toBe(username);
+    // Sign-in still finds a name stored before the rule.
+    expect(loginSchema.parse({ username: '\u0440\u0430ul', password: 'pw' }).username).toBe('\u0440\u0430ul');
+  });
+
+  it('takes line breaks, tabs and other controls out of single-line text, and keeps the lines of notes', () => {
+    const building = buildingCreateSchema.parse({
+      name: 'Science\r\nHall\u0007\u202e',
+      description: 'First line\r\nSecond\tline\u001b[31m\rThird',
+    });
+    expect(building).toMatchObject({
+      name: 'Science Hall',
+      description: 'First line\nSecond\tline[31m\nThird',
+    });
+    const room = roomCreateSchema.parse({
+      name: '101\n',
+      type: 'Classroom',
+      floor: '1\u2028A',
+      roomSize: '\t',
+    });
+    expect(room).toMatchObject({ name: '101', floor: '1 A', roomSize: null });
+    const equipment = equipmentCreateSchema.parse({
+      name: 'Projector\r\nX',
+      notes: 'Lamp\nchanged',
+      model: 'a\u0085b',
+    });
+    expect(equipment).toMatchObject({ name: 'Projector X', notes: 'Lamp\nchanged', model: 'a b' });
+    expect(
+      userCreateSchema.parse({ username: 'ana', password: 'pw long enough', firstName: 'Ana\r\n' }).firstName,
+    ).toBe('Ana');
+    expect(messagesOf(buildingCreateSchema.safeParse({ name: '\r\n\t' }))).toBe('Building name is required');
+    expect(messagesOf(buildingCreateSchema.safeParse({ name: 'a\u0000b' }))).toBe(
+      'Building name must not contain NUL characters',
+    );
+    expect(maintenanceWindowUpdateSchema.parse({ reason: 'Lamp\r\nreplacement' })).toEqual({
+      reason: 'Lamp\nreplacement',
+    });
   });
 
   it('holds an email to the 254 characters the column takes', () => {

@@ -27,6 +27,48 @@ export const usernameSchema = z
     message: 'Username cannot contain control characters or invisible characters such as zero-width spaces',
   });
 
+/**
+ * Scripts told apart in a username. Letters of Common and Inherited script (digits, punctuation,
+ * combining marks) belong to none; a letter of a script not listed counts as "another script".
+ */
+const scriptNames = (
+  'Latin Greek Cyrillic Armenian Georgian Cherokee Coptic Hebrew Arabic Syriac Thaana Devanagari ' +
+  'Bengali Gurmukhi Gujarati Oriya Tamil Telugu Kannada Malayalam Sinhala Thai Lao Tibetan Myanmar ' +
+  'Ethiopic Khmer Mongolian Han Hiragana Katakana Bopomofo Hangul'
+).split(' ');
+const scriptTests = scriptNames.map((name) => ({ name, test: new RegExp(`\\p{Script=${name}}`, 'u') }));
+const noScript = /[\p{Script=Common}\p{Script=Inherited}]/u;
+/** Scripts written together (Unicode UTS #39, "highly restrictive"): Japanese, Chinese, Korean. */
+const writtenTogether = [
+  ['Latin', 'Han', 'Hiragana', 'Katakana'],
+  ['Latin', 'Han', 'Bopomofo'],
+  ['Latin', 'Han', 'Hangul'],
+].map((set) => new Set<string>(set));
+
+/** The scripts of a name's letters, in the order they first appear. */
+export function scriptsOf(text: string): string[] {
+  const found = new Set<string>();
+  for (const char of text) {
+    if (noScript.test(char)) continue;
+    found.add(scriptTests.find((script) => script.test.test(char))?.name ?? 'another script');
+  }
+  return [...found];
+}
+
+/**
+ * Letters of two scripts in one name ("раul" with a Cyrillic р and а) are how one user's name is
+ * made to look like another's, so a new or renamed user is held to one script. Sign-in is not:
+ * it only finds a name that is already there.
+ */
+export const newUsernameSchema = usernameSchema.superRefine((username, ctx) => {
+  const scripts = scriptsOf(username);
+  if (scripts.length < 2 || writtenTogether.some((set) => scripts.every((s) => set.has(s)))) return;
+  ctx.addIssue({
+    code: 'custom',
+    message: `Username mixes ${scripts.join(' and ')} letters, which can make it look like another user's name. Use the letters of one alphabet.`,
+  });
+});
+
 const password = z
   .string({ message: 'Password is required' })
   .min(1, { message: 'Password is required' })
@@ -98,7 +140,7 @@ const profile = {
 };
 
 export const userCreateSchema = z.object({
-  username: usernameSchema,
+  username: newUsernameSchema,
   password: newPassword,
   ...profile,
   role: userRoleSchema.default('user'),
@@ -112,7 +154,7 @@ export type UserCreate = z.infer<typeof userCreateSchema>;
  * demote an administrator).
  */
 export const userUpdateSchema = z.object({
-  username: usernameSchema,
+  username: newUsernameSchema,
   password: z
     .string({ message: 'Password must be text' })
     .max(256, { message: 'Password must be at most 256 characters' })

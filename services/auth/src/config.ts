@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { usernameSchema } from '@cm/contracts';
+import { newUsernameSchema } from '@cm/contracts';
 import { coreEnv, databaseEnv, encryptionKey, httpPortEnv, listOf, optionalText, secret } from '@cm/platform';
 import { z } from 'zod';
 import { passwordProblem } from './passwords/password-policy';
@@ -27,7 +27,7 @@ const variables = z.object({
   ...databaseEnv,
   ...httpPortEnv(9101),
   /** The first administrator, created when the users table is empty. */
-  ADMIN_USERNAME: usernameSchema.default('admin'),
+  ADMIN_USERNAME: newUsernameSchema.default('admin'),
   /** Unset: a random password is generated and kept where one of the next two says. */
   ADMIN_PASSWORD: secret(
     z

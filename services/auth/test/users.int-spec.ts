@@ -282,6 +282,23 @@ describe('auth users', () => {
       }
     });
 
+    it('refuses a new name mixing scripts, and still signs in one stored before the rule', async () => {
+      // "іda" with a Cyrillic і: it looks like "ida".
+      const lookAlike = '\u0456da';
+      const message =
+        "Username mixes Cyrillic and Latin letters, which can make it look like another user's name. Use the letters of one alphabet.";
+      expect(await failure(create({ username: lookAlike, password: 'ida secret phrase' }))).toMatchObject({
+        code: ErrorCode.VALIDATION_FAILED,
+        message,
+      });
+      const ida = await create({ username: 'ida', password: 'ida secret phrase' });
+      expect(await failure(update(ida.id, { username: lookAlike }))).toMatchObject({ message });
+      await sut.app
+        .get(DataSource)
+        .query(`UPDATE "${sut.namespace}_auth".users SET username = $1 WHERE id = $2`, [lookAlike, ida.id]);
+      await expect(login(lookAlike, 'ida secret phrase')).resolves.toMatchObject({ id: ida.id });
+    });
+
     it('refuses control and zero-width characters, on create, update and sign-in', async () => {
       const message =
         'Username cannot contain control characters or invisible characters such as zero-width spaces';
