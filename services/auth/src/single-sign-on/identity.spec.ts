@@ -57,6 +57,16 @@ describe('identityOf', () => {
     expect(identity).toMatchObject({ email: null, firstName: null, lastName: null });
   });
 
+  it('takes names on one line, without control characters, as the user form does', () => {
+    const claims = {
+      sub: 's',
+      preferred_username: 'u',
+      given_name: 'Ada\r\nAdmin',
+      family_name: 'By\u0007ron',
+    };
+    expect(identityOf(issuer, claims, settings)).toMatchObject({ firstName: 'Ada Admin', lastName: 'Byron' });
+  });
+
   it.each([
     ['no username claim', { sub: 's' }],
     ['a username that is no text', { sub: 's', preferred_username: 42 }],

@@ -1,4 +1,11 @@
-import { ErrorCode, limits, singleSignOnMessages, type UserRole, usernameSchema } from '@cm/contracts';
+import {
+  ErrorCode,
+  limits,
+  optionalText,
+  singleSignOnMessages,
+  type UserRole,
+  usernameSchema,
+} from '@cm/contracts';
 import { AppError } from '@cm/platform';
 import { z } from 'zod';
 import { type Config } from '../config';
@@ -21,12 +28,14 @@ export type IdentitySettings = Pick<
 
 const email = z.email().max(254);
 
+/** The profile's names held to the rule of the user form's fields: one line, no control characters. */
+const firstName = optionalText(limits.shortText, 'First name');
+const lastName = optionalText(limits.shortText, 'Last name');
+
 /** A claim's text, or null when it is absent, not text, or does not fit. */
-function text(claims: Record<string, unknown>, name: string, max: number): string | null {
-  const value = claims[name];
-  if (typeof value !== 'string') return null;
-  const trimmed = value.trim();
-  return trimmed && trimmed.length <= max ? trimmed : null;
+function text(claims: Record<string, unknown>, name: string, schema: typeof firstName): string | null {
+  const parsed = schema.safeParse(claims[name]);
+  return parsed.success ? parsed.data : null;
 }
 
 /** A groups claim is a list of names (Keycloak, Okta) or ids (Entra ID); one may come as plain text. */
@@ -56,8 +65,8 @@ export function identityOf(
     subject,
     username: username.data,
     email: address.success ? address.data.toLowerCase() : null,
-    firstName: text(claims, 'given_name', limits.shortText),
-    lastName: text(claims, 'family_name', limits.shortText),
+    firstName: text(claims, 'given_name', firstName),
+    lastName: text(claims, 'family_name', lastName),
     role: groups.some((g) => settings.OIDC_ADMIN_GROUPS.includes(g)) ? 'admin' : 'user',
   };
 }
