@@ -80,7 +80,10 @@ const gatewayEnv = z.object({
   S3_BUCKET: objectStoreEnv.S3_BUCKET,
   /** How media addresses the bucket (media's S3_FORCE_PATH_STYLE): forwarded uploads alike. */
   S3_FORCE_PATH_STYLE: objectStoreEnv.S3_FORCE_PATH_STYLE,
-  /** Failed sign-ins of one username from one client (or one device cookie) before each further one waits. */
+  /**
+   * Failed sign-ins of one username from one client (or one device cookie) before each further one
+   * waits; also wrong two-factor codes of one account from every client without its device cookie.
+   */
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
   /**
    * Failed sign-ins from one client address, whatever the usernames, before each further one waits;

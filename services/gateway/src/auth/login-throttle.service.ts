@@ -59,6 +59,12 @@ export interface SignInAttempt {
   client: string;
   /** The device id of a valid device cookie naming this username, if the browser sent one. */
   device: string | null;
+  /**
+   * A two-factor code rather than a password. Only someone who knows the password gets to try
+   * codes, so these are also counted per account, from any address: a guesser spread over many
+   * cannot try more.
+   */
+  code?: boolean;
 }
 
 const clientPrefix = 'client:';
@@ -71,13 +77,14 @@ interface Keyed extends ThrottleKey {
 /**
  * Slows guessing without handing anyone a lock-out. A browser with a device cookie for the
  * username is counted by that device alone; any other attempt by its (username, client) pair
- * and by its client. Past a counter's limit each further attempt waits 1, 2, 4 … seconds up to
- * LOGIN_MAX_DELAY_SECONDS (429 with Retry-After meanwhile), so guesses from elsewhere never hold
- * back a client or browser that did not fail itself. A client address may also have no more than
- * LOGIN_MAX_CONCURRENT_PER_IP sign-ins in flight, so that one address flooding sign-in cannot take
- * every password check auth has room for; a device cookie's sign-ins are not counted there, which
- * puts browsers that signed in before ahead of the flood. The counters live in PostgreSQL, so every
- * gateway replica enforces the same ones.
+ * and by its client, and a two-factor code also by its account. Past a counter's limit each
+ * further attempt waits 1, 2, 4 … seconds up to LOGIN_MAX_DELAY_SECONDS (429 with Retry-After
+ * meanwhile), so guesses from elsewhere never hold back a client or browser that did not fail
+ * itself (the account's codes excepted, which only someone with the password can try). A client
+ * address may also have no more than LOGIN_MAX_CONCURRENT_PER_IP sign-ins in flight, so that one
+ * address flooding sign-in cannot take every password check auth has room for; a device cookie's
+ * sign-ins are not counted there, which puts browsers that signed in before ahead of the flood.
+ * The counters live in PostgreSQL, so every gateway replica enforces the same ones.
  */
 @Injectable()
 export class LoginThrottle {
@@ -145,8 +152,9 @@ export class LoginThrottle {
       if (released.length) await this.counters.release(released);
       throw error;
     }
-    // The user's own counter starts afresh; the client's keeps its failures (a success with
-    // one account must not wipe out guesses at others).
+    // The pair or device starts afresh; the client's keeps its failures (a success with one
+    // account must not wipe out guesses at others), and so does the account's: a guesser's codes
+    // are not forgiven because the user signed in meanwhile.
     const [own, ...shared] = keys;
     if (finished(result)) await this.counters.forget([own.key]);
     else shared.unshift(own);
@@ -166,11 +174,12 @@ export class LoginThrottle {
     await this.counters.forgetUser(throttleName(username));
   }
 
-  private keysOf({ username, client, device }: SignInAttempt): Keyed[] {
+  private keysOf({ username, client, device, code }: SignInAttempt): Keyed[] {
     const name = throttleName(username);
     if (device) return [{ key: `device:${device}`, username: name, policy: this.perUser }];
     return [
       { key: `pair:${client}:${name}`, username: name, policy: this.perUser },
+      ...(code ? [{ key: `codes:${name}`, username: name, policy: this.perUser }] : []),
       { key: `${clientPrefix}${client}`, username: null, policy: this.perClient },
     ];
   }

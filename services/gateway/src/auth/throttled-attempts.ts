@@ -19,9 +19,14 @@ export class ThrottledAttempts {
     res: Response,
     username: string,
     check: () => Promise<T>,
-    finished?: (result: T) => boolean,
+    { finished, code = false }: { finished?: (result: T) => boolean; code?: boolean } = {},
   ): Promise<T> {
-    const attempt = { username, client: req.ip ?? 'unknown', device: this.devices.deviceOf(req, username) };
+    const attempt = {
+      username,
+      client: req.ip ?? 'unknown',
+      device: this.devices.deviceOf(req, username),
+      code,
+    };
     return this.throttle.attempt(attempt, check, finished).catch((error: unknown) => {
       if (error instanceof TooManyAttempts) res.setHeader('Retry-After', String(error.retryAfterSeconds));
       throw error;
