@@ -159,6 +159,8 @@ describe('throttling of failed sign-ins', () => {
     // A proxy that is not trusted makes every client one address: here 10.0.3.1.
     const known = await attempt('ben', 'ben secret phrase', '10.0.3.1');
     const device = deviceCookieOf(known)!;
+    // Opaque: it does not say whose it is.
+    expect(device).not.toContain(Buffer.from('ben').toString('base64url'));
     const attributes = known.headers
       .getSetCookie()
       .find((c) => c.startsWith('cm.device='))!
