@@ -93,4 +93,45 @@ describe('sign-in while password hashing is saturated', () => {
       },
     });
   });
+
+  it('signs in a browser that signed in before every time while sign-ins from many addresses fill auth', async () => {
+    const signedIn = await login(sut.base, 'ivy', 'ivy secret phrase', '10.4.1.1');
+    const device = signedIn.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('cm.device='))!
+      .split(';')[0];
+    // 30 sign-ins at all times, each from an address of its own, as from a botnet.
+    let flooding = true;
+    const flood: number[] = [];
+    let inFullSwing = () => {};
+    const started = new Promise<void>((resolve) => (inFullSwing = resolve));
+    const flooder = async (n: number) => {
+      for (let i = 0; flooding; i++) {
+        const address = `10.5.${n}.${i % 250}`;
+        const res = await login(sut.base, `stranger${n}-${i}`, 'guess', address);
+        await res.arrayBuffer();
+        flood.push(res.status);
+        if (flood.length >= 30) inFullSwing();
+      }
+    };
+    const flooders = Array.from({ length: 30 }, (_, n) => flooder(n));
+    const user: number[] = [];
+    try {
+      await started;
+      for (let i = 0; i < 4; i++) {
+        const res = await fetch(`${sut.base}/api/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.4.1.1', cookie: device },
+          body: JSON.stringify({ username: 'ivy', password: 'ivy secret phrase' }),
+        });
+        user.push(res.status);
+      }
+    } finally {
+      flooding = false;
+      await Promise.all(flooders);
+    }
+    expect(user).toEqual([200, 200, 200, 200]);
+    // The flood did fill auth: strangers were turned away busy meanwhile.
+    expect(flood).toContain(503);
+  });
 });

@@ -42,7 +42,7 @@ export class AuthController {
       req,
       res,
       body.username,
-      () => this.rpc.send(messages.auth.login, body),
+      ({ knownDevice }) => this.rpc.send(messages.auth.login, { ...body, knownDevice }),
       { finished: (found) => !found.user.totpEnabled },
     );
     // No session before the code: the challenge carries the first step to the second.

@@ -18,7 +18,8 @@ export class ThrottledAttempts {
     req: Request,
     res: Response,
     username: string,
-    check: () => Promise<T>,
+    /** `knownDevice`: the browser holds the username's device cookie (auth puts it first). */
+    check: (attempt: { knownDevice: boolean }) => Promise<T>,
     { finished, code = false }: { finished?: (result: T) => boolean; code?: boolean } = {},
   ): Promise<T> {
     const attempt = {
@@ -27,9 +28,12 @@ export class ThrottledAttempts {
       device: this.devices.deviceOf(req, username),
       code,
     };
-    return this.throttle.attempt(attempt, check, finished).catch((error: unknown) => {
-      if (error instanceof TooManyAttempts) res.setHeader('Retry-After', String(error.retryAfterSeconds));
-      throw error;
-    });
+    const knownDevice = attempt.device !== null;
+    return this.throttle
+      .attempt(attempt, () => check({ knownDevice }), finished)
+      .catch((error: unknown) => {
+        if (error instanceof TooManyAttempts) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+        throw error;
+      });
   }
 }
