@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 
 /**
  * The two-factor challenges that have been used, in PostgreSQL so that every gateway replica
- * refuses them. Kept until they expire, when the signature refuses them anyway.
+ * refuses them. Kept until they expire, when the expiry in the signed challenge refuses them anyway.
  */
 @Injectable()
 export class SpentChallengeRepository {
