@@ -223,4 +223,39 @@ describe('live events (GET /api/events)', () => {
       message: expect.stringContaining('close other tabs'),
     });
   });
+
+  // On a replica just started, so that the first reading of the stream's position (which also
+  // connects to JetStream) keeps every request waiting at once, as a burst does under load.
+  it('holds at most the allowed streams of one session when many are asked for at once, and frees their places when they close', async () => {
+    const fresh = await startGateway(sut.namespace, { EVENTS_KEEPALIVE_MS: '60000' });
+    try {
+      const { cookie } = await createUser('burst-tabs');
+      const asked = await Promise.all(Array.from({ length: 30 }, () => events(fresh.base, cookie)));
+      expect(asked.filter((s) => s.status === 200)).toHaveLength(10);
+      expect(asked.filter((s) => s.status === 429)).toHaveLength(20);
+
+      for (const s of open.splice(0)) s.close();
+      // The server sees the closes in its own time.
+      await eventually(async () => expect((await events(fresh.base, cookie)).status).toBe(200));
+    } finally {
+      for (const s of open.splice(0)) s.close();
+      await fresh.close();
+    }
+  });
+
+  it('holds at most the allowed streams of the replica when many are asked for at once', async () => {
+    const fresh = await startGateway(sut.namespace, {
+      EVENTS_MAX_STREAMS: '3',
+      EVENTS_KEEPALIVE_MS: '60000',
+    });
+    try {
+      const { cookie } = await createUser('burst-replica');
+      const asked = await Promise.all(Array.from({ length: 9 }, () => events(fresh.base, cookie)));
+      expect(asked.filter((s) => s.status === 200)).toHaveLength(3);
+      expect(asked.filter((s) => s.status === 503)).toHaveLength(6);
+    } finally {
+      for (const s of open.splice(0)) s.close();
+      await fresh.close();
+    }
+  });
 });

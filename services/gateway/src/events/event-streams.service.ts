@@ -96,7 +96,9 @@ class LiveStream {
 export class EventStreams implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(EventStreams.name);
   private readonly streams = new Set<LiveStream>();
+  /** Places taken under the caps: streams open and requests on their way to open one. */
   private readonly bySession = new Map<string, number>();
+  private reserved = 0;
   private readonly metrics = new EventMetrics();
   private readonly subscriptions: Subscription[] = [];
   private keepAlive?: NodeJS.Timeout;
@@ -140,58 +142,91 @@ export class EventStreams implements OnApplicationBootstrap, BeforeApplicationSh
   async open(req: SignedInRequest, res: Response): Promise<void> {
     const sid = req.sessionID;
     const userId = req.session.userId!;
+    const release = this.reserve(sid);
+    // The client may leave while the position is read: its place is given back, not kept forever.
+    let stream: LiveStream | undefined;
+    res.once('close', () => (stream ? stream.close() : release()));
+    try {
+      if (!this.feed.ready) {
+        throw new AppError(
+          ErrorCode.SERVICE_UNAVAILABLE,
+          'Live updates are not available yet. Try again shortly.',
+        );
+      }
+      const lastEventId = req.get('last-event-id');
+      const position = await this.feed.position().catch((error: unknown) => {
+        this.logger.warn(`Reading the live stream's position failed: ${String(error)}`);
+        throw new AppError(
+          ErrorCode.SERVICE_UNAVAILABLE,
+          'Live updates are not available yet. Try again shortly.',
+        );
+      });
+      if (res.destroyed) {
+        release();
+        return;
+      }
+
+      res.writeHead(200, {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        // No proxy may store it or rewrite it (compressing would hold events back).
+        'Cache-Control': 'no-store, no-transform',
+        // nginx (the chart's ingress) would otherwise buffer the response.
+        'X-Accel-Buffering': 'no',
+      });
+      req.socket.setNoDelay(true);
+      res.write(`retry: ${RECONNECT_MS}\n\n`);
+
+      const opened: LiveStream = new LiveStream(sid, userId, res, () => {
+        this.forget(opened, unsubscribe);
+        release();
+      });
+      // Listening before the position is read: an event published meanwhile is held, not lost.
+      const unsubscribe = this.feed.subscribe(opened);
+      stream = opened;
+      this.streams.add(opened);
+      this.metrics.streamsOpen.set(this.streams.size);
+
+      try {
+        opened.start(await this.missed(lastEventId, position.first, position.last), position.last);
+      } catch (error) {
+        // Headers are out: closing makes the client reconnect with the same id and try again.
+        this.logger.warn(`Replaying live events after ${lastEventId} failed: ${String(error)}`);
+        opened.close();
+      }
+    } catch (error) {
+      if (!stream) release();
+      throw error;
+    }
+  }
+
+  /**
+   * Takes a place under both caps before anything is awaited, so that requests arriving together
+   * cannot all pass the check first; the answer gives it back, once, however the request ends.
+   */
+  private reserve(sid: string): () => void {
     if ((this.bySession.get(sid) ?? 0) >= this.config.EVENTS_MAX_STREAMS_PER_SESSION) {
       throw new AppError(
         ErrorCode.TOO_MANY_STREAMS,
         `This session already has ${this.config.EVENTS_MAX_STREAMS_PER_SESSION} live update streams open: close other tabs of the app and reload this one.`,
       );
     }
-    if (this.streams.size >= this.config.EVENTS_MAX_STREAMS) {
+    if (this.reserved >= this.config.EVENTS_MAX_STREAMS) {
       throw new AppError(
         ErrorCode.EVENTS_BUSY,
         'This server holds as many live update streams as it allows. Try again in a few seconds.',
       );
     }
-    if (!this.feed.ready) {
-      throw new AppError(
-        ErrorCode.SERVICE_UNAVAILABLE,
-        'Live updates are not available yet. Try again shortly.',
-      );
-    }
-    const lastEventId = req.get('last-event-id');
-    const position = await this.feed.position().catch((error: unknown) => {
-      this.logger.warn(`Reading the live stream's position failed: ${String(error)}`);
-      throw new AppError(
-        ErrorCode.SERVICE_UNAVAILABLE,
-        'Live updates are not available yet. Try again shortly.',
-      );
-    });
-
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      // No proxy may store it or rewrite it (compressing would hold events back).
-      'Cache-Control': 'no-store, no-transform',
-      // nginx (the chart's ingress) would otherwise buffer the response.
-      'X-Accel-Buffering': 'no',
-    });
-    req.socket.setNoDelay(true);
-    res.write(`retry: ${RECONNECT_MS}\n\n`);
-
-    const stream: LiveStream = new LiveStream(sid, userId, res, () => this.forget(stream, unsubscribe));
-    // Listening before the position is read: an event published meanwhile is held, not lost.
-    const unsubscribe = this.feed.subscribe(stream);
-    this.streams.add(stream);
+    this.reserved++;
     this.bySession.set(sid, (this.bySession.get(sid) ?? 0) + 1);
-    this.metrics.streamsOpen.set(this.streams.size);
-    res.on('close', () => stream.close());
-
-    try {
-      stream.start(await this.missed(lastEventId, position.first, position.last), position.last);
-    } catch (error) {
-      // Headers are out: closing makes the client reconnect with the same id and try again.
-      this.logger.warn(`Replaying live events after ${lastEventId} failed: ${String(error)}`);
-      stream.close();
-    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.reserved--;
+      const left = (this.bySession.get(sid) ?? 1) - 1;
+      if (left > 0) this.bySession.set(sid, left);
+      else this.bySession.delete(sid);
+    };
   }
 
   /** What a client that saw `lastEventId` missed up to `last`; 'resync' when that cannot be told. */
@@ -212,9 +247,6 @@ export class EventStreams implements OnApplicationBootstrap, BeforeApplicationSh
   private forget(stream: LiveStream, unsubscribe: () => void): void {
     unsubscribe();
     if (!this.streams.delete(stream)) return;
-    const left = (this.bySession.get(stream.sid) ?? 1) - 1;
-    if (left > 0) this.bySession.set(stream.sid, left);
-    else this.bySession.delete(stream.sid);
     this.metrics.streamsOpen.set(this.streams.size);
   }
 
