@@ -46,6 +46,5 @@ export const apiTokenMessages = {
   expiryTooFar: `Expiry must be at most ${apiTokenMaxDays} days away.`,
   /** A token is for automation; managing tokens takes a person signed in. */
   notForTokens: 'API tokens cannot list, create or revoke API tokens. Sign in to manage them.',
-  notForEvents: 'The live update stream needs a signed-in session, not an API token.',
   invalid: 'This API token is not valid: it may have expired, been revoked, or belong to a deactivated user.',
 } as const;

@@ -139,6 +139,10 @@ describe('API tokens', () => {
         }),
       ]);
     expect((await call('/api/buildings', { headers: bearer(token) })).status).toBe(200);
+
+    // One no longer valid is told so, as anywhere else, rather than that the route takes none.
+    await call(`/api/tokens/${id}`, { method: 'DELETE', headers: { cookie: keeperCookie } });
+    expect(await call('/api/tokens', { headers: bearer(token) })).toMatchObject(refused);
   });
 
   it('stops working at once when revoked, and only its owner or an administrator revokes it', async () => {

@@ -1,4 +1,11 @@
-import { type Building, ErrorCode, type Room, type User } from '@cm/contracts';
+import {
+  type ApiTokenCreated,
+  apiTokenMessages,
+  type Building,
+  ErrorCode,
+  type Room,
+  type User,
+} from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
 import { DataSource } from 'typeorm';
 import { SESSION_ROW_TTL_MS } from '../src/session/session-store';
@@ -222,6 +229,48 @@ describe('live events (GET /api/events)', () => {
       code: ErrorCode.TOO_MANY_STREAMS,
       message: expect.stringContaining('close other tabs'),
     });
+  });
+
+  it('takes an API token, and ends its stream when the token is revoked or its user deactivated', async () => {
+    const { cookie, user } = await createUser('live-script');
+    const inAWeek = new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString();
+    const tokenOf = async (name: string) =>
+      call<ApiTokenCreated>(sut.base, '/api/tokens', 'POST', { name, expiresAt: inAWeek }, cookie);
+    const byToken = (t: ApiTokenCreated) =>
+      openEvents(sut.base, undefined, undefined, { authorization: `Bearer ${t.token}` });
+
+    const revoked = await tokenOf('Dashboard');
+    const stream = await byToken(revoked);
+    open.push(stream);
+    expect(stream.status).toBe(200);
+    await ready(stream);
+    const gone = await fetch(`${sut.base}/api/tokens/${revoked.id}`, {
+      method: 'DELETE',
+      headers: { cookie },
+    });
+    expect(gone.status).toBe(204);
+    // Seen at the next keep-alive.
+    expect((await stream.next((e) => e.event === 'ended', 20 * keepAliveMs)).data).toEqual({
+      reason: 'session',
+    });
+    await stream.end();
+    const refused = await fetch(`${sut.base}/api/events`, {
+      headers: { authorization: `Bearer ${revoked.token}` },
+    });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({
+      code: ErrorCode.UNAUTHENTICATED,
+      message: apiTokenMessages.invalid,
+    });
+
+    const kept = await tokenOf('Wallboard');
+    const second = await byToken(kept);
+    open.push(second);
+    await ready(second);
+    await call(sut.base, `/api/users/${user.id}`, 'PUT', { username: user.username, isActive: 0 });
+    await second.next((e) => e.event === 'ended');
+    await second.end();
+    expect((await byToken(kept)).status).toBe(401);
   });
 
   // On a replica just started, so that the first reading of the stream's position (which also

@@ -40,8 +40,9 @@ export class AccessGuard implements CanActivate {
 
   /**
    * A bearer token stands for its user, with no session and no cookie: the session is not read
-   * even when the request carries one. Never on the token routes themselves, so that a leaked
-   * token cannot make more tokens, or outlive its own revocation.
+   * even when the request carries one. The token is checked first, so that one that is no longer
+   * valid is a 401 everywhere. Never on the token routes themselves, so that a leaked token
+   * cannot make more tokens, or outlive its own revocation.
    */
   private async checkToken(
     route: ApiRouteDef | undefined,
@@ -49,12 +50,10 @@ export class AccessGuard implements CanActivate {
     req: SignedInRequest,
   ): Promise<void> {
     const access = route?.access ?? 'user';
-    if (route?.path.startsWith('/api/tokens'))
-      throw new AppError(ErrorCode.FORBIDDEN, apiTokenMessages.notForTokens);
-    // A live stream is watched by its session (ended with it); a token has none to watch.
-    if (route?.path === '/api/events') throw new AppError(ErrorCode.FORBIDDEN, apiTokenMessages.notForEvents);
     if (access === 'public') return;
     const { user, token } = await this.apiTokens.authenticate(bearer);
+    if (route?.path.startsWith('/api/tokens'))
+      throw new AppError(ErrorCode.FORBIDDEN, apiTokenMessages.notForTokens);
     req.user = user;
     req.apiTokenId = token.id;
     if (access === 'admin' && user.role !== 'admin')

@@ -86,6 +86,17 @@ export class ApiTokens {
       await this.tokens.touch(token.id, new Date(now), new Date(now - LAST_USED_RESOLUTION_MS));
     return { user: { ...found.user, role }, token };
   }
+
+  /**
+   * Whether a token that was valid still is: not revoked or expired, its user active. For what
+   * outlives the request it came with (a live stream).
+   */
+  async stillValid(id: string): Promise<boolean> {
+    const token = await this.tokens.find(id);
+    if (!token || new Date(token.expiresAt).getTime() <= Date.now()) return false;
+    const found = await this.users.get(token.userId);
+    return found !== null && found.user.isActive === 1;
+  }
 }
 
 function fieldError(path: string, message: string): AppError {
