@@ -217,12 +217,13 @@ describe('audit log', () => {
 
     const token = await ok<{ id: string; token: string }>('/api/tokens', 'POST', {
       name: 'Audit export',
+      scope: 'admin',
       expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
     });
     secrets.push(token.token);
     expect(only(await entriesOf('apiToken', token.id), 'create')[0]).toMatchObject({
       actorName: 'chief',
-      after: { name: 'Audit export', role: 'admin', token: '[redacted]' },
+      after: { name: 'Audit export', role: 'admin', scope: 'admin', token: '[redacted]' },
     });
 
     const listed = await call('/api/users', 'GET', undefined, {

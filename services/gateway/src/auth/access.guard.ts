@@ -1,4 +1,11 @@
-import { type Access, type ApiRouteDef, apiTokenMessages, authMessages, ErrorCode } from '@cm/contracts';
+import {
+  type Access,
+  type ApiRouteDef,
+  apiTokenMessages,
+  apiTokenScopeRefused,
+  authMessages,
+  ErrorCode,
+} from '@cm/contracts';
 import { AppError } from '@cm/platform';
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
@@ -8,6 +15,7 @@ import { SessionStore } from '../session/session-store';
 import { endSession } from '../session/session.middleware';
 import { ApiTokens } from '../tokens/api-tokens.service';
 import { bearerOf } from '../tokens/bearer';
+import { scopeCovers, scopeNeeded } from '../tokens/token-scope';
 import { type SignedInRequest } from './current-user';
 import { SessionUsers } from './session-users';
 
@@ -41,7 +49,7 @@ export class AccessGuard implements CanActivate {
   /**
    * A bearer token stands for its user, with no session and no cookie: the session is not read
    * even when the request carries one. The token is checked first, so that one that is no longer
-   * valid is a 401 everywhere. Never on the token routes themselves, so that a leaked token
+   * valid is a 401 everywhere; then its scope (see scopeNeeded). Never on the token routes themselves, so that a leaked token
    * cannot make more tokens, or outlive its own revocation.
    */
   private async checkToken(
@@ -56,6 +64,10 @@ export class AccessGuard implements CanActivate {
       throw new AppError(ErrorCode.FORBIDDEN, apiTokenMessages.notForTokens);
     req.user = user;
     req.apiTokenId = token.id;
+    // The one place a token's scope is enforced: by the route's access and the request's method.
+    const needs = scopeNeeded(access, req.method);
+    if (!scopeCovers(token.scope, needs))
+      throw new AppError(ErrorCode.FORBIDDEN, apiTokenScopeRefused(token.scope, needs));
     if (access === 'admin' && user.role !== 'admin')
       throw new AppError(ErrorCode.FORBIDDEN, authMessages.forbidden);
   }
