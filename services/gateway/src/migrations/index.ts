@@ -6,6 +6,7 @@ import { IdempotencyKeys1764200000000 } from './1764200000000-idempotency-keys';
 import { ApiTokens1764400000000 } from './1764400000000-api-tokens';
 import { AuditEntries1764500000000 } from './1764500000000-audit-entries';
 import { ApiTokenScopes1764613000000 } from './1764613000000-api-token-scopes';
+import { AuditCountedRefusals1764614000000 } from './1764614000000-audit-counted-refusals';
 
 /** Applied in order by the platform's DatabaseModule. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   ApiTokens1764400000000,
   AuditEntries1764500000000,
   ApiTokenScopes1764613000000,
+  AuditCountedRefusals1764614000000,
 ];
