@@ -50,6 +50,6 @@ import { UsersController } from './users.controller';
     // After the access guard, which reads the user it checks.
     { provide: APP_GUARD, useClass: TotpEnrolmentGuard },
   ],
-  exports: [SessionUsers, ApiTokenRepository],
+  exports: [SessionUsers, ApiTokenRepository, ApiTokens],
 })
 export class AuthModule {}
