@@ -21,7 +21,8 @@ export const notificationRoutes = {
   listChannels: {
     method: 'GET',
     path: '/api/notification-channels',
-    summary: 'Every notification channel, by name (never a webhook secret)',
+    summary:
+      "Every notification channel, by name (never a webhook secret). A webhook's url is shown to administrators only (a Slack or Teams hook's URL is its credential); everyone sees its host",
     tag: 'Notifications',
     access: 'user',
     response: z.array(channelSchema),
