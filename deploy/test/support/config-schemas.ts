@@ -58,6 +58,7 @@ export const setWhenConfigured = [
   // Each kind of notification channel is refused until its server-side setting is given.
   'ALERTS_SECRET_KEY',
   'ALERTS_WEBHOOK_ALLOWED_HOSTS',
+  'ALERTS_ALLOWED_TARGETS',
   'SMTP_HOST',
   'SMTP_PORT',
   'SMTP_SECURE',

@@ -46,7 +46,9 @@ describe('audit log', () => {
         inventory: true,
         inventoryEnv: {
           ALERTS_SECRET_KEY: randomBytes(32).toString('base64'),
-          ALERTS_WEBHOOK_ALLOWED_HOSTS: 'hooks.example.edu',
+          // A loopback receiver is never called here; listing it keeps the save from asking DNS.
+          ALERTS_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+          ALERTS_ALLOWED_TARGETS: '127.0.0.1',
         },
       },
     );
@@ -169,7 +171,7 @@ describe('audit log', () => {
     const created = await ok<{ id: string; secret: string }>('/api/notification-channels', 'POST', {
       name: 'AV team',
       type: 'webhook',
-      url: 'https://hooks.example.edu/services/T000/B000/pathsecret',
+      url: 'http://127.0.0.1:9/services/T000/B000/pathsecret',
     });
     secrets.push(created.secret, 'pathsecret');
     const rotated = await ok<{ secret: string }>(`/api/notification-channels/${created.id}/secret`, 'POST');
@@ -177,7 +179,7 @@ describe('audit log', () => {
     await ok(`/api/notification-channels/${created.id}`, 'PUT', {
       name: 'AV desk',
       type: 'webhook',
-      url: 'https://hooks.example.edu/services/T000/B000/pathsecret',
+      url: 'http://127.0.0.1:9/services/T000/B000/pathsecret',
     });
     await ok(`/api/notification-channels/${created.id}`, 'DELETE');
     const channelEntries = await entriesOf('channel', created.id);
@@ -185,7 +187,7 @@ describe('audit log', () => {
     expect(channelEntries[1]).toMatchObject({ before: { name: 'AV team' }, after: { name: 'AV desk' } });
     expect(channelEntries[2].after).toMatchObject({ secret: '[redacted]' });
     expect(channelEntries[3].after).toMatchObject({
-      url: 'https://hooks.example.edu/…',
+      url: 'http://127.0.0.1:9/…',
       secret: '[redacted]',
     });
   });
