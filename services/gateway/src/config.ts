@@ -118,7 +118,10 @@ const gatewayEnv = z.object({
   LOGIN_DEVICE_COOKIE_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   /** Streamed uploads (POST /api/upload) at once in this process; each holds a 5 MB part buffer. */
   UPLOAD_MAX_CONCURRENT: z.coerce.number().int().min(1).max(1000).default(20),
-  /** Streamed uploads at once of one user, so that one person cannot take every slot. */
+  /**
+   * Uploads at once of one user (streamed, and forwarded on links they asked for), so that one
+   * person cannot take every slot.
+   */
   UPLOAD_MAX_CONCURRENT_PER_USER: z.coerce.number().int().min(1).max(1000).default(3),
   /** A streamed upload that sends nothing for this long is cancelled (408). */
   UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),

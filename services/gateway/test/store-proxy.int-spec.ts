@@ -301,6 +301,46 @@ describe('uploads through the gateway to a store that checks no signature (s3rve
     expect(await served(objectPath)).toEqual(png);
   });
 
+  it("counts a forwarded upload in the slots of the user who asked for its link: another's cannot use them up", async () => {
+    const created = await fetch(`${sut.base}/api/users`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'slot-hog', password: 'slot-hog secret' }),
+    });
+    expect(created.status).toBe(201);
+    const hog = (await sut.signIn('slot-hog', 'slot-hog secret')).cookie;
+    // The hog's uploads stall after a few bytes, each on a link of its own (UPLOAD_MAX_CONCURRENT_PER_USER 2).
+    for (let i = 0; i < 2; i++) {
+      const stalled = openPut((await uploadUrlFor(hog)).toString(), {
+        'content-type': 'image/png',
+        'content-length': png.length,
+      });
+      opened.push(stalled);
+      await stalled.send(png.subarray(0, 4));
+    }
+    const third = await uploadUrlFor(hog);
+    await eventually(async () => {
+      const res = await put(third, png);
+      expect(res.status).toBe(429);
+      expect(await res.json()).toEqual({
+        code: ErrorCode.TOO_MANY_UPLOADS,
+        message: 'You already have 2 uploads in progress. Wait for one to finish, then try again.',
+      });
+    });
+    // Requests without a valid link hold no slot at all.
+    for (let i = 0; i < 5; i++) {
+      const zeroed = await uploadUrlFor(hog);
+      zeroed.searchParams.set('X-Amz-Signature', '0'.repeat(64));
+      const anonymous = openPut(zeroed.toString(), { 'content-type': 'image/png', 'content-length': 1 });
+      opened.push(anonymous);
+      expect((await anonymous.answer).status).toBe(403);
+    }
+
+    const url = await uploadUrlFor(cookie);
+    expect((await put(url, png)).status).toBe(200);
+    expect(await served(await register(url))).toEqual(png);
+  });
+
   it('keeps issued links where every replica finds them: a link survives a gateway restart', async () => {
     const url = await uploadUrlFor(cookie);
     await sut.restartGateway();

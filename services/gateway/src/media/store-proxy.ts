@@ -63,7 +63,8 @@ const linkRefused = {
  * or bucket, a key media does not issue, a body of unknown size (411) or above the limit (413)),
  * checks the signature and expiry itself with media's credentials (UploadSignature), and asks
  * media whether the key is one it issued a link for and has not registered (403 otherwise).
- * Forwarded uploads count in UPLOAD_MAX_CONCURRENT, and one whose client sends nothing for
+ * Forwarded uploads count in UPLOAD_MAX_CONCURRENT and in the slots of the user who asked for
+ * the link, one at a time per link, and one whose client sends nothing for
  * UPLOAD_IDLE_TIMEOUT_MS is cancelled (408).
  */
 @Injectable()
@@ -231,7 +232,8 @@ export class StoreProxy {
     }
     if (closed) return null;
     try {
-      return this.slots.take(null);
+      // Slots of the user who asked for the link; a link of nobody's counts for itself alone.
+      return this.slots.take(link.ownerId ?? `link:${key}`, key);
     } catch (error) {
       if (error instanceof TooManyUploads) res.setHeader('Retry-After', String(error.retryAfterSeconds));
       this.refuse(req, res, error as AppError);
