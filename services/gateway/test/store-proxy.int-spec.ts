@@ -97,7 +97,7 @@ describe('uploads through the gateway (PUT /store/…, no S3_PUBLIC_ENDPOINT)', 
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({
       code: ErrorCode.UPLOAD_LINK_REFUSED,
-      message: 'The upload link has expired. Start the upload again.',
+      message: 'The upload link has expired (Request has expired). Start the upload again.',
     });
     // None of it reached the store, and nothing of it arrived.
     expect(sut.signaturesChecked()).toBe(checkedBefore);

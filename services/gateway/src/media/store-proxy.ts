@@ -39,7 +39,7 @@ const linkRefused = {
   invalid: refused(
     'This upload link is not valid: it was altered, or the file is not the size the link was made for. Start the upload again.',
   ),
-  expired: refused('The upload link has expired. Start the upload again.'),
+  expired: refused('The upload link has expired (Request has expired). Start the upload again.'),
   used: refused(
     'This upload link was already used: its picture is saved and cannot be replaced. Start a new upload for another picture.',
   ),
