@@ -26,6 +26,13 @@ const ALGORITHM = 'AWS4-HMAC-SHA256';
 /** Payload hash of every presigned request: the body is not signed, its length is. */
 const UNSIGNED_PAYLOAD = 'UNSIGNED-PAYLOAD';
 const PAYLOAD_HASH_HEADER = 'x-amz-content-sha256';
+const SIGNED_PARAMS = [
+  'X-Amz-Algorithm',
+  'X-Amz-Credential',
+  'X-Amz-Date',
+  'X-Amz-Expires',
+  'X-Amz-SignedHeaders',
+];
 
 /**
  * Checks a presigned PUT the way S3 and MinIO do, with media's credentials, so that what the
@@ -101,8 +108,11 @@ export class UploadSignature {
         unhoistableHeaders: new Set([PAYLOAD_HASH_HEADER]),
       },
     );
-    const computed = String(expected.query?.['X-Amz-Signature'] ?? '');
-    // The signer writes its own SignedHeaders (host and content-length): a link claiming others fails.
+    const signed = expected.query ?? {};
+    // The signer writes the parameters it signs itself (SignedHeaders: content-length;host): the link
+    // forwarded must carry the same, or a store that checks would see another request than this one.
+    if (SIGNED_PARAMS.some((name) => signed[name] !== query[name])) return 'invalid';
+    const computed = String(signed['X-Amz-Signature'] ?? '');
     return computed.length === given.length && timingSafeEqual(Buffer.from(computed), Buffer.from(given))
       ? 'valid'
       : 'invalid';
