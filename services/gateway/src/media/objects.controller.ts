@@ -83,7 +83,8 @@ export class ObjectsController {
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), STORE_ANSWER_MS);
     try {
-      return await fetch(url, { signal: abort.signal });
+      // Compressed, the bytes would not be the ones whose length and ETag were registered.
+      return await fetch(url, { signal: abort.signal, headers: { 'accept-encoding': 'identity' } });
     } catch {
       return null;
     } finally {
