@@ -39,6 +39,7 @@ import {
   uploadAbortResultSchema,
   uploadAbortSchema,
   uploadCompleteSchema,
+  uploadLinkSchema,
   uploadResultSchema,
   uploadSessionSchema,
   uploadStartSchema,
@@ -259,6 +260,8 @@ export const messages = {
     completeUpload: message('media.upload.complete', uploadCompleteSchema, uploadResultSchema),
     abortUpload: message('media.upload.abort', uploadAbortSchema, uploadAbortResultSchema),
     createUploadUrl: message('media.upload-url.create', uploadUrlRequestSchema, uploadUrlResultSchema),
+    /** Before the gateway forwards a PUT to an upload link: may it still write that key? */
+    findUploadLink: message('media.upload-url.find', objectLookupSchema, uploadLinkSchema),
     registerRoomImage: message(
       'media.room-image.register',
       roomImageRegistrationSchema,

@@ -47,6 +47,7 @@ proxy serves it); empty without either. Never the request's Host header: that is
 {{- define "gateway.secretEnv" -}}
 {{- $session := .Values.gateway.session -}}
 {{ include "cm.env.databaseUrl" (dict "root" .) }}
+{{ include "cm.env.objectStoreKeys" . }}
 - name: SESSION_SECRET
   valueFrom:
     secretKeyRef:
