@@ -132,7 +132,15 @@ describe('docker-compose.yml', () => {
   it('lets browsers upload through the gateway with no extra setting: it reaches the store as media does', () => {
     const gateway = compose.services.gateway.environment ?? {};
     const media = compose.services.media.environment ?? {};
-    for (const name of ['S3_ENDPOINT', 'S3_BUCKET', 'S3_FORCE_PATH_STYLE', 'S3_PUBLIC_ENDPOINT']) {
+    for (const name of [
+      'S3_ENDPOINT',
+      'S3_BUCKET',
+      'S3_FORCE_PATH_STYLE',
+      'S3_PUBLIC_ENDPOINT',
+      'S3_REGION',
+      'S3_ACCESS_KEY_ID',
+      'S3_SECRET_ACCESS_KEY',
+    ]) {
       expect([name, gateway[name]]).toEqual([name, media[name]]);
     }
     // Unset unless the operator gives it: uploads then go through the gateway's /store.
@@ -145,6 +153,8 @@ describe('docker-compose.yml', () => {
       S3_ENDPOINT: gateway.S3_ENDPOINT,
       S3_BUCKET: interpolate(String(gateway.S3_BUCKET), () => ''),
       S3_FORCE_PATH_STYLE: gateway.S3_FORCE_PATH_STYLE,
+      S3_ACCESS_KEY_ID: interpolate(String(gateway.S3_ACCESS_KEY_ID), () => 'minio-user'),
+      S3_SECRET_ACCESS_KEY: interpolate(String(gateway.S3_SECRET_ACCESS_KEY), () => 'minio-password'),
     });
     expect(config).toMatchObject({ S3_ENDPOINT: 'http://minio:9000', S3_BUCKET: 'cm-media' });
   });

@@ -150,6 +150,22 @@ export type RegisteredObjectsRequest = z.infer<typeof registeredObjectsRequestSc
 export const registeredObjectsSchema = z.object({ registered: z.array(objectKeySchema) });
 export type RegisteredObjects = z.infer<typeof registeredObjectsSchema>;
 
+/**
+ * What became of an upload link (a presigned PUT media issued), as the gateway's /store asks
+ * before it forwards a PUT: `open` until it is registered (`used`) or outlives its signature
+ * (`expired`); `unknown` for any key media issued no link for (a streamed upload, a registered
+ * copy, a removed or made-up key).
+ */
+export const uploadLinkStateSchema = z.enum(['open', 'used', 'expired', 'unknown']);
+export type UploadLinkState = z.infer<typeof uploadLinkStateSchema>;
+
+/** media → gateway: the state of an upload link, and who asked for it (their upload slots count it). */
+export const uploadLinkSchema = z.object({
+  state: uploadLinkStateSchema,
+  ownerId: z.string().nullable(),
+});
+export type UploadLink = z.infer<typeof uploadLinkSchema>;
+
 /** media → gateway: how to stream one object back, and its validators for conditional requests. */
 export const objectDownloadSchema = z.object({
   url: z.url(),

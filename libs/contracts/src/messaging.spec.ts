@@ -71,6 +71,7 @@ describe('messages', () => {
       'media.upload.complete',
       'media.upload.abort',
       'media.upload-url.create',
+      'media.upload-url.find',
       'media.room-image.register',
       'media.object.get',
       'media.object.registered',

@@ -39,6 +39,7 @@ import {
   uploadAbortResultSchema,
   uploadAbortSchema,
   uploadCompleteSchema,
+  uploadLinkSchema,
   uploadResultSchema,
   uploadSessionSchema,
   uploadStartSchema,
@@ -92,7 +93,7 @@ import {
   roomUpdateMessageSchema,
 } from './rooms';
 import {
-  loginSchema,
+  loginMessageSchema,
   passwordChangeMessageSchema,
   sessionUserSchema,
   userCreateMessageSchema,
@@ -154,7 +155,7 @@ const health = (service: ServiceName) => message(`${service}.health`, noArgument
 export const messages = {
   auth: {
     health: health('auth'),
-    login: message('auth.login', loginSchema, sessionUserSchema),
+    login: message('auth.login', loginMessageSchema, sessionUserSchema),
     getUser: message('auth.user.get', userIdMessageSchema, userSchema),
     getSessionUser: message('auth.user.session', userIdMessageSchema, sessionUserSchema),
     listUsers: message('auth.user.list', noArguments, z.array(userSchema)),
@@ -262,6 +263,8 @@ export const messages = {
     completeUpload: message('media.upload.complete', uploadCompleteSchema, uploadResultSchema),
     abortUpload: message('media.upload.abort', uploadAbortSchema, uploadAbortResultSchema),
     createUploadUrl: message('media.upload-url.create', uploadUrlRequestSchema, uploadUrlResultSchema),
+    /** Before the gateway forwards a PUT to an upload link: may it still write that key? */
+    findUploadLink: message('media.upload-url.find', objectLookupSchema, uploadLinkSchema),
     registerRoomImage: message(
       'media.room-image.register',
       roomImageRegistrationSchema,

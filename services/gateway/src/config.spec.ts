@@ -54,7 +54,11 @@ describe('gateway configuration', () => {
   it('refuses to start in production without PUBLIC_ORIGIN, naming it beside every other problem', () => {
     const required =
       'PUBLIC_ORIGIN: is required when NODE_ENV=production: the origin(s) the app is served at, e.g. https://monitor.campus.edu';
-    const store = { S3_ENDPOINT: 'http://minio:9000' };
+    const store = {
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_ACCESS_KEY_ID: 'key',
+      S3_SECRET_ACCESS_KEY: 'secret',
+    };
     expect(problemsOf({ SESSION_SECRET: secret, NODE_ENV: 'production', ...store })).toEqual([required]);
     expect(problemsOf({ NODE_ENV: 'production', ...store })).toEqual([
       'SESSION_SECRET: is required: a random string of at least 32 characters',
@@ -106,6 +110,19 @@ describe('gateway configuration', () => {
     expect(problemsOf({ ...production, S3_ENDPOINT: 'minio:9000' })).toEqual([
       'S3_ENDPOINT: must be the http(s) URL of an S3-compatible API',
     ]);
+  });
+
+  it("needs media's store credentials when it forwards uploads, to check their signatures", () => {
+    const forwarding = { SESSION_SECRET: secret, S3_ENDPOINT: 'http://minio:9000' };
+    const why = (name: string) =>
+      `${name}: is required when S3_ENDPOINT is set and S3_PUBLIC_ENDPOINT is not: the gateway checks the signature of the uploads it forwards with media's store credentials (the same ${name})`;
+    expect(problemsOf(forwarding)).toEqual([why('S3_ACCESS_KEY_ID'), why('S3_SECRET_ACCESS_KEY')]);
+    expect(problemsOf({ ...forwarding, S3_ACCESS_KEY_ID: 'key' })).toEqual([why('S3_SECRET_ACCESS_KEY')]);
+    const config = sut({ ...forwarding, S3_ACCESS_KEY_ID: 'key', S3_SECRET_ACCESS_KEY: 'secret' });
+    expect(config.S3_REGION).toBe('us-east-1');
+    expect(
+      sut({ ...forwarding, S3_PUBLIC_ENDPOINT: 'https://files.campus.edu' }).S3_ACCESS_KEY_ID,
+    ).toBeUndefined();
   });
 
   it("names media's bucket as media does: S3_BUCKET, or after the namespace", () => {

@@ -1,5 +1,14 @@
 import path from 'node:path';
-import { bucketOf, coreEnv, databaseEnv, jetStreamEnv, listOf, objectStoreEnv, secret } from '@cm/platform';
+import {
+  bucketOf,
+  coreEnv,
+  databaseEnv,
+  jetStreamEnv,
+  listOf,
+  objectStoreEnv,
+  optionalText,
+  secret,
+} from '@cm/platform';
 import { z } from 'zod';
 
 /** Express's `trust proxy`: false, true, a hop count, or addresses and subnets ("loopback, 10.0.0.0/8"). */
@@ -80,10 +89,28 @@ const gatewayEnv = z.object({
   S3_BUCKET: objectStoreEnv.S3_BUCKET,
   /** How media addresses the bucket (media's S3_FORCE_PATH_STYLE): forwarded uploads alike. */
   S3_FORCE_PATH_STYLE: objectStoreEnv.S3_FORCE_PATH_STYLE,
-  /** Failed sign-ins of one username from one client (or one device cookie) before each further one waits. */
+  /**
+   * Media's store credentials and region: the gateway checks the signature of every upload it
+   * forwards with them, as the store would (a local store may check none).
+   */
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: secret(optionalText()),
+  S3_SECRET_ACCESS_KEY: secret(optionalText()),
+  /**
+   * Failed sign-ins of one username from one client (or one device cookie) before each further one
+   * waits; also wrong two-factor codes of one account from every client without its device cookie.
+   */
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
-  /** Failed sign-ins from one client address, whatever the usernames, before each further one waits. */
+  /**
+   * Failed sign-ins from one client address, whatever the usernames, before each further one waits;
+   * a sign-in auth was too busy to check counts as one.
+   */
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).max(100_000).default(30),
+  /**
+   * Sign-ins in flight at once from one client address (browsers with a device cookie are not
+   * counted): a flood from one address takes no more of auth's password checks than this.
+   */
+  LOGIN_MAX_CONCURRENT_PER_IP: z.coerce.number().int().min(1).max(10_000).default(4),
   /** Failures are forgotten once a counter has been free to try for this long without failing. */
   LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   /** The wait after the limit starts at 1 s and doubles with each failure, up to this. */
@@ -102,7 +129,10 @@ const gatewayEnv = z.object({
   LOGIN_DEVICE_COOKIE_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   /** Streamed uploads (POST /api/upload) at once in this process; each holds a 5 MB part buffer. */
   UPLOAD_MAX_CONCURRENT: z.coerce.number().int().min(1).max(1000).default(20),
-  /** Streamed uploads at once of one user, so that one person cannot take every slot. */
+  /**
+   * Uploads at once of one user (streamed, and forwarded on links they asked for), so that one
+   * person cannot take every slot.
+   */
   UPLOAD_MAX_CONCURRENT_PER_USER: z.coerce.number().int().min(1).max(1000).default(3),
   /** A streamed upload that sends nothing for this long is cancelled (408). */
   UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
@@ -151,6 +181,20 @@ export const configSchema = gatewayEnv
           path: ['S3_ENDPOINT'],
           message:
             "is required when NODE_ENV=production and S3_PUBLIC_ENDPOINT is unset: browsers' uploads go through the gateway to the store at this URL (media's S3_ENDPOINT, e.g. http://minio:9000)",
+        });
+      }
+    },
+    { when: (payload) => !payload.issues.some((issue) => String(issue.path?.[0]).startsWith('S3_')) },
+  )
+  .superRefine(
+    (env, ctx) => {
+      if (env.S3_PUBLIC_ENDPOINT || !env.S3_ENDPOINT) return;
+      for (const name of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+        if (env[name]) continue;
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `is required when S3_ENDPOINT is set and S3_PUBLIC_ENDPOINT is not: the gateway checks the signature of the uploads it forwards with media's store credentials (the same ${name})`,
         });
       }
     },

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import {
   type Building,
   type Equipment,
@@ -217,5 +218,77 @@ describe('picture fields', () => {
     });
     const listed = (await call<Building[]>('/api/buildings')).body;
     expect(listed.find((b) => b.id === building.id)?.imageUrl).toBe(photo);
+  });
+});
+
+/** A picture is served with the length media registered: never more bytes than it states. */
+describe('serving pictures (GET /objects/…)', () => {
+  let sut: Awaited<ReturnType<typeof startAuthAndGateway>>;
+  let s3: S3Client;
+  let cookie: string;
+
+  const uploadStreamed = async () => {
+    const form = new FormData();
+    form.append('file', new Blob([png], { type: 'image/png' }), 'hall.png');
+    const res = await fetch(`${sut.base}/api/upload`, { method: 'POST', headers: { cookie }, body: form });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { url: string }).url;
+  };
+  /** Writes an object straight into the store, as someone with the store's keys could. */
+  const replaceInStore = (objectPath: string, body: Buffer) =>
+    s3.send(
+      new PutObjectCommand({
+        Bucket: sut.store.bucket,
+        Key: objectPath.replace('/objects/', ''),
+        Body: body,
+        ContentType: 'image/png',
+      }),
+    );
+
+  beforeAll(async () => {
+    sut = await startAuthAndGateway({}, { media: true });
+    s3 = new S3Client({
+      endpoint: sut.store.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
+    cookie = await sut.adminCookie();
+  });
+  afterAll(async () => {
+    s3?.destroy();
+    await sut?.close();
+  });
+
+  it('streams a picture with exactly its registered length', async () => {
+    const res = await fetch(`${sut.base}${await uploadStreamed()}`, { headers: { cookie } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-length')).toBe(String(png.length));
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(png);
+  });
+
+  it('refuses a picture whose bytes were changed in the store behind the app, longer or of the same size', async () => {
+    const refusal = {
+      code: ErrorCode.CONFLICT,
+      message:
+        'This file was changed in the file store after it was uploaded, so it is not shown. Upload the picture again.',
+    };
+    // What follows the registered length would reach the browser as a response of its own.
+    const smuggled = Buffer.concat([
+      png,
+      Buffer.from(
+        'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 25\r\n\r\n<script>alert(1)</script>',
+      ),
+    ]);
+    const tampered = Buffer.from(png);
+    tampered[tampered.length - 1] ^= 0xff;
+    for (const body of [smuggled, tampered]) {
+      const objectPath = await uploadStreamed();
+      await replaceInStore(objectPath, body);
+      const res = await fetch(`${sut.base}${objectPath}`, { headers: { cookie } });
+      expect(res.status).toBe(409);
+      expect(res.headers.get('cache-control') ?? '').not.toContain('immutable');
+      expect(await res.json()).toEqual(refusal);
+    }
   });
 });

@@ -21,7 +21,12 @@ export interface SseStream {
 }
 
 /** `GET /api/events` as EventSource reads it: frames split on blank lines, fields by name. */
-export function openEvents(base: string, cookie?: string, lastEventId?: string): Promise<SseStream> {
+export function openEvents(
+  base: string,
+  cookie?: string,
+  lastEventId?: string,
+  headers: Record<string, string> = {},
+): Promise<SseStream> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request({
@@ -32,6 +37,7 @@ export function openEvents(base: string, cookie?: string, lastEventId?: string):
         accept: 'text/event-stream',
         ...(cookie ? { cookie } : {}),
         ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+        ...headers,
       },
     });
     req.on('error', reject);

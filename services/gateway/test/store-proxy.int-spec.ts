@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { ErrorCode, MAX_UPLOAD_BYTES, mediaMessages } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
 import { fetch, openRequest, startAuthAndGateway } from './support';
@@ -6,6 +8,9 @@ const png = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
   Buffer.from('rest of a small picture'),
 ]);
+
+const invalidLink =
+  'This upload link is not valid: it was altered, or the file is not the size the link was made for. Start the upload again.';
 
 /** A PUT whose body is sent when the test says: it can declare a size and send nothing, stall, or drop. */
 const openPut = (url: string, headers: Record<string, string | number>) => openRequest(url, 'PUT', headers);
@@ -69,11 +74,12 @@ describe('uploads through the gateway (PUT /store/…, no S3_PUBLIC_ENDPOINT)', 
     expect(Buffer.from(await file.arrayBuffer())).toEqual(png);
   });
 
-  it("passes the store's refusal of a link on as a clear 403: altered, signed for another size, or expired", async () => {
+  it('refuses a link that is altered, signed for another size, or expired, with a clear 403', async () => {
     const url = new URL(await uploadUrl(png.length));
     const altered = new URL(url);
     altered.searchParams.set('X-Amz-Signature', '0'.repeat(64));
-    // The store answers the large one long before its body is sent.
+    const checkedBefore = sut.signaturesChecked();
+    // The gateway answers the large one long before its body is sent.
     const large = Buffer.concat([png, Buffer.alloc(8 * 1024 * 1024)]);
     for (const [link, body] of [
       [altered.toString(), png],
@@ -82,22 +88,19 @@ describe('uploads through the gateway (PUT /store/…, no S3_PUBLIC_ENDPOINT)', 
     ] as const) {
       const res = await put(link, body);
       expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({
-        code: ErrorCode.UPLOAD_LINK_REFUSED,
-        message:
-          'The file store refused the upload link (SignatureDoesNotMatch): it does not match this file or was altered. Start the upload again.',
-      });
+      expect(await res.json()).toEqual({ code: ErrorCode.UPLOAD_LINK_REFUSED, message: invalidLink });
     }
 
     const expired = new URL(url);
     expired.searchParams.set('X-Amz-Date', '20200101T000000Z');
     const res = await put(expired.toString(), png);
     expect(res.status).toBe(403);
-    expect(await res.json()).toMatchObject({
+    expect(await res.json()).toEqual({
       code: ErrorCode.UPLOAD_LINK_REFUSED,
-      message: expect.stringContaining('Request has expired'),
+      message: 'The upload link has expired (Request has expired). Start the upload again.',
     });
-    // Nothing of what was refused arrived.
+    // None of it reached the store, and nothing of it arrived.
+    expect(sut.signaturesChecked()).toBe(checkedBefore);
     expect((await register(url.toString())).status).toBe(404);
   });
 
@@ -191,6 +194,159 @@ describe('uploads through the gateway (PUT /store/…, no S3_PUBLIC_ENDPOINT)', 
     expect(foreign.status).toBe(400);
     expect(await foreign.json()).toMatchObject({ code: ErrorCode.FOREIGN_OBJECT_URL });
     expect((await register(url)).status).toBe(200);
+  });
+});
+
+describe('uploads through the gateway to a store that checks no signature (s3rver, as npm start runs it)', () => {
+  let sut: Awaited<ReturnType<typeof startAuthAndGateway>>;
+  let s3: S3Client;
+  let cookie: string;
+  const opened: { drop(): void }[] = [];
+
+  const uploadUrlFor = async (session: string) => {
+    const res = await fetch(`${sut.base}/api/objects/upload`, {
+      method: 'POST',
+      headers: { cookie: session, 'content-type': 'application/json' },
+      body: JSON.stringify({ size: png.length, contentType: 'image/png' }),
+    });
+    expect(res.status).toBe(200);
+    return new URL(((await res.json()) as { uploadURL: string }).uploadURL);
+  };
+  const register = async (url: URL) => {
+    const res = await fetch(`${sut.base}/api/room-images`, {
+      method: 'PUT',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ roomImageURL: url.toString() }),
+    });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { objectPath: string }).objectPath;
+  };
+  const put = (url: URL | string, body: Buffer) =>
+    fetch(url, { method: 'PUT', body, headers: { 'content-type': 'image/png' } });
+  const served = async (objectPath: string) =>
+    Buffer.from(await (await fetch(`${sut.base}${objectPath}`, { headers: { cookie } })).arrayBuffer());
+  const inStore = async (key: string) =>
+    s3
+      .send(new HeadObjectCommand({ Bucket: sut.store.bucket, Key: key }))
+      .then(() => true)
+      .catch((error: { name?: string }) => {
+        if (error.name === 'NotFound') return false;
+        throw error;
+      });
+  const keyOf = (url: URL) => url.pathname.split('/').slice(3).join('/');
+  const expectRefused = async (res: Response, message: string) => {
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ code: ErrorCode.UPLOAD_LINK_REFUSED, message });
+  };
+  const other = Buffer.concat([png.subarray(0, 8), Buffer.from('an attacker picture!!!!')]);
+
+  beforeAll(async () => {
+    sut = await startAuthAndGateway(
+      { UPLOAD_MAX_CONCURRENT: '5', UPLOAD_MAX_CONCURRENT_PER_USER: '2' },
+      { media: true, uploadsThroughGateway: true, unsignedStore: true },
+    );
+    s3 = new S3Client({
+      endpoint: sut.store.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
+    cookie = await sut.adminCookie();
+  });
+  afterEach(() => {
+    for (const upload of opened.splice(0)) upload.drop();
+  });
+  afterAll(async () => {
+    s3?.destroy();
+    await sut?.close();
+  });
+
+  it('refuses an all-zero signature and a link moved to a key of its choosing, and a genuine upload still works', async () => {
+    expect(other.length).toBe(png.length);
+    const url = await uploadUrlFor(cookie);
+    const zeroed = new URL(url);
+    zeroed.searchParams.set('X-Amz-Signature', '0'.repeat(64));
+    await expectRefused(await put(zeroed, other), invalidLink);
+
+    const made = `uploads/${randomUUID()}`;
+    const moved = new URL(url);
+    moved.pathname = url.pathname.replace(keyOf(url), made);
+    await expectRefused(await put(moved, other), invalidLink);
+    zeroed.pathname = moved.pathname;
+    await expectRefused(await put(zeroed, other), invalidLink);
+    expect(await inStore(keyOf(url))).toBe(false);
+    expect(await inStore(made)).toBe(false);
+
+    expect((await put(url, png)).status).toBe(200);
+    expect(await served(await register(url))).toEqual(png);
+  });
+
+  it('never lets a registered picture be replaced: not through its own link, nor at the key it is served from', async () => {
+    const url = await uploadUrlFor(cookie);
+    expect((await put(url, png)).status).toBe(200);
+    const objectPath = await register(url);
+
+    // The link is still within its lifetime, and correctly signed.
+    await expectRefused(
+      await put(url, other),
+      'This upload link was already used: its picture is saved and cannot be replaced. Start a new upload for another picture.',
+    );
+    const registeredKey = objectPath.replace('/objects/', '');
+    for (const signature of ['0'.repeat(64), url.searchParams.get('X-Amz-Signature')!]) {
+      const overwrite = new URL(url);
+      overwrite.pathname = url.pathname.replace(keyOf(url), registeredKey);
+      overwrite.searchParams.set('X-Amz-Signature', signature);
+      await expectRefused(await put(overwrite, other), invalidLink);
+    }
+    expect(await served(objectPath)).toEqual(png);
+  });
+
+  it("counts a forwarded upload in the slots of the user who asked for its link: another's cannot use them up", async () => {
+    const created = await fetch(`${sut.base}/api/users`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'slot-hog', password: 'slot-hog secret' }),
+    });
+    expect(created.status).toBe(201);
+    const hog = (await sut.signIn('slot-hog', 'slot-hog secret')).cookie;
+    // The hog's uploads stall after a few bytes, each on a link of its own (UPLOAD_MAX_CONCURRENT_PER_USER 2).
+    for (let i = 0; i < 2; i++) {
+      const stalled = openPut((await uploadUrlFor(hog)).toString(), {
+        'content-type': 'image/png',
+        'content-length': png.length,
+      });
+      opened.push(stalled);
+      await stalled.send(png.subarray(0, 4));
+    }
+    const third = await uploadUrlFor(hog);
+    await eventually(async () => {
+      const res = await put(third, png);
+      expect(res.status).toBe(429);
+      expect(await res.json()).toEqual({
+        code: ErrorCode.TOO_MANY_UPLOADS,
+        message: 'You already have 2 uploads in progress. Wait for one to finish, then try again.',
+      });
+    });
+    // Requests without a valid link hold no slot at all.
+    for (let i = 0; i < 5; i++) {
+      const zeroed = await uploadUrlFor(hog);
+      zeroed.searchParams.set('X-Amz-Signature', '0'.repeat(64));
+      const anonymous = openPut(zeroed.toString(), { 'content-type': 'image/png', 'content-length': 1 });
+      opened.push(anonymous);
+      expect((await anonymous.answer).status).toBe(403);
+    }
+
+    const url = await uploadUrlFor(cookie);
+    expect((await put(url, png)).status).toBe(200);
+    expect(await served(await register(url))).toEqual(png);
+  });
+
+  it('keeps issued links where every replica finds them: a link survives a gateway restart', async () => {
+    const url = await uploadUrlFor(cookie);
+    await sut.restartGateway();
+    const moved = new URL(url.pathname + url.search, sut.base);
+    expect((await put(moved, png)).status).toBe(200);
+    expect(await served(await register(moved))).toEqual(png);
   });
 });
 

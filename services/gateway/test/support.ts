@@ -191,7 +191,8 @@ const monitorEnv = {
  * `everyService` adds inventory, media (with a local S3 store) and monitor, so that every route
  * can answer for real; `inventory` adds inventory alone; `media` adds media and its store alone. Browsers reach that store directly
  * (S3_PUBLIC_ENDPOINT), or with `uploadsThroughGateway` only through the gateway's /store, as in
- * docker-compose.yml; then the store checks signatures as a real one does.
+ * docker-compose.yml; then the store checks signatures as a real one does, unless
+ * `unsignedStore`: then it is s3rver alone, which checks none (as `npm start` runs it).
  */
 export async function startAuthAndGateway(
   env: Record<string, string> = {},
@@ -200,6 +201,7 @@ export async function startAuthAndGateway(
     inventory = false,
     media = false,
     uploadsThroughGateway = false,
+    unsignedStore = false,
     authEnv = {} as Record<string, string>,
     inventoryEnv = {} as Record<string, string>,
   } = {},
@@ -212,6 +214,9 @@ export async function startAuthAndGateway(
   };
   let gateway: Gateway;
   let signaturesChecked = () => 0;
+  let storeOf = (): { endpoint: string; bucket: string } => {
+    throw new Error('No object store: start media');
+  };
   try {
     await start('auth', {
       ADMIN_USERNAME: adminCredentials.username,
@@ -223,7 +228,8 @@ export async function startAuthAndGateway(
       const s3 = await startLocalS3();
       closers.unshift(() => s3.close());
       let storeEndpoint = s3.endpoint;
-      if (uploadsThroughGateway) {
+      storeOf = () => ({ endpoint: s3.endpoint, bucket: `${namespace.replace(/_/g, '-')}-media` });
+      if (uploadsThroughGateway && !unsignedStore) {
         const checking = await startSignatureCheckingStore(s3.endpoint, 'S3RVER');
         closers.unshift(() => checking.close());
         storeEndpoint = checking.endpoint;
@@ -237,7 +243,7 @@ export async function startAuthAndGateway(
       });
       if (everyService) await start('monitor', monitorEnv);
       env = uploadsThroughGateway
-        ? { S3_ENDPOINT: storeEndpoint, ...env }
+        ? { S3_ENDPOINT: storeEndpoint, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER', ...env }
         : { S3_PUBLIC_ENDPOINT: s3.endpoint, ...env };
     }
     gateway = await startGateway(namespace, env);
@@ -257,6 +263,10 @@ export async function startAuthAndGateway(
     },
     /** How many presigned requests the store found correctly signed (with `uploadsThroughGateway`). */
     signaturesChecked: () => signaturesChecked(),
+    /** The S3 server itself (s3rver, with its own keys), for a test to change objects behind media's back. */
+    get store() {
+      return storeOf();
+    },
     signIn: (username: string, password: string, headers = {}) =>
       signIn(gateway.base, username, password, headers),
     signInAdmin: () => signIn(gateway.base, adminCredentials.username, adminCredentials.password),

@@ -100,6 +100,35 @@ describe('media objects', () => {
       expect(Buffer.from(await res.arrayBuffer())).toEqual(png);
     });
 
+    it('tells whether an upload link may still write its key: until it is registered or expires, and for no other key', async () => {
+      const link = async (key: string) => sut.rpc.send(messages.media.findUploadLink, { key });
+      const keyOf = (url: string) => new URL(url).pathname.split('/').slice(2).join('/');
+      const { uploadURL } = await sut.rpc.send(messages.media.createUploadUrl, {
+        ownerId: 'owner-1',
+        size: png.length,
+      });
+      const key = keyOf(uploadURL);
+      expect(await link(key)).toEqual({ state: 'open', ownerId: 'owner-1' });
+
+      await put(uploadURL, png);
+      const { objectPath } = await sut.rpc.send(messages.media.registerRoomImage, {
+        roomImageURL: uploadURL,
+      });
+      expect(await link(key)).toEqual({ state: 'used', ownerId: 'owner-1' });
+      // The registered copy, a key never issued: no link writes them.
+      expect(await link(objectPath.slice('/objects/'.length))).toEqual({ state: 'unknown', ownerId: null });
+      expect(await link(`uploads/${randomUUID()}`)).toEqual({ state: 'unknown', ownerId: null });
+
+      const late = keyOf(await uploadUrl());
+      await sut.app
+        .get(DataSource)
+        .query(
+          `UPDATE "${sut.namespace}_media".objects SET link_expires_at = now() - interval '1 second' WHERE key = $1`,
+          [late],
+        );
+      expect(await link(late)).toEqual({ state: 'expired', ownerId: null });
+    });
+
     it('refuses a text file, whatever it is called, and removes it', async () => {
       const url = await uploadUrl();
       await put(url, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'));

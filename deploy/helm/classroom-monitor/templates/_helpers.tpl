@@ -107,6 +107,7 @@ S3_PUBLIC_ENDPOINT: {{ . | quote }}
 S3_BUCKET: {{ . | quote }}
 {{- end }}
 S3_FORCE_PATH_STYLE: {{ $s3.forcePathStyle | quote }}
+S3_REGION: {{ $s3.region | quote }}
 {{- end -}}
 
 {{/* Probe port of a NATS microservice (ConfigMap data). */}}

@@ -3,6 +3,7 @@ import { MediaController } from './media.controller';
 import { ObjectsController } from './objects.controller';
 import { StoreProxy } from './store-proxy';
 import { UploadReceiver } from './upload-receiver';
+import { UploadSignature } from './upload-signature';
 import { UploadSlots } from './upload-slots';
 
 /**
@@ -11,6 +12,6 @@ import { UploadSlots } from './upload-slots';
  */
 @Module({
   controllers: [MediaController, ObjectsController],
-  providers: [UploadReceiver, UploadSlots, StoreProxy],
+  providers: [UploadReceiver, UploadSlots, UploadSignature, StoreProxy],
 })
 export class MediaModule {}

@@ -1,15 +1,24 @@
-import { parseEnv } from '@cm/platform';
+import { parseEnv, type RpcClient } from '@cm/platform';
 import type { Request } from 'express';
 import { configSchema } from '../config';
 import { StoreProxy } from './store-proxy';
+import { UploadSignature } from './upload-signature';
 import { UploadSlots } from './upload-slots';
 
 describe(StoreProxy.name, () => {
   const key = 'uploads/0f8fad5b-d9cb-469f-a165-70867728950e';
   const query = '?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=abc';
   const proxyOf = (env: Record<string, string>) => {
-    const config = parseEnv(configSchema, { SESSION_SECRET: 'x'.repeat(32), S3_BUCKET: 'cm-media', ...env });
-    return new StoreProxy(config, new UploadSlots(config));
+    const config = parseEnv(configSchema, {
+      SESSION_SECRET: 'x'.repeat(32),
+      S3_BUCKET: 'cm-media',
+      S3_ACCESS_KEY_ID: 'key',
+      S3_SECRET_ACCESS_KEY: 'secret',
+      ...env,
+    });
+    // Handing out and mapping back links asks nobody.
+    const rpc = {} as RpcClient;
+    return new StoreProxy(config, new UploadSlots(config), new UploadSignature(config), rpc);
   };
   const request = (host: string, origin?: string) =>
     ({ protocol: 'https', host, headers: origin ? { origin } : {} }) as unknown as Request;

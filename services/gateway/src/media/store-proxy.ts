@@ -1,12 +1,13 @@
 import http, { type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
-import { ErrorCode, MAX_UPLOAD_BYTES, mediaMessages, objectKeyPattern } from '@cm/contracts';
-import { AppError, CONFIG, httpStatusFor } from '@cm/platform';
+import { ErrorCode, MAX_UPLOAD_BYTES, mediaMessages, messages, objectKeyPattern } from '@cm/contracts';
+import { AppError, CONFIG, httpStatusFor, RpcClient } from '@cm/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { type Config } from '../config';
 import { ownOrigins, publicOriginOf } from '../security/same-origin';
 import { drain } from './drain';
+import { UploadSignature } from './upload-signature';
 import { TooManyUploads, UploadSlots } from './upload-slots';
 
 /** Where the gateway takes the uploads it forwards: `/store/<bucket>/<key>?<signature>`. */
@@ -32,6 +33,18 @@ const ERROR_DOCUMENT_BYTES = 16 * 1024;
 const storeFailed = () =>
   new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'The file could not be stored just now. Try again.');
 const idle = () => new AppError(ErrorCode.UPLOAD_TIMEOUT, mediaMessages.idle);
+const refused = (message: string) => () => new AppError(ErrorCode.UPLOAD_LINK_REFUSED, message);
+/** Why a link is not let through, by what is wrong with it. */
+const linkRefused = {
+  invalid: refused(
+    'This upload link is not valid: it was altered, or the file is not the size the link was made for. Start the upload again.',
+  ),
+  expired: refused('The upload link has expired (Request has expired). Start the upload again.'),
+  used: refused(
+    'This upload link was already used: its picture is saved and cannot be replaced. Start a new upload for another picture.',
+  ),
+  unknown: refused('This upload link is no longer valid. Start the upload again.'),
+};
 
 /**
  * Browsers' presigned uploads, when they cannot reach the store themselves (no
@@ -45,11 +58,14 @@ const idle = () => new AppError(ErrorCode.UPLOAD_TIMEOUT, mediaMessages.idle);
  * keeps with the object.
  *
  * The signature is the only credential, as it is when browsers PUT to the store directly: no
- * session is read, and the store decides. What the gateway refuses before reading a byte is what
- * cannot be an upload of ours: another method or bucket, a key media does not issue, a URL
- * without a signature, a body of unknown size (411) or above the limit (413). Forwarded uploads
- * count in UPLOAD_MAX_CONCURRENT, and one whose client sends nothing for UPLOAD_IDLE_TIMEOUT_MS
- * is cancelled (408).
+ * session is read. The gateway does not leave the store to decide (the local one checks no
+ * signature): before reading a byte it refuses what cannot be an upload of ours (another method
+ * or bucket, a key media does not issue, a body of unknown size (411) or above the limit (413)),
+ * checks the signature and expiry itself with media's credentials (UploadSignature), and asks
+ * media whether the key is one it issued a link for and has not registered (403 otherwise).
+ * Forwarded uploads count in UPLOAD_MAX_CONCURRENT and in the slots of the user who asked for
+ * the link, one at a time per link, and one whose client sends nothing for
+ * UPLOAD_IDLE_TIMEOUT_MS is cancelled (408).
  */
 @Injectable()
 export class StoreProxy {
@@ -59,12 +75,16 @@ export class StoreProxy {
   /** The bucket's host and the path before a key, as media's signed URLs address them. */
   private readonly bucketHost: string;
   private readonly bucketPath: string;
+  /** The Host header node sends the store, which the link's signature covers. */
+  private readonly hostHeader: string;
   private readonly browserPrefix: string;
   private readonly idleMs: number;
 
   constructor(
     @Inject(CONFIG) private readonly config: Config,
     private readonly slots: UploadSlots,
+    private readonly signature: UploadSignature,
+    private readonly rpc: RpcClient,
   ) {
     this.store = !config.S3_PUBLIC_ENDPOINT && config.S3_ENDPOINT ? new URL(config.S3_ENDPOINT) : null;
     const base = this.store?.pathname.replace(/\/+$/, '') ?? '';
@@ -73,6 +93,7 @@ export class StoreProxy {
       ? (this.store?.hostname ?? '')
       : `${config.S3_BUCKET}.${this.store?.hostname}`;
     this.bucketPath = pathStyle ? `${base}/${config.S3_BUCKET}/` : `${base}/`;
+    this.hostHeader = `${this.bucketHost}${this.store?.port ? `:${this.store.port}` : ''}`;
     this.browserPrefix = `${STORE_PATH}/${config.S3_BUCKET}/`;
     this.idleMs = config.UPLOAD_IDLE_TIMEOUT_MS;
   }
@@ -138,6 +159,7 @@ export class StoreProxy {
       );
     }
     const params = new URLSearchParams(query);
+    const names = [...params.keys()];
     if (SIGNATURE_PARAMS.some((name) => !params.get(name))) {
       return this.refuse(
         req,
@@ -148,6 +170,7 @@ export class StoreProxy {
         ),
       );
     }
+    if (new Set(names).size !== names.length) return this.refuse(req, res, linkRefused.invalid());
     const declared = req.headers['content-length'];
     if (declared === undefined || req.headers['transfer-encoding']) {
       return this.refuse(
@@ -163,16 +186,60 @@ export class StoreProxy {
     if (length > MAX_UPLOAD_BYTES) {
       return this.refuse(req, res, new AppError(ErrorCode.FILE_TOO_LARGE, mediaMessages.tooLarge));
     }
-    let release: () => void;
+    const pathAndQuery = `${this.bucketPath}${key}?${query}`;
+    void this.admit(req, res, key, Object.fromEntries(params), length).then(
+      (release) => {
+        if (!release) return;
+        res.once('close', release);
+        this.forward(req, res, pathAndQuery, length);
+      },
+      (error: unknown) => {
+        this.logger.warn(`Could not check an upload link: ${String(error)}`);
+        this.refuse(req, res, error instanceof AppError ? error : storeFailed());
+      },
+    );
+  };
+
+  /**
+   * Lets a PUT through only as a store that checks signatures would, and only to a key media
+   * issued a link for that is not yet registered: the local store checks nothing, and a link
+   * stays signed for its whole lifetime, after registration too. Answers the upload's slot, or
+   * refuses and answers null.
+   */
+  private async admit(
+    req: Request,
+    res: Response,
+    key: string,
+    query: Record<string, string>,
+    length: number,
+  ): Promise<(() => void) | null> {
+    let closed = false;
+    res.once('close', () => (closed = true));
+    const verdict = await this.signature.verify({
+      host: this.hostHeader,
+      path: `${this.bucketPath}${key}`,
+      query,
+      contentLength: length,
+    });
+    if (verdict !== 'valid') {
+      this.refuse(req, res, verdict === 'expired' ? linkRefused.expired() : linkRefused.invalid());
+      return null;
+    }
+    const link = await this.rpc.send(messages.media.findUploadLink, { key });
+    if (link.state !== 'open') {
+      this.refuse(req, res, linkRefused[link.state]());
+      return null;
+    }
+    if (closed) return null;
     try {
-      release = this.slots.take(null);
+      // Slots of the user who asked for the link; a link of nobody's counts for itself alone.
+      return this.slots.take(link.ownerId ?? `link:${key}`, key);
     } catch (error) {
       if (error instanceof TooManyUploads) res.setHeader('Retry-After', String(error.retryAfterSeconds));
-      return this.refuse(req, res, error as AppError);
+      this.refuse(req, res, error as AppError);
+      return null;
     }
-    res.once('close', release);
-    this.forward(req, res, `${this.bucketPath}${key}?${query}`, length);
-  };
+  }
 
   /** Streams the body to the store at the client's pace, and answers what the store answers. */
   private forward(req: Request, res: Response, pathAndQuery: string, length: number): void {

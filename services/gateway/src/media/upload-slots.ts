@@ -18,26 +18,33 @@ export class TooManyUploads extends AppError {
 }
 
 /**
- * Counts the streamed uploads in progress in this process, in all and per user: each holds a
- * part buffer of 5 MB until it ends, so the count bounds the memory uploads take
- * (UPLOAD_MAX_CONCURRENT × 5 MB), and one user cannot take every slot. Uploads forwarded to the
- * store (StoreProxy) hold no buffer but a connection to the store each, and count in the total.
+ * Counts the uploads in progress in this process, in all, per user and per upload link: each
+ * streamed upload holds a part buffer of 5 MB until it ends, so the count bounds the memory
+ * uploads take (UPLOAD_MAX_CONCURRENT × 5 MB), and one user cannot take every slot. Uploads
+ * forwarded to the store (StoreProxy) hold no buffer but a connection to the store each: they
+ * count for the user who asked for their link, and one link carries one upload at a time, so
+ * that nobody else's requests can use up a user's slots.
  */
 @Injectable()
 export class UploadSlots {
   private total = 0;
   private readonly perUser = new Map<string, number>();
+  private readonly links = new Set<string>();
 
   constructor(@Inject(CONFIG) private readonly config: Config) {}
 
   /**
-   * Takes a slot for `user`, or refuses; the answer gives the slot back, once however often it is
-   * called. An upload of nobody we know (`null`: a PUT through /store, whose signed link is its
-   * only credential) counts in the total alone.
+   * Takes a slot for `user` (and for the upload `link`, when it comes through one), or refuses;
+   * the answer gives the slot back, once however often it is called.
    */
-  take(user: string | null): () => void {
-    const held = user === null ? 0 : (this.perUser.get(user) ?? 0);
-    if (user !== null && held >= this.config.UPLOAD_MAX_CONCURRENT_PER_USER) {
+  take(user: string, link?: string): () => void {
+    const held = this.perUser.get(user) ?? 0;
+    if (link !== undefined && this.links.has(link)) {
+      throw new TooManyUploads(
+        'This upload link is already sending a file. Wait for that upload to finish, or start a new one.',
+      );
+    }
+    if (held >= this.config.UPLOAD_MAX_CONCURRENT_PER_USER) {
       const n = this.config.UPLOAD_MAX_CONCURRENT_PER_USER;
       throw new TooManyUploads(
         `You already have ${n} upload${n === 1 ? '' : 's'} in progress. Wait for one to finish, then try again.`,
@@ -47,13 +54,14 @@ export class UploadSlots {
       throw new TooManyUploads('The server is busy with other uploads. Try again in a few seconds.');
     }
     this.total++;
-    if (user !== null) this.perUser.set(user, held + 1);
+    this.perUser.set(user, held + 1);
+    if (link !== undefined) this.links.add(link);
     let given = false;
     return () => {
       if (given) return;
       given = true;
       this.total--;
-      if (user === null) return;
+      if (link !== undefined) this.links.delete(link);
       const left = (this.perUser.get(user) ?? 1) - 1;
       if (left > 0) this.perUser.set(user, left);
       else this.perUser.delete(user);

@@ -5,6 +5,7 @@ import { DeliveryRepository } from './delivery.repository';
 import { DeliveryRelay } from './delivery.relay';
 import { NotificationsMessageController } from './notifications.message.controller';
 import { NotificationsService } from './notifications.service';
+import { WebhookTargets } from './webhook-targets';
 
 /**
  * Notification channels and the delivery outbox. The alert engine queues messages with
@@ -12,7 +13,14 @@ import { NotificationsService } from './notifications.service';
  */
 @Module({
   controllers: [NotificationsMessageController],
-  providers: [ChannelRepository, DeliveryRepository, DeliveryRelay, ChannelSender, NotificationsService],
+  providers: [
+    ChannelRepository,
+    DeliveryRepository,
+    DeliveryRelay,
+    ChannelSender,
+    NotificationsService,
+    WebhookTargets,
+  ],
   exports: [DeliveryRepository, DeliveryRelay],
 })
 export class NotificationsModule {}

@@ -30,6 +30,10 @@ export class MediaObjectEntity {
   @Column({ name: 'registered_as', type: 'varchar', length: 128, nullable: true })
   registeredAs!: string | null;
 
+  /** Until when the upload link issued for this key (a presigned PUT) may write it; null: no link. */
+  @Column({ name: 'link_expires_at', type: 'timestamptz', nullable: true })
+  linkExpiresAt!: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -16,6 +16,11 @@ export class MediaObjectRepository {
     await this.objects.insert({ key, ownerId, uploadId, status: 'pending' });
   }
 
+  /** A key a browser may PUT to, through a presigned link, until `linkExpiresAt`. */
+  async createLink(key: string, ownerId: string | null, linkExpiresAt: Date): Promise<void> {
+    await this.objects.insert({ key, ownerId, linkExpiresAt, status: 'pending' });
+  }
+
   findByKey(key: string): Promise<MediaObjectEntity | null> {
     return this.objects.findOneBy({ key });
   }

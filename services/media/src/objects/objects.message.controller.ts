@@ -36,6 +36,11 @@ export class ObjectsMessageController {
     return this.objects.createUploadUrl(dto);
   }
 
+  @HandleMessage(messages.media.findUploadLink)
+  findUploadLink(dto: ObjectLookup) {
+    return this.objects.findUploadLink(dto);
+  }
+
   @HandleMessage(messages.media.registerRoomImage)
   registerRoomImage(dto: RoomImageRegistration) {
     return this.objects.registerRoomImage(dto);

@@ -14,6 +14,7 @@ import {
   type RoomImageRegistration,
   type UploadAbort,
   type UploadComplete,
+  type UploadLink,
   type UploadResult,
   type UploadSession,
   type UploadStart,
@@ -86,8 +87,24 @@ export class ObjectsService {
     if (contentType !== undefined && !imageContentTypeSchema.safeParse(contentType).success)
       throw notAnImage();
     const key = newKey();
-    await this.objects.createPending(key, ownerId ?? null);
+    await this.objects.createLink(key, ownerId ?? null, new Date(Date.now() + UPLOAD_URL_TTL_S * 1000));
     return { uploadURL: await this.store.presignPut(key, size ?? MAX_UPLOAD_BYTES, UPLOAD_URL_TTL_S) };
+  }
+
+  /**
+   * Whether a PUT may still write `key`: only through a link issued for it, until it is registered
+   * (its bytes are then copied and checked, and the link must not replace them) or expires.
+   */
+  async findUploadLink({ key }: ObjectLookup): Promise<UploadLink> {
+    const row = await this.objects.findByKey(key);
+    if (!row?.linkExpiresAt) return { state: 'unknown', ownerId: null };
+    const state =
+      row.status === 'registered' || row.registeredAs
+        ? 'used'
+        : row.linkExpiresAt.getTime() <= Date.now()
+          ? 'expired'
+          : 'open';
+    return { state, ownerId: row.ownerId };
   }
 
   async registerRoomImage({ roomImageURL, ownerId }: RoomImageRegistration): Promise<ObjectPathResult> {

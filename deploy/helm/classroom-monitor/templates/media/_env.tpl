@@ -2,7 +2,6 @@
 {{- define "media.env" -}}
 {{- $s3 := .Values.s3 -}}
 {{ include "cm.env.objectStore" . }}
-S3_REGION: {{ $s3.region | quote }}
 S3_REQUEST_TIMEOUT_MS: {{ $s3.requestTimeoutMs | int64 | quote }}
 S3_CORS_ORIGINS: {{ $s3.corsOrigins | quote }}
 MEDIA_UPLOAD_RETENTION_MS: {{ .Values.media.uploadRetentionMs | int64 | quote }}
@@ -10,9 +9,14 @@ MEDIA_CLEANUP_INTERVAL_MS: {{ .Values.media.cleanupIntervalMs | int64 | quote }}
 {{- end -}}
 
 {{- define "media.secretEnv" -}}
+{{ include "cm.env.databaseUrl" (dict "root" .) }}
+{{ include "cm.env.objectStoreKeys" . }}
+{{- end -}}
+
+{{/* The store's keys: media signs with them, the gateway checks forwarded uploads' signatures. */}}
+{{- define "cm.env.objectStoreKeys" -}}
 {{- $s3 := .Values.s3 -}}
 {{- $name := $s3.existingSecret | default (include "cm.credentialsSecretName" .) -}}
-{{ include "cm.env.databaseUrl" (dict "root" .) }}
 - name: S3_ACCESS_KEY_ID
   valueFrom:
     secretKeyRef:
