@@ -55,6 +55,21 @@ labels:
 {{- end -}}
 {{- end -}}
 
+{{/*
+MAX_UPLOAD_BYTES of libs/contracts (the spec's 50485760 bytes; deploy/test checks they agree), the
+largest photo, diagram or inventory import the gateway accepts.
+*/}}
+{{- define "cm.gateway.maxUploadBytes" -}}50485760{{- end -}}
+
+{{/*
+The request body an ingress must let through: the largest upload and its multipart envelope (the
+gateway allows 64 KiB for it), in whole MiB as nginx counts `m`.
+*/}}
+{{- define "cm.gateway.proxyBodySize" -}}
+{{- $bytes := add (include "cm.gateway.maxUploadBytes" .) 65536 -}}
+{{- printf "%dm" (div (add $bytes 1048575) 1048576) -}}
+{{- end -}}
+
 {{/* The Secret the chart creates for credentials given inline in the values. */}}
 {{- define "cm.credentialsSecretName" -}}
 {{- printf "%s-credentials" (include "cm.fullname" .) -}}
