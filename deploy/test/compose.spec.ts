@@ -78,6 +78,35 @@ describe('docker-compose.yml', () => {
     expect(Object.keys(compose.services.media.depends_on ?? {})).toContain('minio-init');
   });
 
+  it("rotates every container's log, so that logs cannot fill the host's disk", () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      const options = service.logging?.options ?? {};
+      expect([name, service.logging?.driver]).toEqual([name, expect.stringMatching(/^(json-file|local)$/)]);
+      expect([name, interpolate(String(options['max-size']), () => '')]).toEqual([
+        name,
+        expect.stringMatching(/^\d+[km]$/),
+      ]);
+      expect([name, Number(interpolate(String(options['max-file']), () => ''))]).toEqual([
+        name,
+        expect.any(Number),
+      ]);
+    }
+  });
+
+  it('runs images of a pinned release: PostgreSQL and NATS to the patch, MinIO to its release', () => {
+    const images = Object.fromEntries(
+      Object.entries(compose.services)
+        .filter(([, s]) => !s.build)
+        .map(([name, s]) => [name, s.image]),
+    );
+    expect(images).toEqual({
+      postgres: expect.stringMatching(/^postgres:\d+\.\d+-[a-z]+$/),
+      nats: expect.stringMatching(/^nats:\d+\.\d+\.\d+-alpine$/),
+      minio: expect.stringMatching(/^minio\/minio:RELEASE\.[\dT-]+Z$/),
+      'minio-init': expect.stringMatching(/^minio\/mc:RELEASE\.[\dT-]+Z$/),
+    });
+  });
+
   it('keeps data in named volumes', () => {
     const mounts = Object.values(compose.services).flatMap((s) => s.volumes ?? []);
     expect(mounts).toHaveLength(4);

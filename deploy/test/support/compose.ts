@@ -14,6 +14,7 @@ export interface ComposeService {
   volumes?: string[];
   healthcheck?: { test: string[] };
   restart?: string;
+  logging?: { driver?: string; options?: Record<string, string | number> };
 }
 export interface ComposeFile {
   services: Record<string, ComposeService>;
