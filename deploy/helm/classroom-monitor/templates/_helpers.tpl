@@ -38,9 +38,26 @@ app.kubernetes.io/part-of: classroom-monitor
 app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 {{- end -}}
 
+{{/*
+A component's namespace: the release's, but for the monitor when `monitor.namespace` names
+another (whose Pod Security level admits NET_RAW, so that the release's can stay `restricted`).
+*/}}
+{{- define "cm.namespace" -}}
+{{- if eq .component "monitor" -}}
+{{- .root.Values.monitor.namespace | default .root.Release.Namespace -}}
+{{- else -}}
+{{- .root.Release.Namespace -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The Secret with the monitor's NATS password when it runs in a namespace of its own. */}}
+{{- define "cm.monitorNatsAuthSecretName" -}}
+{{- printf "%s-nats-auth" (include "cm.componentName" (dict "root" . "component" "monitor")) -}}
+{{- end -}}
+
 {{- define "cm.metadata" -}}
 name: {{ include "cm.componentName" . }}
-namespace: {{ .root.Release.Namespace }}
+namespace: {{ include "cm.namespace" . }}
 labels:
   {{- include "cm.labels" . | nindent 2 }}
 {{- end -}}
@@ -143,7 +160,9 @@ chart's Secret or an existing one, the token from an existing Secret, or its cre
 - name: NATS_PASSWORD
   valueFrom:
     secretKeyRef:
-      name: {{ $auth.existingSecret | default (include "cm.natsAuthSecretName" .root) }}
+      {{- /* A pod reads Secrets of its own namespace only: the monitor's elsewhere has its own copy. */}}
+      {{- $own := ternary (include "cm.monitorNatsAuthSecretName" .root) (include "cm.natsAuthSecretName" .root) (ne (include "cm.namespace" .) .root.Release.Namespace) }}
+      name: {{ $auth.existingSecret | default $own }}
       key: {{ printf "%s-password" .component }}
 {{- else if eq $mode "token" -}}
 - name: NATS_TOKEN
