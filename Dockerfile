@@ -2,7 +2,8 @@
 # One image per service from one file: `docker build --target <gateway|auth|inventory|media|monitor> .`
 # docker-compose.yml builds all five; the Helm chart expects them as <repository>/<service>:<tag>.
 
-ARG NODE_IMAGE=node:22-bookworm-slim
+# The current Node LTS.
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS base
 WORKDIR /app
@@ -63,6 +64,20 @@ RUN --mount=type=cache,target=/root/.npm sh deploy/docker/bundle.sh @cm/monitor
 # Nothing below writes to the image at run time: it runs with a read-only root filesystem
 # (Kubernetes mounts an emptyDir at /tmp, docker-compose a tmpfs).
 FROM base AS runtime
+# What release an image is, for registries and scanners (OCI image annotations): the release
+# build passes VERSION, REVISION (the commit), CREATED (RFC 3339) and SOURCE (the repository's URL);
+# a local build says so. NODE_IMAGE again: an ARG before the first FROM is seen by FROM lines only.
+ARG NODE_IMAGE
+ARG VERSION=local
+ARG REVISION=unknown
+ARG CREATED=1970-01-01T00:00:00Z
+ARG SOURCE=
+LABEL org.opencontainers.image.vendor="Classroom Monitor" \
+      org.opencontainers.image.base.name="${NODE_IMAGE}" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
+      org.opencontainers.image.created="${CREATED}" \
+      org.opencontainers.image.source="${SOURCE}"
 ENV NODE_ENV=production
 COPY deploy/docker/healthcheck.js /usr/local/lib/cm/healthcheck.js
 # Each target's WORKDIR is its service, and its ENV names the port the health check asks.
@@ -73,6 +88,8 @@ CMD ["node", "dist/main.js"]
 USER 1000:1000
 
 FROM runtime AS gateway
+LABEL org.opencontainers.image.title="classroom-monitor-gateway" \
+      org.opencontainers.image.description="Classroom Monitor: the HTTP API and web app"
 COPY --from=bundle-gateway /bundle ./
 COPY --from=build /app/web/dist web/dist
 ENV HOST=0.0.0.0 PORT=8080 WEB_DIST_DIR=/app/web/dist
@@ -80,6 +97,8 @@ EXPOSE 8080
 WORKDIR /app/services/gateway
 
 FROM runtime AS auth
+LABEL org.opencontainers.image.title="classroom-monitor-auth" \
+      org.opencontainers.image.description="Classroom Monitor: users, sessions and sign-in"
 COPY --from=bundle-auth /bundle ./
 # Writable by auth alone, for its first administrator's generated password: docker-compose.yml
 # mounts a named volume here, and a fresh volume takes this directory's owner.
@@ -89,12 +108,16 @@ EXPOSE 9101
 WORKDIR /app/services/auth
 
 FROM runtime AS inventory
+LABEL org.opencontainers.image.title="classroom-monitor-inventory" \
+      org.opencontainers.image.description="Classroom Monitor: buildings, rooms, equipment and alerts"
 COPY --from=bundle-inventory /bundle ./
 ENV HTTP_HOST=0.0.0.0 HTTP_PORT=9102
 EXPOSE 9102
 WORKDIR /app/services/inventory
 
 FROM runtime AS media
+LABEL org.opencontainers.image.title="classroom-monitor-media" \
+      org.opencontainers.image.description="Classroom Monitor: photos and diagrams in the object store"
 COPY --from=bundle-media /bundle ./
 ENV HTTP_HOST=0.0.0.0 HTTP_PORT=9103
 EXPOSE 9103
@@ -104,6 +127,8 @@ WORKDIR /app/services/media
 # capability to a non-root process (no ambient capabilities). Run it with every capability dropped
 # but NET_RAW: docker-compose.yml and the Helm chart do.
 FROM runtime AS monitor
+LABEL org.opencontainers.image.title="classroom-monitor-monitor" \
+      org.opencontainers.image.description="Classroom Monitor: the ping sweeps of classroom equipment"
 COPY --from=bundle-monitor /bundle ./
 ENV HTTP_HOST=0.0.0.0 HTTP_PORT=9104
 EXPOSE 9104

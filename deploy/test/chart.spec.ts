@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { MAX_UPLOAD_BYTES } from '../../libs/contracts/src/media';
 import { durableConsumers, namespacedName, streams } from '../../libs/contracts/src/messaging';
 import { natsAuthorizationConfig, natsPermissions } from '../../libs/contracts/src/nats-permissions';
 import { componentOf, helm, type Manifest, releaseNamespace, render, valueSets } from './support/helm';
@@ -164,7 +165,25 @@ describe('classroom-monitor chart', () => {
     expect(own['nginx.ingress.kubernetes.io/proxy-buffering']).toBe('on');
     expect(own['nginx.ingress.kubernetes.io/proxy-read-timeout']).toBe('3600');
     const without = annotationsOf(['gateway.ingress.streaming=false']);
-    expect(Object.keys(without)).toEqual(['nginx.ingress.kubernetes.io/proxy-body-size']);
+    expect(Object.keys(without)).toEqual([
+      'cert-manager.io/cluster-issuer',
+      'nginx.ingress.kubernetes.io/proxy-body-size',
+    ]);
+  });
+
+  it('lets the largest upload through ingress-nginx (1 MB by default), unless the values set their own limit', () => {
+    const bodySizeOf = (sets: string[]) =>
+      (ofKind(render([], ['gateway.ingress.enabled=true', ...sets]), 'Ingress')[0] as Manifest).metadata
+        .annotations?.['nginx.ingress.kubernetes.io/proxy-body-size'];
+    const size = bodySizeOf([]) ?? '';
+    expect(size).toMatch(/^\d+m$/);
+    // nginx's `m` is MiB; the multipart envelope around the file is allowed 64 KiB by the gateway.
+    const needed = MAX_UPLOAD_BYTES + 64 * 1024;
+    expect(parseInt(size, 10) * 1024 * 1024).toBeGreaterThanOrEqual(needed);
+    expect(parseInt(size, 10) * 1024 * 1024 - needed).toBeLessThan(1024 * 1024);
+    expect(
+      bodySizeOf(['gateway.ingress.annotations.nginx\\.ingress\\.kubernetes\\.io/proxy-body-size=100m']),
+    ).toBe('100m');
   });
 
   it('renders no Ingress, autoscaler or ScaledObject by default', () => {

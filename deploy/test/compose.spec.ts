@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import Ajv from 'ajv';
 import { natsAuthorizationConfig } from '../../libs/contracts/src/nats-permissions';
@@ -75,6 +76,35 @@ describe('docker-compose.yml', () => {
       );
     }
     expect(Object.keys(compose.services.media.depends_on ?? {})).toContain('minio-init');
+  });
+
+  it("rotates every container's log, so that logs cannot fill the host's disk", () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      const options = service.logging?.options ?? {};
+      expect([name, service.logging?.driver]).toEqual([name, expect.stringMatching(/^(json-file|local)$/)]);
+      expect([name, interpolate(String(options['max-size']), () => '')]).toEqual([
+        name,
+        expect.stringMatching(/^\d+[km]$/),
+      ]);
+      expect([name, Number(interpolate(String(options['max-file']), () => ''))]).toEqual([
+        name,
+        expect.any(Number),
+      ]);
+    }
+  });
+
+  it('runs images of a pinned release: PostgreSQL and NATS to the patch, MinIO to its release', () => {
+    const images = Object.fromEntries(
+      Object.entries(compose.services)
+        .filter(([, s]) => !s.build)
+        .map(([name, s]) => [name, s.image]),
+    );
+    expect(images).toEqual({
+      postgres: expect.stringMatching(/^postgres:\d+\.\d+-[a-z]+$/),
+      nats: expect.stringMatching(/^nats:\d+\.\d+\.\d+-alpine$/),
+      minio: expect.stringMatching(/^minio\/minio:RELEASE\.[\dT-]+Z$/),
+      'minio-init': expect.stringMatching(/^minio\/mc:RELEASE\.[\dT-]+Z$/),
+    });
   });
 
   it('keeps data in named volumes', () => {
@@ -159,17 +189,53 @@ describe('docker-compose.yml', () => {
     expect(config).toMatchObject({ S3_ENDPOINT: 'http://minio:9000', S3_BUCKET: 'cm-media' });
   });
 
-  it('trusts the TLS proxy in front (on this host or a private network), so session cookies stay Secure', () => {
+  it('trusts only a TLS proxy on this host or the Compose network, not campus clients that could forge their address', () => {
     const env = compose.services.gateway.environment ?? {};
     const trustProxy = interpolate(String(env.TRUST_PROXY), () => '');
-    expect(trustProxy).toBe('loopback,uniquelocal');
     const config = gatewayConfig.parse({
       SESSION_SECRET: 'x'.repeat(32),
       PUBLIC_ORIGIN: 'https://monitor.campus.edu',
       TRUST_PROXY: trustProxy,
     });
-    expect(config.TRUST_PROXY).toBe('loopback,uniquelocal');
+    // The network the gateway is on, as Compose creates it; a proxy on the host reaches the
+    // published port from its first address (Docker's port proxy), one in a container from within.
+    const subnet = interpolate(compose.networks?.default?.ipam?.config?.[0]?.subnet ?? '', () => '');
+    expect(subnet).toMatch(/^\d+\.\d+\.\d+\.0\/24$/);
+    const hostSide = subnet.replace(/0\/24$/, '1');
+    // The gateway's own Express reads the setting.
+    const express = createRequire(fromRoot('services/gateway/package.json'))('express') as () => {
+      set(name: string, value: unknown): void;
+      get(name: string): (address: string, hop: number) => boolean;
+    };
+    const app = express();
+    app.set('trust proxy', config.TRUST_PROXY);
+    const trusted = (address: string) => app.get('trust proxy fn')(address, 0);
+    expect([trusted('127.0.0.1'), trusted(hostSide), trusted(subnet.replace(/0\/24$/, '9'))]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    // Clients on the campus's private networks reach the published port with their own address.
+    for (const client of [
+      '10.20.30.40',
+      '172.16.5.6',
+      '172.31.0.7',
+      '192.168.1.20',
+      'fd00::1',
+      '203.0.113.9',
+    ]) {
+      expect([client, trusted(client)]).toEqual([client, false]);
+    }
     // Required, as the gateway refuses to start in production without it.
     expect(env.PUBLIC_ORIGIN).toMatch(/^\$\{PUBLIC_ORIGIN:\?/);
+  });
+
+  it('moves the network and the trusted subnet together with CM_SUBNET', () => {
+    const set = { CM_SUBNET: '192.168.250.0/24' };
+    const subnet = compose.networks?.default?.ipam?.config?.[0]?.subnet ?? '';
+    expect(interpolate(subnet, () => '', set)).toBe('192.168.250.0/24');
+    const trustProxy = String(compose.services.gateway.environment?.TRUST_PROXY);
+    expect(interpolate(trustProxy, () => '', set)).toBe('loopback,192.168.250.0/24');
+    expect(interpolate(trustProxy, () => '', { ...set, TRUST_PROXY: '1' })).toBe('1');
   });
 });

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import dockerignore from '@balena/dockerignore';
-import { DockerfileParser, type Instruction } from 'dockerfile-ast';
+import { DockerfileParser, type Instruction, type Label } from 'dockerfile-ast';
 import { parse } from 'yaml';
 import { setByImage } from './support/config-schemas';
 import { chartDir, fromRoot, repoRoot, services } from './support/paths';
@@ -73,11 +73,42 @@ function runtimeWorkspaces(dir: string): string[] {
 }
 
 describe('Dockerfile', () => {
-  it('starts from Node 22 LTS on Debian bookworm slim', () => {
+  it('starts from the current Node LTS (24) on Debian bookworm slim', () => {
     const [nodeImage] = dockerfile.getARGs().filter((a) => a.getProperty()?.getName() === 'NODE_IMAGE');
-    expect(nodeImage.getProperty()?.getValue()).toBe('node:22-bookworm-slim');
+    expect(nodeImage.getProperty()?.getValue()).toBe('node:24-bookworm-slim');
     expect(stages[0].from).toBe('${NODE_IMAGE}');
     expect(stages.filter((s) => s.from.includes(':'))).toEqual([]);
+  });
+
+  it('labels each image with the OCI annotations: its title, and the release, commit and source it was built from', () => {
+    // Each image sees the labels of every stage it is built FROM, its own last.
+    const labelsOf = (name: string): Record<string, string> =>
+      Object.fromEntries(
+        chain(name)
+          .reverse()
+          .flatMap((s) => s.instructions.filter((i): i is Label => i.getKeyword() === 'LABEL'))
+          .flatMap((label) => label.getProperties())
+          .map((p) => [p.getName(), p.getValue()?.replace(/^"(.*)"$/, '$1') ?? '']),
+      );
+    // Values a release build passes as build arguments, declared in the stage that labels with them.
+    const declared = chain('runtime')
+      .flatMap((s) => argsOf(s, 'ARG'))
+      .map(([arg]) => arg.split('=')[0]);
+    for (const service of services) {
+      const labels = labelsOf(service);
+      expect(labels).toMatchObject({
+        'org.opencontainers.image.title': `classroom-monitor-${service}`,
+        'org.opencontainers.image.description': expect.stringMatching(/^Classroom Monitor: /),
+        'org.opencontainers.image.version': '${VERSION}',
+        'org.opencontainers.image.revision': '${REVISION}',
+        'org.opencontainers.image.created': '${CREATED}',
+        'org.opencontainers.image.source': '${SOURCE}',
+        'org.opencontainers.image.base.name': '${NODE_IMAGE}',
+      });
+      for (const value of Object.values(labels)) {
+        for (const [, arg] of value.matchAll(/\$\{(\w+)\}/g)) expect(declared).toContain(arg);
+      }
+    }
   });
 
   it('has one target per service, each built on the runtime stage and last in the file', () => {

@@ -1,8 +1,9 @@
-import { componentOf, type Manifest, render, valueSets } from './support/helm';
+import { componentOf, type Manifest, releaseNamespace, render, valueSets } from './support/helm';
 import {
   type Container,
   deployments,
   type DeploymentManifest,
+  ofKind,
   type Probe,
   restrictedContainerSecurityContext,
 } from './support/kubernetes';
@@ -125,6 +126,66 @@ describe.each(valueSets)('pod policy, rendered with $name', ({ files }) => {
       expect(deployment.spec.template.spec.containers[0].image).toMatch(
         new RegExp(`/${component}(:[\\w.-]+|@sha256:[a-f0-9]{64})$`),
       );
+    }
+  });
+});
+
+describe('the monitor in a namespace of its own (monitor.namespace)', () => {
+  const own = 'campus-probe';
+  let manifests: Manifest[];
+  beforeAll(() => {
+    manifests = render([], [`monitor.namespace=${own}`, 'metrics.serviceMonitor.enabled=true']);
+  });
+  const namespaceOf = (m: Manifest) => m.metadata.namespace;
+
+  it("puts only the monitor's workload there, so that the release namespace can enforce restricted", () => {
+    const moved = manifests.filter((m) => namespaceOf(m) === own);
+    expect(moved.map((m) => [m.kind, componentOf(m)]).sort()).toEqual(
+      [
+        ['ConfigMap', 'monitor'],
+        ['Deployment', 'monitor'],
+        ['NetworkPolicy', 'monitor'],
+        ['PodDisruptionBudget', 'monitor'],
+        ['Secret', 'monitor'],
+        ['Service', 'monitor'],
+        ['ServiceAccount', 'monitor'],
+      ].sort(),
+    );
+    const rest = manifests.filter((m) => namespaceOf(m) !== own);
+    expect(new Set(rest.map(namespaceOf))).toEqual(new Set([releaseNamespace]));
+    for (const deployment of deployments(rest)) {
+      const pod = deployment.spec.template.spec;
+      expect([componentOf(deployment), pod.securityContext?.runAsNonRoot]).toEqual([
+        componentOf(deployment),
+        true,
+      ]);
+      for (const c of [...pod.containers, ...(pod.initContainers ?? [])]) {
+        expect(c.securityContext).toEqual(restrictedContainerSecurityContext);
+      }
+    }
+    // Scraped where it runs.
+    const scrape = ofKind(manifests, 'ServiceMonitor').find(
+      (m) => componentOf(m) === 'monitor',
+    ) as Manifest & {
+      spec: { namespaceSelector: { matchNames: string[] } };
+    };
+    expect(scrape.spec.namespaceSelector.matchNames).toEqual([own]);
+  });
+
+  it('logs the monitor in to NATS with the password the release holds for it, from a Secret of its namespace', () => {
+    const [monitor] = deployments(manifests).filter((d) => componentOf(d) === 'monitor');
+    const container = monitor.spec.template.spec.containers[0];
+    const ref = container.env?.find((e) => e.name === 'NATS_PASSWORD')?.valueFrom?.secretKeyRef;
+    const secrets = ofKind(manifests, 'Secret') as (Manifest & { stringData: Record<string, string> })[];
+    const copy = secrets.find((s) => s.metadata.name === ref?.name && namespaceOf(s) === own);
+    const original = secrets.find(
+      (s) => namespaceOf(s) === releaseNamespace && s.stringData?.['authorization.conf'] !== undefined,
+    );
+    expect(copy?.stringData[ref!.key]).toBeTruthy();
+    expect(copy?.stringData[ref!.key]).toBe(original?.stringData['monitor-password']);
+    const configMaps = ofKind(manifests, 'ConfigMap').filter((m) => namespaceOf(m) === own);
+    for (const from of container.envFrom ?? []) {
+      expect(configMaps.map((m) => m.metadata.name)).toContain(from.configMapRef?.name);
     }
   });
 });

@@ -14,9 +14,11 @@ export interface ComposeService {
   volumes?: string[];
   healthcheck?: { test: string[] };
   restart?: string;
+  logging?: { driver?: string; options?: Record<string, string | number> };
 }
 export interface ComposeFile {
   services: Record<string, ComposeService>;
+  networks?: Record<string, { ipam?: { config?: { subnet?: string }[] } }>;
   volumes?: Record<string, unknown>;
 }
 
@@ -25,15 +27,19 @@ export const composeText = readFileSync(fromRoot('docker-compose.yml'), 'utf8');
 export const compose = parse(composeText, { merge: true }) as ComposeFile;
 
 /**
- * A value after Compose's interpolation: `${VAR:-default}` takes the default, a required
- * `${VAR:?message}` or plain `${VAR}` takes `given(VAR)`, `$$` is a literal `$`.
+ * A value after Compose's interpolation: `${VAR:-default}` takes the default unless `set` gives
+ * VAR, a required `${VAR:?message}` or plain `${VAR}` takes `given(VAR)`, `$$` is a literal `$`.
  */
-export function interpolate(value: string, given: (name: string) => string): string {
+export function interpolate(
+  value: string,
+  given: (name: string) => string,
+  set: Record<string, string> = {},
+): string {
   return value
     .replace(
       /\$\{(\w+)(?::?([-?])((?:[^{}]|\{[^{}]*\})*))?\}/g,
       (_all, name: string, op?: string, rest?: string) =>
-        op === '-' ? interpolate(rest ?? '', given) : given(name),
+        op === '-' ? (set[name] ?? interpolate(rest ?? '', given, set)) : given(name),
     )
     .replace(/\$\$/g, '$');
 }

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-/** Upload limits of spec sections 5 and 9. */
+/**
+ * Upload limits of spec sections 5 and 9, to the byte. 50485760 is not 50 MiB (52428800): it is the
+ * spec's figure, about 48 MiB. The Helm chart's ingress body size is derived from it (deploy/test).
+ */
 export const MAX_UPLOAD_BYTES = 50_485_760;
 export const ROOM_FORM_MAX_UPLOAD_BYTES = 10_485_760;
 export const MAX_UPLOAD_FILES = 1;
@@ -179,7 +182,7 @@ export type ObjectDownload = z.infer<typeof objectDownloadSchema>;
 /** What a person reads when an upload is refused, wherever it is refused (gateway or media). */
 export const mediaMessages = {
   noFile: 'Choose an image to upload (a multipart form with one field "file").',
-  tooLarge: `The file is larger than ${MAX_UPLOAD_BYTES} bytes (48 MB). Choose a smaller image.`,
+  tooLarge: `The file is larger than ${MAX_UPLOAD_BYTES} bytes (about 48 MB). Choose a smaller image.`,
   notAnImage: 'The file is not an image. Choose a JPEG, PNG, GIF, WebP or AVIF picture.',
   empty: 'The file is empty. Choose an image to upload.',
   truncated: 'The upload ended before the whole file arrived. Try again.',

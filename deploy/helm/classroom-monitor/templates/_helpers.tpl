@@ -38,9 +38,26 @@ app.kubernetes.io/part-of: classroom-monitor
 app.kubernetes.io/managed-by: {{ .root.Release.Service }}
 {{- end -}}
 
+{{/*
+A component's namespace: the release's, but for the monitor when `monitor.namespace` names
+another (whose Pod Security level admits NET_RAW, so that the release's can stay `restricted`).
+*/}}
+{{- define "cm.namespace" -}}
+{{- if eq .component "monitor" -}}
+{{- .root.Values.monitor.namespace | default .root.Release.Namespace -}}
+{{- else -}}
+{{- .root.Release.Namespace -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The Secret with the monitor's NATS password when it runs in a namespace of its own. */}}
+{{- define "cm.monitorNatsAuthSecretName" -}}
+{{- printf "%s-nats-auth" (include "cm.componentName" (dict "root" . "component" "monitor")) -}}
+{{- end -}}
+
 {{- define "cm.metadata" -}}
 name: {{ include "cm.componentName" . }}
-namespace: {{ .root.Release.Namespace }}
+namespace: {{ include "cm.namespace" . }}
 labels:
   {{- include "cm.labels" . | nindent 2 }}
 {{- end -}}
@@ -53,6 +70,21 @@ labels:
 {{- else -}}
 {{- printf "%s/%s:%s" $image.repository .component ($image.tag | default .root.Chart.AppVersion) -}}
 {{- end -}}
+{{- end -}}
+
+{{/*
+MAX_UPLOAD_BYTES of libs/contracts (the spec's 50485760 bytes; deploy/test checks they agree), the
+largest photo, diagram or inventory import the gateway accepts.
+*/}}
+{{- define "cm.gateway.maxUploadBytes" -}}50485760{{- end -}}
+
+{{/*
+The request body an ingress must let through: the largest upload and its multipart envelope (the
+gateway allows 64 KiB for it), in whole MiB as nginx counts `m`.
+*/}}
+{{- define "cm.gateway.proxyBodySize" -}}
+{{- $bytes := add (include "cm.gateway.maxUploadBytes" .) 65536 -}}
+{{- printf "%dm" (div (add $bytes 1048575) 1048576) -}}
 {{- end -}}
 
 {{/* The Secret the chart creates for credentials given inline in the values. */}}
@@ -129,7 +161,9 @@ chart's Secret or an existing one, the token from an existing Secret, or its cre
 - name: NATS_PASSWORD
   valueFrom:
     secretKeyRef:
-      name: {{ $auth.existingSecret | default (include "cm.natsAuthSecretName" .root) }}
+      {{- /* A pod reads Secrets of its own namespace only: the monitor's elsewhere has its own copy. */}}
+      {{- $own := ternary (include "cm.monitorNatsAuthSecretName" .root) (include "cm.natsAuthSecretName" .root) (ne (include "cm.namespace" .) .root.Release.Namespace) }}
+      name: {{ $auth.existingSecret | default $own }}
       key: {{ printf "%s-password" .component }}
 {{- else if eq $mode "token" -}}
 - name: NATS_TOKEN

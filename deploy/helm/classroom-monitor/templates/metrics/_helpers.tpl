@@ -13,7 +13,7 @@ labels:
 {{/* PromQL matchers of one component's scrape targets: its namespace and job (the ServiceMonitor
 sets the job to the component's resource name). Context: root, component. */}}
 {{- define "cm.metrics.selector" -}}
-namespace="{{ .root.Release.Namespace }}",job="{{ include "cm.componentName" . }}"
+namespace="{{ include "cm.namespace" . }}",job="{{ include "cm.componentName" . }}"
 {{- end -}}
 
 {{/* An alert's labels: its severity, then the operator's `alertLabels`. Context: severity, extra. */}}
