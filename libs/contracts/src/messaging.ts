@@ -300,6 +300,11 @@ export const events = {
   liveInventoryChanged: 'live.inventory.changed',
   /** Live: monitoring started, stopped or its interval changed, by the monitor. */
   liveMonitoringState: 'live.monitoring.state',
+  /**
+   * An account created, or its role or active flag changed, by auth: the gateway's audit log
+   * records it (not `auth.user.changed`, the core notice that refreshes the gateways' copies).
+   */
+  accountChanged: 'auth.account.changed',
 } as const;
 
 /** The SSE event name of a live subject: `live.equipment.status` → `equipment.status`. */
@@ -311,6 +316,8 @@ export const liveEventType = (subject: string): string => subject.replace(/^live
  */
 export const durableConsumers = {
   inventoryStatus: 'inventory-status',
+  /** The gateway's audit log, fed with auth's account changes (replicas share it). */
+  gatewayAccounts: 'gateway-accounts',
 } as const;
 
 /**
@@ -320,6 +327,7 @@ export const durableConsumers = {
 export const streams = {
   status: { name: 'STATUS', subjects: [events.statusChecked] },
   equipment: { name: 'EQUIPMENT', subjects: [events.equipmentChanged] },
+  accounts: { name: 'ACCOUNTS', subjects: [events.accountChanged] },
   live: {
     name: 'LIVE',
     subjects: [events.liveEquipmentStatus, events.liveInventoryChanged, events.liveMonitoringState],

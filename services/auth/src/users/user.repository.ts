@@ -112,12 +112,21 @@ export class UserRepository {
     return this.users.createQueryBuilder('u').orderBy('lower(u.username)').addOrderBy('u.id').getMany();
   }
 
-  async create(fields: UserFields): Promise<UserEntity> {
-    try {
-      return await this.users.save(this.users.create(fields));
-    } catch (error) {
-      throw conflictOf(error, fields);
-    }
+  /** `beforeCommit` runs in the insert's transaction: throwing undoes the insert. */
+  async create(
+    fields: UserFields,
+    beforeCommit: (user: UserEntity) => Promise<void> = async () => undefined,
+  ): Promise<UserEntity> {
+    return this.dataSource.transaction(async (manager) => {
+      let user: UserEntity;
+      try {
+        user = await manager.save(manager.create(UserEntity, fields));
+      } catch (error) {
+        throw conflictOf(error, fields);
+      }
+      await beforeCommit(user);
+      return user;
+    });
   }
 
   /**

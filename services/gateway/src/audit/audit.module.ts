@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { AccountAuditConsumer } from './account-audit.consumer';
 import { AuditLog } from './audit-log';
 import { AuditRetention } from './audit-retention.service';
 import { AuditController } from './audit.controller';
@@ -14,7 +15,7 @@ import { AuditRepository } from './audit.repository';
 @Module({
   imports: [AuthModule],
   controllers: [AuditController],
-  providers: [AuditRepository, AuditLog, AuditRetention, AuditInterceptor],
+  providers: [AuditRepository, AuditLog, AuditRetention, AuditInterceptor, AccountAuditConsumer],
   exports: [AuditRepository, AuditLog, AuditInterceptor, AuthModule],
 })
 export class AuditModule {}
