@@ -5,6 +5,12 @@ import { z } from 'zod';
 
 /** Rows one import may hold (not counting the header). */
 export const MAX_IMPORT_ROWS = 50_000;
+/**
+ * Bytes one import file may have: 50,000 lines of about 500 bytes (an export line with every
+ * column filled and two picture paths is about 400). Checked on the bytes as they arrive, so a
+ * file too large is refused before any line of it is parsed.
+ */
+export const MAX_IMPORT_BYTES = 25 * 1024 * 1024;
 /** Errors an answer lists; `errorCount` says how many there were in all. */
 export const IMPORT_ERRORS_SHOWN = 100;
 

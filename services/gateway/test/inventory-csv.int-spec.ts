@@ -4,7 +4,9 @@ import {
   type Building,
   ErrorCode,
   type ImportAnswer,
+  importFileMessages,
   inventoryCsvColumns,
+  MAX_IMPORT_BYTES,
   MAX_IMPORT_ROWS,
   MAX_UPLOAD_BYTES,
   type MonitoringCheckResult,
@@ -311,6 +313,40 @@ describe('the inventory CSV: export and import', () => {
 
     const big = await upload(Buffer.alloc(MAX_UPLOAD_BYTES + 1, 'a'), '?dryRun=true');
     expect(big.status).toBe(413);
+  });
+
+  it('refuses a file over the import limit by its size, before reading a line, sent with or without its length', async () => {
+    // 60,000 lines of about 500 bytes: within the upload limit of pictures, over the import's.
+    const tooMany = `Library,${'x'.repeat(480)}\n`;
+    const file = `${header}\n${tooMany.repeat(60_000)}`;
+    expect(Buffer.byteLength(file)).toBeGreaterThan(MAX_IMPORT_BYTES);
+    expect(Buffer.byteLength(file)).toBeLessThan(MAX_UPLOAD_BYTES);
+    const sized = await upload(file, '?dryRun=true');
+    expect(sized.status).toBe(413);
+    const refusal = importFileMessages.tooLarge(MAX_IMPORT_BYTES);
+    expect(refusal).toContain('larger than 26,214,400 bytes (25 MB)');
+    expect(((await sized.json()) as { message: string }).message).toBe(refusal);
+
+    // Chunked, with no Content-Length to go by: the bytes are counted as they come.
+    const boundary = 'sizeboundary';
+    const streamed = openRequest(`${sut.base}/api/inventory/import?dryRun=true`, 'POST', {
+      cookie,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'transfer-encoding': 'chunked',
+    });
+    await streamed.send(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="campus.csv"\r\n` +
+          `Content-Type: text/csv\r\n\r\n${header}\r\n`,
+      ),
+    );
+    const chunk = Buffer.from(tooMany.repeat(2000));
+    for (let sent = 0; sent <= MAX_IMPORT_BYTES + chunk.length; sent += chunk.length)
+      await streamed.send(chunk);
+    streamed.end(Buffer.from(`\r\n--${boundary}--\r\n`));
+    const answer = await streamed.answer;
+    expect(answer.status).toBe(413);
+    expect(answer.body.message).toBe(refusal);
   });
 
   it('is for administrators: a user is refused', async () => {

@@ -12,8 +12,8 @@ import {
   importRowPictures,
   type InventoryCsvColumn,
   keyOfObjectPath,
+  MAX_IMPORT_BYTES,
   MAX_IMPORT_ROWS,
-  MAX_UPLOAD_BYTES,
   messages,
   parseImportLine,
   pictureMessages,
@@ -37,11 +37,7 @@ const STAGE_TIMEOUT_MS = 30_000;
 const PICTURE_KEYS_PER_CALL = 500;
 
 const invalidFile = (message: string) => new AppError(ErrorCode.IMPORT_INVALID_FILE, message);
-const tooLarge = () =>
-  new AppError(
-    ErrorCode.FILE_TOO_LARGE,
-    `The file is larger than ${MAX_UPLOAD_BYTES} bytes (about 48 MB). Split it into smaller files and import them one after another.`,
-  );
+const tooLarge = () => new AppError(ErrorCode.FILE_TOO_LARGE, importFileMessages.tooLarge(MAX_IMPORT_BYTES));
 const noFile = () =>
   new AppError(ErrorCode.NO_FILE, 'Send the CSV file as multipart/form-data in the field "file".');
 
@@ -78,7 +74,7 @@ export class InventoryImportService {
   }
 
   async import(req: Request, dryRun: boolean): Promise<ImportAnswer> {
-    if (Number(req.headers['content-length']) > MAX_UPLOAD_BYTES + ENVELOPE_BYTES) {
+    if (Number(req.headers['content-length']) > MAX_IMPORT_BYTES + ENVELOPE_BYTES) {
       await drain(req, this.idleMs);
       throw tooLarge();
     }
@@ -111,13 +107,14 @@ export class InventoryImportService {
     }
   }
 
-  /** The file's bytes, refused past the upload limit. */
+  /** The file's bytes, refused past the import limit. */
   private receive(req: Request): Promise<Buffer> {
     let parser: busboy.Busboy;
     try {
       parser = busboy({
         headers: req.headers,
-        limits: { files: 1, fileSize: MAX_UPLOAD_BYTES, fields: 10, fieldSize: 1024, parts: 20 },
+        // Counted as the bytes arrive: a body without Content-Length is stopped at the limit too.
+        limits: { files: 1, fileSize: MAX_IMPORT_BYTES, fields: 10, fieldSize: 1024, parts: 20 },
       });
     } catch {
       return drain(req, this.idleMs).then(() => Promise.reject(noFile()));
