@@ -53,6 +53,28 @@ export const importAnswerSchema = z.object({
 });
 export type ImportAnswer = z.infer<typeof importAnswerSchema>;
 
+/** One record an applied import created or changed, for the audit log: an update lists the fields that changed. */
+export const importChangeSchema = z.object({
+  entityType: z.enum(['building', 'room', 'equipment']),
+  action: z.enum(['create', 'update']),
+  id: z.string(),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()),
+});
+export type ImportChange = z.infer<typeof importChangeSchema>;
+
+/**
+ * What inventory answers the gateway for an import: the answer, and what an applied one created or
+ * changed for the audit log, as many as fit in about IMPORT_CHANGES_BYTES (a NATS message holds
+ * 1 MB); `changesNotListed` counts the rest.
+ */
+export const importRunAnswerSchema = importAnswerSchema.extend({
+  changes: z.array(importChangeSchema),
+  changesNotListed: z.number().int().nonnegative(),
+});
+export type ImportRunAnswer = z.infer<typeof importRunAnswerSchema>;
+export const IMPORT_CHANGES_BYTES = 512 * 1024;
+
 export const importQuerySchema = z.object({
   dryRun: z
     .enum(['true', 'false'], { message: 'dryRun must be true or false' })

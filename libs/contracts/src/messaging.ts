@@ -21,7 +21,7 @@ import {
   importStagedSchema,
   importStageSchema,
 } from './inventory-csv';
-import { importAnswerSchema } from './inventory-import';
+import { importRunAnswerSchema } from './inventory-import';
 import { equipmentHistorySchema, historyRequestSchema } from './history';
 import {
   maintenanceWindowCreateSchema,
@@ -248,7 +248,7 @@ export const messages = {
     /** An import's checked lines, a batch at a time, kept until it runs. */
     stageImport: message('inventory.import.stage', importStageSchema, importStagedSchema),
     /** Plans the staged lines against the inventory; applies the plan unless it is a dry run. */
-    runImport: message('inventory.import.run', importRunSchema, importAnswerSchema),
+    runImport: message('inventory.import.run', importRunSchema, importRunAnswerSchema),
     listOpenAlerts: message('inventory.alert.open', openAlertQuerySchema, z.array(openAlertSchema)),
     getQuietHours: message('inventory.quiet-hours.get', buildingIdParamsSchema, buildingQuietHoursSchema),
     setQuietHours: message('inventory.quiet-hours.set', quietHoursMessageSchema, buildingQuietHoursSchema),

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  type AuditPage,
   type Building,
   ErrorCode,
+  type ImportChange,
   type ImportAnswer,
   importFileMessages,
   inventoryCsvColumns,
@@ -89,6 +91,8 @@ describe('the inventory CSV: export and import', () => {
     );
     return res.text();
   };
+  /** The audit log's import entries, newest first. */
+  const importEntries = async () => (await get<AuditPage>('/api/audit?entityType=import')).items;
   const buildingNamed = async (name: string) =>
     (await get<Building[]>('/api/buildings')).find((b) => b.name === name);
 
@@ -145,6 +149,42 @@ describe('the inventory CSV: export and import', () => {
       rooms: { create: 0, update: 0, unchanged: 2 },
       equipment: { create: 0, update: 0, unchanged: 2 },
     });
+
+    // One audit entry per import: dry run or applied, the file, the counts, what it created.
+    const [second, first, dry] = await importEntries();
+    expect(dry.after).toEqual({
+      fileName: 'campus.csv',
+      dryRun: true,
+      applied: false,
+      ...counts,
+      errors: undefined,
+      changes: [],
+      changesNotListed: 0,
+    });
+    expect(dry.actorName).toBe('chief');
+    expect(first.after).toMatchObject({
+      fileName: 'campus.csv',
+      dryRun: false,
+      applied: true,
+      changesNotListed: 0,
+    });
+    const created = (first.after as { changes: ImportChange[] }).changes;
+    expect(created).toHaveLength(6);
+    expect(created).toContainEqual({
+      entityType: 'building',
+      action: 'create',
+      id: hall.id,
+      before: null,
+      after: expect.objectContaining({ name: 'Science Hall', description: 'North campus' }),
+    });
+    expect(created).toContainEqual(
+      expect.objectContaining({
+        entityType: 'equipment',
+        action: 'create',
+        after: expect.objectContaining({ name: 'Projector', serialNumber: 'PJ-1', ipAddress: '127.0.0.10' }),
+      }),
+    );
+    expect(second.after).toMatchObject({ applied: true, changes: [], changesNotListed: 0 });
   });
 
   it('exports every building, room and equipment, and its own export imports as unchanged', async () => {
@@ -197,8 +237,22 @@ describe('the inventory CSV: export and import', () => {
     });
     const hall = (await buildingNamed('Science Hall'))!;
     const [, s102] = await get<Room[]>(`/api/buildings/${hall.id}/rooms`);
-    const moved = await get<{ name: string; ipAddress: string }[]>(`/api/rooms/${s102.id}/equipment`);
+    const moved = await get<{ id: string; name: string; ipAddress: string }[]>(
+      `/api/rooms/${s102.id}/equipment`,
+    );
     expect(moved).toMatchObject([{ name: 'Projector (moved)', ipAddress: '127.0.0.11' }]);
+
+    // The audit entry names what changed, before and after.
+    const [entry] = await importEntries();
+    expect((entry.after as { changes: ImportChange[] }).changes).toEqual([
+      {
+        entityType: 'equipment',
+        action: 'update',
+        id: moved[0].id,
+        before: { roomId: expect.any(String), name: 'Projector', ipAddress: '127.0.0.10' },
+        after: { roomId: s102.id, name: 'Projector (moved)', ipAddress: '127.0.0.11' },
+      },
+    ]);
   });
 
   it('monitors the addresses an import adds at the next sweep', async () => {

@@ -10,6 +10,7 @@ import {
   importFileMessages,
   type ImportRow,
   importRowPictures,
+  type ImportRunAnswer,
   type InventoryCsvColumn,
   keyOfObjectPath,
   MAX_IMPORT_BYTES,
@@ -23,6 +24,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import busboy from 'busboy';
 import { CsvError, parse } from 'csv-parse';
 import type { Request } from 'express';
+import { AuditLog } from '../audit/audit-log';
 import { type Config } from '../config';
 import { drain } from '../media/drain';
 
@@ -68,6 +70,7 @@ export class InventoryImportService {
 
   constructor(
     private readonly rpc: RpcClient,
+    private readonly audit: AuditLog,
     @Inject(CONFIG) config: Config,
   ) {
     this.idleMs = config.UPLOAD_IDLE_TIMEOUT_MS;
@@ -87,10 +90,19 @@ export class InventoryImportService {
     }
     this.busy = true;
     try {
-      const file = await this.receive(req);
-      const checked = await this.check(file);
+      const { bytes, fileName } = await this.receive(req);
+      const checked = await this.check(bytes);
       await this.checkPictures(checked);
-      const answer = await this.plan(checked, dryRun);
+      const { importId, changes, changesNotListed, ...answer } = await this.plan(checked, dryRun);
+      // One entry per import, refused ones too; the errors are the person's to read, not the log's.
+      const { errors: _errors, ...summary } = answer;
+      await this.audit.write(req, {
+        action: 'create',
+        entityType: 'import',
+        entityId: importId,
+        before: null,
+        after: { fileName, ...summary, changes, changesNotListed },
+      });
       if (!dryRun && !answer.applied) {
         throw new AppError(
           ErrorCode.IMPORT_HAS_ERRORS,
@@ -108,7 +120,7 @@ export class InventoryImportService {
   }
 
   /** The file's bytes, refused past the import limit. */
-  private receive(req: Request): Promise<Buffer> {
+  private receive(req: Request): Promise<{ bytes: Buffer; fileName: string | null }> {
     let parser: busboy.Busboy;
     try {
       parser = busboy({
@@ -119,8 +131,9 @@ export class InventoryImportService {
     } catch {
       return drain(req, this.idleMs).then(() => Promise.reject(noFile()));
     }
-    return new Promise<Buffer>((resolve, reject) => {
+    return new Promise<{ bytes: Buffer; fileName: string | null }>((resolve, reject) => {
       let file: Promise<Buffer> | null = null;
+      let fileName: string | null = null;
       // A client that stops sending must not hold the one import this gateway reads at a time.
       const idle = setTimeout(() => {
         req.unpipe(parser);
@@ -148,11 +161,13 @@ export class InventoryImportService {
         req.unpipe(parser);
         void drain(req, this.idleMs).then(() => reject(error));
       };
-      parser.on('file', (name, stream) => {
+      parser.on('file', (name, stream, info) => {
         if (name !== 'file' || file) {
           stream.resume();
           return;
         }
+        // For the audit log: the name as the browser sent it, within the column's length.
+        fileName = info.filename ? info.filename.slice(0, 255) : null;
         file = new Promise((done, failed) => {
           const chunks: Buffer[] = [];
           stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -165,7 +180,11 @@ export class InventoryImportService {
       parser.on('error', () => fail(invalidFile('The multipart form is malformed.')));
       parser.on('close', () => {
         if (!file) reject(noFile());
-        else file.then(resolve, () => undefined);
+        else
+          file.then(
+            (bytes) => resolve({ bytes, fileName }),
+            () => undefined,
+          );
       });
       req.pipe(parser);
     });
@@ -240,7 +259,7 @@ export class InventoryImportService {
   }
 
   /** Stages the lines with inventory, a batch per message, and runs the import there. */
-  private async plan(checked: Checked, dryRun: boolean): Promise<ImportAnswer> {
+  private async plan(checked: Checked, dryRun: boolean): Promise<ImportRunAnswer & { importId: string }> {
     const importId = randomUUID();
     let seq = 0;
     let batch: ImportRow[] = [];
@@ -263,7 +282,7 @@ export class InventoryImportService {
     }
     await flush();
     const errors = checked.errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-    return this.rpc.send(
+    const answer = await this.rpc.send(
       messages.inventory.runImport,
       {
         importId,
@@ -274,5 +293,6 @@ export class InventoryImportService {
       },
       { timeoutMs: RUN_TIMEOUT_MS },
     );
+    return { ...answer, importId };
   }
 }
