@@ -19,6 +19,6 @@ import { UsersService } from './users.service';
     TotpService,
     AdminBootstrapService,
   ],
-  exports: [UserRepository, PasswordHasher, UserChanges],
+  exports: [UserRepository, PasswordHasher, UserChanges, AccountEvents],
 })
 export class UsersModule {}
