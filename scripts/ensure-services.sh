@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Makes sure PostgreSQL and NATS (with JetStream) answer on this machine, for the local run and CI.
+# Makes sure PostgreSQL and NATS (with JetStream) answer on this machine, for the local run and CI
+# (with NATS_PROGRAM_ONLY set, only that nats-server is installed: `npm start` runs its own).
 # Starts them when they are installed but stopped; installs them from Debian's packages when
 # missing and running as root; otherwise says exactly what to install.
 set -euo pipefail
@@ -47,7 +48,12 @@ if ! port_open "$PG_HOST" "$PG_PORT"; then
   wait_port "$PG_HOST" "$PG_PORT" PostgreSQL
 fi
 
-if ! port_open "$NATS_HOST" "$NATS_PORT"; then
+if [ -n "${NATS_PROGRAM_ONLY:-}" ]; then
+  # `npm start` runs a NATS server of the system's own (scripts/local-nats.cjs): install it only.
+  if ! command -v nats-server >/dev/null && [ ! -x /usr/sbin/nats-server ]; then
+    apt_install "NATS server" nats-server
+  fi
+elif ! port_open "$NATS_HOST" "$NATS_PORT"; then
   if ! command -v nats-server >/dev/null && [ ! -x /usr/sbin/nats-server ]; then
     apt_install "NATS server" nats-server
   fi

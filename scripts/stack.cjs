@@ -1,5 +1,6 @@
 // Starts and stops the whole system on one machine: an S3-API server on loopback (unless
-// S3_ENDPOINT points elsewhere) and the five services as child processes. Used by
+// S3_ENDPOINT points elsewhere), a NATS server of its own when asked (`npm start`), and the five
+// services as child processes. Used by
 // `npm start` and by the end-to-end tests, so that both run the system the same way.
 const { spawn } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -7,6 +8,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const readline = require('node:readline');
+const { startLocalNats } = require('./local-nats.cjs');
 
 const ROOT = path.resolve(__dirname, '..');
 const SERVICES = ['auth', 'inventory', 'media', 'monitor', 'gateway'];
@@ -164,6 +166,8 @@ function stackEnv(given, port) {
  * @param {(service: string, line: string) => void} [options.onLine] each log line of each service
  * @param {(service: string, code: number|null, signal: string|null) => void} [options.onExit] a service stopped unasked
  * @param {string[]} [options.services] which services to start (all by default)
+ * @param {boolean} [options.ownNats] run a NATS server of the system's own in `<dataDir>/nats`, with
+ *   a user per service (scripts/local-nats.cjs), rather than use NATS_URL
  */
 async function startStack(options = {}) {
   const given = { ...process.env, ...options.env };
@@ -182,15 +186,40 @@ async function startStack(options = {}) {
     : await planPorts({ env, serviceEnv: options.serviceEnv, services });
   const onLine = options.onLine ?? (() => {});
   const dataDir = options.dataDir ?? path.join(ROOT, '.data');
+  /** How each service that stopped unasked stopped, with its last log lines (onLine may drop them). */
+  const exited = [];
   env.SESSION_SECRET ??= sessionSecret(dataDir);
   // Where auth keeps the first administrator's generated password (never in its log).
   if (!env.ADMIN_PASSWORD_SECRET) env.ADMIN_PASSWORD_OUTPUT_FILE ??= path.join(dataDir, 'admin-password');
+  let nats;
+  const serviceEnvOf = { ...options.serviceEnv };
+  if (options.ownNats) {
+    nats = await startLocalNats({
+      dataDir: path.join(dataDir, 'nats'),
+      namespace: env.CM_NAMESPACE,
+      onExit: (code, signal) => {
+        exited.push(`nats-server stopped with ${signal ?? `exit code ${code}`}`);
+        options.onExit?.('nats', code, signal);
+      },
+    });
+    env.NATS_URL = nats.url;
+    for (const service of services) {
+      const login = nats.serviceEnv[service];
+      // One way of logging in at a time (the services refuse two): the system's users replace any other.
+      serviceEnvOf[service] = { NATS_TOKEN: '', NATS_CREDS_FILE: '', ...serviceEnvOf[service], ...login };
+    }
+  }
   let s3;
   if (!env.S3_ENDPOINT) {
-    s3 = await startLocalS3({
-      directory: path.join(dataDir, 's3'),
-      port: Number(env.S3_PORT ?? 0),
-    });
+    try {
+      s3 = await startLocalS3({
+        directory: path.join(dataDir, 's3'),
+        port: Number(env.S3_PORT ?? 0),
+      });
+    } catch (error) {
+      await nats?.stop();
+      throw error;
+    }
     // Browsers upload through the gateway (no S3_PUBLIC_ENDPOINT), as with docker-compose.yml.
     env.S3_ENDPOINT = s3.endpoint;
     env.S3_ACCESS_KEY_ID ??= LOCAL_S3_KEY;
@@ -198,12 +227,10 @@ async function startStack(options = {}) {
   }
 
   const children = new Map();
-  /** How each service that stopped unasked stopped, with its last log lines (onLine may drop them). */
-  const exited = [];
   const lastLines = new Map(services.map((service) => [service, []]));
   let stopping = false;
   for (const service of services) {
-    const serviceEnv = { ...env, ...options.serviceEnv?.[service] };
+    const serviceEnv = { ...env, ...serviceEnvOf[service] };
     if (service === 'gateway') serviceEnv.PORT = String(port);
     const { variable } = SIDE_PORTS[service];
     serviceEnv[variable] = sidePorts ? String(sidePorts[service].port) : '0';
@@ -249,6 +276,7 @@ async function startStack(options = {}) {
       ),
     );
     await s3?.close();
+    await nats?.stop();
   };
 
   const url = `http://127.0.0.1:${port}`;
@@ -268,6 +296,7 @@ async function startStack(options = {}) {
     children,
     stop,
     s3Endpoint: env.S3_ENDPOINT,
+    natsUrl: env.NATS_URL,
   };
 }
 

@@ -34,6 +34,9 @@ if (!existsSync(installed) || statSync(installed).mtimeMs < statSync(lock).mtime
   run('npm', ['ci', '--no-audit', '--no-fund']);
 }
 
+// Without NATS_URL the system runs a NATS server of its own, with a user per service and their
+// permissions (scripts/local-nats.cjs); a NATS_URL given is used as it is, with the NATS_USER… given.
+const ownNats = !process.env.NATS_URL;
 // Local services are started or installed only where the URLs point at this machine.
 const databaseUrl = new URL(
   process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/classroom_monitor',
@@ -46,13 +49,15 @@ if (isLocal(databaseUrl.hostname) || isLocal(natsUrl.hostname)) {
     PG_PORT: databaseUrl.port || '5432',
     NATS_HOST: natsUrl.hostname === 'localhost' ? '127.0.0.1' : natsUrl.hostname,
     NATS_PORT: natsUrl.port || '4222',
+    // The system's own server is started with it: only the program has to be there.
+    NATS_PROGRAM_ONLY: ownNats ? '1' : '',
   });
 }
 
 console.log('Building (cached when nothing changed)...');
 run('npx', ['nx', 'run-many', '-t', 'build', '--output-style=static'], { NX_DAEMON: 'false' });
 
-const colours = { auth: 35, inventory: 32, media: 36, monitor: 33, gateway: 34 };
+const colours = { auth: 35, inventory: 32, media: 36, monitor: 33, gateway: 34, nats: 31 };
 function printLine(service, line) {
   const tag = `\x1b[${colours[service] ?? 37}m${service.padEnd(9)}\x1b[0m`;
   try {
@@ -83,6 +88,7 @@ try {
   stack = await startStack({
     port: Number(process.env.PORT ?? 8080),
     dataDir: path.join(root, '.data'),
+    ownNats,
     onLine: printLine,
     onExit: (service, code, signal) => {
       console.error(`\n${service} stopped unexpectedly (${signal ?? `exit ${code}`}).`);
@@ -105,7 +111,10 @@ const firstSignIn =
     ? `\n  First sign-in: ${stack.env.ADMIN_USERNAME ?? 'admin'}, with the password in ${path.relative(root, passwordFile)}` +
       '\n  (change it in the app, then delete the file)\n'
     : '';
+const natsLine = ownNats
+  ? `  NATS: ${stack.natsUrl}, a user per service (passwords in .data/nats/passwords.json)\n`
+  : '';
 console.log(
   `\n  Classroom Monitor is running at ${stack.url}\n  (namespace ${stack.namespace}; press Ctrl-C to stop)\n` +
-    `  Probes and metrics: ${sidePorts}\n${firstSignIn}`,
+    `  Probes and metrics: ${sidePorts}\n${natsLine}${firstSignIn}`,
 );

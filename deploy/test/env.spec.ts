@@ -149,8 +149,8 @@ describe('environment of the services', () => {
 describe('copies of the JetStream state (NATS_STREAM_REPLICAS)', () => {
   const creators = services.filter((s) => read[s].includes('NATS_STREAM_REPLICAS'));
 
-  it('are read by the processes that create streams and KV buckets: the gateway (the live stream), inventory and the monitor', () => {
-    expect(creators).toEqual(['gateway', 'inventory', 'monitor']);
+  it('are read by the processes that create streams and KV buckets: the gateway (the live stream), auth (account changes), inventory and the monitor', () => {
+    expect(creators).toEqual(['gateway', 'auth', 'inventory', 'monitor']);
   });
 
   it('are one by default and nats.streamReplicas when given, for every one of them', () => {

@@ -133,7 +133,7 @@ describe('the whole system on an authenticated NATS', () => {
       500,
     );
 
-    const ready = await fetch(`${system.url}/api/readyz`);
+    const ready = await fetch(`${system.url}/api/readyz`, { headers: cookie });
     expect(ready.status).toBe(200);
     expect(((await ready.json()) as HealthReport).nats).toEqual({ auth: 'user' });
     expect(servicesRefused()).toEqual([]);

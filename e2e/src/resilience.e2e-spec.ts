@@ -237,7 +237,7 @@ describe('resilience of the whole system', () => {
         }),
       });
       expect((await fetch(`${system.url}/api/readyz`)).status).toBe(200);
-      const state = await fetch(`${system.url}/api/status/system`);
+      const state = await fetch(`${system.url}/api/status/system`, { headers: { cookie: cookies[0] } });
       expect(state.status).toBe(503);
       expect(((await state.json()) as HealthReport).checks.inventory).toMatchObject({ status: 'down' });
 

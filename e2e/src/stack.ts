@@ -54,8 +54,13 @@ async function adminOf(env: Record<string, string>): Promise<Credentials> {
  */
 export async function startSystem(
   env: Record<string, string> = {},
-  options: { namespace?: string; serviceEnv?: Record<string, Record<string, string>> } = {},
-): Promise<RunningStack & { admin: Credentials; close(): Promise<void> }> {
+  options: {
+    namespace?: string;
+    serviceEnv?: Record<string, Record<string, string>>;
+    /** A NATS server of the system's own with a user per service, as `npm start` runs it. */
+    ownNats?: boolean;
+  } = {},
+): Promise<RunningStack & { admin: Credentials; dataDir: string; close(): Promise<void> }> {
   const namespace = options.namespace ?? testNamespace('e2e');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cm-e2e-'));
   const logs: string[] = [];
@@ -63,6 +68,7 @@ export async function startSystem(
   const stack = await launcher.startStack({
     env: serviceEnv,
     serviceEnv: options.serviceEnv,
+    ownNats: options.ownNats,
     port: 0,
     ephemeralPorts: true,
     dataDir,
@@ -76,6 +82,7 @@ export async function startSystem(
     ...stack,
     logs,
     admin,
+    dataDir,
     close: async () => {
       await stack.stop();
       mkdirSync(logDir, { recursive: true });

@@ -2,6 +2,7 @@ import { type HealthReport } from '@cm/contracts';
 import { type ChildProcess, execFile } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { signIn } from './session';
 import { startSystem } from './stack';
 
 describe('the whole system', () => {
@@ -12,8 +13,14 @@ describe('the whole system', () => {
   });
   afterAll(() => system?.close());
 
+  /** The checks are shown to administrators only; anybody else reads up or down. */
+  const asAdmin = async () => ({
+    cookie: await signIn(system.url, system.admin.username, system.admin.password),
+  });
+
   it('is up: HTTP → gateway → NATS → every service → PostgreSQL', async () => {
-    const res = await fetch(`${system.url}/api/status/system`);
+    expect(await (await fetch(`${system.url}/api/status/system`)).json()).toEqual({ status: 'up' });
+    const res = await fetch(`${system.url}/api/status/system`, { headers: await asAdmin() });
     expect(res.status).toBe(200);
     const report = (await res.json()) as HealthReport;
     expect(report.status).toBe('up');
@@ -23,7 +30,7 @@ describe('the whole system', () => {
   });
 
   it('says the gateway process is ready by its own connections alone', async () => {
-    const res = await fetch(`${system.url}/api/readyz`);
+    const res = await fetch(`${system.url}/api/readyz`, { headers: await asAdmin() });
     expect(res.status).toBe(200);
     expect(Object.keys(((await res.json()) as HealthReport).checks).sort()).toEqual(['nats', 'postgres']);
   });

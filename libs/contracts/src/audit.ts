@@ -13,6 +13,8 @@ export const auditEntityTypes = [
   'monitoring',
   'session',
   'apiToken',
+  /** An inventory CSV import, dry run or applied, with what it created and changed. */
+  'import',
   'route',
 ] as const;
 export const auditEntityTypeSchema = z.enum(auditEntityTypes, {

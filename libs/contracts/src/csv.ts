@@ -3,12 +3,23 @@
  * Names and notes are typed by people and the files are opened in spreadsheets, which run a cell
  * that starts with =, +, -, @, a tab or a carriage return as a formula ("CSV injection"): such a
  * cell is written with a leading apostrophe, which spreadsheets show as text and do not run.
+ * The first character is judged after NFKC, which makes the fullwidth and small forms (＝ ＋ － ＠,
+ * ﹦ ﹢ ﹣ ﹫) the ASCII ones, since a spreadsheet may fold them too; the minus sign (U+2212) and
+ * the other dashes NFKC leaves alone count as a minus.
  */
-const formulaStart = /^[=+\-@\t\r]/;
+const formulaTrigger = /^[=+\-@\t\r\u2010-\u2015\u2212\uFE58]/;
+
+/** The first character as written (`=` then a combining mark composes to `≠`) and after NFKC. */
+function startsFormula(value: string): boolean {
+  const first = value.codePointAt(0);
+  if (first === undefined) return false;
+  const character = String.fromCodePoint(first);
+  return formulaTrigger.test(character) || formulaTrigger.test(character.normalize('NFKC'));
+}
 
 /** RFC 4180 quoting, after neutralising a cell a spreadsheet would run as a formula. */
 export function csvCell(value: string): string {
-  const safe = formulaStart.test(value) ? `'${value}` : value;
+  const safe = startsFormula(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
@@ -17,7 +28,7 @@ export function csvCell(value: string): string {
  * removed, so a file exported and imported again keeps "-3 dB pad" as it was typed.
  */
 export function csvCellValue(cell: string): string {
-  return cell.startsWith("'") && formulaStart.test(cell.slice(1)) ? cell.slice(1) : cell;
+  return cell.startsWith("'") && startsFormula(cell.slice(1)) ? cell.slice(1) : cell;
 }
 
 /** One CSV line of cells, CRLF-terminated. */

@@ -3,6 +3,7 @@ import { equipmentChangedEventSchema } from './equipment';
 import { equipmentStatusEventSchema, inventoryChangedEventSchema, monitoringStateEventSchema } from './live';
 import { events } from './messaging';
 import { statusMessageSchema } from './monitoring';
+import { accountChangedEventSchema } from './users';
 
 /** The payload schema of every JetStream event subject: publishers and consumers check with it. */
 export const eventSchemas = {
@@ -11,6 +12,7 @@ export const eventSchemas = {
   [events.liveEquipmentStatus]: equipmentStatusEventSchema,
   [events.liveInventoryChanged]: inventoryChangedEventSchema,
   [events.liveMonitoringState]: monitoringStateEventSchema,
+  [events.accountChanged]: accountChangedEventSchema,
 } as const;
 
 export type EventSubject = keyof typeof eventSchemas;

@@ -38,4 +38,15 @@ export const healthReportSchema = z.object({
 });
 export type HealthReport = z.infer<typeof healthReportSchema>;
 
+/**
+ * What the gateway's readiness and system status answer anybody but a signed-in administrator:
+ * up or down, never which dependency, how the bus is secured or what a check said.
+ */
+export const healthSummarySchema = z.strictObject({ status: reportStateSchema });
+export type HealthSummary = z.infer<typeof healthSummarySchema>;
+
+/** `GET /api/readyz` and `GET /api/status/system`: the report for administrators, else the summary. */
+export const healthAnswerSchema = z.union([healthReportSchema, healthSummarySchema]);
+export type HealthAnswer = z.infer<typeof healthAnswerSchema>;
+
 export const livenessSchema = z.object({ status: z.literal('up') });

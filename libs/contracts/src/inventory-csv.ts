@@ -139,6 +139,8 @@ export const importFileMessages = {
     `Unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((c) => `"${c}"`).join(', ')}. Remove ${unknown.length > 1 ? 'them' : 'it'} or rename to one of: ${inventoryCsvColumns.join(', ')}.`,
   repeatedColumn: (column: string) => `The column "${column}" is in the header twice. Keep one of them.`,
   noBuildingColumn: 'The header has no building_name column; every line names its building.',
+  tooLarge: (maxBytes: number) =>
+    `The file is larger than ${maxBytes.toLocaleString('en-US')} bytes (${Math.round(maxBytes / 1024 / 1024)} MB), the most one import reads. Split it into smaller files and import them one after another.`,
   tooManyRows: (max: number) =>
     `The file has more than ${max.toLocaleString('en-US')} rows. Split it into files of at most ${max.toLocaleString('en-US')} rows and import them one after another.`,
   malformed: (line: number, why: string) =>

@@ -5,6 +5,12 @@ import { z } from 'zod';
 
 /** Rows one import may hold (not counting the header). */
 export const MAX_IMPORT_ROWS = 50_000;
+/**
+ * Bytes one import file may have: 50,000 lines of about 500 bytes (an export line with every
+ * column filled and two picture paths is about 400). Checked on the bytes as they arrive, so a
+ * file too large is refused before any line of it is parsed.
+ */
+export const MAX_IMPORT_BYTES = 25 * 1024 * 1024;
 /** Errors an answer lists; `errorCount` says how many there were in all. */
 export const IMPORT_ERRORS_SHOWN = 100;
 
@@ -46,6 +52,28 @@ export const importAnswerSchema = z.object({
   errorCount: z.number().int().nonnegative(),
 });
 export type ImportAnswer = z.infer<typeof importAnswerSchema>;
+
+/** One record an applied import created or changed, for the audit log: an update lists the fields that changed. */
+export const importChangeSchema = z.object({
+  entityType: z.enum(['building', 'room', 'equipment']),
+  action: z.enum(['create', 'update']),
+  id: z.string(),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()),
+});
+export type ImportChange = z.infer<typeof importChangeSchema>;
+
+/**
+ * What inventory answers the gateway for an import: the answer, and what an applied one created or
+ * changed for the audit log, as many as fit in about IMPORT_CHANGES_BYTES (a NATS message holds
+ * 1 MB); `changesNotListed` counts the rest.
+ */
+export const importRunAnswerSchema = importAnswerSchema.extend({
+  changes: z.array(importChangeSchema),
+  changesNotListed: z.number().int().nonnegative(),
+});
+export type ImportRunAnswer = z.infer<typeof importRunAnswerSchema>;
+export const IMPORT_CHANGES_BYTES = 512 * 1024;
 
 export const importQuerySchema = z.object({
   dryRun: z

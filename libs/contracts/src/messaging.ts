@@ -21,7 +21,7 @@ import {
   importStagedSchema,
   importStageSchema,
 } from './inventory-csv';
-import { importAnswerSchema } from './inventory-import';
+import { importRunAnswerSchema } from './inventory-import';
 import { equipmentHistorySchema, historyRequestSchema } from './history';
 import {
   maintenanceWindowCreateSchema,
@@ -252,7 +252,7 @@ export const messages = {
     /** An import's checked lines, a batch at a time, kept until it runs. */
     stageImport: message('inventory.import.stage', importStageSchema, importStagedSchema),
     /** Plans the staged lines against the inventory; applies the plan unless it is a dry run. */
-    runImport: message('inventory.import.run', importRunSchema, importAnswerSchema),
+    runImport: message('inventory.import.run', importRunSchema, importRunAnswerSchema),
     listOpenAlerts: message('inventory.alert.open', openAlertQuerySchema, z.array(openAlertSchema)),
     getQuietHours: message('inventory.quiet-hours.get', buildingIdParamsSchema, buildingQuietHoursSchema),
     setQuietHours: message('inventory.quiet-hours.set', quietHoursMessageSchema, buildingQuietHoursSchema),
@@ -306,6 +306,11 @@ export const events = {
   liveInventoryChanged: 'live.inventory.changed',
   /** Live: monitoring started, stopped or its interval changed, by the monitor. */
   liveMonitoringState: 'live.monitoring.state',
+  /**
+   * An account created, or its role or active flag changed, by auth: the gateway's audit log
+   * records it (not `auth.user.changed`, the core notice that refreshes the gateways' copies).
+   */
+  accountChanged: 'auth.account.changed',
 } as const;
 
 /** The SSE event name of a live subject: `live.equipment.status` → `equipment.status`. */
@@ -317,6 +322,8 @@ export const liveEventType = (subject: string): string => subject.replace(/^live
  */
 export const durableConsumers = {
   inventoryStatus: 'inventory-status',
+  /** The gateway's audit log, fed with auth's account changes (replicas share it). */
+  gatewayAccounts: 'gateway-accounts',
 } as const;
 
 /**
@@ -326,6 +333,7 @@ export const durableConsumers = {
 export const streams = {
   status: { name: 'STATUS', subjects: [events.statusChecked] },
   equipment: { name: 'EQUIPMENT', subjects: [events.equipmentChanged] },
+  accounts: { name: 'ACCOUNTS', subjects: [events.accountChanged] },
   live: {
     name: 'LIVE',
     subjects: [events.liveEquipmentStatus, events.liveInventoryChanged, events.liveMonitoringState],

@@ -1,5 +1,5 @@
 import { events, messages } from './messaging';
-import { natsPermissions, natsPrincipals } from './nats-permissions';
+import { natsPermissions, natsPrincipals, streamsOf } from './nats-permissions';
 
 describe(natsPermissions.name, () => {
   const sut = natsPermissions('cm');
@@ -40,6 +40,15 @@ describe(natsPermissions.name, () => {
     expect(sut.gateway.publish.filter((s) => s.includes('STATUS') || s.includes('EQUIPMENT'))).toEqual([]);
   });
 
+  it('lets only auth publish account changes, and the gateway consume them for its audit log', () => {
+    expect(publishers(`cm.${events.accountChanged}`)).toEqual(['auth']);
+    expect(natsPrincipals.filter((p) => sut[p].publish.includes('$JS.API.CONSUMER.*.cm_ACCOUNTS'))).toEqual([
+      'gateway',
+    ]);
+    expect(streamsOf('auth').map((s) => s.name)).toEqual(['ACCOUNTS']);
+    expect(streamsOf('inventory').map((s) => s.name)).toEqual(['STATUS', 'EQUIPMENT', 'LIVE']);
+  });
+
   it('gives each principal inboxes of its own and never a wildcard over everything', () => {
     for (const principal of natsPrincipals) {
       expect(sut[principal].subscribe).toContain(`_INBOX_cm_${principal}.>`);
@@ -49,7 +58,14 @@ describe(natsPermissions.name, () => {
       expect(everything).toEqual([]);
     }
     expect(sut.gateway.allowResponses).toBe(false);
-    // Auth only answers, and tells the gateways of user changes.
-    expect(sut.auth.publish).toEqual([`cm.${messages.auth.userChanged.subject}`]);
+    // Auth only answers, tells the gateways of user changes, and publishes account changes.
+    expect(sut.auth.publish).toEqual([
+      `cm.${messages.auth.userChanged.subject}`,
+      `cm.${events.accountChanged}`,
+      '$JS.API.STREAM.INFO.cm_ACCOUNTS',
+      '$JS.API.STREAM.CREATE.cm_ACCOUNTS',
+      '$JS.API.STREAM.UPDATE.cm_ACCOUNTS',
+      '$JS.API.INFO',
+    ]);
   });
 });

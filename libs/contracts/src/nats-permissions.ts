@@ -43,6 +43,7 @@ const eventPublishers: Record<(typeof events)[keyof typeof events], NatsPrincipa
   [events.liveEquipmentStatus]: 'inventory',
   [events.liveInventoryChanged]: 'inventory',
   [events.liveMonitoringState]: 'monitor',
+  [events.accountChanged]: 'auth',
 };
 
 /** Streams each principal consumes from (and ensures, as every consumer does). */
@@ -50,8 +51,20 @@ const streamConsumers: Partial<Record<NatsPrincipal, (keyof typeof streams)[]>> 
   inventory: ['status'],
   monitor: ['equipment'],
   // Each gateway replica follows the live stream and replays it for a `Last-Event-ID`.
-  gateway: ['live'],
+  // … and records auth's account changes in its audit log.
+  gateway: ['live', 'accounts'],
 };
+
+/** The streams a principal publishes to or consumes from: those it ensures at start, and may. */
+export function streamsOf(principal: NatsPrincipal): (typeof streams)[keyof typeof streams][] {
+  return Object.entries(streams)
+    .filter(
+      ([key, stream]) =>
+        streamConsumers[principal]?.includes(key as keyof typeof streams) ||
+        stream.subjects.some((subject) => eventPublishers[subject] === principal),
+    )
+    .map(([, stream]) => stream);
+}
 
 /**
  * Replies come back on inboxes under a prefix of each principal's own, so that no other user can

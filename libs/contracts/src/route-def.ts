@@ -28,4 +28,10 @@ export interface ApiRouteDef {
    * first result instead of creating a second record.
    */
   idempotent?: true;
+  /**
+   * A public route that answers more to an administrator (the health routes): the session or
+   * token a request carries is read when valid, and a request without one, or with one that is
+   * not, is answered as anybody's, never refused.
+   */
+  identifiesViewer?: true;
 }

@@ -193,13 +193,24 @@ export type PasswordChange = z.infer<typeof passwordChangeSchema>;
 export const userIdMessageSchema = z.object({ id: idSchema });
 export type UserIdMessage = z.infer<typeof userIdMessageSchema>;
 
-export const userCreateMessageSchema = z.object({ actorId: idSchema, user: userCreateSchema });
+/**
+ * The request id of the gateway's request that asked, when the gateway asked: its audit log has the
+ * entry (with the person and address), so auth's account event is not recorded a second time.
+ */
+const viaRequest = z.string().min(1).max(128).optional();
+
+export const userCreateMessageSchema = z.object({
+  actorId: idSchema,
+  user: userCreateSchema,
+  requestId: viaRequest,
+});
 export type UserCreateMessage = z.infer<typeof userCreateMessageSchema>;
 
 export const userUpdateMessageSchema = z.object({
   actorId: idSchema,
   id: idSchema,
   changes: userUpdateSchema,
+  requestId: viaRequest,
 });
 export type UserUpdateMessage = z.infer<typeof userUpdateMessageSchema>;
 
@@ -232,3 +243,24 @@ export const authMessages = {
   externalTotp:
     'This account signs in through single sign-on: two-factor sign-in is set up at the identity provider.',
 } as const;
+
+/** What decides what an account may do: the fields every change of them is audited for. */
+export const accountAccessSchema = z.object({ role: userRoleSchema, isActive: flagSchema });
+export type AccountAccess = z.infer<typeof accountAccessSchema>;
+
+/**
+ * auth → the gateway's audit log, on JetStream: an account was created, or its role or active flag
+ * changed, whoever sent the message. Published by auth inside the change's transaction, so no such
+ * change commits without it. `actorId` is the one the message named; `requestId` the gateway's
+ * request, when the gateway asked.
+ */
+export const accountChangedEventSchema = z.object({
+  userId: idSchema,
+  username: z.string(),
+  actorId: idSchema.nullable(),
+  requestId: z.string().nullable(),
+  before: accountAccessSchema.nullable(),
+  after: accountAccessSchema,
+  at: timestampSchema,
+});
+export type AccountChangedEvent = z.infer<typeof accountChangedEventSchema>;

@@ -1,4 +1,4 @@
-import { DatabaseModule, PlatformModule } from '@cm/platform';
+import { DatabaseModule, JetStreamModule, PlatformModule } from '@cm/platform';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { type Config } from './config';
 import { migrations } from './migrations';
@@ -14,6 +14,7 @@ export class AppModule {
       imports: [
         PlatformModule.forService({ service: 'auth', config }),
         DatabaseModule.forService({ service: 'auth', entities: [UserEntity], migrations }),
+        JetStreamModule.forService('auth'),
         UsersModule,
         SingleSignOnModule,
       ],

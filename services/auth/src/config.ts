@@ -1,6 +1,15 @@
 import { availableParallelism } from 'node:os';
 import { newUsernameSchema } from '@cm/contracts';
-import { coreEnv, databaseEnv, encryptionKey, httpPortEnv, listOf, optionalText, secret } from '@cm/platform';
+import {
+  coreEnv,
+  databaseEnv,
+  encryptionKey,
+  httpPortEnv,
+  jetStreamEnv,
+  listOf,
+  optionalText,
+  secret,
+} from '@cm/platform';
 import { z } from 'zod';
 import { passwordProblem } from './passwords/password-policy';
 
@@ -25,6 +34,7 @@ const issuerUrl = optionalText().refine(
 const variables = z.object({
   ...coreEnv,
   ...databaseEnv,
+  ...jetStreamEnv,
   ...httpPortEnv(9101),
   /** The first administrator, created when the users table is empty. */
   ADMIN_USERNAME: newUsernameSchema.default('admin'),

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { type AuditEntry, type AuditPage, ErrorCode } from '@cm/contracts';
+import { type AuditEntry, type AuditPage, ErrorCode, messages } from '@cm/contracts';
+import { RpcClient } from '@cm/platform';
+import { eventually } from '@cm/platform/testing';
 import { DataSource } from 'typeorm';
 import { AUDIT_CLOCK } from '../src/audit/audit-log';
 import { AuditRetention } from '../src/audit/audit-retention.service';
@@ -153,6 +155,85 @@ describe('audit log', () => {
     expect(entries[1]).toMatchObject({
       before: { quietHours: { end: '18:00' } },
       after: { quietHours: { end: '20:00' } },
+    });
+  });
+
+  it('records a role change sent to auth on the bus, past the gateway, and one made through the gateway once', async () => {
+    const users = await ok<{ id: string; username: string }[]>('/api/users');
+    const chief = users.find((u) => u.username === adminCredentials.username)!;
+    const target = await ok<{ id: string }>('/api/users', 'POST', {
+      username: 'bystander',
+      password: 'bystander secret phrase',
+    });
+    // Straight on the bus, as any client holding NATS credentials could: no session, no route.
+    const bus = sut.gateway.app.get(RpcClient);
+    const onTheBus = (changes: { role?: 'admin' | 'user'; isActive?: 0 | 1 }) =>
+      bus.send(messages.auth.updateUser, {
+        actorId: chief.id,
+        id: target.id,
+        changes: { username: 'bystander', ...changes },
+      });
+    const updates = () => entriesOf('user', target.id).then((entries) => only(entries, 'update'));
+
+    await onTheBus({ role: 'admin' });
+    const [promoted] = await eventually(
+      async () => {
+        const found = await updates();
+        expect(found).toHaveLength(1);
+        return found;
+      },
+      60_000,
+      200,
+    );
+    expect(promoted).toMatchObject({
+      actorId: chief.id,
+      clientAddress: 'NATS',
+      before: { role: 'user', isActive: 1 },
+      after: { username: 'bystander', role: 'admin', isActive: 1 },
+    });
+
+    // Through the gateway: the interceptor's entry, not auth's event of it as a second one. Events
+    // are recorded in order, so once the next change on the bus is there, this one was handled.
+    await ok(`/api/users/${target.id}`, 'PUT', { username: 'bystander', role: 'user' });
+    await onTheBus({ isActive: 0 });
+    const [deactivated, demoted] = await eventually(
+      async () => {
+        const found = await updates();
+        expect(found).toHaveLength(3);
+        return found;
+      },
+      60_000,
+      200,
+    );
+    expect(demoted).toMatchObject({ actorName: adminCredentials.username, after: { role: 'user' } });
+    expect(demoted.clientAddress).not.toBe('NATS');
+    expect(deactivated).toMatchObject({
+      clientAddress: 'NATS',
+      before: { role: 'user', isActive: 1 },
+      after: { role: 'user', isActive: 0 },
+    });
+    expect(only(await entriesOf('user', target.id), 'create')).toHaveLength(1);
+
+    // A request id the gateway never had does not pass a message off as the gateway's.
+    await bus.send(messages.auth.updateUser, {
+      actorId: chief.id,
+      id: target.id,
+      changes: { username: 'bystander', isActive: 1 },
+      requestId: 'made-up-request',
+    });
+    const [reactivated] = await eventually(
+      async () => {
+        const found = await updates();
+        expect(found).toHaveLength(4);
+        return found;
+      },
+      90_000,
+      500,
+    );
+    expect(reactivated).toMatchObject({
+      requestId: 'made-up-request',
+      clientAddress: 'NATS',
+      after: { isActive: 1 },
     });
   });
 

@@ -1,10 +1,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  type AuditPage,
   type Building,
   ErrorCode,
+  type ImportChange,
   type ImportAnswer,
+  importFileMessages,
   inventoryCsvColumns,
+  MAX_IMPORT_BYTES,
   MAX_IMPORT_ROWS,
   MAX_UPLOAD_BYTES,
   type MonitoringCheckResult,
@@ -87,6 +91,8 @@ describe('the inventory CSV: export and import', () => {
     );
     return res.text();
   };
+  /** The audit log's import entries, newest first. */
+  const importEntries = async () => (await get<AuditPage>('/api/audit?entityType=import')).items;
   const buildingNamed = async (name: string) =>
     (await get<Building[]>('/api/buildings')).find((b) => b.name === name);
 
@@ -143,6 +149,42 @@ describe('the inventory CSV: export and import', () => {
       rooms: { create: 0, update: 0, unchanged: 2 },
       equipment: { create: 0, update: 0, unchanged: 2 },
     });
+
+    // One audit entry per import: dry run or applied, the file, the counts, what it created.
+    const [second, first, dry] = await importEntries();
+    expect(dry.after).toEqual({
+      fileName: 'campus.csv',
+      dryRun: true,
+      applied: false,
+      ...counts,
+      errors: undefined,
+      changes: [],
+      changesNotListed: 0,
+    });
+    expect(dry.actorName).toBe('chief');
+    expect(first.after).toMatchObject({
+      fileName: 'campus.csv',
+      dryRun: false,
+      applied: true,
+      changesNotListed: 0,
+    });
+    const created = (first.after as { changes: ImportChange[] }).changes;
+    expect(created).toHaveLength(6);
+    expect(created).toContainEqual({
+      entityType: 'building',
+      action: 'create',
+      id: hall.id,
+      before: null,
+      after: expect.objectContaining({ name: 'Science Hall', description: 'North campus' }),
+    });
+    expect(created).toContainEqual(
+      expect.objectContaining({
+        entityType: 'equipment',
+        action: 'create',
+        after: expect.objectContaining({ name: 'Projector', serialNumber: 'PJ-1', ipAddress: '127.0.0.10' }),
+      }),
+    );
+    expect(second.after).toMatchObject({ applied: true, changes: [], changesNotListed: 0 });
   });
 
   it('exports every building, room and equipment, and its own export imports as unchanged', async () => {
@@ -195,8 +237,22 @@ describe('the inventory CSV: export and import', () => {
     });
     const hall = (await buildingNamed('Science Hall'))!;
     const [, s102] = await get<Room[]>(`/api/buildings/${hall.id}/rooms`);
-    const moved = await get<{ name: string; ipAddress: string }[]>(`/api/rooms/${s102.id}/equipment`);
+    const moved = await get<{ id: string; name: string; ipAddress: string }[]>(
+      `/api/rooms/${s102.id}/equipment`,
+    );
     expect(moved).toMatchObject([{ name: 'Projector (moved)', ipAddress: '127.0.0.11' }]);
+
+    // The audit entry names what changed, before and after.
+    const [entry] = await importEntries();
+    expect((entry.after as { changes: ImportChange[] }).changes).toEqual([
+      {
+        entityType: 'equipment',
+        action: 'update',
+        id: moved[0].id,
+        before: { roomId: expect.any(String), name: 'Projector', ipAddress: '127.0.0.10' },
+        after: { roomId: s102.id, name: 'Projector (moved)', ipAddress: '127.0.0.11' },
+      },
+    ]);
   });
 
   it('monitors the addresses an import adds at the next sweep', async () => {
@@ -311,6 +367,40 @@ describe('the inventory CSV: export and import', () => {
 
     const big = await upload(Buffer.alloc(MAX_UPLOAD_BYTES + 1, 'a'), '?dryRun=true');
     expect(big.status).toBe(413);
+  });
+
+  it('refuses a file over the import limit by its size, before reading a line, sent with or without its length', async () => {
+    // 60,000 lines of about 500 bytes: within the upload limit of pictures, over the import's.
+    const tooMany = `Library,${'x'.repeat(480)}\n`;
+    const file = `${header}\n${tooMany.repeat(60_000)}`;
+    expect(Buffer.byteLength(file)).toBeGreaterThan(MAX_IMPORT_BYTES);
+    expect(Buffer.byteLength(file)).toBeLessThan(MAX_UPLOAD_BYTES);
+    const sized = await upload(file, '?dryRun=true');
+    expect(sized.status).toBe(413);
+    const refusal = importFileMessages.tooLarge(MAX_IMPORT_BYTES);
+    expect(refusal).toContain('larger than 26,214,400 bytes (25 MB)');
+    expect(((await sized.json()) as { message: string }).message).toBe(refusal);
+
+    // Chunked, with no Content-Length to go by: the bytes are counted as they come.
+    const boundary = 'sizeboundary';
+    const streamed = openRequest(`${sut.base}/api/inventory/import?dryRun=true`, 'POST', {
+      cookie,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'transfer-encoding': 'chunked',
+    });
+    await streamed.send(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="campus.csv"\r\n` +
+          `Content-Type: text/csv\r\n\r\n${header}\r\n`,
+      ),
+    );
+    const chunk = Buffer.from(tooMany.repeat(2000));
+    for (let sent = 0; sent <= MAX_IMPORT_BYTES + chunk.length; sent += chunk.length)
+      await streamed.send(chunk);
+    streamed.end(Buffer.from(`\r\n--${boundary}--\r\n`));
+    const answer = await streamed.answer;
+    expect(answer.status).toBe(413);
+    expect(answer.body.message).toBe(refusal);
   });
 
   it('is for administrators: a user is refused', async () => {

@@ -1,7 +1,7 @@
 import { apiRoutes, type HealthReport } from '@cm/contracts';
 import { dropNamespaceSchemas, startLocalS3, startTestService, testNamespace } from '@cm/platform/testing';
 import { MetricsServer } from '../src/metrics/metrics-server';
-import { adminCredentials, fetch, type Gateway, serviceFromSource, startGateway } from './support';
+import { adminCredentials, fetch, type Gateway, serviceFromSource, signIn, startGateway } from './support';
 
 /**
  * The gateway pod's readiness counts only what the process itself needs, so that a service or a
@@ -15,8 +15,10 @@ describe('gateway readiness beside the system status', () => {
   let media: Awaited<ReturnType<typeof startTestService>> | undefined;
   let gateway: Gateway;
 
-  const systemStatus = async () => {
-    const res = await fetch(`${gateway.base}${apiRoutes.systemStatus.path}`);
+  let adminCookie: string;
+  /** As an administrator, who alone is shown the checks; `cookie: ''` asks as anybody. */
+  const systemStatus = async (cookie = adminCookie) => {
+    const res = await fetch(`${gateway.base}${apiRoutes.systemStatus.path}`, { headers: { cookie } });
     return { status: res.status, report: (await res.json()) as HealthReport };
   };
   const readyz = async (base: string) => (await fetch(`${base}/readyz`)).status;
@@ -34,6 +36,7 @@ describe('gateway readiness beside the system status', () => {
       env: { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' },
     });
     gateway = await startGateway(namespace, { S3_PUBLIC_ENDPOINT: s3.endpoint });
+    adminCookie = (await signIn(gateway.base, adminCredentials.username, adminCredentials.password)).cookie;
   });
   afterAll(async () => {
     await gateway?.close();
@@ -48,8 +51,35 @@ describe('gateway readiness beside the system status', () => {
     expect(status).toBe(503);
     expect(report.checks.auth).toMatchObject({ status: 'up' });
     expect(report.checks.media).toMatchObject({ status: 'up' });
-    expect(report.checks.inventory).toMatchObject({ status: 'down' });
+    expect(report.checks.inventory).toMatchObject({
+      status: 'down',
+      detail: 'The inventory service is unavailable. Try again shortly.',
+    });
+    expect(report.nats).toEqual({ auth: 'none' });
     expect((await fetch(`${gateway.base}/api/readyz`)).status).toBe(200);
+  });
+
+  it('tells anybody but an administrator only up or down: no services, no checks, not how NATS is secured', async () => {
+    const clerk = { username: 'clerk', password: 'clerk secret phrase' };
+    const created = await fetch(`${gateway.base}/api/users`, {
+      method: 'POST',
+      headers: { cookie: adminCookie, 'content-type': 'application/json' },
+      body: JSON.stringify(clerk),
+    });
+    expect(created.status).toBe(201);
+    const clerkCookie = (await signIn(gateway.base, clerk.username, clerk.password)).cookie;
+    for (const cookie of ['', clerkCookie, 'cm.sid=s%3Anot-a-session.x']) {
+      const system = await systemStatus(cookie);
+      expect({ cookie, ...system }).toEqual({ cookie, status: 503, report: { status: 'down' } });
+      const ready = await fetch(`${gateway.base}/api/readyz`, { headers: { cookie } });
+      expect({ cookie, status: ready.status, body: await ready.json() }).toEqual({
+        cookie,
+        status: 200,
+        body: { status: 'up' },
+      });
+    }
+    const ready = await fetch(`${gateway.base}/api/readyz`, { headers: { cookie: adminCookie } });
+    expect(await ready.json()).toMatchObject({ checks: { nats: { status: 'up' } }, nats: { auth: 'none' } });
   });
 
   it('answers a burst of status requests with a shared round of questions, not one round each', async () => {
@@ -82,13 +112,10 @@ describe('gateway readiness beside the system status', () => {
     auth = undefined;
 
     expect((await fetch(`${gateway.base}/api/readyz`)).status).toBe(200);
-    const { status, report } = await systemStatus();
+    // Who is an administrator is auth's to say: with auth away, everybody is shown the status.
+    const { status, report } = await systemStatus('');
     expect(status).toBe(503);
-    expect(report.status).toBe('down');
-    expect(report.checks.auth).toMatchObject({
-      status: 'down',
-      detail: 'The auth service is unavailable. Try again shortly.',
-    });
+    expect(report).toEqual({ status: 'down' });
 
     const login = await fetch(`${gateway.base}/api/login`, {
       method: 'POST',

@@ -1,5 +1,5 @@
 import { type AuditPage, authMessages, ErrorCode, SIGN_IN_ERROR_PARAM, type User } from '@cm/contracts';
-import { TestOpenIdProvider } from '@cm/platform/testing';
+import { eventually, TestOpenIdProvider } from '@cm/platform/testing';
 import { fetch, startAuthAndGateway } from './support';
 
 const CLIENT = { clientId: 'classroom-monitor', clientSecret: 'provider client secret phrase' };
@@ -155,9 +155,26 @@ describe('single sign-on (OpenID Connect)', () => {
     provider.account('ada', { groups: ['staff'] }, 'sub-ada-1');
     const later = new Browser(sut.base);
     await later.signOn(provider, 'ada');
-    expect(await me(later)).toMatchObject({ username: 'ada', role: 'user' });
+    const ada = (await me(later)) as User;
+    expect(ada).toMatchObject({ username: 'ada', role: 'user' });
     // Every session of theirs has the rights of now.
     expect((await call('/api/users', admin.session)).status).toBe(403);
+
+    // The provider's groups made and unmade an administrator: both are in the audit log.
+    const entries = await eventually(
+      async () => {
+        const res = await call(`/api/audit?entityType=user&entityId=${ada.id}`, await sut.adminCookie());
+        const { items } = (await res.json()) as AuditPage;
+        expect(items).toHaveLength(2);
+        return items;
+      },
+      60_000,
+      200,
+    );
+    expect(entries.map((e) => [e.action, e.before, e.after])).toEqual([
+      ['update', { role: 'admin', isActive: 1 }, { username: 'ada', role: 'user', isActive: 1 }],
+      ['create', null, { username: 'ada', role: 'admin', isActive: 1 }],
+    ]);
   });
 
   it.each([

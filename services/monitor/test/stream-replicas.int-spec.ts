@@ -1,15 +1,15 @@
-import { kvBuckets, namespacedName, streams } from '@cm/contracts';
+import { kvBuckets, namespacedName, streamsOf } from '@cm/contracts';
 import { testNatsUrl } from '@cm/platform/testing';
 import { connect } from 'nats';
 import { dropNamespace, newNamespace, startReplica } from './support';
 
-/** The replica count of every stream and KV bucket of a namespace, by stream name. */
+/** The replica count of every stream and KV bucket of the monitor's in a namespace, by stream name. */
 async function replicaCounts(namespace: string): Promise<Record<string, number>> {
   const nc = await connect({ servers: testNatsUrl, name: 'replica-counts' });
   try {
     const jsm = await nc.jetstreamManager();
     const names = [
-      ...Object.values(streams).map((s) => namespacedName(namespace, s.name)),
+      ...streamsOf('monitor').map((s) => namespacedName(namespace, s.name)),
       ...Object.values(kvBuckets).map((b) => `KV_${namespacedName(namespace, b)}`),
     ];
     const counts: Record<string, number> = {};

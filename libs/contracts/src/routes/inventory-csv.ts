@@ -1,5 +1,9 @@
-import { importAnswerSchema, importQuerySchema, MAX_IMPORT_ROWS } from '../inventory-import';
-import { MAX_UPLOAD_BYTES } from '../media';
+import {
+  importAnswerSchema,
+  importQuerySchema,
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_ROWS,
+} from '../inventory-import';
 import { type ApiRouteDef } from '../route-def';
 
 /** The whole inventory as a CSV, out and in (docs/csv-format.md). */
@@ -16,7 +20,7 @@ export const inventoryCsvRoutes = {
   importInventory: {
     method: 'POST',
     path: '/api/inventory/import',
-    summary: `Import a CSV in the export's columns (multipart field "file", UTF-8, at most ${MAX_UPLOAD_BYTES} bytes and ${MAX_IMPORT_ROWS} rows). Buildings match by name, rooms by name within their building, equipment by serial number, else by name within its room. With dryRun=true answers what it would create, update and leave unchanged, and every error with its line and column; without, applies all of it in one transaction, or nothing (422 with the errors)`,
+    summary: `Import a CSV in the export's columns (multipart field "file", UTF-8, at most ${MAX_IMPORT_BYTES} bytes and ${MAX_IMPORT_ROWS} rows; a larger file is answered 413 before it is read). Buildings match by name, rooms by name within their building, equipment by serial number, else by name within its room. With dryRun=true answers what it would create, update and leave unchanged, and every error with its line and column; without, applies all of it in one transaction, or nothing (422 with the errors)`,
     tag: 'Import and export',
     access: 'admin',
     query: importQuerySchema,

@@ -1,4 +1,4 @@
-import { healthReportSchema, livenessSchema } from '../health';
+import { healthAnswerSchema, livenessSchema } from '../health';
 import { type ApiRouteDef } from '../route-def';
 
 /** Probes and the API description: public, for load balancers and tools. */
@@ -15,19 +15,21 @@ export const operationsRoutes = {
     method: 'GET',
     path: '/api/readyz',
     summary:
-      'Readiness of this gateway process: its PostgreSQL pool and NATS connection answer and it is not stopping (503 otherwise); other services do not count',
+      'Readiness of this gateway process: its PostgreSQL pool and NATS connection answer and it is not stopping (503 otherwise); other services do not count. Only the status, but to a signed-in administrator, who gets the checks',
     tag: 'Operations',
     access: 'public',
-    response: healthReportSchema,
+    identifiesViewer: true,
+    response: healthAnswerSchema,
   },
   systemStatus: {
     method: 'GET',
     path: '/api/status/system',
     summary:
-      'The whole system: every service over NATS with its own dependencies, and the gateway; 503 naming what is down while anything is',
+      'The whole system: every service over NATS with its own dependencies, and the gateway; 503 while anything is down. Only the status, but to a signed-in administrator, who gets the checks naming what is down',
     tag: 'Operations',
     access: 'public',
-    response: healthReportSchema,
+    identifiesViewer: true,
+    response: healthAnswerSchema,
   },
   docs: {
     method: 'GET',

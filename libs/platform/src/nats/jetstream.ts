@@ -8,6 +8,7 @@ import {
   namespacedSubject,
   type ServiceName,
   streams,
+  streamsOf,
 } from '@cm/contracts';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import {
@@ -579,9 +580,10 @@ export class JetStreamModule {
               replicas: config.NATS_STREAM_REPLICAS,
             });
             // At start, not at the first event: a replica count the servers cannot keep stops the
-            // pod with the reason, rather than failing every publish later.
+            // pod with the reason, rather than failing every publish later. Only the service's own
+            // streams: its NATS user may touch no other.
             try {
-              for (const stream of Object.values(streams)) await connection.ensureStream(stream);
+              for (const stream of streamsOf(service)) await connection.ensureStream(stream);
             } catch (error) {
               await connection.close();
               throw error;

@@ -8,6 +8,7 @@ import {
 import { CONFIG } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Config } from '../config';
+import { AccountEvents } from '../users/account-events';
 import { UserChanges } from '../users/user-changes';
 import { type UserFields, UserRepository } from '../users/user.repository';
 import { toSessionUser } from '../users/users.service';
@@ -26,6 +27,7 @@ export class SingleSignOnService {
     private readonly client: OpenIdClient,
     private readonly users: UserRepository,
     private readonly changes: UserChanges,
+    private readonly accounts: AccountEvents,
   ) {}
 
   options(): SignInOptions {
@@ -39,16 +41,23 @@ export class SingleSignOnService {
   async complete({ callbackUrl, transaction }: OidcCompleteMessage): Promise<SessionUser> {
     const { issuer, claims } = await this.client.complete(callbackUrl, transaction);
     const identity = identityOf(issuer, claims, this.config);
-    const user = await this.users.signInExternal(identity, async (user, others): Promise<UserFields> => {
-      if (user && user.isActive !== 1) throw refusal(ErrorCode.ACCOUNT_DEACTIVATED);
-      // A local account of that name stays its owner's: signing in as it would take it over.
-      if (await others.haveUsername(identity.username)) throw refusal(ErrorCode.SSO_ACCOUNT_CONFLICT);
-      // An email another account has already is not copied: emails are unique here.
-      const email =
-        identity.email && !(await others.haveEmail(identity.email)) ? identity.email : (user?.email ?? null);
-      const { username, firstName, lastName, role } = identity;
-      return { username, email, firstName, lastName, role, ...(user ? {} : { isActive: 1 as const }) };
-    });
+    const user = await this.users.signInExternal(
+      identity,
+      async (user, others): Promise<UserFields> => {
+        if (user && user.isActive !== 1) throw refusal(ErrorCode.ACCOUNT_DEACTIVATED);
+        // A local account of that name stays its owner's: signing in as it would take it over.
+        if (await others.haveUsername(identity.username)) throw refusal(ErrorCode.SSO_ACCOUNT_CONFLICT);
+        // An email another account has already is not copied: emails are unique here.
+        const email =
+          identity.email && !(await others.haveEmail(identity.email))
+            ? identity.email
+            : (user?.email ?? null);
+        const { username, firstName, lastName, role } = identity;
+        return { username, email, firstName, lastName, role, ...(user ? {} : { isActive: 1 as const }) };
+      },
+      // The provider's groups decide the role at each sign-in: a change of it is audited like any other.
+      (before, after) => this.accounts.changed(before, after, { actorId: null }),
+    );
     await this.changes.announce(user.id);
     return toSessionUser(user);
   }

@@ -1,7 +1,8 @@
-import { ErrorCode } from '@cm/contracts';
+import { type AccountAccess, ErrorCode } from '@cm/contracts';
 import { AppError } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, QueryFailedError, type Repository } from 'typeorm';
+import { accessOf } from './account-events';
 import { UserEntity } from './user.entity';
 
 export type UserFields = Partial<
@@ -84,6 +85,7 @@ export class UserRepository {
   async signInExternal(
     identity: { issuer: string; subject: string },
     change: (user: UserEntity | null, others: OtherUsers) => Promise<UserFields>,
+    beforeCommit: (before: AccountAccess | null, after: UserEntity) => Promise<void> = async () => undefined,
   ): Promise<UserEntity> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
@@ -93,18 +95,23 @@ export class UserRepository {
         where: { externalIssuer: identity.issuer, externalSubject: identity.subject },
       });
       const fields = await change(user, new OtherUsers(manager, user?.id ?? null));
+      const before = user ? accessOf(user) : null;
+      let saved: UserEntity;
       try {
-        if (user) return await manager.save(Object.assign(user, fields));
-        return await manager.save(
-          manager.create(UserEntity, {
-            ...fields,
-            externalIssuer: identity.issuer,
-            externalSubject: identity.subject,
-          }),
-        );
+        saved = user
+          ? await manager.save(Object.assign(user, fields))
+          : await manager.save(
+              manager.create(UserEntity, {
+                ...fields,
+                externalIssuer: identity.issuer,
+                externalSubject: identity.subject,
+              }),
+            );
       } catch (error) {
         throw conflictOf(error, fields);
       }
+      await beforeCommit(before, saved);
+      return saved;
     });
   }
 
@@ -112,12 +119,21 @@ export class UserRepository {
     return this.users.createQueryBuilder('u').orderBy('lower(u.username)').addOrderBy('u.id').getMany();
   }
 
-  async create(fields: UserFields): Promise<UserEntity> {
-    try {
-      return await this.users.save(this.users.create(fields));
-    } catch (error) {
-      throw conflictOf(error, fields);
-    }
+  /** `beforeCommit` runs in the insert's transaction: throwing undoes the insert. */
+  async create(
+    fields: UserFields,
+    beforeCommit: (user: UserEntity) => Promise<void> = async () => undefined,
+  ): Promise<UserEntity> {
+    return this.dataSource.transaction(async (manager) => {
+      let user: UserEntity;
+      try {
+        user = await manager.save(manager.create(UserEntity, fields));
+      } catch (error) {
+        throw conflictOf(error, fields);
+      }
+      await beforeCommit(user);
+      return user;
+    });
   }
 
   /**

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccountEvents } from './account-events';
 import { AdminBootstrapService } from './admin-bootstrap.service';
 import { PasswordHasher } from './password-hasher';
 import { TotpService } from './totp.service';
@@ -9,7 +10,15 @@ import { UsersService } from './users.service';
 
 @Module({
   controllers: [UsersMessageController],
-  providers: [UserRepository, PasswordHasher, UsersService, UserChanges, TotpService, AdminBootstrapService],
-  exports: [UserRepository, PasswordHasher, UserChanges],
+  providers: [
+    UserRepository,
+    PasswordHasher,
+    UsersService,
+    UserChanges,
+    AccountEvents,
+    TotpService,
+    AdminBootstrapService,
+  ],
+  exports: [UserRepository, PasswordHasher, UserChanges, AccountEvents],
 })
 export class UsersModule {}

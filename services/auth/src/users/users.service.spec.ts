@@ -1,5 +1,6 @@
 import { authMessages, ErrorCode, type UserUpdateMessage } from '@cm/contracts';
 import { type AppError } from '@cm/platform';
+import { type AccountEvents } from './account-events';
 import { type PasswordHasher } from './password-hasher';
 import { type UserEntity } from './user.entity';
 import { type AdminLockedStore, type UserFields, type UserRepository } from './user.repository';
@@ -52,6 +53,9 @@ const user = (id: string, role: 'admin' | 'user', isActive: 0 | 1 = 1): UserEnti
 const form = (username: string) => ({ username, password: undefined });
 
 const hasher = { hash: jest.fn(async () => 'new hash') } as unknown as PasswordHasher;
+const accounts: jest.Mocked<Pick<AccountEvents, 'changed'>> = {
+  changed: jest.fn<Promise<void>, Parameters<AccountEvents['changed']>>(),
+};
 
 const refusal = (promise: Promise<unknown>) =>
   promise.then(
@@ -69,7 +73,7 @@ describe(`${UsersService.name}: the last active administrator stays`, () => {
   it('refuses to delete, demote or deactivate the only active administrator', async () => {
     const rows = [user('chief', 'admin'), user('teacher', 'user'), user('retired', 'admin', 0)];
     const { store, repository } = usersTable(rows);
-    const sut = new UsersService(repository, hasher);
+    const sut = new UsersService(repository, hasher, accounts as unknown as AccountEvents);
 
     expect(await refusal(sut.delete({ actorId, id: 'chief' }))).toEqual(lastAdmin);
     expect(
@@ -86,7 +90,7 @@ describe(`${UsersService.name}: the last active administrator stays`, () => {
   it('lets one of two active administrators go, then keeps the other', async () => {
     const rows = [user('chief', 'admin'), user('deputy', 'admin'), user('retired', 'admin', 0)];
     const { repository } = usersTable(rows);
-    const sut = new UsersService(repository, hasher);
+    const sut = new UsersService(repository, hasher, accounts as unknown as AccountEvents);
 
     expect(
       (await sut.update({ actorId, id: 'deputy', changes: { ...form('deputy'), role: 'user' } })).user,
@@ -102,7 +106,7 @@ describe(`${UsersService.name}: the last active administrator stays`, () => {
   it('does not count an inactive administrator as the one that stays', async () => {
     const rows = [user('chief', 'admin'), user('retired', 'admin', 0)];
     const { repository } = usersTable(rows);
-    const sut = new UsersService(repository, hasher);
+    const sut = new UsersService(repository, hasher, accounts as unknown as AccountEvents);
 
     expect(
       await refusal(sut.update({ actorId, id: 'chief', changes: { ...form('chief'), isActive: 0 } })),
@@ -112,7 +116,7 @@ describe(`${UsersService.name}: the last active administrator stays`, () => {
   it('lets the last administrator be edited in every other way', async () => {
     const rows = [user('chief', 'admin')];
     const { repository } = usersTable(rows);
-    const sut = new UsersService(repository, hasher);
+    const sut = new UsersService(repository, hasher, accounts as unknown as AccountEvents);
 
     expect(
       await sut.update({
@@ -131,7 +135,7 @@ describe(`${UsersService.name}: the last active administrator stays`, () => {
   it('lets users and inactive administrators go while one administrator is left', async () => {
     const rows = [user('chief', 'admin'), user('teacher', 'user'), user('retired', 'admin', 0)];
     const { repository } = usersTable(rows);
-    const sut = new UsersService(repository, hasher);
+    const sut = new UsersService(repository, hasher, accounts as unknown as AccountEvents);
 
     await sut.delete({ actorId, id: 'teacher' });
     await sut.delete({ actorId, id: 'retired' });
@@ -141,7 +145,7 @@ describe(`${UsersService.name}: the last active administrator stays`, () => {
   it('refuses an administrator deleting or deactivating themselves before counting anyone', async () => {
     const rows = [user('chief', 'admin'), user('deputy', 'admin')];
     const { store, repository } = usersTable(rows);
-    const sut = new UsersService(repository, hasher);
+    const sut = new UsersService(repository, hasher, accounts as unknown as AccountEvents);
 
     expect(await refusal(sut.delete({ actorId: 'chief', id: 'chief' }))).toEqual({
       code: ErrorCode.SELF_CHANGE,
@@ -161,7 +165,7 @@ describe(`${UsersService.name}: the last active administrator stays`, () => {
 
   it('answers USER_NOT_FOUND for an id that is not there', async () => {
     const { repository } = usersTable([user('chief', 'admin')]);
-    const sut = new UsersService(repository, hasher);
+    const sut = new UsersService(repository, hasher, accounts as unknown as AccountEvents);
 
     expect(await refusal(sut.delete({ actorId, id: 'nobody' }))).toMatchObject({
       code: ErrorCode.USER_NOT_FOUND,
@@ -173,7 +177,7 @@ describe(`${UsersService.name}: the session version`, () => {
   it('goes up with a new password or a deactivation, and with nothing else', async () => {
     const rows = [user('chief', 'admin'), user('teacher', 'user')];
     const { repository } = usersTable(rows);
-    const sut = new UsersService(repository, hasher);
+    const sut = new UsersService(repository, hasher, accounts as unknown as AccountEvents);
     const edit = async (changes: Partial<UserUpdateMessage['changes']>) =>
       (await sut.update({ actorId: 'chief', id: 'teacher', changes: { ...form('teacher'), ...changes } }))
         .sessionVersion;

@@ -12,6 +12,7 @@ import {
 import { AppError } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { assertAllowedPassword } from '../passwords/password-policy';
+import { AccountEvents, accessOf } from './account-events';
 import { PasswordHasher } from './password-hasher';
 import { type UserEntity } from './user.entity';
 import { type AdminLockedStore, type UserFields, UserRepository } from './user.repository';
@@ -65,6 +66,7 @@ export class UsersService {
   constructor(
     private readonly users: UserRepository,
     private readonly hasher: PasswordHasher,
+    private readonly accounts: AccountEvents,
   ) {}
 
   /**
@@ -96,13 +98,17 @@ export class UsersService {
     return (await this.users.list()).map(toUser);
   }
 
-  async create({ user }: UserCreateMessage): Promise<User> {
+  async create({ actorId, user, requestId }: UserCreateMessage): Promise<User> {
     const { password, ...fields } = user;
     assertAllowedPassword(password, [fields.username, fields.email, fields.firstName, fields.lastName]);
-    return toUser(await this.users.create({ ...fields, passwordHash: await this.hasher.hash(password) }));
+    const created = await this.users.create(
+      { ...fields, passwordHash: await this.hasher.hash(password) },
+      (entity) => this.accounts.changed(null, entity, { actorId, requestId }),
+    );
+    return toUser(created);
   }
 
-  async update({ actorId, id, changes }: UserUpdateMessage): Promise<SessionUser> {
+  async update({ actorId, id, changes, requestId }: UserUpdateMessage): Promise<SessionUser> {
     const { password, ...rest } = changes;
     if (password) assertAllowedPassword(password, [rest.username, rest.email, rest.firstName, rest.lastName]);
     // Hashed before the lock is taken: argon2 takes tens of milliseconds.
@@ -120,7 +126,10 @@ export class UsersService {
       const endsSessions =
         fields.passwordHash !== undefined || (fields.isActive === 0 && user.isActive === 1);
       const sessionVersion = endsSessions ? user.sessionVersion + 1 : user.sessionVersion;
-      return toSessionUser(await store.update(user, { ...fields, sessionVersion }));
+      const before = accessOf(user);
+      const updated = await store.update(user, { ...fields, sessionVersion });
+      await this.accounts.changed(before, updated, { actorId, requestId });
+      return toSessionUser(updated);
     });
   }
 

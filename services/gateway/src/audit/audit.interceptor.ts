@@ -40,6 +40,7 @@ export class AuditInterceptor implements NestInterceptor {
     const audited = route && auditOf(route);
     if (!route || !audited) return next.handle();
     if (audited === 'sign-in') return this.signIn(req, next);
+    if (audited.writtenByHandler) return next.handle();
     const param = audited.ofSignedInUser ? req.user?.id : req.params?.[audited.idParam ?? 'id'];
     const id = typeof param === 'string' ? param : undefined;
     return from(this.read(audited.before, id)).pipe(

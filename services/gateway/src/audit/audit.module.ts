@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { AccountAuditConsumer } from './account-audit.consumer';
 import { AuditLog, auditClockProvider } from './audit-log';
 import { AuditRetention } from './audit-retention.service';
 import { AuditController } from './audit.controller';
@@ -14,7 +15,14 @@ import { AuditRepository } from './audit.repository';
 @Module({
   imports: [AuthModule],
   controllers: [AuditController],
-  providers: [AuditRepository, AuditLog, auditClockProvider, AuditRetention, AuditInterceptor],
+  providers: [
+    AuditRepository,
+    AuditLog,
+    auditClockProvider,
+    AuditRetention,
+    AuditInterceptor,
+    AccountAuditConsumer,
+  ],
   exports: [AuditRepository, AuditLog, AuditInterceptor, AuthModule],
 })
 export class AuditModule {}

@@ -84,6 +84,19 @@ export class AuditRepository {
     );
   }
 
+  /** Whether an entry of this request about this entity is there (by the entity's index). */
+  async has(of: {
+    entityType: AuditEntry['entityType'];
+    entityId: string;
+    requestId: string;
+  }): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `SELECT 1 FROM ${this.table} WHERE entity_type = $1 AND entity_id = $2 AND request_id = $3 LIMIT 1`,
+      [of.entityType, of.entityId, of.requestId],
+    );
+    return rows.length > 0;
+  }
+
   /** Newest first by id (ids grow with time); the cursor is the last id of the previous page. */
   async page(query: AuditQuery): Promise<AuditPage> {
     const where: string[] = [];

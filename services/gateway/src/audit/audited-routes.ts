@@ -22,6 +22,8 @@ export interface AuditedRoute {
   after?: (deps: AuditDeps, id: string) => Promise<unknown>;
   /** Secrets the route replaces (recovery codes): shown as changed, with neither value. */
   replacesSecrets?: string[];
+  /** The handler writes the entry itself: what it records is not in the reply (the import's changes). */
+  writtenByHandler?: true;
 }
 
 const create = (entityType: AuditEntityType): AuditedRoute => ({
@@ -110,6 +112,8 @@ export const auditedRoutes = new Map<ApiRouteDef, AuditedRoute>([
   [apiRoutes.totpRecoveryCodes, ownTwoFactor({ replacesSecrets: ['recoveryCodes'] })],
   // An administrator's reset of a user who lost their phone.
   [apiRoutes.resetUserTotp, twoFactor()],
+  // Dry run or applied, the file's name, the counts and each record created or changed.
+  [apiRoutes.importInventory, { entityType: 'import', action: 'create', writtenByHandler: true }],
   [apiRoutes.createApiToken, create('apiToken')],
   [apiRoutes.deleteApiToken, remove('apiToken', token)],
 ]);

@@ -40,7 +40,7 @@ export class AccessGuard implements CanActivate {
     const route = this.reflector.get<ApiRouteDef | undefined>(API_ROUTE, context.getHandler());
     const req = context.switchToHttp().getRequest<SignedInRequest>();
     const bearer = bearerOf(req);
-    if (bearer === undefined) await this.checkAccess(route?.access ?? 'user', req, context);
+    if (bearer === undefined) await this.checkAccess(route, req, context);
     else await this.checkToken(route, bearer, req);
     if (route) applyRouteContract(route, req);
     return true;
@@ -58,7 +58,10 @@ export class AccessGuard implements CanActivate {
     req: SignedInRequest,
   ): Promise<void> {
     const access = route?.access ?? 'user';
-    if (access === 'public') return;
+    if (access === 'public') {
+      if (route?.identifiesViewer) await this.identifyViewer(req, bearer);
+      return;
+    }
     const { user, token } = await this.apiTokens.authenticate(bearer);
     if (route?.path.startsWith('/api/tokens'))
       throw new AppError(ErrorCode.FORBIDDEN, apiTokenMessages.notForTokens);
@@ -72,8 +75,16 @@ export class AccessGuard implements CanActivate {
       throw new AppError(ErrorCode.FORBIDDEN, authMessages.forbidden);
   }
 
-  private async checkAccess(access: Access, req: SignedInRequest, context: ExecutionContext): Promise<void> {
-    if (access === 'public') return;
+  private async checkAccess(
+    route: ApiRouteDef | undefined,
+    req: SignedInRequest,
+    context: ExecutionContext,
+  ): Promise<void> {
+    const access: Access = route?.access ?? 'user';
+    if (access === 'public') {
+      if (route?.identifiesViewer) await this.identifyViewer(req);
+      return;
+    }
     const userId = req.session?.userId;
     if (!userId) throw new AppError(ErrorCode.UNAUTHENTICATED, authMessages.unauthenticated);
     const found = await this.users.get(userId);
@@ -93,5 +104,27 @@ export class AccessGuard implements CanActivate {
     req.user = user;
     if (access === 'admin' && user.role !== 'admin')
       throw new AppError(ErrorCode.FORBIDDEN, authMessages.forbidden);
+  }
+
+  /**
+   * Who asks a public route that answers administrators more, when the request says and it holds:
+   * anything else (no session, an ended one, an unknown token, auth not answering) is anybody.
+   */
+  private async identifyViewer(req: SignedInRequest, bearer?: string): Promise<void> {
+    try {
+      if (bearer !== undefined) {
+        const { user, token } = await this.apiTokens.authenticate(bearer);
+        req.user = user;
+        req.apiTokenId = token.id;
+        return;
+      }
+      const userId = req.session?.userId;
+      if (!userId) return;
+      const found = await this.users.get(userId);
+      if (found?.user.isActive === 1 && found.sessionVersion === req.session.sessionVersion)
+        req.user = found.user;
+    } catch {
+      // Answered as anybody's.
+    }
   }
 }

@@ -9,6 +9,7 @@ import {
 import { RpcClient } from '@cm/platform';
 import { Body, Controller, Param, Req } from '@nestjs/common';
 import type { Request } from 'express';
+import { requestIdOf } from '../audit/audit-log';
 import { ApiRoute } from '../http/api-route.decorator';
 import { AccountSessions } from '../session/account-sessions.service';
 import { CurrentUser } from './current-user';
@@ -32,9 +33,10 @@ export class UsersController {
     return users.map((user) => ({ ...user, signInLocked: locked.has(throttleName(user.username)) }));
   }
 
+  // The request id lets the audit log tell auth's account event of this change from one sent past the gateway.
   @ApiRoute(apiRoutes.createUser)
-  create(@Body() user: UserCreate, @CurrentUser() actor: User): Promise<User> {
-    return this.rpc.send(messages.auth.createUser, { actorId: actor.id, user });
+  create(@Body() user: UserCreate, @CurrentUser() actor: User, @Req() req: Request): Promise<User> {
+    return this.rpc.send(messages.auth.createUser, { actorId: actor.id, user, requestId: requestIdOf(req) });
   }
 
   @ApiRoute(apiRoutes.updateUser)
@@ -44,7 +46,12 @@ export class UsersController {
     @CurrentUser() actor: User,
     @Req() req: Request,
   ): Promise<User> {
-    const changed = await this.rpc.send(messages.auth.updateUser, { actorId: actor.id, id, changes });
+    const changed = await this.rpc.send(messages.auth.updateUser, {
+      actorId: actor.id,
+      id,
+      changes,
+      requestId: requestIdOf(req),
+    });
     await this.sessions.changed(req, changed);
     return changed.user;
   }

@@ -1,9 +1,10 @@
-import { apiRoutes, type HealthReport } from '@cm/contracts';
+import { apiRoutes, type HealthAnswer } from '@cm/contracts';
 import { platformMetrics } from '@cm/platform';
-import { Controller, Res } from '@nestjs/common';
+import { Controller, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
+import { type SignedInRequest } from '../auth/current-user';
 import { ApiRoute } from '../http/api-route.decorator';
-import { ReadinessService } from './readiness.service';
+import { healthFor, ReadinessService } from './readiness.service';
 
 @Controller()
 export class HealthController {
@@ -15,19 +16,22 @@ export class HealthController {
   }
 
   @ApiRoute(apiRoutes.readyz)
-  async ready(@Res({ passthrough: true }) res: Response): Promise<HealthReport> {
+  async ready(@Req() req: SignedInRequest, @Res({ passthrough: true }) res: Response): Promise<HealthAnswer> {
     const report = await this.readiness.ready();
     platformMetrics.observeReadiness(report.status === 'down' ? 'down' : 'up');
     res.setHeader('Cache-Control', 'no-store');
     if (report.status === 'down') res.status(503);
-    return report;
+    return healthFor(report, req.user);
   }
 
   @ApiRoute(apiRoutes.systemStatus)
-  async system(@Res({ passthrough: true }) res: Response): Promise<HealthReport> {
+  async system(
+    @Req() req: SignedInRequest,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<HealthAnswer> {
     const report = await this.readiness.system();
     res.setHeader('Cache-Control', 'no-store');
     if (report.status !== 'up') res.status(503);
-    return report;
+    return healthFor(report, req.user);
   }
 }

@@ -1,7 +1,16 @@
-import { type HealthReport, messages, serviceNames } from '@cm/contracts';
+import { type HealthAnswer, type HealthReport, messages, serviceNames, type User } from '@cm/contracts';
 import { CONFIG, HealthService, RpcClient, runCheck } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Config } from '../config';
+
+/**
+ * What a report shows whom: the checks name the services, the database and how NATS is secured
+ * (`nats.auth`), which tell an outsider what to attack; the status is all a probe or an uptime
+ * monitor needs.
+ */
+export function healthFor(report: HealthReport, viewer: User | undefined): HealthAnswer {
+  return viewer?.role === 'admin' ? report : { status: report.status };
+}
 
 /**
  * Two views: the gateway process's own readiness (what Kubernetes routes traffic by), and the

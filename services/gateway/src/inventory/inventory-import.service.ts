@@ -10,10 +10,11 @@ import {
   importFileMessages,
   type ImportRow,
   importRowPictures,
+  type ImportRunAnswer,
   type InventoryCsvColumn,
   keyOfObjectPath,
+  MAX_IMPORT_BYTES,
   MAX_IMPORT_ROWS,
-  MAX_UPLOAD_BYTES,
   messages,
   parseImportLine,
   pictureMessages,
@@ -23,6 +24,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import busboy from 'busboy';
 import { CsvError, parse } from 'csv-parse';
 import type { Request } from 'express';
+import { AuditLog } from '../audit/audit-log';
 import { type Config } from '../config';
 import { drain } from '../media/drain';
 
@@ -37,11 +39,7 @@ const STAGE_TIMEOUT_MS = 30_000;
 const PICTURE_KEYS_PER_CALL = 500;
 
 const invalidFile = (message: string) => new AppError(ErrorCode.IMPORT_INVALID_FILE, message);
-const tooLarge = () =>
-  new AppError(
-    ErrorCode.FILE_TOO_LARGE,
-    `The file is larger than ${MAX_UPLOAD_BYTES} bytes (about 48 MB). Split it into smaller files and import them one after another.`,
-  );
+const tooLarge = () => new AppError(ErrorCode.FILE_TOO_LARGE, importFileMessages.tooLarge(MAX_IMPORT_BYTES));
 const noFile = () =>
   new AppError(ErrorCode.NO_FILE, 'Send the CSV file as multipart/form-data in the field "file".');
 
@@ -72,13 +70,14 @@ export class InventoryImportService {
 
   constructor(
     private readonly rpc: RpcClient,
+    private readonly audit: AuditLog,
     @Inject(CONFIG) config: Config,
   ) {
     this.idleMs = config.UPLOAD_IDLE_TIMEOUT_MS;
   }
 
   async import(req: Request, dryRun: boolean): Promise<ImportAnswer> {
-    if (Number(req.headers['content-length']) > MAX_UPLOAD_BYTES + ENVELOPE_BYTES) {
+    if (Number(req.headers['content-length']) > MAX_IMPORT_BYTES + ENVELOPE_BYTES) {
       await drain(req, this.idleMs);
       throw tooLarge();
     }
@@ -91,10 +90,19 @@ export class InventoryImportService {
     }
     this.busy = true;
     try {
-      const file = await this.receive(req);
-      const checked = await this.check(file);
+      const { bytes, fileName } = await this.receive(req);
+      const checked = await this.check(bytes);
       await this.checkPictures(checked);
-      const answer = await this.plan(checked, dryRun);
+      const { importId, changes, changesNotListed, ...answer } = await this.plan(checked, dryRun);
+      // One entry per import, refused ones too; the errors are the person's to read, not the log's.
+      const { errors: _errors, ...summary } = answer;
+      await this.audit.write(req, {
+        action: 'create',
+        entityType: 'import',
+        entityId: importId,
+        before: null,
+        after: { fileName, ...summary, changes, changesNotListed },
+      });
       if (!dryRun && !answer.applied) {
         throw new AppError(
           ErrorCode.IMPORT_HAS_ERRORS,
@@ -111,19 +119,21 @@ export class InventoryImportService {
     }
   }
 
-  /** The file's bytes, refused past the upload limit. */
-  private receive(req: Request): Promise<Buffer> {
+  /** The file's bytes, refused past the import limit. */
+  private receive(req: Request): Promise<{ bytes: Buffer; fileName: string | null }> {
     let parser: busboy.Busboy;
     try {
       parser = busboy({
         headers: req.headers,
-        limits: { files: 1, fileSize: MAX_UPLOAD_BYTES, fields: 10, fieldSize: 1024, parts: 20 },
+        // Counted as the bytes arrive: a body without Content-Length is stopped at the limit too.
+        limits: { files: 1, fileSize: MAX_IMPORT_BYTES, fields: 10, fieldSize: 1024, parts: 20 },
       });
     } catch {
       return drain(req, this.idleMs).then(() => Promise.reject(noFile()));
     }
-    return new Promise<Buffer>((resolve, reject) => {
+    return new Promise<{ bytes: Buffer; fileName: string | null }>((resolve, reject) => {
       let file: Promise<Buffer> | null = null;
+      let fileName: string | null = null;
       // A client that stops sending must not hold the one import this gateway reads at a time.
       const idle = setTimeout(() => {
         req.unpipe(parser);
@@ -151,11 +161,13 @@ export class InventoryImportService {
         req.unpipe(parser);
         void drain(req, this.idleMs).then(() => reject(error));
       };
-      parser.on('file', (name, stream) => {
+      parser.on('file', (name, stream, info) => {
         if (name !== 'file' || file) {
           stream.resume();
           return;
         }
+        // For the audit log: the name as the browser sent it, within the column's length.
+        fileName = info.filename ? info.filename.slice(0, 255) : null;
         file = new Promise((done, failed) => {
           const chunks: Buffer[] = [];
           stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -168,7 +180,11 @@ export class InventoryImportService {
       parser.on('error', () => fail(invalidFile('The multipart form is malformed.')));
       parser.on('close', () => {
         if (!file) reject(noFile());
-        else file.then(resolve, () => undefined);
+        else
+          file.then(
+            (bytes) => resolve({ bytes, fileName }),
+            () => undefined,
+          );
       });
       req.pipe(parser);
     });
@@ -243,7 +259,7 @@ export class InventoryImportService {
   }
 
   /** Stages the lines with inventory, a batch per message, and runs the import there. */
-  private async plan(checked: Checked, dryRun: boolean): Promise<ImportAnswer> {
+  private async plan(checked: Checked, dryRun: boolean): Promise<ImportRunAnswer & { importId: string }> {
     const importId = randomUUID();
     let seq = 0;
     let batch: ImportRow[] = [];
@@ -266,7 +282,7 @@ export class InventoryImportService {
     }
     await flush();
     const errors = checked.errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-    return this.rpc.send(
+    const answer = await this.rpc.send(
       messages.inventory.runImport,
       {
         importId,
@@ -277,5 +293,6 @@ export class InventoryImportService {
       },
       { timeoutMs: RUN_TIMEOUT_MS },
     );
+    return { ...answer, importId };
   }
 }

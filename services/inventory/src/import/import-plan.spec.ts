@@ -1,5 +1,11 @@
-import { type ImportRow } from '@cm/contracts';
-import { type AddressRules, type CurrentInventory, planImport } from './import-plan';
+import { IMPORT_CHANGES_BYTES, type ImportRow } from '@cm/contracts';
+import {
+  type AddressRules,
+  changesOf,
+  type CurrentInventory,
+  type ImportPlan,
+  planImport,
+} from './import-plan';
 
 const rules: AddressRules = {
   problem: (ip) => (ip.startsWith('8.') ? `${ip} is outside the networks the monitor may ping` : null),
@@ -120,5 +126,41 @@ describe(planImport.name, () => {
     );
     expect(plan.rooms.create[0]).toMatchObject({ capacity: 0, isAdaAccessible: 1, roomSize: null });
     expect(plan.equipment.create[0]).toMatchObject({ status: 'active', serialNumber: null });
+  });
+});
+
+describe(changesOf.name, () => {
+  const plan = (buildings: (typeof hall)[], update: (typeof hall)[] = []): ImportPlan => ({
+    buildings: { create: buildings, update, unchanged: 0 },
+    rooms: { create: [], update: [], unchanged: 0 },
+    equipment: { create: [], update: [], unchanged: 0 },
+    errors: [],
+  });
+
+  it('lists an update by the fields that changed, before and after', () => {
+    expect(changesOf(plan([], [{ ...hall, description: 'South' }]), campus)).toEqual({
+      changes: [
+        {
+          entityType: 'building',
+          action: 'update',
+          id: 'b1',
+          before: { description: 'North' },
+          after: { description: 'South' },
+        },
+      ],
+      changesNotListed: 0,
+    });
+  });
+
+  it('lists what fits in a NATS reply and counts the rest', () => {
+    const many = Array.from({ length: 5000 }, (_, i) => ({
+      ...hall,
+      id: `b${i}`,
+      description: 'x'.repeat(200),
+    }));
+    const { changes, changesNotListed } = changesOf(plan(many), empty);
+    expect(changes.length).toBeGreaterThan(1000);
+    expect(changes.length + changesNotListed).toBe(5000);
+    expect(JSON.stringify(changes).length).toBeLessThanOrEqual(IMPORT_CHANGES_BYTES + changes.length);
   });
 });

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type ImportChange,
+  IMPORT_CHANGES_BYTES,
   type ImportCounts,
   type ImportError,
   importError,
@@ -395,4 +397,49 @@ export function planImport(rows: ImportRow[], current: CurrentInventory, rules: 
   }
   errors.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   return plan;
+}
+
+/**
+ * What an applied plan created and changed, each record with its fields before and after (an
+ * update: only those that changed), as many as fit in IMPORT_CHANGES_BYTES of JSON.
+ */
+export function changesOf(
+  plan: ImportPlan,
+  current: CurrentInventory,
+): { changes: ImportChange[]; changesNotListed: number } {
+  const changes: ImportChange[] = [];
+  let bytes = 0;
+  let changesNotListed = 0;
+  const add = (change: ImportChange) => {
+    const size = JSON.stringify(change).length;
+    if (changesNotListed > 0 || bytes + size > IMPORT_CHANGES_BYTES) changesNotListed++;
+    else {
+      changes.push(change);
+      bytes += size;
+    }
+  };
+  const record = <T extends { id: string }>(
+    entityType: ImportChange['entityType'],
+    changed: Changes<T>,
+    existing: T[],
+  ) => {
+    for (const { id, ...after } of changed.create)
+      add({ entityType, action: 'create', id, before: null, after });
+    const byId = new Map(existing.map((r) => [r.id, r]));
+    for (const next of changed.update) {
+      const was = byId.get(next.id) as Record<string, unknown> | undefined;
+      const before: Record<string, unknown> = {};
+      const after: Record<string, unknown> = {};
+      for (const [field, value] of Object.entries(next)) {
+        if (field === 'id' || was?.[field] === value) continue;
+        before[field] = was?.[field] ?? null;
+        after[field] = value;
+      }
+      add({ entityType, action: 'update', id: next.id, before, after });
+    }
+  };
+  record('building', plan.buildings, current.buildings);
+  record('room', plan.rooms, current.rooms);
+  record('equipment', plan.equipment, current.equipment);
+  return { changes, changesNotListed };
 }

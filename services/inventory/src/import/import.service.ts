@@ -1,10 +1,10 @@
 import {
   allowedAddressProblem,
   type ExportPage,
-  type ImportAnswer,
   IMPORT_ERRORS_SHOWN,
   type ImportRow,
   type ImportRun,
+  type ImportRunAnswer,
   isAddressError,
   parseAddressTarget,
 } from '@cm/contracts';
@@ -13,7 +13,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type Config } from '../config';
 import { LiveEventsPublisher } from '../live/live-events.publisher';
 import { EquipmentEventsRelay } from '../outbox/equipment-events.relay';
-import { type AddressRules, countsOf, type ImportPlan, planImport } from './import-plan';
+import { type AddressRules, changesOf, countsOf, type ImportPlan, planImport } from './import-plan';
 import { ImportRepository } from './import.repository';
 
 @Injectable()
@@ -60,21 +60,22 @@ export class ImportService {
    * that reads the inventory again, so that what is applied is planned on what is there. With an
    * error (the gateway's or the plan's), nothing is written.
    */
-  async run(run: ImportRun): Promise<ImportAnswer> {
+  async run(run: ImportRun): Promise<ImportRunAnswer> {
     const rows = await this.repository.takeStaged(run.importId);
     if (run.dryRun || run.errorCount > 0) {
       const plan = planImport(rows, await this.repository.current(), this.rules);
       return this.answer(run, plan, false);
     }
-    const plan = await this.repository.inTransaction(async (manager) => {
-      const planned = planImport(rows, await this.repository.current(manager), this.rules);
+    const { plan, current } = await this.repository.inTransaction(async (manager) => {
+      const inventory = await this.repository.current(manager);
+      const planned = planImport(rows, inventory, this.rules);
       if (planned.errors.length === 0) await this.repository.apply(manager, planned);
-      return planned;
+      return { plan: planned, current: inventory };
     });
     if (plan.errors.length) return this.answer(run, plan, false);
     if (plan.equipment.create.length || plan.equipment.update.length) this.relay.kick();
     this.announce(plan);
-    return this.answer(run, plan, true);
+    return { ...this.answer(run, plan, true), ...changesOf(plan, current) };
   }
 
   /**
@@ -101,7 +102,7 @@ export class ImportService {
     }
   }
 
-  private answer(run: ImportRun, plan: ImportPlan, applied: boolean): ImportAnswer {
+  private answer(run: ImportRun, plan: ImportPlan, applied: boolean): ImportRunAnswer {
     const errors = [...run.errors, ...plan.errors].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
     return {
       dryRun: run.dryRun,
@@ -112,6 +113,8 @@ export class ImportService {
       equipment: countsOf(plan.equipment),
       errors: errors.slice(0, IMPORT_ERRORS_SHOWN),
       errorCount: run.errorCount + plan.errors.length,
+      changes: [],
+      changesNotListed: 0,
     };
   }
 }
