@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ChannelSender } from './channel-sender';
 import { ChannelRepository } from './channel.repository';
+import { deliveryClockProvider } from './delivery-clock';
 import { DeliveryRepository } from './delivery.repository';
 import { DeliveryRelay } from './delivery.relay';
 import { NotificationsMessageController } from './notifications.message.controller';
@@ -12,7 +13,14 @@ import { NotificationsService } from './notifications.service';
  */
 @Module({
   controllers: [NotificationsMessageController],
-  providers: [ChannelRepository, DeliveryRepository, DeliveryRelay, ChannelSender, NotificationsService],
+  providers: [
+    ChannelRepository,
+    DeliveryRepository,
+    DeliveryRelay,
+    ChannelSender,
+    NotificationsService,
+    deliveryClockProvider,
+  ],
   exports: [DeliveryRepository, DeliveryRelay],
 })
 export class NotificationsModule {}
