@@ -25,6 +25,7 @@ import { CsvError, parse } from 'csv-parse';
 import type { Request } from 'express';
 import { type Config } from '../config';
 import { drain } from '../media/drain';
+import { IMPORT_IDLE_TIMERS, type IdleTimers } from './import-idle-timers';
 
 /** Room for the multipart envelope around a file at the limit. */
 const ENVELOPE_BYTES = 64 * 1024;
@@ -73,6 +74,7 @@ export class InventoryImportService {
   constructor(
     private readonly rpc: RpcClient,
     @Inject(CONFIG) config: Config,
+    @Inject(IMPORT_IDLE_TIMERS) private readonly timers: IdleTimers,
   ) {
     this.idleMs = config.UPLOAD_IDLE_TIMEOUT_MS;
   }
@@ -125,7 +127,7 @@ export class InventoryImportService {
     return new Promise<Buffer>((resolve, reject) => {
       let file: Promise<Buffer> | null = null;
       // A client that stops sending must not hold the one import this gateway reads at a time.
-      const idle = setTimeout(() => {
+      const idle = this.timers.start(this.idleMs, () => {
         req.unpipe(parser);
         req.res?.setHeader('Connection', 'close');
         reject(
@@ -134,12 +136,12 @@ export class InventoryImportService {
             `Nothing of the file arrived for ${this.idleMs / 1000} s, so the import stopped. Try again.`,
           ),
         );
-      }, this.idleMs);
+      });
       req.on('data', () => idle.refresh());
       const settle =
         <T>(done: (value: T) => void) =>
         (value: T) => {
-          clearTimeout(idle);
+          idle.clear();
           done(value);
         };
       resolve = settle(resolve);
