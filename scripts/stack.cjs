@@ -139,6 +139,21 @@ async function waitUntilReady(url, { timeoutMs, exited }) {
 }
 
 /**
+ * The variables every service starts with, from those given, with the gateway on `port`. Unless
+ * PUBLIC_ORIGIN is given, the app's origins are the address printed (and its localhost twin): the
+ * gateway would otherwise take its own origin from each request's Host, which a DNS-rebinding page
+ * chooses, and the cross-site check would pass whatever Origin matched it.
+ * @param {Record<string,string|undefined>} given
+ * @param {number} port
+ */
+function stackEnv(given, port) {
+  const env = { ...given };
+  env.CM_NAMESPACE ??= 'cm';
+  if (!env.PUBLIC_ORIGIN) env.PUBLIC_ORIGIN = `http://127.0.0.1:${port},http://localhost:${port}`;
+  return env;
+}
+
+/**
  * @param {object} options
  * @param {Record<string,string>} [options.env] variables for every service (on top of process.env)
  * @param {Record<string,Record<string,string>>} [options.serviceEnv] variables of one service (its NATS user)
@@ -151,17 +166,17 @@ async function waitUntilReady(url, { timeoutMs, exited }) {
  * @param {string[]} [options.services] which services to start (all by default)
  */
 async function startStack(options = {}) {
-  const env = { ...process.env, ...options.env };
-  env.CM_NAMESPACE ??= 'cm';
+  const given = { ...process.env, ...options.env };
   const services = options.services ?? SERVICES;
   if (options.port) {
     // Said plainly here rather than by the gateway failing after every other service started.
-    const server = await tryListen(options.port, env.HOST || '127.0.0.1');
+    const server = await tryListen(options.port, given.HOST || '127.0.0.1');
     if (!server)
       throw new Error(`Port ${options.port} is taken (another system on this machine?): choose another PORT`);
     await new Promise((resolve) => server.close(resolve));
   }
   const port = options.port === 0 || options.port === undefined ? await freePort() : options.port;
+  const env = stackEnv(given, port);
   const sidePorts = options.ephemeralPorts
     ? undefined
     : await planPorts({ env, serviceEnv: options.serviceEnv, services });
@@ -256,4 +271,4 @@ async function startStack(options = {}) {
   };
 }
 
-module.exports = { startStack, planPorts, freePort, startLocalS3, SERVICES, SIDE_PORTS, ROOT };
+module.exports = { startStack, stackEnv, planPorts, freePort, startLocalS3, SERVICES, SIDE_PORTS, ROOT };

@@ -31,6 +31,7 @@ describe('web app: an open alert on the room detail, from the monitor to the web
     receiver = await startReceiver(() => signing.secret);
     web = await startWebSystem({
       ALERTS_SECRET_KEY: randomBytes(32).toString('base64'),
+      ALERTS_ALLOWED_TARGETS: '127.0.0.1',
       ALERTS_RELAY_INTERVAL_MS: '200',
       ALERT_GROUP_WINDOW_MS: '500',
       MONITOR_ALLOWED_NETWORKS: '127.0.0.0/8,198.18.0.0/15',

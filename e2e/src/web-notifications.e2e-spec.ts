@@ -45,6 +45,7 @@ describe('web app: notification channels', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     web = await startWebSystem({
       ALERTS_SECRET_KEY: randomBytes(32).toString('base64'),
+      ALERTS_ALLOWED_TARGETS: '127.0.0.1',
       MONITOR_ALLOWED_NETWORKS: '127.0.0.0/8',
     });
   });

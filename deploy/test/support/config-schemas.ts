@@ -58,6 +58,7 @@ export const setWhenConfigured = [
   // Each kind of notification channel is refused until its server-side setting is given.
   'ALERTS_SECRET_KEY',
   'ALERTS_WEBHOOK_ALLOWED_HOSTS',
+  'ALERTS_ALLOWED_TARGETS',
   'SMTP_HOST',
   'SMTP_PORT',
   'SMTP_SECURE',
@@ -106,6 +107,7 @@ export const composeKeepsDefault = [
   'MEDIA_CLEANUP_INTERVAL_MS',
   'LOGIN_MAX_FAILURES',
   'LOGIN_MAX_FAILURES_PER_IP',
+  'LOGIN_MAX_CONCURRENT_PER_IP',
   'LOGIN_THROTTLE_WINDOW_SECONDS',
   'LOGIN_MAX_DELAY_SECONDS',
   'LOGIN_DEVICE_COOKIE_DAYS',

@@ -52,6 +52,11 @@ export const auditEntrySchema = z.object({
   /** A change's fields before (update, delete) and after (create, update): an update lists only what changed. */
   before: auditValuesSchema,
   after: auditValuesSchema,
+  /**
+   * How many events the entry stands for: 1, but refusals of someone not signed in are counted
+   * into one entry per address, minute and kind (the first one's), so that a flood stays one row.
+   */
+  count: z.number().int().min(1),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 

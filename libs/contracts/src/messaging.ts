@@ -92,7 +92,7 @@ import {
   roomUpdateMessageSchema,
 } from './rooms';
 import {
-  loginSchema,
+  loginMessageSchema,
   sessionUserSchema,
   userCreateMessageSchema,
   userDeleteMessageSchema,
@@ -153,7 +153,7 @@ const health = (service: ServiceName) => message(`${service}.health`, noArgument
 export const messages = {
   auth: {
     health: health('auth'),
-    login: message('auth.login', loginSchema, sessionUserSchema),
+    login: message('auth.login', loginMessageSchema, sessionUserSchema),
     getUser: message('auth.user.get', userIdMessageSchema, userSchema),
     getSessionUser: message('auth.user.session', userIdMessageSchema, sessionUserSchema),
     listUsers: message('auth.user.list', noArguments, z.array(userSchema)),

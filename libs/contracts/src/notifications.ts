@@ -92,11 +92,28 @@ export type ChannelCreateInput = z.input<typeof channelCreateSchema>;
 export const channelUpdateSchema = channelCreateSchema;
 export type ChannelUpdate = ChannelCreate;
 
+/**
+ * A webhook URL's host and port, which anyone signed in may see. The rest of it is a credential:
+ * the path of a Slack or Teams incoming webhook is its secret, and a URL may carry a password.
+ */
+export function webhookHost(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+}
+
+/** A channel as an administrator sees it; others get `publicChannelSchema`'s, without the URL. */
 export const channelSchema = z.object({
   id: idSchema,
   name: z.string(),
   type: channelTypeSchema,
-  url: z.string().nullable(),
+  /** The whole webhook URL (null for e-mail): administrators only. */
+  url: z.string().nullable().optional(),
+  /** The webhook's host and port (null for e-mail), for everyone. */
+  host: z.string().nullable(),
   recipients: z.array(z.string()).nullable(),
   enabled: z.boolean(),
   buildingIds: z.array(idSchema).nullable(),
@@ -104,6 +121,10 @@ export const channelSchema = z.object({
   updatedAt: timestampSchema,
 });
 export type Channel = z.infer<typeof channelSchema>;
+
+/** A channel as a user who is not an administrator (or their API token) reads it: no `url`. */
+export const publicChannelSchema = channelSchema.omit({ url: true });
+export type PublicChannel = z.infer<typeof publicChannelSchema>;
 
 /** A webhook's signing secret, answered once: by the create (or a rotation), and by nothing after. */
 export const channelCreatedSchema = channelSchema.extend({ secret: z.string().nullable() });

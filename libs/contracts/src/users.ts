@@ -83,6 +83,13 @@ export const loginSchema = z.object({ username: usernameSchema, password });
 export type Login = z.infer<typeof loginSchema>;
 
 /**
+ * gateway → auth: a sign-in, and whether the browser holds the device cookie of a past sign-in
+ * of that username; auth checks those passwords first when checks have to wait.
+ */
+export const loginMessageSchema = loginSchema.extend({ knownDevice: z.boolean().default(false) });
+export type LoginMessage = z.infer<typeof loginMessageSchema>;
+
+/**
  * auth → gateway: a user with the version of their sessions. Auth raises the version when the
  * password changes or the account is deactivated; a session signed in under an older one is over.
  * Only the gateway sees it: it is not part of any API reply.

@@ -80,10 +80,21 @@ const gatewayEnv = z.object({
   S3_BUCKET: objectStoreEnv.S3_BUCKET,
   /** How media addresses the bucket (media's S3_FORCE_PATH_STYLE): forwarded uploads alike. */
   S3_FORCE_PATH_STYLE: objectStoreEnv.S3_FORCE_PATH_STYLE,
-  /** Failed sign-ins of one username from one client (or one device cookie) before each further one waits. */
+  /**
+   * Failed sign-ins of one username from one client (or one device cookie) before each further one
+   * waits; also wrong two-factor codes of one account from every client without its device cookie.
+   */
   LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
-  /** Failed sign-ins from one client address, whatever the usernames, before each further one waits. */
+  /**
+   * Failed sign-ins from one client address, whatever the usernames, before each further one waits;
+   * a sign-in auth was too busy to check counts as one.
+   */
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).max(100_000).default(30),
+  /**
+   * Sign-ins in flight at once from one client address (browsers with a device cookie are not
+   * counted): a flood from one address takes no more of auth's password checks than this.
+   */
+  LOGIN_MAX_CONCURRENT_PER_IP: z.coerce.number().int().min(1).max(10_000).default(4),
   /** Failures are forgotten once a counter has been free to try for this long without failing. */
   LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   /** The wait after the limit starts at 1 s and doubles with each failure, up to this. */

@@ -1,7 +1,24 @@
-import { createHash } from 'node:crypto';
-import { type ApiToken, type ApiTokenCreated, apiTokenMessages, ErrorCode, type User } from '@cm/contracts';
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  type ApiToken,
+  type ApiTokenCreated,
+  apiTokenMessages,
+  apiTokenScopeRefused,
+  ErrorCode,
+  type RecoveryCodes,
+  type TotpSetup,
+  type User,
+} from '@cm/contracts';
+import { Secret, TOTP } from 'otpauth';
 import { DataSource } from 'typeorm';
+import { ApiTokenScopes1764613000000 } from '../src/migrations/1764613000000-api-token-scopes';
 import { fetch, startAuthAndGateway } from './support';
+
+/** The code an authenticator app shows `offsetSeconds` from now. */
+const codeOf = (secret: string, offsetSeconds = 0) =>
+  new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({
+    timestamp: Date.now() + offsetSeconds * 1000,
+  });
 
 const inAWeek = () => new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString();
 const keeper = { username: 'keeper', password: 'keeper secret phrase' };
@@ -38,7 +55,10 @@ describe('API tokens', () => {
   };
 
   beforeAll(async () => {
-    sut = await startAuthAndGateway({}, { inventory: true });
+    sut = await startAuthAndGateway(
+      {},
+      { inventory: true, authEnv: { AUTH_TOTP_KEY: randomBytes(32).toString('base64') } },
+    );
     const made = await call('/api/users', {
       method: 'POST',
       headers: { cookie: await sut.adminCookie() },
@@ -74,7 +94,11 @@ describe('API tokens', () => {
   });
 
   it('acts as its user on /api with no cookie and no Origin check, and records the last use once a minute', async () => {
-    const { id, token } = await create(keeperCookie, { name: 'Inventory sync', expiresAt: inAWeek() });
+    const { id, token } = await create(keeperCookie, {
+      name: 'Inventory sync',
+      scope: 'write',
+      expiresAt: inAWeek(),
+    });
     const listed = await call('/api/buildings', { headers: bearer(token) });
     expect(listed.status).toBe(200);
     // A program's request: a foreign Origin is no forgery when the credential is a header it set itself.
@@ -116,12 +140,145 @@ describe('API tokens', () => {
     ).toBe(403);
 
     const admin = await sut.adminCookie();
-    const asAdmin = await create(admin, { name: 'Admin automation', expiresAt: inAWeek() });
-    expect(asAdmin.role).toBe('admin');
+    const asAdmin = await create(admin, { name: 'Admin automation', scope: 'admin', expiresAt: inAWeek() });
+    expect(asAdmin).toMatchObject({ role: 'admin', scope: 'admin' });
     expect((await call('/api/users', { headers: bearer(asAdmin.token) })).status).toBe(200);
     const limited = await create(admin, { name: 'Read only', role: 'user', expiresAt: inAWeek() });
     expect((await call('/api/users', { headers: bearer(limited.token) })).status).toBe(403);
     expect((await call('/api/buildings', { headers: bearer(limited.token) })).status).toBe(200);
+  });
+
+  it('reads only unless given the write scope: a read token is refused changes with the scope it needs, a write token makes them', async () => {
+    const reader = await create(keeperCookie, { name: 'Dashboard', expiresAt: inAWeek() });
+    expect(reader.scope).toBe('read');
+    expect((await call('/api/buildings', { headers: bearer(reader.token) })).status).toBe(200);
+    expect(
+      await call('/api/buildings', {
+        method: 'POST',
+        headers: bearer(reader.token),
+        body: { name: 'Read Hall' },
+      }),
+    ).toMatchObject({
+      status: 403,
+      body: { code: ErrorCode.FORBIDDEN, message: apiTokenScopeRefused('read', 'write') },
+    });
+    expect((await call('/api/buildings', { headers: bearer(reader.token) })).text).not.toContain('Read Hall');
+
+    const writer = await create(keeperCookie, { name: 'Sync', scope: 'write', expiresAt: inAWeek() });
+    const made = await call('/api/buildings', {
+      method: 'POST',
+      headers: bearer(writer.token),
+      body: { name: 'Write Hall' },
+    });
+    expect(made).toMatchObject({ status: 201, body: { name: 'Write Hall' } });
+    expect(
+      (
+        await call(`/api/buildings/${String(made.body!.id)}`, {
+          method: 'DELETE',
+          headers: bearer(writer.token),
+        })
+      ).status,
+    ).toBe(204);
+
+    // An administrator's write token does not reach administrator routes: that is the admin scope.
+    const adminWriter = await create(await sut.adminCookie(), {
+      name: 'Admin sync',
+      scope: 'write',
+      expiresAt: inAWeek(),
+    });
+    expect(adminWriter.role).toBe('user');
+    expect(await call('/api/users', { headers: bearer(adminWriter.token) })).toMatchObject({
+      status: 403,
+      body: { message: apiTokenScopeRefused('write', 'admin') },
+    });
+  });
+
+  it('gives the admin scope to administrators only, with a current two-factor code when they have two-factor on', async () => {
+    const refused = await call('/api/tokens', {
+      method: 'POST',
+      headers: { cookie: keeperCookie },
+      body: { name: 'Escalate', scope: 'admin', expiresAt: inAWeek() },
+    });
+    expect(refused).toMatchObject({ status: 403, body: { message: apiTokenMessages.adminScopeForAdmins } });
+
+    const admin = await sut.adminCookie();
+    const guarded = { username: 'guarded-admin', password: 'guarded admin secret phrase', role: 'admin' };
+    expect(
+      (await call('/api/users', { method: 'POST', headers: { cookie: admin }, body: guarded })).status,
+    ).toBe(201);
+    const { cookie } = await sut.signIn(guarded.username, guarded.password);
+    const setup = (await call('/api/account/totp/setup', { method: 'POST', headers: { cookie }, body: {} }))
+      .body as unknown as TotpSetup;
+    const enabled = await call('/api/account/totp/enable', {
+      method: 'POST',
+      headers: { cookie },
+      body: { code: codeOf(setup.secret) },
+    });
+    expect(enabled.status).toBe(200);
+    expect((enabled.body as unknown as RecoveryCodes).recoveryCodes.length).toBeGreaterThan(0);
+
+    const ask = (extra: Record<string, unknown>) =>
+      call('/api/tokens', {
+        method: 'POST',
+        headers: { cookie },
+        body: { name: 'Provisioning', scope: 'admin', expiresAt: inAWeek(), ...extra },
+      });
+    expect(await ask({})).toMatchObject({
+      status: 400,
+      body: {
+        code: ErrorCode.VALIDATION_FAILED,
+        errors: [{ path: 'code', message: apiTokenMessages.codeRequired }],
+      },
+    });
+    const wrong = [...codeOf(setup.secret, 30)].map((d) => String((Number(d) + 5) % 10)).join('');
+    expect(await ask({ code: wrong })).toMatchObject({ body: { code: ErrorCode.TOTP_INVALID } });
+    expect((await call('/api/tokens', { headers: { cookie } })).body).toEqual([]);
+
+    // The next step's code: the one the enrolment used is spent.
+    const made = await ask({ code: codeOf(setup.secret, 30) });
+    expect(made).toMatchObject({ status: 201, body: { scope: 'admin', role: 'admin' } });
+    const token = (made.body as unknown as ApiTokenCreated).token;
+    expect((await call('/api/users', { headers: bearer(token) })).status).toBe(200);
+    // Read and write need no code.
+    expect(
+      (
+        await call('/api/tokens', {
+          method: 'POST',
+          headers: { cookie },
+          body: { name: 'Reader', expiresAt: inAWeek() },
+        })
+      ).status,
+    ).toBe(201);
+  });
+
+  it('keeps tokens from before scopes working as they did: an admin-role token gets the admin scope, any other write', async () => {
+    const dataSource = sut.gateway.app.get(DataSource);
+    const runner = dataSource.createQueryRunner();
+    const migration = new ApiTokenScopes1764613000000();
+    try {
+      await migration.down(runner);
+      const insert = (role: string, hash: string) =>
+        runner.query(
+          `INSERT INTO ${table()} (user_id, name, role, token_hash, created_at, expires_at)
+             VALUES ($1, 'Old ' || $2, $2, $3, now(), now() + interval '1 day') RETURNING id`,
+          [keeperUser.id, role, hash],
+        ) as Promise<{ id: string }[]>;
+      const [[oldAdmin], [oldUser]] = [
+        await insert('admin', 'a'.repeat(64)),
+        await insert('user', 'b'.repeat(64)),
+      ];
+      await migration.up(runner);
+      const scopes = await query<{ id: string; scope: string }[]>(
+        `SELECT id, scope FROM ${table()} WHERE id = ANY($1)`,
+        [[oldAdmin.id, oldUser.id]],
+      );
+      expect(Object.fromEntries(scopes.map((r) => [r.id, r.scope]))).toEqual({
+        [oldAdmin.id]: 'admin',
+        [oldUser.id]: 'write',
+      });
+    } finally {
+      await runner.release();
+    }
   });
 
   it('is never accepted on /api/tokens itself, even with a valid token', async () => {
@@ -139,6 +296,10 @@ describe('API tokens', () => {
         }),
       ]);
     expect((await call('/api/buildings', { headers: bearer(token) })).status).toBe(200);
+
+    // One no longer valid is told so, as anywhere else, rather than that the route takes none.
+    await call(`/api/tokens/${id}`, { method: 'DELETE', headers: { cookie: keeperCookie } });
+    expect(await call('/api/tokens', { headers: bearer(token) })).toMatchObject(refused);
   });
 
   it('stops working at once when revoked, and only its owner or an administrator revokes it', async () => {

@@ -1,4 +1,11 @@
-import { type Building, ErrorCode, type Room, type User } from '@cm/contracts';
+import {
+  type ApiTokenCreated,
+  apiTokenMessages,
+  type Building,
+  ErrorCode,
+  type Room,
+  type User,
+} from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
 import { DataSource } from 'typeorm';
 import { SESSION_ROW_TTL_MS } from '../src/session/session-store';
@@ -222,5 +229,82 @@ describe('live events (GET /api/events)', () => {
       code: ErrorCode.TOO_MANY_STREAMS,
       message: expect.stringContaining('close other tabs'),
     });
+  });
+
+  it('takes an API token, and ends its stream when the token is revoked or its user deactivated', async () => {
+    const { cookie, user } = await createUser('live-script');
+    const inAWeek = new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString();
+    const tokenOf = async (name: string) =>
+      call<ApiTokenCreated>(sut.base, '/api/tokens', 'POST', { name, expiresAt: inAWeek }, cookie);
+    const byToken = (t: ApiTokenCreated) =>
+      openEvents(sut.base, undefined, undefined, { authorization: `Bearer ${t.token}` });
+
+    const revoked = await tokenOf('Dashboard');
+    const stream = await byToken(revoked);
+    open.push(stream);
+    expect(stream.status).toBe(200);
+    await ready(stream);
+    const gone = await fetch(`${sut.base}/api/tokens/${revoked.id}`, {
+      method: 'DELETE',
+      headers: { cookie },
+    });
+    expect(gone.status).toBe(204);
+    // Seen at the next keep-alive.
+    expect((await stream.next((e) => e.event === 'ended', 20 * keepAliveMs)).data).toEqual({
+      reason: 'session',
+    });
+    await stream.end();
+    const refused = await fetch(`${sut.base}/api/events`, {
+      headers: { authorization: `Bearer ${revoked.token}` },
+    });
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({
+      code: ErrorCode.UNAUTHENTICATED,
+      message: apiTokenMessages.invalid,
+    });
+
+    const kept = await tokenOf('Wallboard');
+    const second = await byToken(kept);
+    open.push(second);
+    await ready(second);
+    await call(sut.base, `/api/users/${user.id}`, 'PUT', { username: user.username, isActive: 0 });
+    await second.next((e) => e.event === 'ended');
+    await second.end();
+    expect((await byToken(kept)).status).toBe(401);
+  });
+
+  // On a replica just started, so that the first reading of the stream's position (which also
+  // connects to JetStream) keeps every request waiting at once, as a burst does under load.
+  it('holds at most the allowed streams of one session when many are asked for at once, and frees their places when they close', async () => {
+    const fresh = await startGateway(sut.namespace, { EVENTS_KEEPALIVE_MS: '60000' });
+    try {
+      const { cookie } = await createUser('burst-tabs');
+      const asked = await Promise.all(Array.from({ length: 30 }, () => events(fresh.base, cookie)));
+      expect(asked.filter((s) => s.status === 200)).toHaveLength(10);
+      expect(asked.filter((s) => s.status === 429)).toHaveLength(20);
+
+      for (const s of open.splice(0)) s.close();
+      // The server sees the closes in its own time.
+      await eventually(async () => expect((await events(fresh.base, cookie)).status).toBe(200));
+    } finally {
+      for (const s of open.splice(0)) s.close();
+      await fresh.close();
+    }
+  });
+
+  it('holds at most the allowed streams of the replica when many are asked for at once', async () => {
+    const fresh = await startGateway(sut.namespace, {
+      EVENTS_MAX_STREAMS: '3',
+      EVENTS_KEEPALIVE_MS: '60000',
+    });
+    try {
+      const { cookie } = await createUser('burst-replica');
+      const asked = await Promise.all(Array.from({ length: 9 }, () => events(fresh.base, cookie)));
+      expect(asked.filter((s) => s.status === 200)).toHaveLength(3);
+      expect(asked.filter((s) => s.status === 503)).toHaveLength(6);
+    } finally {
+      for (const s of open.splice(0)) s.close();
+      await fresh.close();
+    }
   });
 });

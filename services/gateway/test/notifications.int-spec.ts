@@ -1,4 +1,5 @@
 import { ErrorCode } from '@cm/contracts';
+import { randomBytes } from 'node:crypto';
 import { fetch, startAuthAndGateway } from './support';
 
 // What the gateway answers for channels and the log; sending is inventory's (its notifications test).
@@ -168,5 +169,76 @@ describe('notification channels over HTTP', () => {
       admin,
     );
     expect({ status, code: body.code }).toEqual({ status: 404, code: ErrorCode.CHANNEL_NOT_FOUND });
+  });
+});
+
+// A Slack or Teams hook's URL is the credential: whoever has it can post to the channel.
+describe('webhook URLs over HTTP', () => {
+  let sut: Awaited<ReturnType<typeof startAuthAndGateway>>;
+  let admin: string;
+  let user: string;
+  const url = 'http://127.0.0.1:9/services/T000/B000/pathsecret';
+
+  beforeAll(async () => {
+    sut = await startAuthAndGateway(
+      {},
+      {
+        inventory: true,
+        inventoryEnv: {
+          ALERTS_SECRET_KEY: randomBytes(32).toString('base64'),
+          // Never called here: listed so that it may be saved.
+          ALERTS_ALLOWED_TARGETS: '127.0.0.1',
+        },
+      },
+    );
+    admin = await sut.adminCookie();
+    const plain = { username: 'av-viewer', password: 'av viewer password' };
+    const created = await fetch(`${sut.base}/api/users`, {
+      method: 'POST',
+      headers: { cookie: admin, 'content-type': 'application/json' },
+      body: JSON.stringify(plain),
+    });
+    expect(created.status).toBe(201);
+    user = (await sut.signIn(plain.username, plain.password)).cookie;
+  });
+  afterAll(() => sut?.close());
+
+  const list = async (headers: Record<string, string>) => {
+    const res = await fetch(`${sut.base}/api/notification-channels`, { headers });
+    return { status: res.status, text: await res.text() };
+  };
+
+  it('shows a webhook URL to administrators alone; users and their API tokens see its host', async () => {
+    const saved = await fetch(`${sut.base}/api/notification-channels`, {
+      method: 'POST',
+      headers: { cookie: admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'AV chat', type: 'webhook', url }),
+    });
+    expect(saved.status).toBe(201);
+    const token = await fetch(`${sut.base}/api/tokens`, {
+      method: 'POST',
+      headers: { cookie: user, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Wallboard',
+        expiresAt: new Date(Date.now() + 7 * 24 * 3600 * 1000).toISOString(),
+      }),
+    });
+    expect(token.status).toBe(201);
+    const { token: bearer } = (await token.json()) as { token: string };
+
+    const viewers: Record<string, string>[] = [{ cookie: user }, { authorization: `Bearer ${bearer}` }];
+    for (const headers of viewers) {
+      const { status, text } = await list(headers);
+      expect(status).toBe(200);
+      expect(text).not.toContain('pathsecret');
+      expect(text).not.toContain('/services/');
+      const [channel] = JSON.parse(text) as Record<string, unknown>[];
+      expect(channel).toMatchObject({ name: 'AV chat', type: 'webhook', host: '127.0.0.1:9' });
+      expect(channel).not.toHaveProperty('url');
+    }
+    const asAdmin = await list({ cookie: admin });
+    expect(JSON.parse(asAdmin.text)).toEqual([
+      expect.objectContaining({ name: 'AV chat', url, host: '127.0.0.1:9' }),
+    ]);
   });
 });

@@ -1,5 +1,24 @@
+import path from 'node:path';
 import { ErrorCode } from '@cm/contracts';
-import { adminCredentials, fetch, startAuthAndGateway, startGateway } from './support';
+import { adminCredentials, fetch, openRequest, startAuthAndGateway, startGateway } from './support';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { stackEnv } = require(path.join(__dirname, '../../../scripts/stack.cjs')) as {
+  stackEnv(given: Record<string, string>, port: number): Record<string, string>;
+};
+
+/** A sign-in as a page served from another host name sends it: that Host, and an Origin to match. */
+const rebound = (base: string, host: string) => {
+  const body = Buffer.from(JSON.stringify(adminCredentials));
+  const req = openRequest(`${base}/api/login`, 'POST', {
+    host,
+    origin: `http://${host}`,
+    'content-type': 'application/json',
+    'content-length': body.length,
+  });
+  req.end(body);
+  return req.answer;
+};
 
 describe('cross-site requests and security headers', () => {
   let sut: Awaited<ReturnType<typeof startAuthAndGateway>>;
@@ -68,6 +87,33 @@ describe('cross-site requests and security headers', () => {
         await refused(await post('/api/login', { origin: configured.base }, configured.base));
       } finally {
         await configured.close();
+      }
+    });
+
+    it("refuses a page on a rebound host name (its own Host and Origin) under `npm start`'s PUBLIC_ORIGIN", async () => {
+      const port = Number(new URL(sut.base).port);
+      // Without PUBLIC_ORIGIN the Host decides, and a DNS-rebinding page chooses it.
+      expect((await rebound(sut.base, `rebind.example:${port}`)).status).toBe(200);
+
+      const { PUBLIC_ORIGIN } = stackEnv({}, 8080);
+      expect(PUBLIC_ORIGIN).toBe('http://127.0.0.1:8080,http://localhost:8080');
+      expect(stackEnv({ PUBLIC_ORIGIN: 'https://av.campus.example' }, 8080).PUBLIC_ORIGIN).toBe(
+        'https://av.campus.example',
+      );
+      const started = await startGateway(sut.namespace, { PUBLIC_ORIGIN });
+      try {
+        const port = Number(new URL(started.base).port);
+        const answer = await rebound(started.base, `rebind.example:${port}`);
+        expect(answer).toMatchObject({ status: 403, body: { code: ErrorCode.CROSS_SITE_REQUEST } });
+        expect(answer.body.message).toContain(`http://rebind.example:${port}`);
+        expect((await post('/api/login', { origin: 'http://localhost:8080' }, started.base)).status).toBe(
+          200,
+        );
+        expect((await post('/api/login', { origin: 'http://127.0.0.1:8080' }, started.base)).status).toBe(
+          200,
+        );
+      } finally {
+        await started.close();
       }
     });
 

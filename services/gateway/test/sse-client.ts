@@ -23,7 +23,12 @@ export interface SseStream {
 const WAIT_MS = 30_000;
 
 /** `GET /api/events` as EventSource reads it: frames split on blank lines, fields by name. */
-export function openEvents(base: string, cookie?: string, lastEventId?: string): Promise<SseStream> {
+export function openEvents(
+  base: string,
+  cookie?: string,
+  lastEventId?: string,
+  headers: Record<string, string> = {},
+): Promise<SseStream> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request({
@@ -34,6 +39,7 @@ export function openEvents(base: string, cookie?: string, lastEventId?: string):
         accept: 'text/event-stream',
         ...(cookie ? { cookie } : {}),
         ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+        ...headers,
       },
     });
     req.on('error', reject);

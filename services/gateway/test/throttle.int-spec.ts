@@ -1,5 +1,6 @@
 import { authMessages, ErrorCode, type UserListItem } from '@cm/contracts';
-import { type Clock, LOGIN_CLOCK } from '../src/auth/login-throttle.service';
+import { AppError } from '@cm/platform';
+import { type Clock, LOGIN_CLOCK, LoginThrottle } from '../src/auth/login-throttle.service';
 import { adminCredentials, fetch, type Gateway, startAuthAndGateway, startGateway } from './support';
 
 /** Clients are told apart by X-Forwarded-For, which a gateway behind a trusted proxy believes. */
@@ -158,6 +159,8 @@ describe('throttling of failed sign-ins', () => {
     // A proxy that is not trusted makes every client one address: here 10.0.3.1.
     const known = await attempt('ben', 'ben secret phrase', '10.0.3.1');
     const device = deviceCookieOf(known)!;
+    // Opaque: it does not say whose it is.
+    expect(device).not.toContain(Buffer.from('ben').toString('base64url'));
     const attributes = known.headers
       .getSetCookie()
       .find((c) => c.startsWith('cm.device='))!
@@ -189,6 +192,53 @@ describe('throttling of failed sign-ins', () => {
     // Its failures were the device's: the same address without it, and hal elsewhere, are not held back.
     expect((await attempt('hal', 'hal secret phrase', '10.0.4.1')).status).toBe(200);
     expect((await attempt('hal', 'hal secret phrase', '10.0.4.2')).status).toBe(200);
+  });
+
+  it("counts a sign-in auth was too busy to check against the client's address, not the user", async () => {
+    const throttle = sut.gateway.app.get(LoginThrottle);
+    const busy = () => Promise.reject(new AppError(ErrorCode.PASSWORD_CHECKS_BUSY, 'busy'));
+    const answers = [];
+    for (let i = 0; i < 6; i++)
+      answers.push(
+        await throttle
+          .attempt({ username: 'ivan', client: '10.0.6.1', device: null }, busy)
+          .catch((e: AppError) => e.code),
+      );
+    expect(answers).toEqual(Array(6).fill(ErrorCode.PASSWORD_CHECKS_BUSY));
+    expect((await attempt('cleo', 'cleo secret phrase', '10.0.6.1')).status).toBe(429);
+    expect(await lockedUsers()).not.toContain('ivan');
+    expect((await attempt('cleo', 'cleo secret phrase', '10.0.6.2')).status).toBe(200);
+  });
+
+  it('lets one address have 4 sign-ins in flight at once, and a browser that signed in before one more', async () => {
+    const device = deviceCookieOf(await attempt('ben', 'ben secret phrase', '10.0.7.1'))!;
+    const throttle = sut.gateway.app.get(LoginThrottle);
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const admitted: Promise<void>[] = [];
+    const inFlight = ['x1', 'x2', 'x3', 'x4'].map((username) => {
+      let started = () => {};
+      admitted.push(new Promise<void>((resolve) => (started = resolve)));
+      return throttle.attempt({ username, client: '10.0.7.1', device: null }, () => {
+        started();
+        return answered;
+      });
+    });
+    try {
+      await Promise.all(admitted);
+      const refused = await attempt('ben', 'ben secret phrase', '10.0.7.1');
+      expect([refused.status, refused.headers.get('retry-after')]).toEqual([429, '1']);
+      expect(await refused.json()).toEqual({
+        code: ErrorCode.TOO_MANY_ATTEMPTS,
+        message: 'Too many sign-ins at once from your network address. Try again in 1 second.',
+      });
+      expect((await attempt('ben', 'ben secret phrase', '10.0.7.1', { cookie: device })).status).toBe(200);
+      expect((await attempt('ben', 'ben secret phrase', '10.0.7.2')).status).toBe(200);
+    } finally {
+      answer();
+      await Promise.all(inFlight);
+    }
+    expect((await attempt('ben', 'ben secret phrase', '10.0.7.1')).status).toBe(200);
   });
 
   it('lets an administrator see and clear a sign-in lock, and not a plain user', async () => {

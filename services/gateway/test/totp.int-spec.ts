@@ -11,7 +11,7 @@ import {
 } from '@cm/contracts';
 import { Secret, TOTP } from 'otpauth';
 import { type Clock, LOGIN_CLOCK } from '../src/auth/login-throttle.service';
-import { adminCredentials, fetch, sessionCookieOf, startAuthAndGateway } from './support';
+import { adminCredentials, fetch, sessionCookieOf, startAuthAndGateway, startGateway } from './support';
 
 /** The code an authenticator app shows `offsetSeconds` from now. */
 const codeOf = (secret: string, offsetSeconds = 0) =>
@@ -20,6 +20,13 @@ const codeOf = (secret: string, offsetSeconds = 0) =>
   });
 /** A code no app shows now: the right one's digits shifted. */
 const wrongCode = (secret: string) => [...codeOf(secret)].map((d) => String((Number(d) + 5) % 10)).join('');
+
+const gatewayEnv = {
+  TRUST_PROXY: 'loopback',
+  LOGIN_MAX_FAILURES: '3',
+  LOGIN_MAX_FAILURES_PER_IP: '50',
+  REQUIRE_ADMIN_TOTP: 'true',
+};
 
 describe('two-factor sign-in (TOTP)', () => {
   let sut: Awaited<ReturnType<typeof startAuthAndGateway>>;
@@ -92,15 +99,9 @@ describe('two-factor sign-in (TOTP)', () => {
   let adminSecret: string;
 
   beforeAll(async () => {
-    sut = await startAuthAndGateway(
-      {
-        TRUST_PROXY: 'loopback',
-        LOGIN_MAX_FAILURES: '3',
-        LOGIN_MAX_FAILURES_PER_IP: '50',
-        REQUIRE_ADMIN_TOTP: 'true',
-      },
-      { authEnv: { AUTH_TOTP_KEY: randomBytes(32).toString('base64') } },
-    );
+    sut = await startAuthAndGateway(gatewayEnv, {
+      authEnv: { AUTH_TOTP_KEY: randomBytes(32).toString('base64') },
+    });
   });
   beforeEach(() => {
     ip = `10.1.0.${++client}`;
@@ -203,6 +204,76 @@ describe('two-factor sign-in (TOTP)', () => {
     expect(Number(held.headers.get('retry-after'))).toBeGreaterThan(0);
     // The right password does not start the count afresh.
     expect((await password('dora')).status).toBe(429);
+  });
+
+  it('holds back codes for an account after 3 wrong ones from any addresses, but not a browser that signed in before', async () => {
+    const created = await call('/api/users', {
+      cookie: admin,
+      body: { username: 'ivy', password: 'ivy secret phrase' },
+    });
+    expect(created.status).toBe(201);
+    const first = await password('ivy');
+    const device = first.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('cm.device='))!
+      .split(';')[0];
+    const { secret } = await enrol(sessionCookieOf(first)!);
+    // No wait runs out while a slow machine answers.
+    const now = Date.now();
+    const clock = jest.spyOn(sut.gateway.app.get<Clock>(LOGIN_CLOCK), 'now').mockImplementation(() => now);
+    try {
+      const statuses: number[] = [];
+      for (const address of ['10.2.0.1', '10.2.0.2', '10.2.0.3', '10.2.0.4']) {
+        ip = address;
+        statuses.push((await secondStep(await challengeOf('ivy'), wrongCode(secret))).status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 429]);
+      ip = '10.2.0.5';
+      const held = await secondStep(await challengeOf('ivy'), codeOf(secret, 30));
+      expect([held.status, held.headers.get('retry-after')]).toEqual([429, '1']);
+
+      const known = await call('/api/login', {
+        cookie: device,
+        body: { username: 'ivy', password: 'ivy secret phrase' },
+      });
+      const { challenge } = (await known.json()) as TotpChallenge;
+      const signedIn = await call('/api/login/totp', {
+        cookie: device,
+        body: { challenge, code: codeOf(secret, 30) },
+      });
+      expect(signedIn.status).toBe(200);
+    } finally {
+      clock.mockRestore();
+    }
+  });
+
+  it('signs in once with a challenge, which every replica refuses from then on', async () => {
+    const { secret, recoveryCodes } = await enrol(await newUser('jan', admin));
+    const challenge = await challengeOf('jan');
+    expect((await secondStep(challenge, codeOf(secret, 30))).status).toBe(200);
+
+    const replica = await startGateway(sut.namespace, gatewayEnv);
+    try {
+      const there = await fetch(`${replica.base}/api/login/totp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+        body: JSON.stringify({ challenge, code: recoveryCodes[0] }),
+      });
+      expect(await there.json()).toEqual({
+        code: ErrorCode.TOTP_CHALLENGE_EXPIRED,
+        message: totpMessages.challengeExpired,
+      });
+      expect(there.status).toBe(401);
+    } finally {
+      await replica.close();
+    }
+    const again = await secondStep(challenge, recoveryCodes[1]);
+    expect([again.status, ((await again.json()) as { code: string }).code]).toEqual([
+      401,
+      ErrorCode.TOTP_CHALLENGE_EXPIRED,
+    ]);
+    // The codes tried with it were not spent: a new sign-in takes them.
+    expect((await secondStep(await challengeOf('jan'), recoveryCodes[0])).status).toBe(200);
   });
 
   it('refuses a forged challenge and one older than five minutes', async () => {

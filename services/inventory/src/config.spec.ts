@@ -86,4 +86,21 @@ describe('inventory configuration', () => {
       'ALERTS_WEBHOOK_ALLOWED_HOSTS: must be host names separated by commas, such as hooks.slack.com,*.example.edu (not: https://x.example.edu/)',
     ]);
   });
+
+  it('lets webhooks reach this machine by default under npm start alone, and reads ALERTS_ALLOWED_TARGETS', () => {
+    const hostsOf = (env: Record<string, string>) => sut(env).ALERTS_ALLOWED_TARGETS?.hosts;
+    expect(hostsOf({ NODE_ENV: 'development' })).toEqual(['localhost']);
+    expect(sut({ NODE_ENV: 'test' }).ALERTS_ALLOWED_TARGETS).toBeUndefined();
+    expect(sut({ NODE_ENV: 'production' }).ALERTS_ALLOWED_TARGETS).toBeUndefined();
+    expect(
+      sut({ NODE_ENV: 'production', ALERTS_ALLOWED_TARGETS: '10.20.0.0/16, receiver.example.edu' })
+        .ALERTS_ALLOWED_TARGETS,
+    ).toMatchObject({
+      networks: [{ address: '10.20.0.0', prefix: 16, family: 'ipv4' }],
+      hosts: ['receiver.example.edu'],
+    });
+    expect(problemsOf({ ALERTS_ALLOWED_TARGETS: '10.0.0.0/8,https://x.example.edu/' })).toEqual([
+      'ALERTS_ALLOWED_TARGETS: "https://x.example.edu/" is not an address, a network (10.20.0.0/16, fd00::/8) or a host name (receiver.example.edu, *.example.edu)',
+    ]);
+  });
 });

@@ -6,7 +6,7 @@ import {
   jetStreamEnv,
   withDefaultAllowedNetworks,
 } from '@cm/platform';
-import { alertsEnv, checkAlertsEnv } from './notifications/alerts-config';
+import { alertsEnv, checkAlertsEnv, withDefaultAlertTargets } from './notifications/alerts-config';
 import { REPORT_WINDOW_HOURS } from '@cm/contracts';
 import { z } from 'zod';
 
@@ -52,5 +52,6 @@ export const configSchema = z
     ...alertsEnv,
   })
   .superRefine(checkAlertsEnv)
-  .transform(withDefaultAllowedNetworks);
+  .transform(withDefaultAllowedNetworks)
+  .transform(withDefaultAlertTargets);
 export type Config = z.infer<typeof configSchema>;

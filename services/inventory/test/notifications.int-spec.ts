@@ -1,7 +1,10 @@
 import { type ChannelCreated, ErrorCode, messages } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
+import { createServer } from 'node:http';
+import { type AddressInfo } from 'node:net';
 import { DeliveryRepository } from '../src/notifications/delivery.repository';
 import { DeliveryRelay } from '../src/notifications/delivery.relay';
+import { WebhookTargets } from '../src/notifications/webhook-targets';
 import { channelsTestEnv, smtpForTests, startReceiver } from './receivers';
 import {
   dropNamespace,
@@ -93,12 +96,123 @@ describe('notification channels and deliveries', () => {
       const result = await send(messages.inventory.testChannel, { id: channel.id });
       expect(result.delivery).toMatchObject({ state: 'failed', attempts: 1, nextAttemptAt: null });
       expect(result.message).toBe(
-        `The test message to "Wrong secret" failed: 127.0.0.1:${receiver.port} answered HTTP 401 Unauthorized`,
+        `The test message to "Wrong secret" failed: 127.0.0.1:${receiver.port} answered HTTP 401`,
       );
       await new Promise((resolve) => setTimeout(resolve, 800));
       expect(receiver.received).toHaveLength(1);
     } finally {
       await receiver.close();
+    }
+  });
+
+  it("keeps the receiver's answer out of the test result and the log: its status alone", async () => {
+    // An inside service answering with what it knows, as a probe through a webhook would read it.
+    const talkative = createServer((req, res) => {
+      req.resume();
+      req.on('end', () =>
+        res.writeHead(500, 'Internal leak').end('db password=hunter2; upstream 10.0.0.7 refused us'),
+      );
+    });
+    await new Promise<void>((resolve) => talkative.listen(0, '127.0.0.1', resolve));
+    const port = (talkative.address() as AddressInfo).port;
+    try {
+      const channel = await webhook(`http://127.0.0.1:${port}/hook`, { name: 'Talkative' });
+
+      const result = await send(messages.inventory.testChannel, { id: channel.id });
+
+      expect(result.message).toBe(
+        `The test message to "Talkative" failed: 127.0.0.1:${port} answered HTTP 500`,
+      );
+      expect(result.delivery).toMatchObject({
+        state: 'failed',
+        lastError: `127.0.0.1:${port} answered HTTP 500`,
+      });
+      const log = await send(messages.inventory.listDeliveries, { channelId: channel.id });
+      expect(JSON.stringify([result, log])).not.toMatch(/hunter2|10\.0\.0\.7|Internal leak/);
+    } finally {
+      await new Promise((resolve) => talkative.close(resolve));
+    }
+  });
+
+  it.each([
+    ['http://169.254.169.254/latest/meta-data/', 'link-local'],
+    ['http://[::ffff:169.254.169.254]/latest/meta-data/', 'link-local'],
+    ['http://[::ffff:a9fe:a9fe]/', 'link-local'],
+    ['http://[64:ff9b::169.254.169.254]/', 'link-local'],
+    ['http://[fe80::1]/', 'link-local'],
+    ['http://127.0.0.2:4222/', 'loopback'],
+    ['http://[::1]:5432/', 'loopback'],
+    ['http://[::ffff:127.0.0.3]:9102/', 'loopback'],
+    ['http://10.1.2.3/', 'private-use'],
+    ['http://[fd00::5]/', 'private-use'],
+  ])('refuses a webhook to %s when it is saved: a %s address not listed', async (url, kind) => {
+    const refusal = await failureOf(webhook(url));
+    const message = expect.stringMatching(
+      new RegExp(`^Webhooks may not go to .*an address in the ${kind} range\\. .*ALERTS_ALLOWED_TARGETS$`),
+    );
+    expect(refusal).toMatchObject({
+      code: ErrorCode.VALIDATION_FAILED,
+      message,
+      errors: [{ path: 'url', message }],
+    });
+  });
+
+  it.each([
+    ['http://0.0.0.0:9102/', 'unspecified'],
+    ['http://[::]:4222/', 'unspecified'],
+    ['http://224.0.0.1/', 'multicast'],
+  ])('refuses a webhook to %s whatever is listed (%s)', async (url, kind) => {
+    expect(await failureOf(webhook(url))).toMatchObject({
+      code: ErrorCode.VALIDATION_FAILED,
+      message: expect.stringMatching(new RegExp(`an address in the ${kind} range$`)),
+    });
+  });
+
+  it('judges the address a name resolves to when saved, and again on the connection each send makes', async () => {
+    const dns = jest.spyOn(inventory.sut.app.get(WebhookTargets), 'resolve');
+    const at = (address: string, family = 4) => Promise.resolve([{ address, family }]);
+    let secret: string | undefined;
+    const listed = await startReceiver(() => secret);
+    // The same port on a loopback address ALERTS_ALLOWED_TARGETS does not list.
+    const unlisted = await startReceiver(() => secret, listed.port, '127.0.0.2');
+    try {
+      dns.mockImplementation(() => at('10.1.2.3'));
+      expect(await failureOf(webhook('https://hooks.campus.test/av'))).toMatchObject({
+        code: ErrorCode.VALIDATION_FAILED,
+        message: expect.stringContaining(
+          'Webhooks may not go to hooks.campus.test: it resolves to 10.1.2.3, an address in the private-use range.',
+        ),
+      });
+
+      dns.mockImplementation(() => at('127.0.0.1'));
+      const channel = await webhook(`http://hooks.campus.test:${listed.port}/av`, { name: 'Rebound' });
+      secret = channel.secret!;
+      const test = () => send(messages.inventory.testChannel, { id: channel.id });
+      // A name that answers a listed address once, then an unlisted one: whatever was checked is
+      // what is connected to.
+      dns.mockImplementationOnce(() => at('127.0.0.1')).mockImplementation(() => at('127.0.0.2'));
+      expect((await test()).delivery.state).toBe('sent');
+      expect(listed.received).toHaveLength(1);
+
+      // Since the save the name has come to resolve to a refused address: nothing connects there.
+      const blocked = `Could not reach hooks.campus.test:${listed.port}: blocked address`;
+      expect((await test()).delivery).toMatchObject({ state: 'failed', lastError: blocked });
+      dns.mockImplementation(() => at('::ffff:127.0.0.2', 6));
+      expect((await test()).delivery).toMatchObject({ state: 'failed', lastError: blocked });
+      // One refused address among several refuses the name: which one a connection picks is not ours to say.
+      dns.mockImplementation(() =>
+        Promise.resolve([
+          { address: '127.0.0.1', family: 4 },
+          { address: '127.0.0.2', family: 4 },
+        ]),
+      );
+      expect((await test()).delivery).toMatchObject({ state: 'failed', lastError: blocked });
+      expect(unlisted.received).toHaveLength(0);
+      expect(listed.received).toHaveLength(1);
+    } finally {
+      dns.mockRestore();
+      await listed.close();
+      await unlisted.close();
     }
   });
 
@@ -141,7 +255,10 @@ describe('notification channels and deliveries', () => {
       );
       // Between two attempts: read during one, the row is `sending`.
       expect(row.attempts).toBeGreaterThanOrEqual(2);
-      expect(row).toMatchObject({ state: 'pending', last_error: expect.stringContaining('Could not reach') });
+      expect(row).toMatchObject({
+        state: 'pending',
+        last_error: `Could not reach 127.0.0.1:${port}: refused`,
+      });
       return row;
     });
 

@@ -14,7 +14,7 @@ export interface Received {
  * A webhook receiver as its documentation tells one to be written: it checks the signature over
  * `<t>.<body>` with the channel's secret, and refuses a time more than five minutes off.
  */
-export async function startReceiver(secretOf: () => string | undefined, port = 0) {
+export async function startReceiver(secretOf: () => string | undefined, port = 0, host = '127.0.0.1') {
   const received: Received[] = [];
   const server: Server = createServer((req: IncomingMessage, res) => {
     const chunks: Buffer[] = [];
@@ -39,10 +39,10 @@ export async function startReceiver(secretOf: () => string | undefined, port = 0
       res.writeHead(signatureValid ? 204 : 401).end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
   return {
     received,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/av`,
+    url: `http://${host}:${(server.address() as AddressInfo).port}/hooks/av`,
     port: (server.address() as AddressInfo).port,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -71,9 +71,14 @@ export async function startSmtp() {
   return { mails, port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-/** Inventory's settings for tests of channels: a webhook key, quick relay rounds and retries, plain SMTP. */
+/**
+ * Inventory's settings for tests of channels: a webhook key, the receivers' loopback address let
+ * through (127.0.0.1 alone: other loopback addresses stay refused), quick relay rounds and
+ * retries, plain SMTP.
+ */
 export const channelsTestEnv = (): Record<string, string> => ({
   ALERTS_SECRET_KEY: randomBytes(32).toString('base64'),
+  ALERTS_ALLOWED_TARGETS: '127.0.0.1',
   ALERTS_RELAY_INTERVAL_MS: '100',
   ALERTS_RETRY_BASE_MS: '200',
   ALERTS_RETRY_MAX_MS: '1000',

@@ -20,7 +20,7 @@ export const apiTokenRoutes = {
     method: 'POST',
     path: '/api/tokens',
     summary:
-      'Create an API token with a name, an expiry (at most a year away) and a role no higher than yours (yours by default). The token is answered this once: only its hash is kept',
+      'Create an API token with a name, an expiry (at most a year away) and a scope: read (the default: GET only), write (also POST, PUT, PATCH and DELETE) or admin (also the administrator routes; administrators only, and with a current two-factor code in `code` when two-factor sign-in is on). The role follows the scope. The token is answered this once: only its hash is kept',
     tag: 'API tokens',
     access: 'user',
     body: apiTokenCreateSchema,

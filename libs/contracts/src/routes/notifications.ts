@@ -21,7 +21,8 @@ export const notificationRoutes = {
   listChannels: {
     method: 'GET',
     path: '/api/notification-channels',
-    summary: 'Every notification channel, by name (never a webhook secret)',
+    summary:
+      "Every notification channel, by name (never a webhook secret). A webhook's url is shown to administrators only (a Slack or Teams hook's URL is its credential); everyone sees its host",
     tag: 'Notifications',
     access: 'user',
     response: z.array(channelSchema),
@@ -30,7 +31,7 @@ export const notificationRoutes = {
     method: 'POST',
     path: '/api/notification-channels',
     summary:
-      'Add a channel: a webhook (url) or e-mail (recipients), for the whole campus or some buildings. A webhook answers its signing secret, this once. 400 for an e-mail channel without SMTP configured, a webhook without ALERTS_SECRET_KEY, or a URL outside ALERTS_WEBHOOK_ALLOWED_HOSTS',
+      'Add a channel: a webhook (url) or e-mail (recipients), for the whole campus or some buildings. A webhook answers its signing secret, this once. 400 for an e-mail channel without SMTP configured, a webhook without ALERTS_SECRET_KEY, a URL outside ALERTS_WEBHOOK_ALLOWED_HOSTS, or one that is (or resolves to) a loopback, link-local, private-use or other special address not listed in ALERTS_ALLOWED_TARGETS',
     tag: 'Notifications',
     access: 'admin',
     body: channelCreateSchema,
@@ -61,7 +62,7 @@ export const notificationRoutes = {
     method: 'POST',
     path: '/api/notification-channels/:id/test',
     summary:
-      'Send a test message now, once (no retry), and answer how it went; one still under way after a few seconds is answered as sending, and the delivery log shows its outcome',
+      "Send a test message now, once (no retry), and answer how it went (the receiver's HTTP status, or a word for why it could not be reached: never the text it answered); one still under way after a few seconds is answered as sending, and the delivery log shows its outcome",
     tag: 'Notifications',
     access: 'admin',
     params: idParamsSchema,

@@ -34,8 +34,9 @@ export class PasswordHasher {
     return this.limiter.run(() => argon2.hash(password, this.options));
   }
 
-  verify(hash: string, password: string): Promise<boolean> {
-    return this.limiter.run(() => argon2.verify(hash, password).catch(() => false));
+  /** `priority`: ahead of the others when checks have to wait (see HashLimiter). */
+  verify(hash: string, password: string, priority = false): Promise<boolean> {
+    return this.limiter.run(() => argon2.verify(hash, password).catch(() => false), priority);
   }
 
   /**

@@ -1,6 +1,6 @@
 import {
   deleted,
-  type Login,
+  type LoginMessage,
   messages,
   type TotpCodeMessage,
   type TotpProofMessage,
@@ -24,7 +24,7 @@ export class UsersMessageController {
   ) {}
 
   @HandleMessage(messages.auth.login)
-  login(dto: Login) {
+  login(dto: LoginMessage) {
     return this.users.login(dto);
   }
 

@@ -1,7 +1,7 @@
 import {
   authMessages,
   ErrorCode,
-  type Login,
+  type LoginMessage,
   type SessionUser,
   type User,
   type UserCreateMessage,
@@ -65,11 +65,11 @@ export class UsersService {
    * One answer and about one argon2 verification of time for an unknown user, a wrong password and
    * a deactivated account: a different answer for the last would tell a guesser the password is right.
    */
-  async login({ username, password }: Login): Promise<SessionUser> {
+  async login({ username, password, knownDevice }: LoginMessage): Promise<SessionUser> {
     const user = await this.users.findByUsername(username);
     // An external user has no password here: they are answered as a username nobody has.
     const valid = user?.passwordHash
-      ? await this.hasher.verify(user.passwordHash, password)
+      ? await this.hasher.verify(user.passwordHash, password, knownDevice)
       : await this.hasher.verifyNobody(password);
     if (!user || !valid || user.isActive !== 1)
       throw new AppError(ErrorCode.INVALID_CREDENTIALS, authMessages.invalidCredentials);

@@ -1,10 +1,20 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { activeTraceId } from '@cm/platform';
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { type User } from '@cm/contracts';
 import { type SignedInRequest } from '../auth/current-user';
+import { type Clock } from '../auth/login-throttle.service';
 import { AuditRepository, type NewAuditEntry } from './audit.repository';
+
+/** The audit log's time; a test moves it by hand. */
+export const AUDIT_CLOCK = Symbol('AUDIT_CLOCK');
+export const auditClockProvider = {
+  provide: AUDIT_CLOCK,
+  useFactory: (): Clock => ({ now: () => Date.now() }),
+};
+
+const MINUTE_MS = 60_000;
 
 const requestIdShape = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -22,7 +32,10 @@ export type AuditNote = Omit<
 export class AuditLog {
   private readonly logger = new Logger(AuditLog.name);
 
-  constructor(private readonly entries: AuditRepository) {}
+  constructor(
+    private readonly entries: AuditRepository,
+    @Inject(AUDIT_CLOCK) private readonly clock: Clock,
+  ) {}
 
   /** A sign-in, whichever way: `user` is the request's actor from now on. */
   signedIn(req: SignedInRequest, user: User, after: NewAuditEntry['after'] = null): Promise<void> {
@@ -38,36 +51,56 @@ export class AuditLog {
 
   /**
    * A refused sign-in: `after` says who was tried (when known) and why it was refused. Nobody is
-   * signed in, so the actor is only the name that was tried.
+   * signed in, so the actor is only the name that was tried; counted as `refusedAnonymously` says.
    */
   signInRefused(req: SignedInRequest, after: NonNullable<NewAuditEntry['after']>): Promise<void> {
     const tried = typeof after.username === 'string' ? after.username : null;
-    return this.write(
+    return this.refusedAnonymously(
       req,
       { action: 'sign-in-failed', entityType: 'session', entityId: null, before: null, after },
-      { id: null, name: tried },
+      tried,
     );
   }
 
-  /** `actor`: the signed-in user, unless the caller names another (a refused sign-in). */
-  async write(
+  /**
+   * A refusal of someone not signed in, which anyone can cause as often as they like: counted
+   * into one entry per client address, minute and kind (the entry's values without the name
+   * tried, which the caller chooses), which keeps the first one's details. A flood stays a row a
+   * minute, and a person's own refusal still shows.
+   */
+  refusedAnonymously(req: SignedInRequest, entry: AuditNote, tried: string | null): Promise<void> {
+    const minute = Math.floor(this.clock.now() / MINUTE_MS) * MINUTE_MS;
+    const { username: _tried, ...kind } = entry.after ?? {};
+    const sampleKey = `${new Date(minute).toISOString()} ${createHash('sha256')
+      .update(JSON.stringify([entry.entityType, entry.entityId, kind]))
+      .digest('base64url')}`;
+    return this.record(req, entry, { id: null, name: tried }, sampleKey);
+  }
+
+  /** An entry whose actor is the signed-in user. */
+  write(req: SignedInRequest, entry: AuditNote): Promise<void> {
+    return this.record(req, entry, { id: req.user?.id ?? null, name: req.user?.username ?? null });
+  }
+
+  private async record(
     req: SignedInRequest,
     entry: AuditNote,
-    actor: { id: string | null; name: string | null } = {
-      id: req.user?.id ?? null,
-      name: req.user?.username ?? null,
-    },
+    actor: { id: string | null; name: string | null },
+    sampleKey?: string,
   ): Promise<void> {
     try {
-      await this.entries.insert({
+      const full: NewAuditEntry = {
         ...entry,
-        at: new Date(),
+        at: new Date(this.clock.now()),
         actorId: actor.id,
         actorName: actor.name,
         apiTokenId: req.apiTokenId ?? null,
         requestId: requestIdOf(req),
         clientAddress: (req.ip ?? 'unknown').slice(0, 64),
-      });
+      };
+      await (sampleKey === undefined
+        ? this.entries.insert(full)
+        : this.entries.insertOrCount(full, sampleKey));
     } catch (error) {
       this.logger.error(
         `Audit entry not written (${entry.action} ${entry.entityType} ${entry.entityId ?? ''}): ${String(error)}`,

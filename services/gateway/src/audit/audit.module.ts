@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
-import { AuditLog } from './audit-log';
+import { AuditLog, auditClockProvider } from './audit-log';
 import { AuditRetention } from './audit-retention.service';
 import { AuditController } from './audit.controller';
 import { AuditInterceptor } from './audit.interceptor';
@@ -14,7 +14,7 @@ import { AuditRepository } from './audit.repository';
 @Module({
   imports: [AuthModule],
   controllers: [AuditController],
-  providers: [AuditRepository, AuditLog, AuditRetention, AuditInterceptor],
+  providers: [AuditRepository, AuditLog, auditClockProvider, AuditRetention, AuditInterceptor],
   exports: [AuditRepository, AuditLog, AuditInterceptor, AuthModule],
 })
 export class AuditModule {}

@@ -2,7 +2,7 @@ import { type AuditEntry, type AuditPage, type AuditQuery } from '@cm/contracts'
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
-export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at'> & { at: Date };
+export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at' | 'count'> & { at: Date };
 
 interface Row {
   id: string;
@@ -17,6 +17,7 @@ interface Row {
   entity_id: string | null;
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
+  count: number;
 }
 
 const toEntry = (row: Row): AuditEntry => ({
@@ -32,7 +33,22 @@ const toEntry = (row: Row): AuditEntry => ({
   entityId: row.entity_id,
   before: row.before,
   after: row.after,
+  count: row.count,
 });
+
+const valuesOf = (entry: NewAuditEntry) => [
+  entry.at,
+  entry.actorId,
+  entry.actorName,
+  entry.apiTokenId,
+  entry.requestId,
+  entry.clientAddress,
+  entry.action,
+  entry.entityType,
+  entry.entityId,
+  entry.before === null ? null : JSON.stringify(entry.before),
+  entry.after === null ? null : JSON.stringify(entry.after),
+];
 
 /** The audit log in the gateway's schema, read by every replica. */
 @Injectable()
@@ -48,19 +64,23 @@ export class AuditRepository {
       `INSERT INTO ${this.table} (at, actor_id, actor_name, api_token_id, request_id, client_address,
          action, entity_type, entity_id, before, after)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [
-        entry.at,
-        entry.actorId,
-        entry.actorName,
-        entry.apiTokenId,
-        entry.requestId,
-        entry.clientAddress,
-        entry.action,
-        entry.entityType,
-        entry.entityId,
-        entry.before === null ? null : JSON.stringify(entry.before),
-        entry.after === null ? null : JSON.stringify(entry.after),
-      ],
+      valuesOf(entry),
+    );
+  }
+
+  /**
+   * The entry, unless one with the same address, action and `sampleKey` is there: that one's count
+   * goes up by one instead. One statement, so replicas counting at once neither lose a count nor
+   * write two rows.
+   */
+  async insertOrCount(entry: NewAuditEntry, sampleKey: string): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO ${this.table} AS e (at, actor_id, actor_name, api_token_id, request_id, client_address,
+         action, entity_type, entity_id, before, after, sample_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+       ON CONFLICT (client_address, action, sample_key) WHERE sample_key IS NOT NULL
+         DO UPDATE SET count = e.count + 1`,
+      [...valuesOf(entry), sampleKey],
     );
   }
 

@@ -1,4 +1,11 @@
-import { type Access, type ApiRouteDef, apiTokenMessages, authMessages, ErrorCode } from '@cm/contracts';
+import {
+  type Access,
+  type ApiRouteDef,
+  apiTokenMessages,
+  apiTokenScopeRefused,
+  authMessages,
+  ErrorCode,
+} from '@cm/contracts';
 import { AppError } from '@cm/platform';
 import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
@@ -8,6 +15,7 @@ import { SessionStore } from '../session/session-store';
 import { endSession } from '../session/session.middleware';
 import { ApiTokens } from '../tokens/api-tokens.service';
 import { bearerOf } from '../tokens/bearer';
+import { scopeCovers, scopeNeeded } from '../tokens/token-scope';
 import { type SignedInRequest } from './current-user';
 import { SessionUsers } from './session-users';
 
@@ -40,8 +48,9 @@ export class AccessGuard implements CanActivate {
 
   /**
    * A bearer token stands for its user, with no session and no cookie: the session is not read
-   * even when the request carries one. Never on the token routes themselves, so that a leaked
-   * token cannot make more tokens, or outlive its own revocation.
+   * even when the request carries one. The token is checked first, so that one that is no longer
+   * valid is a 401 everywhere; then its scope (see scopeNeeded). Never on the token routes themselves, so that a leaked token
+   * cannot make more tokens, or outlive its own revocation.
    */
   private async checkToken(
     route: ApiRouteDef | undefined,
@@ -49,14 +58,16 @@ export class AccessGuard implements CanActivate {
     req: SignedInRequest,
   ): Promise<void> {
     const access = route?.access ?? 'user';
-    if (route?.path.startsWith('/api/tokens'))
-      throw new AppError(ErrorCode.FORBIDDEN, apiTokenMessages.notForTokens);
-    // A live stream is watched by its session (ended with it); a token has none to watch.
-    if (route?.path === '/api/events') throw new AppError(ErrorCode.FORBIDDEN, apiTokenMessages.notForEvents);
     if (access === 'public') return;
     const { user, token } = await this.apiTokens.authenticate(bearer);
+    if (route?.path.startsWith('/api/tokens'))
+      throw new AppError(ErrorCode.FORBIDDEN, apiTokenMessages.notForTokens);
     req.user = user;
     req.apiTokenId = token.id;
+    // The one place a token's scope is enforced: by the route's access and the request's method.
+    const needs = scopeNeeded(access, req.method);
+    if (!scopeCovers(token.scope, needs))
+      throw new AppError(ErrorCode.FORBIDDEN, apiTokenScopeRefused(token.scope, needs));
     if (access === 'admin' && user.role !== 'admin')
       throw new AppError(ErrorCode.FORBIDDEN, authMessages.forbidden);
   }

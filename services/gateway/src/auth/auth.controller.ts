@@ -42,29 +42,40 @@ export class AuthController {
       req,
       res,
       body.username,
-      () => this.rpc.send(messages.auth.login, body),
-      (found) => !found.user.totpEnabled,
+      ({ knownDevice }) => this.rpc.send(messages.auth.login, { ...body, knownDevice }),
+      { finished: (found) => !found.user.totpEnabled },
     );
     // No session before the code: the challenge carries the first step to the second.
     if (signedIn.user.totpEnabled) return this.challenges.issue(signedIn);
     return this.signIn(req, res, signedIn);
   }
 
-  /** Sign-in's second step: codes are throttled with the passwords of the same username. */
+  /**
+   * Sign-in's second step: codes are throttled with the passwords of the same username, and per
+   * account; a challenge signs in once.
+   */
   @ApiRoute(apiRoutes.loginTotp)
   async loginTotp(
     @Body() body: TotpLogin,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<User> {
-    const { userId, username, sessionVersion } = this.challenges.open(body.challenge);
-    const signedIn = await this.attempts.run(req, res, username, async () => {
-      const verified = await this.rpc.send(messages.auth.totpVerify, { userId, code: body.code });
-      // The password changed (or the account was deactivated) since the first step.
-      if (verified.sessionVersion !== sessionVersion)
-        throw new AppError(ErrorCode.TOTP_CHALLENGE_EXPIRED, totpMessages.challengeExpired);
-      return verified;
-    });
+    const challenge = await this.challenges.open(body.challenge);
+    const { userId, username, sessionVersion } = challenge;
+    const signedIn = await this.attempts.run(
+      req,
+      res,
+      username,
+      async () => {
+        const verified = await this.rpc.send(messages.auth.totpVerify, { userId, code: body.code });
+        // The password changed (or the account was deactivated) since the first step.
+        if (verified.sessionVersion !== sessionVersion)
+          throw new AppError(ErrorCode.TOTP_CHALLENGE_EXPIRED, totpMessages.challengeExpired);
+        await this.challenges.spend(challenge);
+        return verified;
+      },
+      { code: true },
+    );
     return this.signIn(req, res, signedIn);
   }
 

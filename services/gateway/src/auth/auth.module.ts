@@ -14,6 +14,7 @@ import { ApiTokens } from '../tokens/api-tokens.service';
 import { OidcTransactions } from './oidc-transactions';
 import { SessionUsers } from './session-users';
 import { SingleSignOnController } from './single-sign-on.controller';
+import { SpentChallengeRepository } from './spent-challenge.repository';
 import { ThrottledAttempts } from './throttled-attempts';
 import { TotpChallenges } from './totp-challenge';
 import { TotpEnrolmentGuard } from './totp-enrolment.guard';
@@ -43,11 +44,12 @@ import { UsersController } from './users.controller';
     ApiTokens,
     ThrottledAttempts,
     TotpChallenges,
+    SpentChallengeRepository,
     OidcTransactions,
     { provide: APP_GUARD, useClass: AccessGuard },
     // After the access guard, which reads the user it checks.
     { provide: APP_GUARD, useClass: TotpEnrolmentGuard },
   ],
-  exports: [SessionUsers, ApiTokenRepository],
+  exports: [SessionUsers, ApiTokenRepository, ApiTokens],
 })
 export class AuthModule {}

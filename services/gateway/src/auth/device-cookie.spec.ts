@@ -31,15 +31,27 @@ describe(DeviceCookies.name, () => {
     expect(first).not.toBe(second);
   });
 
+  it('holds a random id and a MAC only: nothing in it tells whose it is', () => {
+    const { value } = issued(sut, 'Teacher.Anna');
+    const [device, mac, ...rest] = value.split('.');
+    expect(rest).toEqual([]);
+    expect(device).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    expect(mac).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    for (const part of [device, mac])
+      expect(Buffer.from(part, 'base64url').toString('latin1').toLowerCase()).not.toContain('anna');
+    expect(value.toLowerCase()).not.toContain('anna');
+  });
+
   it('refuses a cookie for another username, a tampered one, one signed with another secret, and garbage', () => {
     const { header, value } = issued(sut, 'ana');
-    const [name, device, signature] = value.split('.');
-    const otherName = Buffer.from('ben').toString('base64url');
+    const [device, mac] = value.split('.');
+    const bens = issued(sut, 'ben').value.split('.')[1];
     const other = new DeviceCookies(config('another session secret, also 32 characters'));
     for (const cookie of [
-      `${DEVICE_COOKIE}=${otherName}.${device}.${signature}`,
-      `${DEVICE_COOKIE}=${name}.${device}x.${signature}`,
+      `${DEVICE_COOKIE}=${device}.${bens}`,
+      `${DEVICE_COOKIE}=${device}x.${mac}`,
       `${DEVICE_COOKIE}=${value}.extra`,
+      `${DEVICE_COOKIE}=${Buffer.from('ana').toString('base64url')}.${value}`,
       'cm.device=nonsense',
       'cm.device=',
       undefined,

@@ -9,13 +9,12 @@ import { throttleName } from './login-throttle.service';
 
 export const DEVICE_COOKIE = 'cm.device';
 
-const b64 = (text: string) => Buffer.from(text).toString('base64url');
-
 /**
- * OWASP's device cookies: a browser that signed in as a user gets a signed cookie naming that
- * user and a random device id. A sign-in that presents it for the same username is throttled by
- * that device's own failures only, so that nobody else's guesses lock that browser out.
- * The cookie is sent to the sign-in route only.
+ * OWASP's device cookies: a browser that signed in as a user gets a cookie holding a random device
+ * id and a MAC binding it to that user. A sign-in that presents it for the same username is
+ * throttled by that device's own failures only, so that nobody else's guesses lock that browser
+ * out. The username is in the MAC only, never in the cookie: whoever reads the cookie (a shared
+ * computer, a log) learns nothing of who signed in. The cookie is sent to the sign-in route only.
  */
 @Injectable()
 export class DeviceCookies {
@@ -25,19 +24,18 @@ export class DeviceCookies {
     this.key = keyFor(config.SESSION_SECRET, 'cm.device cookie');
   }
 
-  /** The device id of a valid cookie naming `username`, or null. */
+  /** The device id of a valid cookie issued for `username`, or null. */
   deviceOf(req: Request, username: string): string | null {
     const value = cookieValue(req.headers.cookie, DEVICE_COOKIE);
-    const [name, device, signature, ...rest] = value?.split('.') ?? [];
-    if (!name || !device || !signature || rest.length) return null;
-    if (!sameSecret(signature, this.sign(`${name}.${device}`))) return null;
-    return Buffer.from(name, 'base64url').toString() === throttleName(username) ? device : null;
+    const [device, mac, ...rest] = value?.split('.') ?? [];
+    if (!device || !mac || rest.length) return null;
+    return sameSecret(mac, this.sign(device, username)) ? device : null;
   }
 
-  /** A new device cookie naming `username`; a browser keeps one, for whoever signed in last. */
+  /** A new device cookie for `username`; a browser keeps one, for whoever signed in last. */
   issue(req: Request, res: Response, username: string): void {
-    const payload = `${b64(throttleName(username))}.${randomBytes(18).toString('base64url')}`;
-    res.cookie(DEVICE_COOKIE, `${payload}.${this.sign(payload)}`, {
+    const device = randomBytes(18).toString('base64url');
+    res.cookie(DEVICE_COOKIE, `${device}.${this.sign(device, username)}`, {
       httpOnly: true,
       sameSite: 'strict',
       secure: req.secure,
@@ -46,7 +44,9 @@ export class DeviceCookies {
     });
   }
 
-  private sign(payload: string): string {
-    return createHmac('sha256', this.key).update(payload).digest('base64url');
+  private sign(device: string, username: string): string {
+    return createHmac('sha256', this.key)
+      .update(`${device}.${throttleName(username)}`)
+      .digest('base64url');
   }
 }

@@ -4,6 +4,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type Config } from '../config';
 import { LoginAttemptRepository, type ThrottleKey } from './login-attempt.repository';
 import {
+  atCapacity,
   type Counter,
   current,
   forgottenBefore,
@@ -18,16 +19,25 @@ const inWords = (seconds: number) => {
 };
 
 export class TooManyAttempts extends AppError {
-  constructor(readonly retryAfterSeconds: number) {
-    super(
-      ErrorCode.TOO_MANY_ATTEMPTS,
-      `Too many failed sign-ins. Try again in ${inWords(retryAfterSeconds)}.`,
-    );
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = `Too many failed sign-ins. Try again in ${inWords(retryAfterSeconds)}.`,
+  ) {
+    super(ErrorCode.TOO_MANY_ATTEMPTS, message);
   }
 }
 
+/** One address has as many sign-ins in flight as it may: the next waits for one of them. */
+const tooManyAtOnce = () =>
+  new TooManyAttempts(1, 'Too many sign-ins at once from your network address. Try again in 1 second.');
+
 /** Failures that are someone guessing: a wrong password, or a wrong two-factor code. */
 const guesses = new Set<string>([ErrorCode.INVALID_CREDENTIALS, ErrorCode.TOTP_INVALID]);
+/**
+ * Auth had no room to check the password: it says nothing about the password, but a client that
+ * floods sign-in meets it most, so it counts against the client's address (never a user's pair).
+ */
+const busy = ErrorCode.PASSWORD_CHECKS_BUSY;
 
 /** Throttling compares usernames as sign-in matches them: regardless of case and outer spaces. */
 export const throttleName = (username: string) => username.trim().toLowerCase();
@@ -49,7 +59,16 @@ export interface SignInAttempt {
   client: string;
   /** The device id of a valid device cookie naming this username, if the browser sent one. */
   device: string | null;
+  /**
+   * A two-factor code rather than a password. Only someone who knows the password gets to try
+   * codes, so these are also counted per account, from any address: a guesser spread over many
+   * cannot try more.
+   */
+  code?: boolean;
 }
+
+const clientPrefix = 'client:';
+const isClientKey = (key: string) => key.startsWith(clientPrefix);
 
 interface Keyed extends ThrottleKey {
   policy: Policy;
@@ -58,10 +77,14 @@ interface Keyed extends ThrottleKey {
 /**
  * Slows guessing without handing anyone a lock-out. A browser with a device cookie for the
  * username is counted by that device alone; any other attempt by its (username, client) pair
- * and by its client. Past a counter's limit each further attempt waits 1, 2, 4 … seconds up to
- * LOGIN_MAX_DELAY_SECONDS (429 with Retry-After meanwhile), so guesses from elsewhere never hold
- * back a client or browser that did not fail itself. The counters live in PostgreSQL, so every
- * gateway replica enforces the same ones.
+ * and by its client, and a two-factor code also by its account. Past a counter's limit each
+ * further attempt waits 1, 2, 4 … seconds up to LOGIN_MAX_DELAY_SECONDS (429 with Retry-After
+ * meanwhile), so guesses from elsewhere never hold back a client or browser that did not fail
+ * itself (the account's codes excepted, which only someone with the password can try). A client
+ * address may also have no more than LOGIN_MAX_CONCURRENT_PER_IP sign-ins in flight, so that one
+ * address flooding sign-in cannot take every password check auth has room for; a device cookie's
+ * sign-ins are not counted there, which puts browsers that signed in before ahead of the flood.
+ * The counters live in PostgreSQL, so every gateway replica enforces the same ones.
  */
 @Injectable()
 export class LoginThrottle {
@@ -79,7 +102,11 @@ export class LoginThrottle {
       windowSeconds: config.LOGIN_THROTTLE_WINDOW_SECONDS,
     };
     this.perUser = { ...common, limit: config.LOGIN_MAX_FAILURES };
-    this.perClient = { ...common, limit: config.LOGIN_MAX_FAILURES_PER_IP };
+    this.perClient = {
+      ...common,
+      limit: config.LOGIN_MAX_FAILURES_PER_IP,
+      maxPending: config.LOGIN_MAX_CONCURRENT_PER_IP,
+    };
   }
 
   /**
@@ -95,19 +122,21 @@ export class LoginThrottle {
     const keys = this.keysOf(attempt);
     const now = this.clock.now();
     await this.counters.sweep(new Date(forgottenBefore(this.perClient, now)));
-    const wait = await this.counters.change(keys, new Date(now), (counters) => {
+    const refusal = await this.counters.change(keys, new Date(now), (counters) => {
       const waits = keys.map((k) => waitSeconds(counters.get(k.key)!, k.policy, now));
-      if (Math.max(...waits) > 0) return { result: Math.max(...waits) };
+      if (Math.max(...waits) > 0) return { result: new TooManyAttempts(Math.max(...waits)) };
+      if (keys.some((k) => atCapacity(counters.get(k.key)!, k.policy, now)))
+        return { result: tooManyAtOnce() };
       const next = new Map<string, Counter>();
       for (const k of keys) {
         const counter = current(counters.get(k.key)!, k.policy, now);
         next.set(k.key, { ...counter, pending: counter.pending + 1, touchedAt: now });
       }
-      return { result: 0, next };
+      return { result: null, next };
     });
-    if (wait > 0) {
-      this.logger.warn({ msg: 'Sign-in refused: too many failures', keys: keys.map((k) => k.key) });
-      throw new TooManyAttempts(wait);
+    if (refusal) {
+      this.logger.warn({ msg: `Sign-in refused: ${refusal.message}`, keys: keys.map((k) => k.key) });
+      throw refusal;
     }
 
     const names = keys.map((k) => k.key);
@@ -115,14 +144,17 @@ export class LoginThrottle {
     try {
       result = await signIn();
     } catch (error) {
-      // Only a wrong pair or code is a failed guess; an outage or a busy auth service is not.
-      if (guesses.has((error as AppError).code))
-        await this.counters.failed(names, new Date(this.clock.now()));
-      else await this.counters.release(names);
+      // A wrong pair or code is a failed guess; an outage is nothing; a busy auth, the client's.
+      const { code } = error as AppError;
+      const counted = guesses.has(code) ? names : code === busy ? names.filter(isClientKey) : [];
+      if (counted.length) await this.counters.failed(counted, new Date(this.clock.now()));
+      const released = names.filter((name) => !counted.includes(name));
+      if (released.length) await this.counters.release(released);
       throw error;
     }
-    // The user's own counter starts afresh; the client's keeps its failures (a success with
-    // one account must not wipe out guesses at others).
+    // The pair or device starts afresh; the client's keeps its failures (a success with one
+    // account must not wipe out guesses at others), and so does the account's: a guesser's codes
+    // are not forgiven because the user signed in meanwhile.
     const [own, ...shared] = keys;
     if (finished(result)) await this.counters.forget([own.key]);
     else shared.unshift(own);
@@ -142,12 +174,13 @@ export class LoginThrottle {
     await this.counters.forgetUser(throttleName(username));
   }
 
-  private keysOf({ username, client, device }: SignInAttempt): Keyed[] {
+  private keysOf({ username, client, device, code }: SignInAttempt): Keyed[] {
     const name = throttleName(username);
     if (device) return [{ key: `device:${device}`, username: name, policy: this.perUser }];
     return [
       { key: `pair:${client}:${name}`, username: name, policy: this.perUser },
-      { key: `client:${client}`, username: null, policy: this.perClient },
+      ...(code ? [{ key: `codes:${name}`, username: name, policy: this.perUser }] : []),
+      { key: `${clientPrefix}${client}`, username: null, policy: this.perClient },
     ];
   }
 }

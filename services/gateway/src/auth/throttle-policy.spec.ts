@@ -1,4 +1,12 @@
-import { type Counter, current, delaySeconds, isLocked, type Policy, waitSeconds } from './throttle-policy';
+import {
+  atCapacity,
+  type Counter,
+  current,
+  delaySeconds,
+  isLocked,
+  type Policy,
+  waitSeconds,
+} from './throttle-policy';
 
 const policy: Policy = { limit: 3, maxDelaySeconds: 60, windowSeconds: 900 };
 const t0 = Date.UTC(2026, 10, 24, 12);
@@ -29,6 +37,17 @@ describe('sign-in throttling policy', () => {
     expect(waitSeconds(counter(2, { pending: 1 }), policy, t0)).toBe(1);
     expect(waitSeconds(counter(3, { pending: 0 }), policy, t0 + 1000)).toBe(0);
     expect(waitSeconds(counter(3, { pending: 1 }), policy, t0 + 1000)).toBe(1);
+  });
+
+  it("is at capacity with as many attempts in flight as it may have, until a stopped gateway's are dropped", () => {
+    const capped = { ...policy, maxPending: 2 };
+    expect([1, 2, 3].map((pending) => atCapacity(counter(0, { pending }), capped, t0))).toEqual([
+      false,
+      true,
+      true,
+    ]);
+    expect(atCapacity(counter(0, { pending: 2 }), capped, t0 + 5 * 60_000)).toBe(false);
+    expect(atCapacity(counter(0, { pending: 50 }), policy, t0)).toBe(false);
   });
 
   it('forgets failures a window after the wait ended, and attempts in flight left by a stopped gateway', () => {

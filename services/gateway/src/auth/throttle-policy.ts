@@ -14,6 +14,8 @@ export interface Policy {
   maxDelaySeconds: number;
   /** Failures are forgotten once a key has been free to try for this long without failing. */
   windowSeconds: number;
+  /** Attempts of this key that may be in flight at once; unset: only the limit bounds them. */
+  maxPending?: number;
 }
 
 /** An attempt in flight longer than this belongs to a gateway that stopped before answering it. */
@@ -58,6 +60,14 @@ export function waitSeconds(counter: Counter, policy: Policy, now: number): numb
   if (now < free) return Math.ceil((free - now) / 1000);
   if (pending > 0 && failures + pending >= policy.limit) return 1;
   return 0;
+}
+
+/**
+ * Whether this key already has as many attempts in flight as it may: one address flooding
+ * sign-in then takes no more of auth's password checks than this, whatever its failures.
+ */
+export function atCapacity(counter: Counter, policy: Policy, now: number): boolean {
+  return policy.maxPending !== undefined && current(counter, policy, now).pending >= policy.maxPending;
 }
 
 /** Whether failures hold this key back: it has reached its limit and not yet been forgiven. */

@@ -18,13 +18,22 @@ export class ThrottledAttempts {
     req: Request,
     res: Response,
     username: string,
-    check: () => Promise<T>,
-    finished?: (result: T) => boolean,
+    /** `knownDevice`: the browser holds the username's device cookie (auth puts it first). */
+    check: (attempt: { knownDevice: boolean }) => Promise<T>,
+    { finished, code = false }: { finished?: (result: T) => boolean; code?: boolean } = {},
   ): Promise<T> {
-    const attempt = { username, client: req.ip ?? 'unknown', device: this.devices.deviceOf(req, username) };
-    return this.throttle.attempt(attempt, check, finished).catch((error: unknown) => {
-      if (error instanceof TooManyAttempts) res.setHeader('Retry-After', String(error.retryAfterSeconds));
-      throw error;
-    });
+    const attempt = {
+      username,
+      client: req.ip ?? 'unknown',
+      device: this.devices.deviceOf(req, username),
+      code,
+    };
+    const knownDevice = attempt.device !== null;
+    return this.throttle
+      .attempt(attempt, () => check({ knownDevice }), finished)
+      .catch((error: unknown) => {
+        if (error instanceof TooManyAttempts) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+        throw error;
+      });
   }
 }

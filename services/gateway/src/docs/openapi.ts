@@ -113,7 +113,8 @@ export function buildOpenApiDocument(routes: Record<string, ApiRouteDef> = apiRo
         apiToken: {
           type: 'http',
           scheme: 'bearer',
-          description: 'An API token (cm_…) from Settings → API Tokens',
+          description:
+            'An API token (cm_…) from Settings → API Tokens. Its scope limits it: read (GET only), write (also POST, PUT, PATCH, DELETE), admin (also the administrator routes); a refusal for scope is a 403 naming the scope needed',
         },
       },
     },

@@ -13,6 +13,7 @@ import { type SignedInRequest } from '../auth/current-user';
 import { SessionUsers } from '../auth/session-users';
 import { type Config } from '../config';
 import { SessionStore } from '../session/session-store';
+import { ApiTokens } from '../tokens/api-tokens.service';
 import { EventMetrics } from './event-metrics';
 import { type LiveFrame, LiveFeed, MAX_REPLAY, sseFrame } from './live-feed';
 
@@ -20,6 +21,11 @@ import { type LiveFrame, LiveFeed, MAX_REPLAY, sseFrame } from './live-feed';
 const MAX_UNSENT_BYTES = 1024 * 1024;
 /** How soon EventSource reconnects after a drop (its default is about 3 s). */
 const RECONNECT_MS = 1000;
+
+/** What a stream was opened with: the caps count per holder. */
+type Holder = { sid: string; tokenId?: undefined } | { tokenId: string; sid?: undefined };
+
+const keyOf = (holder: Holder) => (holder.tokenId ? `token ${holder.tokenId}` : `session ${holder.sid}`);
 
 /** One open `GET /api/events` response. */
 class LiveStream {
@@ -29,7 +35,8 @@ class LiveStream {
   private closed = false;
 
   constructor(
-    readonly sid: string,
+    /** The session's id, or the API token's: what grants access, checked again over time. */
+    readonly holder: Holder,
     readonly userId: string,
     private readonly res: Response,
     private readonly onClose: () => void,
@@ -59,7 +66,7 @@ class LiveStream {
     this.write(`: ${text}\n\n`);
   }
 
-  /** The session is over: say so (so that the client does not reconnect), then close. */
+  /** The session (or token) is over: say so (so that the client does not reconnect), then close. */
   endSession(): void {
     this.write(sseFrame(liveControlEvents.ended, { reason: 'session' }));
     this.close();
@@ -88,15 +95,18 @@ class LiveStream {
 
 /**
  * The open live streams of this process: refused past the caps, kept alive by a comment every
- * EVENTS_KEEPALIVE_MS, and ended when their session is: on auth's and the other replicas' notices
- * about the user (checked afresh), and at each keep-alive as a backstop (with the session row and
- * user as kept for a few seconds), by the same rules as the access guard.
+ * EVENTS_KEEPALIVE_MS, and ended when their session (or API token) is: on auth's and the other
+ * replicas' notices about the user (checked afresh), and at each keep-alive as a backstop (with
+ * the session row and user as kept for a few seconds; a revoked token is seen there), by the same
+ * rules as the access guard.
  */
 @Injectable()
 export class EventStreams implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(EventStreams.name);
   private readonly streams = new Set<LiveStream>();
-  private readonly bySession = new Map<string, number>();
+  /** Places taken under the caps: streams open and requests on their way to open one. */
+  private readonly byHolder = new Map<string, number>();
+  private reserved = 0;
   private readonly metrics = new EventMetrics();
   private readonly subscriptions: Subscription[] = [];
   private keepAlive?: NodeJS.Timeout;
@@ -107,6 +117,7 @@ export class EventStreams implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly users: SessionUsers,
     private readonly sessions: SessionStore,
     private readonly rpc: RpcClient,
+    private readonly apiTokens: ApiTokens,
     metrics: MetricsService,
   ) {
     metrics.addRegistry(this.metrics.registry);
@@ -138,60 +149,97 @@ export class EventStreams implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   async open(req: SignedInRequest, res: Response): Promise<void> {
-    const sid = req.sessionID;
-    const userId = req.session.userId!;
-    if ((this.bySession.get(sid) ?? 0) >= this.config.EVENTS_MAX_STREAMS_PER_SESSION) {
+    const holder: Holder = req.apiTokenId ? { tokenId: req.apiTokenId } : { sid: req.sessionID };
+    const userId = req.user!.id;
+    const release = this.reserve(holder);
+    // The client may leave while the position is read: its place is given back, not kept forever.
+    let stream: LiveStream | undefined;
+    res.once('close', () => (stream ? stream.close() : release()));
+    try {
+      if (!this.feed.ready) {
+        throw new AppError(
+          ErrorCode.SERVICE_UNAVAILABLE,
+          'Live updates are not available yet. Try again shortly.',
+        );
+      }
+      const lastEventId = req.get('last-event-id');
+      const position = await this.feed.position().catch((error: unknown) => {
+        this.logger.warn(`Reading the live stream's position failed: ${String(error)}`);
+        throw new AppError(
+          ErrorCode.SERVICE_UNAVAILABLE,
+          'Live updates are not available yet. Try again shortly.',
+        );
+      });
+      if (res.destroyed) {
+        release();
+        return;
+      }
+
+      res.writeHead(200, {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        // No proxy may store it or rewrite it (compressing would hold events back).
+        'Cache-Control': 'no-store, no-transform',
+        // nginx (the chart's ingress) would otherwise buffer the response.
+        'X-Accel-Buffering': 'no',
+      });
+      req.socket.setNoDelay(true);
+      res.write(`retry: ${RECONNECT_MS}\n\n`);
+
+      const opened: LiveStream = new LiveStream(holder, userId, res, () => {
+        this.forget(opened, unsubscribe);
+        release();
+      });
+      // Listening before the position is read: an event published meanwhile is held, not lost.
+      const unsubscribe = this.feed.subscribe(opened);
+      stream = opened;
+      this.streams.add(opened);
+      this.metrics.streamsOpen.set(this.streams.size);
+
+      try {
+        opened.start(await this.missed(lastEventId, position.first, position.last), position.last);
+      } catch (error) {
+        // Headers are out: closing makes the client reconnect with the same id and try again.
+        this.logger.warn(`Replaying live events after ${lastEventId} failed: ${String(error)}`);
+        opened.close();
+      }
+    } catch (error) {
+      if (!stream) release();
+      throw error;
+    }
+  }
+
+  /**
+   * Takes a place under both caps before anything is awaited, so that requests arriving together
+   * cannot all pass the check first; the answer gives it back, once, however the request ends.
+   */
+  private reserve(holder: Holder): () => void {
+    const key = keyOf(holder);
+    const max = this.config.EVENTS_MAX_STREAMS_PER_SESSION;
+    if ((this.byHolder.get(key) ?? 0) >= max) {
       throw new AppError(
         ErrorCode.TOO_MANY_STREAMS,
-        `This session already has ${this.config.EVENTS_MAX_STREAMS_PER_SESSION} live update streams open: close other tabs of the app and reload this one.`,
+        holder.tokenId
+          ? `This API token already has ${max} live update streams open: close one before opening another.`
+          : `This session already has ${max} live update streams open: close other tabs of the app and reload this one.`,
       );
     }
-    if (this.streams.size >= this.config.EVENTS_MAX_STREAMS) {
+    if (this.reserved >= this.config.EVENTS_MAX_STREAMS) {
       throw new AppError(
         ErrorCode.EVENTS_BUSY,
         'This server holds as many live update streams as it allows. Try again in a few seconds.',
       );
     }
-    if (!this.feed.ready) {
-      throw new AppError(
-        ErrorCode.SERVICE_UNAVAILABLE,
-        'Live updates are not available yet. Try again shortly.',
-      );
-    }
-    const lastEventId = req.get('last-event-id');
-    const position = await this.feed.position().catch((error: unknown) => {
-      this.logger.warn(`Reading the live stream's position failed: ${String(error)}`);
-      throw new AppError(
-        ErrorCode.SERVICE_UNAVAILABLE,
-        'Live updates are not available yet. Try again shortly.',
-      );
-    });
-
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      // No proxy may store it or rewrite it (compressing would hold events back).
-      'Cache-Control': 'no-store, no-transform',
-      // nginx (the chart's ingress) would otherwise buffer the response.
-      'X-Accel-Buffering': 'no',
-    });
-    req.socket.setNoDelay(true);
-    res.write(`retry: ${RECONNECT_MS}\n\n`);
-
-    const stream: LiveStream = new LiveStream(sid, userId, res, () => this.forget(stream, unsubscribe));
-    // Listening before the position is read: an event published meanwhile is held, not lost.
-    const unsubscribe = this.feed.subscribe(stream);
-    this.streams.add(stream);
-    this.bySession.set(sid, (this.bySession.get(sid) ?? 0) + 1);
-    this.metrics.streamsOpen.set(this.streams.size);
-    res.on('close', () => stream.close());
-
-    try {
-      stream.start(await this.missed(lastEventId, position.first, position.last), position.last);
-    } catch (error) {
-      // Headers are out: closing makes the client reconnect with the same id and try again.
-      this.logger.warn(`Replaying live events after ${lastEventId} failed: ${String(error)}`);
-      stream.close();
-    }
+    this.reserved++;
+    this.byHolder.set(key, (this.byHolder.get(key) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.reserved--;
+      const left = (this.byHolder.get(key) ?? 1) - 1;
+      if (left > 0) this.byHolder.set(key, left);
+      else this.byHolder.delete(key);
+    };
   }
 
   /** What a client that saw `lastEventId` missed up to `last`; 'resync' when that cannot be told. */
@@ -212,9 +260,6 @@ export class EventStreams implements OnApplicationBootstrap, BeforeApplicationSh
   private forget(stream: LiveStream, unsubscribe: () => void): void {
     unsubscribe();
     if (!this.streams.delete(stream)) return;
-    const left = (this.bySession.get(stream.sid) ?? 1) - 1;
-    if (left > 0) this.bySession.set(stream.sid, left);
-    else this.bySession.delete(stream.sid);
     this.metrics.streamsOpen.set(this.streams.size);
   }
 
@@ -230,21 +275,27 @@ export class EventStreams implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   /**
-   * Ends the stream when its session no longer grants access: the row is gone or expired (signed
-   * out, ended by an account change), or the user is deleted, inactive, or on another session
-   * version. `fresh` reads both afresh, after a notice; otherwise what was kept for a few
-   * seconds will do. When auth or the database cannot answer, the stream stays until they can.
+   * Ends the stream when what opened it no longer grants access. A session: the row is gone or
+   * expired (signed out, ended by an account change), or the user is deleted, inactive, or on
+   * another session version. A token: revoked, expired, or its user deleted or inactive. `fresh`
+   * reads afresh, after a notice; otherwise what was kept for a few seconds will do. When auth or
+   * the database cannot answer, the stream stays until they can.
    */
   private async recheck(stream: LiveStream, fresh: boolean): Promise<void> {
     try {
       if (fresh) this.users.drop(stream.userId);
-      const version = fresh
-        ? await this.sessions.storedVersion(stream.sid)
-        : await this.sessions.keptVersion(stream.sid);
-      const found = version === null ? null : await this.users.get(stream.userId);
-      if (!found || found.user.isActive !== 1 || found.sessionVersion !== version) stream.endSession();
+      if (!(await this.grants(stream, fresh))) stream.endSession();
     } catch (error) {
       this.logger.debug?.(`Checking a live stream's session failed, keeping it: ${String(error)}`);
     }
+  }
+
+  private async grants({ holder, userId }: LiveStream, fresh: boolean): Promise<boolean> {
+    if (holder.tokenId !== undefined) return this.apiTokens.stillValid(holder.tokenId);
+    const version = fresh
+      ? await this.sessions.storedVersion(holder.sid)
+      : await this.sessions.keptVersion(holder.sid);
+    const found = version === null ? null : await this.users.get(userId);
+    return found !== null && found.user.isActive === 1 && found.sessionVersion === version;
   }
 }

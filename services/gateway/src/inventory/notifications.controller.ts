@@ -10,19 +10,25 @@ import {
   type BuildingQuietHours,
   type OpenAlert,
   type OpenAlertQuery,
+  type PublicChannel,
   type QuietHours,
+  type User,
 } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
 import { Body, Controller, Param, Query } from '@nestjs/common';
+import { CurrentUser } from '../auth/current-user';
 import { ApiRoute } from '../http/api-route.decorator';
 
 @Controller()
 export class NotificationsController {
   constructor(private readonly rpc: RpcClient) {}
 
+  /** A webhook URL is a credential: administrators read it, everyone else the host alone. */
   @ApiRoute(apiRoutes.listChannels)
-  list(): Promise<Channel[]> {
-    return this.rpc.send(messages.inventory.listChannels);
+  async list(@CurrentUser() user: User): Promise<Channel[] | PublicChannel[]> {
+    const channels = await this.rpc.send(messages.inventory.listChannels);
+    // Left out rather than parsed: a channel from an inventory replica not yet upgraded has no host.
+    return user.role === 'admin' ? channels : channels.map(({ url: _url, ...shown }) => shown);
   }
 
   @ApiRoute(apiRoutes.createChannel)

@@ -1,4 +1,4 @@
-import { type ApiToken, type UserRole } from '@cm/contracts';
+import { type ApiToken, type ApiTokenScope, type UserRole } from '@cm/contracts';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
@@ -7,18 +7,20 @@ interface Row {
   user_id: string;
   name: string;
   role: UserRole;
+  scope: ApiTokenScope;
   created_at: Date;
   expires_at: Date;
   last_used_at: Date | null;
 }
 
-const columns = 'id, user_id, name, role, created_at, expires_at, last_used_at';
+const columns = 'id, user_id, name, role, scope, created_at, expires_at, last_used_at';
 
 const toToken = (row: Row): ApiToken => ({
   id: row.id,
   userId: row.user_id,
   name: row.name,
   role: row.role,
+  scope: row.scope,
   createdAt: row.created_at.toISOString(),
   expiresAt: row.expires_at.toISOString(),
   lastUsedAt: row.last_used_at?.toISOString() ?? null,
@@ -28,6 +30,7 @@ export interface NewApiToken {
   userId: string;
   name: string;
   role: UserRole;
+  scope: ApiTokenScope;
   hash: string;
   createdAt: Date;
   expiresAt: Date;
@@ -44,9 +47,9 @@ export class ApiTokenRepository {
 
   async create(token: NewApiToken): Promise<ApiToken> {
     const rows = (await this.dataSource.query(
-      `INSERT INTO ${this.table} (user_id, name, role, token_hash, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${columns}`,
-      [token.userId, token.name, token.role, token.hash, token.createdAt, token.expiresAt],
+      `INSERT INTO ${this.table} (user_id, name, role, scope, token_hash, created_at, expires_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${columns}`,
+      [token.userId, token.name, token.role, token.scope, token.hash, token.createdAt, token.expiresAt],
     )) as Row[];
     return toToken(rows[0]);
   }

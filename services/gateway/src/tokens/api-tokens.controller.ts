@@ -5,7 +5,8 @@ import {
   apiRoutes,
   type User,
 } from '@cm/contracts';
-import { Body, Controller, Param } from '@nestjs/common';
+import { Body, Controller, Param, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { CurrentUser } from '../auth/current-user';
 import { ApiRoute } from '../http/api-route.decorator';
 import { ApiTokens } from './api-tokens.service';
@@ -21,8 +22,13 @@ export class ApiTokensController {
   }
 
   @ApiRoute(apiRoutes.createApiToken)
-  create(@Body() body: ApiTokenCreate, @CurrentUser() user: User): Promise<ApiTokenCreated> {
-    return this.tokens.create(user, body);
+  create(
+    @Body() body: ApiTokenCreate,
+    @CurrentUser() user: User,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ApiTokenCreated> {
+    return this.tokens.create(user, body, req, res);
   }
 
   @ApiRoute(apiRoutes.deleteApiToken)

@@ -7,12 +7,16 @@ import {
   apiTokenMessages,
   apiTokenPrefix,
   ErrorCode,
+  messages,
+  roleOfScope,
   type User,
   type UserRole,
 } from '@cm/contracts';
-import { AppError } from '@cm/platform';
+import { AppError, RpcClient } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { SessionUsers } from '../auth/session-users';
+import { ThrottledAttempts } from '../auth/throttled-attempts';
 import { ApiTokenRepository } from './api-token.repository';
 
 /** A use is written at most this often: every request would make the hot path write. */
@@ -33,22 +37,45 @@ export class ApiTokens {
   constructor(
     private readonly tokens: ApiTokenRepository,
     private readonly users: SessionUsers,
+    private readonly attempts: ThrottledAttempts,
+    private readonly rpc: RpcClient,
   ) {}
 
-  async create(creator: User, { name, role, expiresAt }: ApiTokenCreate): Promise<ApiTokenCreated> {
-    const granted = role ?? creator.role;
-    if (rank[granted] > rank[creator.role])
+  /**
+   * A token of the scope asked for (read by default). The admin scope is an administrator's only,
+   * and takes a current two-factor code when they have two-factor sign-in on: a token that can do
+   * everything an administrator can should not be had with a stolen session alone. The code is
+   * checked under the sign-in throttle (`req`, `res`: its counters and its Retry-After).
+   */
+  async create(
+    creator: User,
+    { name, scope = 'read', role, code, expiresAt }: ApiTokenCreate,
+    req: Request,
+    res: Response,
+  ): Promise<ApiTokenCreated> {
+    if (role && rank[role] > rank[creator.role])
       throw new AppError(ErrorCode.FORBIDDEN, apiTokenMessages.roleTooHigh);
+    if (scope === 'admin' && creator.role !== 'admin')
+      throw new AppError(ErrorCode.FORBIDDEN, apiTokenMessages.adminScopeForAdmins);
+    const granted = roleOfScope(scope);
+    if (role && role !== granted) throw fieldError('role', apiTokenMessages.roleFollowsScope);
     const now = Date.now();
     const expires = new Date(expiresAt);
     if (expires.getTime() <= now) throw fieldError('expiresAt', apiTokenMessages.expiryPast);
     if (expires.getTime() > now + apiTokenMaxDays * dayMs)
       throw fieldError('expiresAt', apiTokenMessages.expiryTooFar);
+    if (scope === 'admin' && creator.totpEnabled) {
+      if (!code) throw fieldError('code', apiTokenMessages.codeRequired);
+      await this.attempts.run(req, res, creator.username, () =>
+        this.rpc.send(messages.auth.totpVerify, { userId: creator.id, code }),
+      );
+    }
     const token = apiTokenPrefix + randomBytes(32).toString('base64url');
     const created = await this.tokens.create({
       userId: creator.id,
       name,
       role: granted,
+      scope,
       hash: hashOf(token),
       createdAt: new Date(now),
       expiresAt: expires,
@@ -85,6 +112,17 @@ export class ApiTokens {
     if (now - lastUsed >= LAST_USED_RESOLUTION_MS)
       await this.tokens.touch(token.id, new Date(now), new Date(now - LAST_USED_RESOLUTION_MS));
     return { user: { ...found.user, role }, token };
+  }
+
+  /**
+   * Whether a token that was valid still is: not revoked or expired, its user active. For what
+   * outlives the request it came with (a live stream).
+   */
+  async stillValid(id: string): Promise<boolean> {
+    const token = await this.tokens.find(id);
+    if (!token || new Date(token.expiresAt).getTime() <= Date.now()) return false;
+    const found = await this.users.get(token.userId);
+    return found !== null && found.user.isActive === 1;
   }
 }
 

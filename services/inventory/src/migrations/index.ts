@@ -9,6 +9,7 @@ import { Alerts1764400000000 } from './1764400000000-alerts';
 import { UpstreamEquipment1764450000000 } from './1764450000000-upstream-equipment';
 import { QuietHours1764500000000 } from './1764500000000-quiet-hours';
 import { ImportStaging1764550000000 } from './1764550000000-import-staging';
+import { DeliveryErrorsWithoutAnswers1764610000000 } from './1764610000000-delivery-errors-without-answers';
 
 /** Applied in order by the platform's DatabaseModule. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   UpstreamEquipment1764450000000,
   QuietHours1764500000000,
   ImportStaging1764550000000,
+  DeliveryErrorsWithoutAnswers1764610000000,
 ];

@@ -1,5 +1,6 @@
 import { encryptionKey, optionalText, secret } from '@cm/platform';
 import { z } from 'zod';
+import { type AllowedTargets, parseAllowedTargets } from './webhook-address';
 
 const int = (fallback: number, min: number, max: number) =>
   z.coerce.number().int().min(min).max(max).default(fallback);
@@ -22,6 +23,35 @@ const hostList = optionalText().transform((value, ctx) => {
   return hosts;
 });
 
+/** Addresses, networks and host names webhooks may reach though they are loopback, private-use, … */
+const allowedTargets = optionalText().transform((value, ctx) => {
+  if (value === undefined) return undefined;
+  const parsed = parseAllowedTargets(value);
+  if ('error' in parsed) {
+    ctx.addIssue({ code: 'custom', message: parsed.error });
+    return z.NEVER;
+  }
+  return parsed;
+});
+
+/**
+ * The default of ALERTS_ALLOWED_TARGETS where it is unset: under `npm start` (development) a
+ * receiver on this machine, as MONITOR_ALLOWED_NETWORKS takes loopback there; in tests and
+ * production nothing, so a test lists the receiver it uses.
+ */
+export const developmentAlertTargets = '127.0.0.0/8,::1,localhost';
+
+/** A configuration with ALERTS_ALLOWED_TARGETS filled in (a `.transform` of the process's schema). */
+export function withDefaultAlertTargets<
+  C extends { NODE_ENV: string; ALERTS_ALLOWED_TARGETS?: AllowedTargets },
+>(config: C): C {
+  if (config.ALERTS_ALLOWED_TARGETS || config.NODE_ENV !== 'development') return config;
+  return {
+    ...config,
+    ALERTS_ALLOWED_TARGETS: parseAllowedTargets(developmentAlertTargets) as AllowedTargets,
+  };
+}
+
 /** The 32-byte key webhook secrets are encrypted with, as base64 (`openssl rand -base64 32`). */
 const secretKey = encryptionKey();
 
@@ -31,6 +61,11 @@ export const alertsEnv = {
   ALERTS_SECRET_KEY: secretKey,
   /** Unset: any http(s) host; set: webhooks go only to these hosts (checked on save and on each send). */
   ALERTS_WEBHOOK_ALLOWED_HOSTS: hostList,
+  /**
+   * Unset: webhooks never reach a loopback, link-local, private-use or other special address
+   * (`webhook-address.ts`); these entries are let through. Checked on save and on each connect.
+   */
+  ALERTS_ALLOWED_TARGETS: allowedTargets,
   /** The longest one webhook POST or one SMTP exchange may take (connect, greeting, each reply). */
   ALERTS_SEND_TIMEOUT_MS: int(5000, 100, 60_000),
   /** How often each replica looks for deliveries due (new ones are sent at once when inserted here). */

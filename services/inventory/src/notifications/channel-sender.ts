@@ -6,6 +6,7 @@ import { type Config } from '../config';
 import { type ClaimedDelivery } from './delivery.repository';
 import { openSecret, webhookSignature } from './secret-box';
 import { webhookUrlRefusal } from './webhook-url';
+import { WebhookFailure, WebhookTargets } from './webhook-targets';
 
 /** A send that failed, with a sentence for the delivery log. */
 export class SendError extends Error {}
@@ -34,7 +35,10 @@ export function webhookBody(delivery: ClaimedDelivery): string {
 export class ChannelSender implements OnModuleDestroy {
   private mail?: Transporter;
 
-  constructor(@Inject(CONFIG) private readonly config: Config) {}
+  constructor(
+    @Inject(CONFIG) private readonly config: Config,
+    private readonly targets: WebhookTargets,
+  ) {}
 
   onModuleDestroy(): void {
     this.mail?.close();
@@ -72,32 +76,26 @@ export class ChannelSender implements OnModuleDestroy {
       );
     }
     const body = webhookBody(delivery);
-    let res: Response;
+    let status: number;
     try {
-      res = await fetch(url!, {
-        method: 'POST',
-        headers: {
+      // No redirect is followed (it could lead past the address checks): it is a failure to fix in the URL.
+      status = await this.targets.post(
+        url!,
+        {
           'content-type': 'application/json',
           'user-agent': 'ClassroomMonitor-Webhook/1',
           [WEBHOOK_SIGNATURE_HEADER]: webhookSignature(secret, body, Math.floor(Date.now() / 1000)),
           [WEBHOOK_DELIVERY_HEADER]: delivery.id,
         },
         body,
-        // A redirect could lead anywhere, past the URL checks: it is a failure to fix in the URL.
-        redirect: 'manual',
-        signal: AbortSignal.timeout(this.config.ALERTS_SEND_TIMEOUT_MS),
-      });
-    } catch (error) {
-      throw new SendError(`Could not reach ${hostOf(url!)}: ${reason(error)}`);
-    }
-    // The body is not needed, but read (with the same deadline) so the connection is freed.
-    const answer = await res.text().catch(() => '');
-    if (res.status < 200 || res.status > 299) {
-      const said = answer.trim().slice(0, 200);
-      throw new SendError(
-        `${hostOf(url!)} answered HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${said ? `: ${said}` : ''}`,
       );
+    } catch (error) {
+      const word = error instanceof WebhookFailure ? error.word : 'connection failed';
+      throw new SendError(`Could not reach ${hostOf(url!)}: ${word}`);
     }
+    // The status alone: the receiver's text (an error page, an internal service's answer) is not
+    // this log's to keep or show.
+    if (status < 200 || status > 299) throw new SendError(`${hostOf(url!)} answered HTTP ${status}`);
   }
 
   private async email(delivery: ClaimedDelivery): Promise<void> {

@@ -1,4 +1,4 @@
-import { type Channel, type ChannelCreate } from '@cm/contracts';
+import { type Channel, type ChannelCreate, webhookHost } from '@cm/contracts';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isoOf } from '../database/sql';
@@ -10,36 +10,42 @@ const columns = `c.id, c.name, c.type, c.url, c.recipients, c.enabled, c.buildin
 /** A channel as the relay needs it: with its sealed secret. */
 export type StoredChannel = Channel & { sealedSecret: string | null };
 
+type Row<T extends Channel> = Omit<T, 'host'>;
+const withHost = <T extends Channel>(row: Row<T>): T => ({ ...row, host: webhookHost(row.url ?? null) }) as T;
+
 @Injectable()
 export class ChannelRepository extends TableRepository {
   constructor(dataSource: DataSource) {
     super(dataSource);
   }
 
-  list(): Promise<Channel[]> {
-    return this.dataSource.query(`SELECT ${columns} FROM ${this.t.channels} c ORDER BY lower(c.name), c.id`);
+  async list(): Promise<Channel[]> {
+    const rows: Row<Channel>[] = await this.dataSource.query(
+      `SELECT ${columns} FROM ${this.t.channels} c ORDER BY lower(c.name), c.id`,
+    );
+    return rows.map(withHost);
   }
 
   async get(id: string): Promise<StoredChannel | null> {
-    const rows: StoredChannel[] = await this.dataSource.query(
+    const rows: Row<StoredChannel>[] = await this.dataSource.query(
       `SELECT ${columns}, c.secret AS "sealedSecret" FROM ${this.t.channels} c WHERE c.id = $1`,
       [id],
     );
-    return rows[0] ?? null;
+    return rows[0] ? withHost(rows[0]) : null;
   }
 
   async create(id: string, channel: ChannelCreate, sealedSecret: string | null): Promise<Channel> {
-    const [row]: Channel[] = await this.dataSource.query(
+    const [row]: Row<Channel>[] = await this.dataSource.query(
       `INSERT INTO ${this.t.channels} AS c (id, name, type, url, recipients, enabled, building_ids, secret)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${columns}`,
       formValues(id, channel, sealedSecret),
     );
-    return row;
+    return withHost(row);
   }
 
   /** The whole form; the secret stays unless a new one is given. */
   async update(id: string, channel: ChannelCreate, sealedSecret: string | null): Promise<Channel | null> {
-    const [rows]: [Channel[]] = await this.dataSource.query(
+    const [rows]: [Row<Channel>[]] = await this.dataSource.query(
       `UPDATE ${this.t.channels} AS c
           SET name = $2, type = $3, url = $4, recipients = $5, enabled = $6, building_ids = $7,
               secret = coalesce($8, c.secret), updated_at = now()
@@ -47,15 +53,15 @@ export class ChannelRepository extends TableRepository {
        RETURNING ${columns}`,
       formValues(id, channel, sealedSecret),
     );
-    return rows[0] ?? null;
+    return rows[0] ? withHost(rows[0]) : null;
   }
 
   async setSecret(id: string, sealedSecret: string): Promise<Channel | null> {
-    const [rows]: [Channel[]] = await this.dataSource.query(
+    const [rows]: [Row<Channel>[]] = await this.dataSource.query(
       `UPDATE ${this.t.channels} AS c SET secret = $2, updated_at = now() WHERE c.id = $1 RETURNING ${columns}`,
       [id, sealedSecret],
     );
-    return rows[0] ?? null;
+    return rows[0] ? withHost(rows[0]) : null;
   }
 
   /** Its deliveries go with it, by the foreign key's cascade. */

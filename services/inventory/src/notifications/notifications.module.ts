@@ -6,6 +6,7 @@ import { DeliveryRepository } from './delivery.repository';
 import { DeliveryRelay } from './delivery.relay';
 import { NotificationsMessageController } from './notifications.message.controller';
 import { NotificationsService } from './notifications.service';
+import { WebhookTargets } from './webhook-targets';
 
 /**
  * Notification channels and the delivery outbox. The alert engine queues messages with
@@ -19,6 +20,7 @@ import { NotificationsService } from './notifications.service';
     DeliveryRelay,
     ChannelSender,
     NotificationsService,
+    WebhookTargets,
     deliveryClockProvider,
   ],
   exports: [DeliveryRepository, DeliveryRelay],

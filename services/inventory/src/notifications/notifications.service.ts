@@ -18,7 +18,7 @@ import { TEST_KIND } from './delivery-policy';
 import { decodeCursor, DeliveryRepository } from './delivery.repository';
 import { DeliveryRelay } from './delivery.relay';
 import { newWebhookSecret, sealSecret } from './secret-box';
-import { webhookUrlRefusal } from './webhook-url';
+import { WebhookTargets } from './webhook-targets';
 
 const channelNotFound = (id: string) =>
   new AppError(
@@ -34,6 +34,7 @@ export class NotificationsService {
     private readonly deliveries: DeliveryRepository,
     private readonly relay: DeliveryRelay,
     private readonly sender: ChannelSender,
+    private readonly targets: WebhookTargets,
   ) {}
 
   list(): Promise<Channel[]> {
@@ -131,7 +132,7 @@ export class NotificationsService {
     const unavailable = this.sender.unavailable(channel.type);
     if (unavailable) throw new AppError(ErrorCode.CHANNEL_UNAVAILABLE, unavailable);
     if (channel.url) {
-      const refusal = webhookUrlRefusal(channel.url, this.config.ALERTS_WEBHOOK_ALLOWED_HOSTS);
+      const refusal = await this.targets.refusal(channel.url);
       if (refusal) {
         throw new AppError(ErrorCode.VALIDATION_FAILED, refusal, [{ path: 'url', message: refusal }]);
       }

@@ -17,6 +17,7 @@ PUBLIC_ORIGIN: {{ include "gateway.publicOrigin" . | required "gateway.publicOri
 {{ include "cm.env.objectStore" . }}
 LOGIN_MAX_FAILURES: {{ $g.login.maxFailures | int64 | quote }}
 LOGIN_MAX_FAILURES_PER_IP: {{ $g.login.maxFailuresPerIp | int64 | quote }}
+LOGIN_MAX_CONCURRENT_PER_IP: {{ $g.login.maxConcurrentPerIp | int64 | quote }}
 LOGIN_THROTTLE_WINDOW_SECONDS: {{ $g.login.throttleWindowSeconds | int64 | quote }}
 LOGIN_MAX_DELAY_SECONDS: {{ $g.login.maxDelaySeconds | int64 | quote }}
 LOGIN_DEVICE_COOKIE_DAYS: {{ $g.login.deviceCookieDays | int64 | quote }}

@@ -12,6 +12,7 @@ INVENTORY_MAX_MONITORED_ADDRESSES: {{ $i.addresses.maxMonitored | int64 | quote 
 MONITOR_ALLOWED_NETWORKS: {{ .Values.monitor.allowedNetworks | quote }}
 {{- $a := $i.alerts }}
 ALERTS_WEBHOOK_ALLOWED_HOSTS: {{ $a.webhookAllowedHosts | quote }}
+ALERTS_ALLOWED_TARGETS: {{ $a.allowedTargets | quote }}
 ALERTS_SEND_TIMEOUT_MS: {{ $a.sendTimeoutMs | int64 | quote }}
 ALERTS_RELAY_INTERVAL_MS: {{ $a.relayIntervalMs | int64 | quote }}
 ALERTS_RETRY_BASE_MS: {{ $a.retryBaseMs | int64 | quote }}

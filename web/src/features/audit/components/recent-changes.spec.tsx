@@ -17,6 +17,7 @@ const entry = (over: Partial<AuditEntry>): AuditEntry => ({
   entityId: roomId,
   before: null,
   after: { name: 'A-101' },
+  count: 1,
   ...over,
 });
 
@@ -44,6 +45,20 @@ describe(RecentChanges.name, () => {
     expect(items[0]).toHaveTextContent('name: A-101 → A-102');
     expect(items[1]).toHaveTextContent('Created by chief');
     expect(calls[0].url).toBe(`/api/audit?entityType=room&entityId=${roomId}&limit=10`);
+  });
+
+  it('says how many events an entry counted together stands for', async () => {
+    fakeFetch({
+      status: 200,
+      body: {
+        items: [entry({ action: 'sign-in-failed', actorId: null, actorName: null, after: null, count: 200 })],
+        nextCursor: null,
+      },
+    });
+    renderWithApp(<RecentChanges entityType="user" entityId={roomId} />);
+    expect(await screen.findByTestId('audit-entry')).toHaveTextContent(
+      'Sign-in refused 200 times by someone unknown',
+    );
   });
 
   it('says so when nothing was recorded', async () => {

@@ -53,8 +53,9 @@ export function RecentChanges({ entityType, entityId }: { entityType: AuditEntit
           {entries.data.items.map((entry) => (
             <li key={entry.id} className="text-sm text-slate-700" data-testid="audit-entry">
               <p>
-                <span className="font-semibold text-slate-900">{actionLabels[entry.action]}</span> by{' '}
-                {entry.actorName ?? 'someone unknown'}
+                <span className="font-semibold text-slate-900">{actionLabels[entry.action]}</span>
+                {/* Refusals counted into one entry: how many it stands for, within its minute. */}
+                {entry.count > 1 ? ` ${entry.count} times` : ''} by {entry.actorName ?? 'someone unknown'}
                 {entry.apiTokenId ? ' (API token)' : ''}, {new Date(entry.at).toLocaleString()}
               </p>
               {changesOf(entry).map((line) => (

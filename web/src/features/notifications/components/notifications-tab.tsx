@@ -118,7 +118,9 @@ export function NotificationsTab() {
                     <div className="min-w-0 flex-1 space-y-1">
                       <h3 className="font-semibold break-words text-slate-900">{channel.name}</h3>
                       <p className="text-sm break-all text-slate-600">
-                        {channel.type === 'webhook' ? channel.url : channel.recipients?.join(', ')}
+                        {channel.type === 'webhook'
+                          ? (channel.url ?? channel.host)
+                          : channel.recipients?.join(', ')}
                       </p>
                       <div className="flex flex-wrap gap-1.5">
                         <Badge variant="neutral">{typeLabels[channel.type]}</Badge>

@@ -9,6 +9,7 @@ const token: ApiToken = {
   userId: '00000000-0000-4000-8000-000000000001',
   name: 'Nightly export',
   role: 'user',
+  scope: 'read',
   createdAt: '2026-11-01T00:00:00.000Z',
   expiresAt: '2099-01-01T00:00:00.000Z',
   lastUsedAt: null,
@@ -25,21 +26,56 @@ describe(ApiTokensTab.name, () => {
     renderWithApp(<ApiTokensTab userRole="user" />);
     expect(await screen.findByText('No API tokens yet.')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Create token' }));
-    // A user's token can only be a user's: no role to choose.
-    expect(screen.queryByLabelText('Role')).not.toBeInTheDocument();
+    // Read only unless another scope is chosen.
+    expect(screen.getByLabelText('Scope')).toHaveTextContent('Read only');
     await userEvent.type(screen.getByLabelText('Name *'), 'Nightly export');
     const before = Date.now();
     await userEvent.click(screen.getByRole('button', { name: 'Create Token' }));
     expect(await screen.findByTestId('api-token-value')).toHaveTextContent(secret);
     expect(screen.getByRole('button', { name: 'Copy token' })).toBeInTheDocument();
-    const sent = JSON.parse(String(calls[1].init?.body)) as { name: string; role: string; expiresAt: string };
-    expect(sent).toMatchObject({ name: 'Nightly export', role: 'user' });
+    const sent = JSON.parse(String(calls[1].init?.body)) as {
+      name: string;
+      scope: string;
+      expiresAt: string;
+    };
+    expect(sent).toMatchObject({ name: 'Nightly export', scope: 'read' });
     // 90 days unless another lifetime is chosen.
     expect(new Date(sent.expiresAt).getTime() - before).toBeGreaterThan(89 * 24 * 3600 * 1000);
     await userEvent.click(screen.getByRole('button', { name: 'Done' }));
     expect(await screen.findByText('Nightly export')).toBeInTheDocument();
     expect(screen.getByTestId('token-last-used')).toHaveTextContent('Never');
     expect(screen.queryByText(secret)).not.toBeInTheDocument();
+  });
+
+  it("offers an administrator the admin scope, with a field for the authenticator app's code", async () => {
+    const calls = fakeFetch(
+      { status: 200, body: [] },
+      { status: 201, body: { ...token, role: 'admin', scope: 'admin', token: secret } },
+      { status: 200, body: [] },
+    );
+    renderWithApp(<ApiTokensTab userRole="admin" />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Create token' }));
+    expect(screen.queryByLabelText('Code from your authenticator app')).not.toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('Name *'), 'Provisioning');
+    await userEvent.click(screen.getByLabelText('Scope'));
+    await userEvent.click(screen.getByRole('option', { name: 'Administration' }));
+    await userEvent.type(screen.getByLabelText('Code from your authenticator app'), '123456');
+    await userEvent.click(screen.getByRole('button', { name: 'Create Token' }));
+    expect(await screen.findByTestId('api-token-value')).toHaveTextContent(secret);
+    expect(JSON.parse(String(calls[1].init?.body))).toMatchObject({
+      name: 'Provisioning',
+      scope: 'admin',
+      code: '123456',
+    });
+  });
+
+  it('offers a user no admin scope', async () => {
+    fakeFetch({ status: 200, body: [] });
+    renderWithApp(<ApiTokensTab userRole="user" />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Create token' }));
+    await userEvent.click(screen.getByLabelText('Scope'));
+    expect(screen.getByRole('option', { name: 'Read and change' })).toBeInTheDocument();
+    expect(screen.queryByRole('option', { name: 'Administration' })).not.toBeInTheDocument();
   });
 
   it('revokes a token after asking', async () => {

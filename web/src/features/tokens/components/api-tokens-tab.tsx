@@ -1,4 +1,4 @@
-import { type ApiToken, type UserRole, userRoleLabels } from '@cm/contracts';
+import { type ApiToken, type ApiTokenScope, apiTokenScopeLabels, type UserRole } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { KeyRound, Trash2 } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
@@ -22,6 +22,12 @@ const lifetimes = ['30', '90', '365'] as const;
 const lifetimeLabel = (days: string) => `${days} days`;
 const dayMs = 24 * 3600 * 1000;
 const when = (iso: string) => new Date(iso).toLocaleString();
+
+const scopeHelp: Record<ApiTokenScope, string> = {
+  read: 'Can read, never change anything.',
+  write: 'Can read and change what you can change, except administration.',
+  admin: 'Can do everything you can as an administrator. Needs a current code when two-factor sign-in is on.',
+};
 
 type DialogState = { open: false } | { open: true; token?: string };
 
@@ -52,7 +58,7 @@ export function ApiTokensTab({ userRole }: { userRole: UserRole }) {
       />
       <p className="text-sm text-slate-600">
         Scripts and integrations send a token as <code>Authorization: Bearer …</code> on any /api request. A
-        token acts as you, with the role it was given, until it expires or is revoked.
+        token acts as you, within its scope, until it expires or is revoked.
       </p>
       {tokens.isPending ? (
         <Skeleton className="h-16 w-full" />
@@ -76,7 +82,7 @@ export function ApiTokensTab({ userRole }: { userRole: UserRole }) {
                     </dd>
                   </dl>
                   <div className="flex flex-wrap gap-1.5">
-                    <Badge variant="neutral">{userRoleLabels[token.role]}</Badge>
+                    <Badge variant="neutral">{apiTokenScopeLabels[token.scope]}</Badge>
                     {new Date(token.expiresAt).getTime() <= now ? (
                       <Badge variant="danger">Expired</Badge>
                     ) : null}
@@ -133,14 +139,15 @@ function TokenForm({
   const nameId = useId();
   const [name, setName] = useState('');
   const [days, setDays] = useState<string>('90');
-  const [tokenRole, setTokenRole] = useState<UserRole>(role);
+  const [scope, setScope] = useState<ApiTokenScope>('read');
+  const [code, setCode] = useState('');
   const errors = Object.fromEntries(fieldErrorsOf(create.error).map((e) => [e.path, e.message]));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const expiresAt = new Date(Date.now() + Number(days) * dayMs).toISOString();
     create.mutate(
-      { name, role: tokenRole, expiresAt },
+      { name, scope, expiresAt, ...(scope === 'admin' && code ? { code } : {}) },
       {
         onSuccess: (created) => onCreated(created.token),
         onError: (error) =>
@@ -149,8 +156,8 @@ function TokenForm({
     );
   };
 
-  // Never higher than the creator's own role.
-  const roles: UserRole[] = role === 'admin' ? ['user', 'admin'] : ['user'];
+  // The admin scope is an administrator's only.
+  const scopes: ApiTokenScope[] = role === 'admin' ? ['read', 'write', 'admin'] : ['read', 'write'];
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
       <Field label="Name *" error={errors.name}>
@@ -171,14 +178,23 @@ function TokenForm({
           placeholder="Choose"
         />
       </Field>
-      {roles.length > 1 ? (
-        <Field label="Role">
-          <Select
-            value={tokenRole}
-            onValueChange={(v) => setTokenRole(v as UserRole)}
-            options={roles}
-            labelOf={(v) => userRoleLabels[v as UserRole]}
-            placeholder="Select role"
+      <Field label="Scope" hint={scopeHelp[scope]} error={errors.scope}>
+        <Select
+          value={scope}
+          onValueChange={(v) => setScope(v as ApiTokenScope)}
+          options={scopes}
+          labelOf={(v) => apiTokenScopeLabels[v as ApiTokenScope]}
+          placeholder="Select scope"
+        />
+      </Field>
+      {scope === 'admin' ? (
+        <Field label="Code from your authenticator app" error={errors.code}>
+          <Input
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={32}
           />
         </Field>
       ) : null}
