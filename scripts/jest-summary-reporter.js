@@ -1,4 +1,5 @@
-// Leaves each jest run's counts where `npm test` can add them up into one closing line.
+// Leaves each jest run's counts and each test file's duration where `npm test` can add them up
+// into its closing lines.
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -16,10 +17,16 @@ class SummaryReporter {
     const cached = tier === 'unit' || tier === 'all';
     const dir = path.join(__dirname, '..', 'artifacts', 'jest', ...(cached ? [pkg.name] : [tier, pkg.name]));
     fs.mkdirSync(dir, { recursive: true });
+    const root = path.join(__dirname, '..');
     const summary = {
       passed: results.numPassedTests,
       failed: results.numFailedTests + results.numRuntimeErrorTestSuites,
       skipped: results.numPendingTests + results.numTodoTests,
+      // From the file's start to its end, set-up and tear-down included: what the run waited for.
+      files: results.testResults.map((file) => ({
+        path: path.relative(root, file.testFilePath),
+        ms: Math.max(0, file.perfStats.end - file.perfStats.start),
+      })),
     };
     fs.writeFileSync(path.join(dir, `${tier}.json`), JSON.stringify(summary));
   }

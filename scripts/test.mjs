@@ -63,6 +63,7 @@ const steps = [
 
 rmSync(results, { recursive: true, force: true });
 const failed = [];
+const startedAt = Date.now();
 
 /** Runs one step, printing when it starts and ends; answers whether it passed. */
 function run([title, command, args]) {
@@ -94,10 +95,26 @@ function* files(dir) {
   }
 }
 const total = { passed: 0, failed: 0, skipped: 0 };
+const durations = [];
 for (const file of files(results)) {
   const counts = JSON.parse(readFileSync(file, 'utf8'));
   for (const key of Object.keys(total)) total[key] += counts[key] ?? 0;
+  durations.push(...(counts.files ?? []));
 }
+
+// Where the time goes, for whoever makes the run shorter. Files of one tier run side by side, so
+// their sum is more than the wall-clock time; unit files of a cached run keep their first times.
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+if (durations.length) {
+  durations.sort((a, b) => b.ms - a.ms);
+  const width = Math.max(...durations.slice(0, 10).map((d) => d.path.length));
+  console.log('\nSlowest test files:');
+  for (const d of durations.slice(0, 10))
+    console.log(`  ${d.path.padEnd(width)}  ${seconds(d.ms).padStart(8)}`);
+  const sum = durations.reduce((all, d) => all + d.ms, 0);
+  console.log(`Test files: ${durations.length}, ${seconds(sum)} in all`);
+}
+console.log(`npm test took ${seconds(Date.now() - startedAt)}`);
 
 if (failed.length) console.log(`\nFailed steps: ${failed.join(', ')}`);
 console.log(`\nTests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);

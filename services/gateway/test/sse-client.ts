@@ -20,6 +20,8 @@ export interface SseStream {
   close(): void;
 }
 
+const WAIT_MS = 30_000;
+
 /** `GET /api/events` as EventSource reads it: frames split on blank lines, fields by name. */
 export function openEvents(
   base: string,
@@ -100,8 +102,9 @@ export function openEvents(
         headers: res.headers,
         events,
         ended: () => ended,
-        next: (match, withinMs = 5000) => waitFor(() => events.find(match), withinMs, 'matching event'),
-        end: (withinMs = 5000) =>
+        // Generous: a limit on waiting for an event, which a loaded machine delivers late.
+        next: (match, withinMs = WAIT_MS) => waitFor(() => events.find(match), withinMs, 'matching event'),
+        end: (withinMs = WAIT_MS) =>
           waitFor(() => (ended ? true : undefined), withinMs, 'end').then(() => undefined),
         close: () => {
           res.destroy();

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { type Equipment, ErrorCode, events, messages, namespacedName, streams } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
 import { eventually } from '@cm/platform/testing';
+import { DELIVERY_CLOCK, type DeliveryClock } from '../src/notifications/delivery-clock';
+import { DeliveryRelay } from '../src/notifications/delivery.relay';
 import { STATUS_CONSUMER } from '../src/status/status-events.consumer';
 import { channelsTestEnv, type Received, smtpForTests, startReceiver } from './receivers';
 import { failureOf, type Inventory, inventoryUnderTest, monitorOf, sql, startInventory } from './support';
@@ -104,6 +106,36 @@ describe('the alert engine', () => {
   /** Long enough for a message that would go out to have gone: the window and a few relay rounds. */
   const quietFor = () => sleep(WINDOW_MS + 800);
 
+  /**
+   * Stops the delivery clocks of the inventories under test at a moment the test moves by hand: no
+   * group window runs out while a loaded machine handles the sweeps.
+   */
+  function holdClock(...replicas: Inventory[]) {
+    let at = Date.now();
+    const clocks = (replicas.length ? replicas : [inventory.sut]).map((replica) =>
+      jest
+        .spyOn(replica.app.get<DeliveryClock>(DELIVERY_CLOCK), 'now')
+        .mockImplementation(() => new Date(at)),
+    );
+    return {
+      advance: (ms: number) => (at += ms),
+      /** Once a message of `kind` waits for `channelId`, moves the clock past its window. */
+      async release(channelId: string, kind: string) {
+        await eventually(async () =>
+          expect(
+            await sql(
+              inventory.sut,
+              `SELECT kind FROM inv.deliveries WHERE channel_id = $1 AND state = 'pending'`,
+              [channelId],
+            ),
+          ).toContainEqual({ kind }),
+        );
+        at += WINDOW_MS;
+      },
+      restore: () => clocks.forEach((clock) => clock.mockRestore()),
+    };
+  }
+
   it('sends one message per room, updated while it waits, and one recovery, by webhook and e-mail', async () => {
     const { building, devices, receiver } = await campus();
     const mail = await send(messages.inventory.createChannel, {
@@ -114,6 +146,7 @@ describe('the alert engine', () => {
     });
     const mailsBefore = smtp.mails.length;
     const [projector, display] = devices;
+    const clock = holdClock();
     try {
       await sweep(all([projector], 'inactive')[0]);
       await sweep([
@@ -122,6 +155,10 @@ describe('the alert engine', () => {
       ]);
       // The projector opened the room's alert; the display fails within the window and joins it.
       await sweep([[display, 'partial']]);
+      // A round of the relay sends what is due, and the window has not run out yet.
+      await inventory.sut.app.get(DeliveryRelay).flush();
+      expect(receiver.received).toHaveLength(0);
+      clock.advance(WINDOW_MS);
       await eventually(() => expect(receiver.received).toHaveLength(1));
       await quietFor();
       expect(receiver.received).toHaveLength(1);
@@ -160,6 +197,8 @@ describe('the alert engine', () => {
       // Both answer again: the room's alert closes with one message, however many devices it had.
       await sweep([[projector, 'active']]);
       await sweep([[display, 'active']]);
+      // The projector's return waited in the window as an update, which the display's made the recovery.
+      clock.advance(WINDOW_MS);
       await eventually(() => expect(kinds(receiver.received)).toEqual(['alert.opened', 'alert.recovered']));
       expect(receiver.received[1].body.text).toMatch(
         /^Room 204, Science Hall: all devices back online after \d+ s$/,
@@ -170,6 +209,7 @@ describe('the alert engine', () => {
       expect(mails()[1].data).toContain('all devices back online');
       expect(await send(messages.inventory.listOpenAlerts, { roomId: projector.roomId })).toEqual([]);
     } finally {
+      clock.restore();
       await receiver.close();
       await send(messages.inventory.deleteChannel, { id: mail.id });
     }
@@ -191,14 +231,17 @@ describe('the alert engine', () => {
   });
 
   it('sends an update for a device failing after the first message went out', async () => {
-    const { devices, receiver } = await campus(['Projector', 'Display']);
+    const { devices, receiver, channel } = await campus(['Projector', 'Display']);
     const [projector, display] = devices;
+    const clock = holdClock();
     try {
       await sweep(all([projector], 'inactive')[0]);
       await sweep(all([projector], 'inactive')[0]);
+      await clock.release(channel.id, 'alert.opened');
       await eventually(() => expect(receiver.received).toHaveLength(1));
       await sweep(all([display], 'inactive')[0]);
       await sweep(all([display], 'inactive')[0]);
+      await clock.release(channel.id, 'alert.updated');
       await eventually(() => expect(kinds(receiver.received)).toEqual(['alert.opened', 'alert.updated']));
       expect(texts(receiver.received)).toEqual([
         `Room 204, Science Hall: 1 of 2 devices offline — Projector (${projector.ipAddress})`,
@@ -207,21 +250,25 @@ describe('the alert engine', () => {
       // Deleted equipment leaves the alert too.
       await sweep(all([projector], 'active')[0]);
       await send(messages.inventory.deleteEquipment, { id: display.id });
+      await clock.release(channel.id, 'alert.recovered');
       await eventually(() =>
         expect(kinds(receiver.received)).toEqual(['alert.opened', 'alert.updated', 'alert.recovered']),
       );
       expect(receiver.received[2].body.text).toMatch(/no devices offline any more/);
     } finally {
+      clock.restore();
       await receiver.close();
     }
   });
 
   it('takes equipment a person sets to maintenance, or whose address is removed, out of its alert', async () => {
-    const { devices, receiver } = await campus(['Projector', 'Display']);
+    const { devices, receiver, channel } = await campus(['Projector', 'Display']);
     const [projector, display] = devices;
+    const clock = holdClock();
     try {
       await sweep(all(devices, 'inactive')[0]);
       await sweep(all(devices, 'inactive')[0]);
+      await clock.release(channel.id, 'alert.opened');
       await eventually(() => expect(receiver.received).toHaveLength(1));
       expect(receiver.received[0].body.text).toMatch(/: 2 of 2 devices offline — /);
       await send(messages.inventory.updateEquipment, {
@@ -232,12 +279,15 @@ describe('the alert engine', () => {
         id: display.id,
         changes: { name: 'Display', ipAddress: null },
       });
+      // The update for the projector waited in the window; the display's change made it the recovery.
+      await clock.release(channel.id, 'alert.recovered');
       await eventually(() => expect(kinds(receiver.received)).toEqual(['alert.opened', 'alert.recovered']));
       expect(receiver.received[1].body.text).toMatch(
         /^Room 204, Science Hall: no devices offline any more after \d+ s$/,
       );
       expect(await send(messages.inventory.listOpenAlerts, { roomId: projector.roomId })).toEqual([]);
     } finally {
+      clock.restore();
       await receiver.close();
     }
   });
@@ -476,19 +526,24 @@ describe('the alert engine', () => {
 
     it('sends each message once, with devices of one room failing in batches handled at the same time', async () => {
       const { devices, receiver } = await campus(['Projector', 'Display', 'Camera', 'Microphone']);
+      const clock = holdClock(inventory.sut, second);
       try {
         // Each device in a batch of its own: the two replicas take them in parallel.
         const apart = (status: Status) => devices.map((d): [Equipment, Status][] => [[d, status]]);
         await sweep(...apart('inactive'));
         await sweep(...apart('inactive'));
+        clock.advance(WINDOW_MS);
         await eventually(() => expect(receiver.received).toHaveLength(1));
         await sweep(...apart('active'));
+        // The first returns waited in the window as updates, which the last made the recovery.
+        clock.advance(WINDOW_MS);
         await eventually(() => expect(receiver.received).toHaveLength(2));
         await quietFor();
         expect(kinds(receiver.received)).toEqual(['alert.opened', 'alert.recovered']);
         expect(receiver.received[0].body.text).toMatch(/^Room 204, Science Hall: 4 of 4 devices offline — /);
         expect(new Set(receiver.received.map((r) => r.deliveryId)).size).toBe(2);
       } finally {
+        clock.restore();
         await receiver.close();
       }
     });

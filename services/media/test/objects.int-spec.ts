@@ -4,6 +4,7 @@ import { startLocalS3, startTestService, type TestService } from '@cm/platform/t
 import { DataSource } from 'typeorm';
 import { AppModule } from '../src/app.module';
 import { type Config, configSchema } from '../src/config';
+import { ObjectsService } from '../src/objects/objects.service';
 import { UploadCleanupService } from '../src/objects/upload-cleanup.service';
 import { ObjectStore } from '../src/storage/object-store';
 
@@ -284,10 +285,25 @@ describe('media objects', () => {
         });
         await new Promise((resolve) => setTimeout(resolve, 20));
 
-        const results = await Promise.all([
+        // Whichever replica takes the lock holds it until the other has tried: the overlap that a
+        // loaded machine, running one sweep to its end before the other starts, might not give.
+        let release = () => {};
+        const held = new Promise<void>((resolve) => (release = resolve));
+        for (const replica of [replicaA, replicaB]) {
+          const service = replica.app.get(ObjectsService);
+          const discard = service.discardUpload.bind(service);
+          jest.spyOn(service, 'discardUpload').mockImplementation(async (key, uploadId) => {
+            await held;
+            return discard(key, uploadId);
+          });
+        }
+        const sweeps = [
           replicaA.app.get(UploadCleanupService).sweep(),
           replicaB.app.get(UploadCleanupService).sweep(),
-        ]);
+        ];
+        expect(await Promise.race(sweeps)).toBeNull();
+        release();
+        const results = await Promise.all(sweeps);
         // The three abandoned uploads, and the upload record of the registered one (its copy stays).
         expect(results.filter((r) => r !== null).reduce((a, b) => a! + b!, 0)).toBe(4);
         expect(results).toContain(null);

@@ -9,6 +9,7 @@ import {
 } from '@cm/contracts';
 import { eventually, testNatsUrl } from '@cm/platform/testing';
 import { connect, JSONCodec } from 'nats';
+import { MonitoringState } from '../src/monitoring/monitoring-state';
 import {
   dropNamespace,
   FakeInventory,
@@ -171,7 +172,11 @@ describe('monitoring', () => {
       isRunning: false,
       interval: 1000,
     });
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // a sweep under way may still end
+    // The sweep fired last may still be under way: every result of it arrives before counting
+    // (as many as in a whole sweep before it; sweeps never overlap).
+    const whole = statuses.countsIn(statuses.sweeps()[afterRestart]).size;
+    const fired = await sut.app.get(MonitoringState).lastSweep();
+    await eventually(() => expect(statuses.countsIn(fired!.sweepId).size).toBe(whole), 30_000);
     const stoppedAt = statuses.sweeps().length;
     await sut.close();
     sut = await startReplica(namespace);

@@ -27,6 +27,7 @@ import type { Request } from 'express';
 import { AuditLog } from '../audit/audit-log';
 import { type Config } from '../config';
 import { drain } from '../media/drain';
+import { IMPORT_IDLE_TIMERS, type IdleTimers } from './import-idle-timers';
 
 /** Room for the multipart envelope around a file at the limit. */
 const ENVELOPE_BYTES = 64 * 1024;
@@ -72,6 +73,7 @@ export class InventoryImportService {
     private readonly rpc: RpcClient,
     private readonly audit: AuditLog,
     @Inject(CONFIG) config: Config,
+    @Inject(IMPORT_IDLE_TIMERS) private readonly timers: IdleTimers,
   ) {
     this.idleMs = config.UPLOAD_IDLE_TIMEOUT_MS;
   }
@@ -135,7 +137,7 @@ export class InventoryImportService {
       let file: Promise<Buffer> | null = null;
       let fileName: string | null = null;
       // A client that stops sending must not hold the one import this gateway reads at a time.
-      const idle = setTimeout(() => {
+      const idle = this.timers.start(this.idleMs, () => {
         req.unpipe(parser);
         req.res?.setHeader('Connection', 'close');
         reject(
@@ -144,12 +146,12 @@ export class InventoryImportService {
             `Nothing of the file arrived for ${this.idleMs / 1000} s, so the import stopped. Try again.`,
           ),
         );
-      }, this.idleMs);
+      });
       req.on('data', () => idle.refresh());
       const settle =
         <T>(done: (value: T) => void) =>
         (value: T) => {
-          clearTimeout(idle);
+          idle.clear();
           done(value);
         };
       resolve = settle(resolve);

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BuildingsController } from './buildings.controller';
 import { EquipmentController } from './equipment.controller';
+import { importIdleTimersProvider } from './import-idle-timers';
 import { InventoryCsvController } from './inventory-csv.controller';
 import { InventoryExportService } from './inventory-export.service';
 import { InventoryImportService } from './inventory-import.service';
@@ -30,6 +31,12 @@ import { UptimeReportService } from './uptime-report.service';
     NotificationsController,
     InventoryCsvController,
   ],
-  providers: [RegisteredPictures, UptimeReportService, InventoryExportService, InventoryImportService],
+  providers: [
+    RegisteredPictures,
+    UptimeReportService,
+    InventoryExportService,
+    InventoryImportService,
+    importIdleTimersProvider,
+  ],
 })
 export class InventoryModule {}

@@ -5,9 +5,10 @@ import {
   type DeliveryPage,
   type DeliveryQuery,
 } from '@cm/contracts';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { isoOf, type Tables, tablesOf } from '../database/sql';
+import { DELIVERY_CLOCK, type DeliveryClock } from './delivery-clock';
 
 const columns = `d.id, d.channel_id AS "channelId", c.name AS "channelName", c.type AS "channelType", d.kind,
   d.payload->>'text' AS text, d.state, d.attempts, ${isoOf('d.next_attempt_at')} AS "nextAttemptAt",
@@ -43,13 +44,17 @@ const claimedColumns = `d.id, d.kind, d.payload AS content, d.attempts, ${isoOf(
 /**
  * The `deliveries` outbox. A row in `sending` is leased until `next_attempt_at`; whoever claimed
  * it records the outcome only while the lease is still theirs (same attempt number), so a replica
- * that comes back after its lease ran out cannot overwrite what another did since.
+ * that comes back after its lease ran out cannot overwrite what another did since. Due times are
+ * on the injected clock, never the database's, so that a test can hold them.
  */
 @Injectable()
 export class DeliveryRepository {
   private readonly t: Tables;
 
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(DELIVERY_CLOCK) private readonly clock: DeliveryClock,
+  ) {
     this.t = tablesOf(dataSource);
   }
 
@@ -66,7 +71,7 @@ export class DeliveryRepository {
     if (items.length === 0) return [];
     const rows: { id: string }[] = await manager.query(
       `INSERT INTO ${this.t.deliveries} (channel_id, kind, payload, alert_id, next_attempt_at)
-       SELECT channel_id, payload->>'kind', payload, alert_id, now() + delay_ms * interval '1 millisecond'
+       SELECT channel_id, payload->>'kind', payload, alert_id, $5::timestamptz + delay_ms * interval '1 millisecond'
          FROM unnest($1::uuid[], $2::jsonb[], $3::uuid[], $4::int[]) AS i(channel_id, payload, alert_id, delay_ms)
        RETURNING id`,
       [
@@ -74,6 +79,7 @@ export class DeliveryRepository {
         items.map((i) => JSON.stringify(i.content)),
         items.map((i) => i.alertId ?? null),
         items.map((i) => i.delayMs ?? 0),
+        this.clock.now(),
       ],
     );
     return rows.map((row) => row.id);
@@ -88,11 +94,11 @@ export class DeliveryRepository {
     const [row]: ClaimedDelivery[] = await this.dataSource.query(
       `WITH d AS (
          INSERT INTO ${this.t.deliveries} (channel_id, kind, payload, state, attempts, next_attempt_at)
-         VALUES ($1, $2, $3, 'sending', 1, now() + $4::int * interval '1 millisecond')
+         VALUES ($1, $2, $3, 'sending', 1, $5::timestamptz + $4::int * interval '1 millisecond')
          RETURNING *
        )
        SELECT ${claimedColumns} FROM d JOIN ${this.t.channels} c ON c.id = d.channel_id`,
-      [channelId, content.kind, JSON.stringify(content), leaseMs],
+      [channelId, content.kind, JSON.stringify(content), leaseMs, this.clock.now()],
     );
     return row;
   }
@@ -107,17 +113,17 @@ export class DeliveryRepository {
     const [rows]: [ClaimedDelivery[], number] = await this.dataSource.query(
       `WITH due AS (
          SELECT id FROM ${this.t.deliveries}
-          WHERE state IN ('pending', 'sending') AND next_attempt_at <= now()
+          WHERE state IN ('pending', 'sending') AND next_attempt_at <= $3::timestamptz
           ORDER BY next_attempt_at
           LIMIT $1
           FOR UPDATE SKIP LOCKED
        )
        UPDATE ${this.t.deliveries} AS d
-          SET state = 'sending', attempts = d.attempts + 1, next_attempt_at = now() + $2::int * interval '1 millisecond'
+          SET state = 'sending', attempts = d.attempts + 1, next_attempt_at = $3::timestamptz + $2::int * interval '1 millisecond'
          FROM due, ${this.t.channels} c
         WHERE d.id = due.id AND c.id = d.channel_id
        RETURNING ${claimedColumns}`,
-      [limit, leaseMs],
+      [limit, leaseMs, this.clock.now()],
     );
     return rows;
   }
@@ -128,11 +134,11 @@ export class DeliveryRepository {
       outcome.state === 'sent'
         ? `state = 'sent', sent_at = now(), next_attempt_at = NULL, last_error = NULL`
         : outcome.state === 'pending'
-          ? `state = 'pending', next_attempt_at = now() + $4::int * interval '1 millisecond', last_error = $3`
+          ? `state = 'pending', next_attempt_at = $5::timestamptz + $4::int * interval '1 millisecond', last_error = $3`
           : `state = 'failed', next_attempt_at = NULL, last_error = $3`;
     const params: unknown[] = [id, attempt];
     if (outcome.state !== 'sent') params.push(outcome.error.slice(0, 1000));
-    if (outcome.state === 'pending') params.push(outcome.retryInMs);
+    if (outcome.state === 'pending') params.push(outcome.retryInMs, this.clock.now());
     const [, count]: [unknown, number] = await this.dataSource.query(
       `UPDATE ${this.t.deliveries} SET ${set} WHERE id = $1 AND state = 'sending' AND attempts = $2`,
       params,

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ChannelSender } from './channel-sender';
 import { ChannelRepository } from './channel.repository';
+import { deliveryClockProvider } from './delivery-clock';
 import { DeliveryRepository } from './delivery.repository';
 import { DeliveryRelay } from './delivery.relay';
 import { NotificationsMessageController } from './notifications.message.controller';
@@ -20,6 +21,7 @@ import { WebhookTargets } from './webhook-targets';
     ChannelSender,
     NotificationsService,
     WebhookTargets,
+    deliveryClockProvider,
   ],
   exports: [DeliveryRepository, DeliveryRelay],
 })
