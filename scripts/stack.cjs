@@ -7,6 +7,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const readline = require('node:readline');
+const { applyLocalKeys } = require('./local-keys.cjs');
 
 const ROOT = path.resolve(__dirname, '..');
 const SERVICES = ['auth', 'inventory', 'media', 'monitor', 'gateway'];
@@ -160,7 +161,7 @@ function stackEnv(given, port) {
  * @param {number} [options.port] the gateway's port; 0 picks a free one
  * @param {boolean} [options.ephemeralPorts] every probe and metrics port 0, each process binding a
  *   free one itself (tests: nothing to plan, nothing to race for); otherwise see planPorts
- * @param {string} [options.dataDir] where the local S3 server keeps objects, the session secret and the first administrator's password
+ * @param {string} [options.dataDir] where the local S3 server keeps objects, the session secret, the encryption keys (./local-keys.cjs) and the first administrator's password
  * @param {(service: string, line: string) => void} [options.onLine] each log line of each service
  * @param {(service: string, code: number|null, signal: string|null) => void} [options.onExit] a service stopped unasked
  * @param {string[]} [options.services] which services to start (all by default)
@@ -183,6 +184,7 @@ async function startStack(options = {}) {
   const onLine = options.onLine ?? (() => {});
   const dataDir = options.dataDir ?? path.join(ROOT, '.data');
   env.SESSION_SECRET ??= sessionSecret(dataDir);
+  applyLocalKeys(env, dataDir);
   // Where auth keeps the first administrator's generated password (never in its log).
   if (!env.ADMIN_PASSWORD_SECRET) env.ADMIN_PASSWORD_OUTPUT_FILE ??= path.join(dataDir, 'admin-password');
   let s3;

@@ -54,10 +54,15 @@ async function adminOf(env: Record<string, string>): Promise<Credentials> {
  */
 export async function startSystem(
   env: Record<string, string> = {},
-  options: { namespace?: string; serviceEnv?: Record<string, Record<string, string>> } = {},
+  options: {
+    namespace?: string;
+    serviceEnv?: Record<string, Record<string, string>>;
+    /** Where the session secret and the encryption keys are kept (default: a folder of its own). */
+    dataDir?: string;
+  } = {},
 ): Promise<RunningStack & { admin: Credentials; close(): Promise<void> }> {
   const namespace = options.namespace ?? testNamespace('e2e');
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'cm-e2e-'));
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'cm-e2e-'));
   const logs: string[] = [];
   const { HTTP_PORT: _ignored, ...serviceEnv } = testEnv(namespace, { LOG_LEVEL: 'info', ...env });
   const stack = await launcher.startStack({
@@ -80,7 +85,7 @@ export async function startSystem(
       await stack.stop();
       mkdirSync(logDir, { recursive: true });
       writeFileSync(path.join(logDir, `${namespace}.log`), logs.join('\n'));
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
       await dropNamespaceSchemas(namespace);
       await deleteNamespaceStreams(namespace, testNatsUrl);
     },
