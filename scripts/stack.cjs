@@ -8,6 +8,7 @@ const net = require('node:net');
 const path = require('node:path');
 const readline = require('node:readline');
 const { applyLocalKeys } = require('./local-keys.cjs');
+const { restartDelay, restartMessage } = require('./supervisor.cjs');
 
 const ROOT = path.resolve(__dirname, '..');
 const SERVICES = ['auth', 'inventory', 'media', 'monitor', 'gateway'];
@@ -164,6 +165,12 @@ function stackEnv(given, port) {
  * @param {string} [options.dataDir] where the local S3 server keeps objects, the session secret, the encryption keys (./local-keys.cjs) and the first administrator's password
  * @param {(service: string, line: string) => void} [options.onLine] each log line of each service
  * @param {(service: string, code: number|null, signal: string|null) => void} [options.onExit] a service stopped unasked
+ *   (and is not restarted)
+ * @param {boolean} [options.restart] once the system is ready, start a service that stopped unasked
+ *   again, waiting longer each time it keeps failing (./supervisor.cjs). `npm start` does; the
+ *   end-to-end systems only where a test asks, since most must see a service that crashes.
+ * @param {(service: string, message: string) => void} [options.onRestart] a service stopped unasked and
+ *   is started again after a wait, which the message names
  * @param {string[]} [options.services] which services to start (all by default)
  */
 async function startStack(options = {}) {
@@ -204,7 +211,9 @@ async function startStack(options = {}) {
   const exited = [];
   const lastLines = new Map(services.map((service) => [service, []]));
   let stopping = false;
-  for (const service of services) {
+  let ready = false;
+  const supervision = options.restart ? { waits: new Map(), timers: new Set() } : undefined;
+  const spawnService = (service) => {
     const serviceEnv = { ...env, ...options.serviceEnv?.[service] };
     if (service === 'gateway') serviceEnv.PORT = String(port);
     const { variable } = SIDE_PORTS[service];
@@ -213,6 +222,7 @@ async function startStack(options = {}) {
       env: serviceEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    const startedAt = Date.now();
     for (const stream of [child.stdout, child.stderr]) {
       readline.createInterface({ input: stream }).on('line', (line) => {
         const last = lastLines.get(service);
@@ -222,20 +232,34 @@ async function startStack(options = {}) {
       });
     }
     child.on('exit', (code, signal) => {
-      children.delete(service);
+      if (children.get(service) === child) children.delete(service);
       if (stopping) return;
+      // A failure during start-up (a bad setting) is said at once rather than retried for ever.
+      if (supervision && ready) {
+        const delayMs = restartDelay(supervision.waits.get(service), Date.now() - startedAt);
+        supervision.waits.set(service, delayMs);
+        options.onRestart?.(service, restartMessage(service, code, signal, delayMs));
+        const timer = setTimeout(() => {
+          supervision.timers.delete(timer);
+          if (!stopping) spawnService(service);
+        }, delayMs);
+        supervision.timers.add(timer);
+        return;
+      }
       const how = signal ? `signal ${signal}` : `exit code ${code}`;
       const said = lastLines.get(service).join('\n');
       exited.push(`${service} exited during start-up with ${how}${said ? `; its last lines:\n${said}` : ''}`);
       options.onExit?.(service, code, signal);
     });
     children.set(service, child);
-  }
+  };
+  for (const service of services) spawnService(service);
 
   let stopped;
   const stop = (graceMs = 10_000) => (stopped ??= stopAll(graceMs));
   const stopAll = async (graceMs) => {
     stopping = true;
+    for (const timer of supervision?.timers ?? []) clearTimeout(timer);
     await Promise.all(
       [...children.values()].map(
         (child) =>
@@ -257,6 +281,7 @@ async function startStack(options = {}) {
   try {
     // The whole system, not just the gateway's own readiness: every service answers with its checks.
     await waitUntilReady(`${url}/api/status/system`, { timeoutMs: options.readyTimeoutMs ?? 90_000, exited });
+    ready = true;
   } catch (error) {
     await stop(2000);
     throw error;
@@ -273,4 +298,13 @@ async function startStack(options = {}) {
   };
 }
 
-module.exports = { startStack, stackEnv, planPorts, freePort, startLocalS3, SERVICES, SIDE_PORTS, ROOT };
+module.exports = {
+  startStack,
+  stackEnv,
+  planPorts,
+  freePort,
+  startLocalS3,
+  SERVICES,
+  SIDE_PORTS,
+  ROOT,
+};

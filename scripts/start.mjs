@@ -84,6 +84,9 @@ try {
     port: Number(process.env.PORT ?? 8080),
     dataDir: path.join(root, '.data'),
     onLine: printLine,
+    // One crashed service is started again while the others go on serving; Ctrl-C stops them all.
+    restart: true,
+    onRestart: (service, message) => console.error(`\n${message}`),
     onExit: (service, code, signal) => {
       console.error(`\n${service} stopped unexpectedly (${signal ?? `exit ${code}`}).`);
       void shutdown(1);

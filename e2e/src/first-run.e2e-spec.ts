@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { eventually } from '@cm/platform/testing';
 import { signIn } from './session';
 import { startSystem } from './stack';
 
@@ -9,6 +10,11 @@ import { startSystem } from './stack';
 const { applyLocalKeys } = require('../../scripts/local-keys.cjs') as {
   applyLocalKeys(env: Record<string, string | undefined>, dataDir: string): void;
 };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { restartDelay } = require('../../scripts/supervisor.cjs') as {
+  restartDelay(previousMs: number | undefined, ranMs: number): number;
+};
+
 const isKey = (text: string | undefined) => Buffer.from(text ?? '', 'base64').length === 32;
 
 describe('npm start on a first run', () => {
@@ -61,13 +67,21 @@ describe('npm start on a first run', () => {
     });
   });
 
+  it('waits 1 s before restarting a crashed service, doubling to 30 s, and 1 s again after a minute of running', () => {
+    expect(restartDelay(undefined, 500)).toBe(1000);
+    expect(restartDelay(1000, 500)).toBe(2000);
+    expect(restartDelay(16_000, 500)).toBe(30_000);
+    expect(restartDelay(30_000, 500)).toBe(30_000);
+    expect(restartDelay(30_000, 60_000)).toBe(1000);
+  });
+
   describe('the system as npm start runs it', () => {
     let system: Awaited<ReturnType<typeof startSystem>>;
     let dataDir: string;
     let cookie: string;
     beforeAll(async () => {
       dataDir = folder();
-      system = await startSystem({ ALERTS_ALLOWED_TARGETS: '127.0.0.1' }, { dataDir });
+      system = await startSystem({ ALERTS_ALLOWED_TARGETS: '127.0.0.1' }, { restart: true, dataDir });
       cookie = await signIn(system.url, system.admin.username, system.admin.password);
     });
     afterAll(async () => {
@@ -85,6 +99,38 @@ describe('npm start on a first run', () => {
       });
       expect(channel.status).toBe(201);
       expect(system.env.AUTH_TOTP_KEY).toBe(readFileSync(path.join(dataDir, 'auth-totp-key'), 'utf8').trim());
+    });
+
+    it('starts a crashed service again, saying so, while the others go on serving', async () => {
+      const others = ['auth', 'gateway', 'media', 'monitor'].map((s) => system.children.get(s)!.pid);
+      const crashed = system.children.get('inventory')!;
+      crashed.kill('SIGKILL');
+
+      await eventually(
+        () =>
+          expect(system.logs).toContain('inventory inventory exited with signal SIGKILL; restarting in 1 s'),
+        30_000,
+        100,
+      );
+      // Meanwhile a route that needs no inventory still answers.
+      expect((await get('/api/account/totp')).status).toBe(200);
+      // Back: the API answers from inventory again (generous: the machine may be busy).
+      await eventually(
+        async () => {
+          expect(system.children.get('inventory')?.pid).not.toBe(crashed.pid);
+          expect((await get('/api/buildings')).status).toBe(200);
+        },
+        120_000,
+        500,
+      );
+      expect(['auth', 'gateway', 'media', 'monitor'].map((s) => system.children.get(s)!.pid)).toEqual(others);
+    });
+
+    it('stops every process, the restarted one too, when asked', async () => {
+      const children = [...system.children.values()];
+      expect(children).toHaveLength(5);
+      await system.stop();
+      for (const child of children) expect(child.exitCode !== null || child.signalCode !== null).toBe(true);
     });
   });
 });

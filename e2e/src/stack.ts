@@ -57,6 +57,8 @@ export async function startSystem(
   options: {
     namespace?: string;
     serviceEnv?: Record<string, Record<string, string>>;
+    /** Start a crashed service again, as `npm start` does; off in tests that must see crashes. */
+    restart?: boolean;
     /** Where the session secret and the encryption keys are kept (default: a folder of its own). */
     dataDir?: string;
   } = {},
@@ -72,6 +74,8 @@ export async function startSystem(
     ephemeralPorts: true,
     dataDir,
     onLine: (service: string, line: string) => logs.push(`${service} ${line}`),
+    restart: options.restart,
+    onRestart: (service: string, message: string) => logs.push(`${service} ${message}`),
   });
   const admin = await adminOf(stack.env).catch(async (error: unknown) => {
     await stack.stop();
