@@ -8,6 +8,7 @@ const net = require('node:net');
 const path = require('node:path');
 const readline = require('node:readline');
 const { applyLocalKeys } = require('./local-keys.cjs');
+const { claimPort, releasePort } = require('./port-claims.cjs');
 const { restartDelay, restartMessage } = require('./supervisor.cjs');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -52,7 +53,8 @@ function tryListen(port, host) {
  * usual port when it is free, so one system is where the docs say, else a free one from the
  * system: a second system on this machine (its own PORT and CM_NAMESPACE) starts beside the first
  * instead of failing on a taken port. The ports are held until the plan is whole, so that no two
- * services get the same one.
+ * services get the same one; those picked here stay claimed until releasePorts (startStack: when
+ * the system stops), so that a second launcher planning before this one's processes listen picks others.
  *
  * @param {object} options
  * @param {Record<string,string|undefined>} options.env variables of every service
@@ -85,14 +87,37 @@ async function planPorts({ env, serviceEnv = {}, services = SERVICES, usual = {}
         plan[service] = { variable, port, host, chosen: false };
         continue;
       }
-      const server = (await tryListen(usual[service] ?? defaultPort, host)) ?? (await tryListen(0, host));
+      const server = await claimFreePort(usual[service] ?? defaultPort, host);
       held.push(server);
       plan[service] = { variable, port: server.address().port, host, chosen: true };
     }
+  } catch (error) {
+    releasePorts(plan);
+    throw error;
   } finally {
     await Promise.all(held.map((server) => new Promise((resolve) => server.close(resolve))));
   }
   return plan;
+}
+
+/**
+ * A listening server on `preferred` when it is free and no other launcher claimed it, else on a
+ * free port from the system that none claimed; the port stays claimed (./port-claims.cjs) until
+ * releasePorts, so that a launcher starting at the same moment leaves it to this one's process.
+ */
+async function claimFreePort(preferred, host) {
+  for (const port of [preferred, ...Array(20).fill(0)]) {
+    const server = await tryListen(port, host);
+    if (!server) continue;
+    if (claimPort(server.address().port, host)) return server;
+    await new Promise((resolve) => server.close(resolve));
+  }
+  throw new Error(`No free port on ${host} for a probe or metrics server`);
+}
+
+/** Gives up the ports a plan claimed (see planPorts). */
+function releasePorts(plan = {}) {
+  for (const { port, host, chosen } of Object.values(plan)) if (chosen) releasePort(port, host);
 }
 
 async function startLocalS3({ directory, port }) {
@@ -275,6 +300,7 @@ async function startStack(options = {}) {
       ),
     );
     await s3?.close();
+    releasePorts(sidePorts);
   };
 
   const url = `http://127.0.0.1:${port}`;
@@ -302,6 +328,7 @@ module.exports = {
   startStack,
   stackEnv,
   planPorts,
+  releasePorts,
   freePort,
   startLocalS3,
   SERVICES,
