@@ -102,10 +102,10 @@ describe('two systems on one machine (npm start twice, each with its own PORT an
     await close(probes);
     // Each plans, prints its ports and keeps its claims until its input closes (its system stops).
     const script = `
-      const { planPorts } = require(${JSON.stringify(path.resolve(__dirname, '../../scripts/stack.cjs'))});
+      const { planPorts, releasePorts } = require(${JSON.stringify(path.resolve(__dirname, '../../scripts/stack.cjs'))});
       planPorts({ env: {}, usual: ${JSON.stringify(usual)} }).then((plan) => {
         console.log(JSON.stringify(Object.values(plan).map((p) => p.port)));
-        process.stdin.on('end', () => process.exit(0)).resume();
+        process.stdin.on('end', () => releasePorts(plan)).resume();
       });`;
     const launchers = [0, 1].map(() =>
       spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] }),
