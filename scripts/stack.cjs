@@ -8,7 +8,10 @@ const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const readline = require('node:readline');
+const { applyLocalKeys } = require('./local-keys.cjs');
 const { startLocalNats } = require('./local-nats.cjs');
+const { claimPort, releasePort } = require('./port-claims.cjs');
+const { restartDelay, restartMessage } = require('./supervisor.cjs');
 
 const ROOT = path.resolve(__dirname, '..');
 const SERVICES = ['auth', 'inventory', 'media', 'monitor', 'gateway'];
@@ -52,7 +55,8 @@ function tryListen(port, host) {
  * usual port when it is free, so one system is where the docs say, else a free one from the
  * system: a second system on this machine (its own PORT and CM_NAMESPACE) starts beside the first
  * instead of failing on a taken port. The ports are held until the plan is whole, so that no two
- * services get the same one.
+ * services get the same one; those picked here stay claimed until releasePorts (startStack: when
+ * the system stops), so that a second launcher planning before this one's processes listen picks others.
  *
  * @param {object} options
  * @param {Record<string,string|undefined>} options.env variables of every service
@@ -85,14 +89,37 @@ async function planPorts({ env, serviceEnv = {}, services = SERVICES, usual = {}
         plan[service] = { variable, port, host, chosen: false };
         continue;
       }
-      const server = (await tryListen(usual[service] ?? defaultPort, host)) ?? (await tryListen(0, host));
+      const server = await claimFreePort(usual[service] ?? defaultPort, host);
       held.push(server);
       plan[service] = { variable, port: server.address().port, host, chosen: true };
     }
+  } catch (error) {
+    releasePorts(plan);
+    throw error;
   } finally {
     await Promise.all(held.map((server) => new Promise((resolve) => server.close(resolve))));
   }
   return plan;
+}
+
+/**
+ * A listening server on `preferred` when it is free and no other launcher claimed it, else on a
+ * free port from the system that none claimed; the port stays claimed (./port-claims.cjs) until
+ * releasePorts, so that a launcher starting at the same moment leaves it to this one's process.
+ */
+async function claimFreePort(preferred, host) {
+  for (const port of [preferred, ...Array(20).fill(0)]) {
+    const server = await tryListen(port, host);
+    if (!server) continue;
+    if (claimPort(server.address().port, host)) return server;
+    await new Promise((resolve) => server.close(resolve));
+  }
+  throw new Error(`No free port on ${host} for a probe or metrics server`);
+}
+
+/** Gives up the ports a plan claimed (see planPorts). */
+function releasePorts(plan = {}) {
+  for (const { port, host, chosen } of Object.values(plan)) if (chosen) releasePort(port, host);
 }
 
 async function startLocalS3({ directory, port }) {
@@ -162,9 +189,15 @@ function stackEnv(given, port) {
  * @param {number} [options.port] the gateway's port; 0 picks a free one
  * @param {boolean} [options.ephemeralPorts] every probe and metrics port 0, each process binding a
  *   free one itself (tests: nothing to plan, nothing to race for); otherwise see planPorts
- * @param {string} [options.dataDir] where the local S3 server keeps objects, the session secret and the first administrator's password
+ * @param {string} [options.dataDir] where the local S3 server keeps objects, the session secret, the encryption keys (./local-keys.cjs) and the first administrator's password
  * @param {(service: string, line: string) => void} [options.onLine] each log line of each service
  * @param {(service: string, code: number|null, signal: string|null) => void} [options.onExit] a service stopped unasked
+ *   (and is not restarted)
+ * @param {boolean} [options.restart] once the system is ready, start a service that stopped unasked
+ *   again, waiting longer each time it keeps failing (./supervisor.cjs). `npm start` does; the
+ *   end-to-end systems only where a test asks, since most must see a service that crashes.
+ * @param {(service: string, message: string) => void} [options.onRestart] a service stopped unasked and
+ *   is started again after a wait, which the message names
  * @param {string[]} [options.services] which services to start (all by default)
  * @param {boolean} [options.ownNats] run a NATS server of the system's own in `<dataDir>/nats`, with
  *   a user per service (scripts/local-nats.cjs), rather than use NATS_URL
@@ -189,6 +222,7 @@ async function startStack(options = {}) {
   /** How each service that stopped unasked stopped, with its last log lines (onLine may drop them). */
   const exited = [];
   env.SESSION_SECRET ??= sessionSecret(dataDir);
+  applyLocalKeys(env, dataDir);
   // Where auth keeps the first administrator's generated password (never in its log).
   if (!env.ADMIN_PASSWORD_SECRET) env.ADMIN_PASSWORD_OUTPUT_FILE ??= path.join(dataDir, 'admin-password');
   let nats;
@@ -229,7 +263,9 @@ async function startStack(options = {}) {
   const children = new Map();
   const lastLines = new Map(services.map((service) => [service, []]));
   let stopping = false;
-  for (const service of services) {
+  let ready = false;
+  const supervision = options.restart ? { waits: new Map(), timers: new Set() } : undefined;
+  const spawnService = (service) => {
     const serviceEnv = { ...env, ...serviceEnvOf[service] };
     if (service === 'gateway') serviceEnv.PORT = String(port);
     const { variable } = SIDE_PORTS[service];
@@ -238,6 +274,7 @@ async function startStack(options = {}) {
       env: serviceEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    const startedAt = Date.now();
     for (const stream of [child.stdout, child.stderr]) {
       readline.createInterface({ input: stream }).on('line', (line) => {
         const last = lastLines.get(service);
@@ -247,20 +284,34 @@ async function startStack(options = {}) {
       });
     }
     child.on('exit', (code, signal) => {
-      children.delete(service);
+      if (children.get(service) === child) children.delete(service);
       if (stopping) return;
+      // A failure during start-up (a bad setting) is said at once rather than retried for ever.
+      if (supervision && ready) {
+        const delayMs = restartDelay(supervision.waits.get(service), Date.now() - startedAt);
+        supervision.waits.set(service, delayMs);
+        options.onRestart?.(service, restartMessage(service, code, signal, delayMs));
+        const timer = setTimeout(() => {
+          supervision.timers.delete(timer);
+          if (!stopping) spawnService(service);
+        }, delayMs);
+        supervision.timers.add(timer);
+        return;
+      }
       const how = signal ? `signal ${signal}` : `exit code ${code}`;
       const said = lastLines.get(service).join('\n');
       exited.push(`${service} exited during start-up with ${how}${said ? `; its last lines:\n${said}` : ''}`);
       options.onExit?.(service, code, signal);
     });
     children.set(service, child);
-  }
+  };
+  for (const service of services) spawnService(service);
 
   let stopped;
   const stop = (graceMs = 10_000) => (stopped ??= stopAll(graceMs));
   const stopAll = async (graceMs) => {
     stopping = true;
+    for (const timer of supervision?.timers ?? []) clearTimeout(timer);
     await Promise.all(
       [...children.values()].map(
         (child) =>
@@ -277,12 +328,14 @@ async function startStack(options = {}) {
     );
     await s3?.close();
     await nats?.stop();
+    releasePorts(sidePorts);
   };
 
   const url = `http://127.0.0.1:${port}`;
   try {
     // The whole system, not just the gateway's own readiness: every service answers with its checks.
     await waitUntilReady(`${url}/api/status/system`, { timeoutMs: options.readyTimeoutMs ?? 90_000, exited });
+    ready = true;
   } catch (error) {
     await stop(2000);
     throw error;
@@ -300,4 +353,14 @@ async function startStack(options = {}) {
   };
 }
 
-module.exports = { startStack, stackEnv, planPorts, freePort, startLocalS3, SERVICES, SIDE_PORTS, ROOT };
+module.exports = {
+  startStack,
+  stackEnv,
+  planPorts,
+  releasePorts,
+  freePort,
+  startLocalS3,
+  SERVICES,
+  SIDE_PORTS,
+  ROOT,
+};

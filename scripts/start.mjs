@@ -90,6 +90,9 @@ try {
     dataDir: path.join(root, '.data'),
     ownNats,
     onLine: printLine,
+    // One crashed service is started again while the others go on serving; Ctrl-C stops them all.
+    restart: true,
+    onRestart: (service, message) => console.error(`\n${message}`),
     onExit: (service, code, signal) => {
       console.error(`\n${service} stopped unexpectedly (${signal ?? `exit ${code}`}).`);
       void shutdown(1);

@@ -13,12 +13,12 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import {
+  benchDatabase,
   buildServices,
   runBench,
   root,
   seedCampus,
   signIn,
-  DATABASE_URL,
   NATS_URL,
   stackEnv,
   tearDown,
@@ -28,7 +28,6 @@ import { backendCpu, backendCpuDelta, cpuMs } from '../support/measure.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
-const { Client } = require('pg');
 const { startStack, SERVICES } = require(path.join(root, 'scripts/stack.cjs'));
 
 const BUILDINGS = 50;
@@ -146,7 +145,7 @@ async function main() {
   const env = stackEnv(namespace, adminPassword, {
     SESSION_SECRET: sessionSecret,
   });
-  const db = new Client({ connectionString: DATABASE_URL });
+  const db = await benchDatabase();
   let stack;
   let baseline;
   let floor;

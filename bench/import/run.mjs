@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
+  benchDatabase,
   buildServices,
   DATABASE_URL,
   NATS_URL,
@@ -23,7 +24,6 @@ import {
 import { copyFloorMs, cpuMs, loadAverage, round } from '../support/measure.mjs';
 
 const require = createRequire(import.meta.url);
-const { Client } = require('pg');
 const { connect } = require('nats');
 const { startStack } = require(path.join(root, 'scripts/stack.cjs'));
 const { inventoryCsvColumns } = require(path.join(root, 'libs/contracts/dist/index.js'));
@@ -89,7 +89,7 @@ async function main() {
   buildServices();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cm-bench-'));
   const env = stackEnv(namespace, adminPassword, { MONITOR_ALLOWED_NETWORKS: '127.0.0.0/8' });
-  const db = new Client({ connectionString: DATABASE_URL });
+  const db = await benchDatabase();
   let stack;
   let nc;
   await db.connect();

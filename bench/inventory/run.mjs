@@ -10,12 +10,12 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { TextEncoder } from 'node:util';
 import {
+  benchDatabase,
   buildServices,
   runBench,
   root,
   seedCampus,
   signIn,
-  DATABASE_URL,
   NATS_URL,
   stackEnv,
   tearDown,
@@ -24,7 +24,6 @@ import { percentile, round } from '../support/measure.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
-const { Client } = require('pg');
 const { connect } = require('nats');
 const { startStack } = require(path.join(root, 'scripts/stack.cjs'));
 
@@ -114,7 +113,7 @@ async function main() {
   buildServices();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cm-bench-'));
   const env = stackEnv(namespace, adminPassword);
-  const db = new Client({ connectionString: DATABASE_URL });
+  const db = await benchDatabase();
   let stack;
   // Before the system starts: the cleanup below needs it even when the start fails (a query on a
   // client never connected waits forever, and the bench would end silently with exit code 0).

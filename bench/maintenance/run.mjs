@@ -9,10 +9,9 @@ import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { DATABASE_URL, root } from '../support/campus.mjs';
+import { benchDatabase, root } from '../support/campus.mjs';
 
 const require = createRequire(import.meta.url);
-const { Client } = require('pg');
 const { uptimeSecondsSql } = require(path.join(root, 'services/inventory/dist/reports/uptime.js'));
 const { tablesOf } = require(path.join(root, 'services/inventory/dist/database/sql.js'));
 
@@ -104,7 +103,7 @@ async function report(db, sql) {
   return { ms: Math.round(runs[Math.floor(REPEAT / 2)]), hours: Math.round(hours) };
 }
 
-const db = new Client({ connectionString: DATABASE_URL, statement_timeout: 120_000 });
+const db = await benchDatabase({ statement_timeout: 120_000 });
 await db.connect();
 try {
   await seed(db);

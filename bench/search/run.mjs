@@ -9,19 +9,18 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
+  benchDatabase,
   buildServices,
   runBench,
   root,
   seedCampus,
   signIn,
-  DATABASE_URL,
   stackEnv,
   tearDown,
 } from '../support/campus.mjs';
 import { percentile, round } from '../support/measure.mjs';
 
 const require = createRequire(import.meta.url);
-const { Client } = require('pg');
 const { startStack } = require(path.join(root, 'scripts/stack.cjs'));
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 400);
@@ -74,7 +73,7 @@ async function measure(name, url, cookie) {
 async function main() {
   buildServices();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cm-bench-'));
-  const db = new Client({ connectionString: DATABASE_URL });
+  const db = await benchDatabase();
   let stack;
   try {
     stack = await startStack({

@@ -21,6 +21,7 @@ import { Buffer } from 'node:buffer';
 import { clearTimeout, setTimeout } from 'node:timers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  benchDatabase,
   buildServices,
   removeNamespace,
   root,
@@ -42,7 +43,6 @@ import {
 } from '../support/measure.mjs';
 
 const require = createRequire(import.meta.url);
-const { Client } = require('pg');
 const { connect, JSONCodec } = require('nats');
 const { startStack } = require(path.join(root, 'scripts/stack.cjs'));
 
@@ -901,7 +901,7 @@ async function main() {
     MONITOR_PACKET_GAP_MS: PACKET_GAP_MS,
     MONITOR_CHECK_WAIT_MS: '25000',
   });
-  const db = new Client({ connectionString: DATABASE_URL });
+  const db = await benchDatabase();
   const results = {
     bench: 'status',
     node: process.version,

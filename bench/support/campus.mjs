@@ -15,6 +15,19 @@ export const DATABASE_URL =
   process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/classroom_monitor_test';
 export const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
+/**
+ * A client (not yet connected) of the benchmarks' database, creating that database when it is
+ * missing: on a fresh machine only `npm test` would have made classroom_monitor_test. Needs
+ * @cm/platform built (buildServices).
+ * @param {import('pg').ClientConfig} [config]
+ */
+export async function benchDatabase(config = {}) {
+  const { ensureDatabase } = require(path.join(root, 'libs/platform/dist/database.js'));
+  await ensureDatabase(DATABASE_URL);
+  const { Client } = require('pg');
+  return new Client({ connectionString: DATABASE_URL, ...config });
+}
+
 /** What every benchmark's stack is started with: its namespace, the local services, quiet logs. */
 export function stackEnv(namespace, adminPassword, extra = {}) {
   return {

@@ -59,10 +59,14 @@ export async function startSystem(
     serviceEnv?: Record<string, Record<string, string>>;
     /** A NATS server of the system's own with a user per service, as `npm start` runs it. */
     ownNats?: boolean;
+    /** Start a crashed service again, as `npm start` does; off in tests that must see crashes. */
+    restart?: boolean;
+    /** Where the session secret and the encryption keys are kept (default: a folder of its own). */
+    dataDir?: string;
   } = {},
 ): Promise<RunningStack & { admin: Credentials; dataDir: string; close(): Promise<void> }> {
   const namespace = options.namespace ?? testNamespace('e2e');
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'cm-e2e-'));
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'cm-e2e-'));
   const logs: string[] = [];
   const { HTTP_PORT: _ignored, ...serviceEnv } = testEnv(namespace, { LOG_LEVEL: 'info', ...env });
   const stack = await launcher.startStack({
@@ -73,6 +77,8 @@ export async function startSystem(
     ephemeralPorts: true,
     dataDir,
     onLine: (service: string, line: string) => logs.push(`${service} ${line}`),
+    restart: options.restart,
+    onRestart: (service: string, message: string) => logs.push(`${service} ${message}`),
   });
   const admin = await adminOf(stack.env).catch(async (error: unknown) => {
     await stack.stop();
@@ -87,7 +93,7 @@ export async function startSystem(
       await stack.stop();
       mkdirSync(logDir, { recursive: true });
       writeFileSync(path.join(logDir, `${namespace}.log`), logs.join('\n'));
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
       await dropNamespaceSchemas(namespace);
       await deleteNamespaceStreams(namespace, testNatsUrl);
     },
