@@ -239,6 +239,48 @@ describe(JetStreamConnection.name, () => {
       await eventually(async () => expect(await lag()).toEqual({ pending: 0, unacked: 0 }), 10_000, 25);
     });
 
+    it('exports the age of the oldest unacknowledged event, on the clock it is given, and 0 once all are acknowledged', async () => {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      let started = false;
+      await sut.consume({
+        stream: streams.status,
+        durable,
+        subject: events.statusChecked,
+        batch: 1,
+        handle: async () => {
+          started = true;
+          await gate;
+        },
+      });
+      // A clock an hour ahead stands for an hour's wait, without waiting it.
+      const anHourOn = () => Date.now() + 3_600_000;
+      const age = async (now: number) => {
+        await sut.collectLag(now);
+        const series = `consumer="${durable}",stream="${namespacedName(namespace, streams.status.name)}"`;
+        const text = await platformMetrics.registry.metrics();
+        return Number(
+          new RegExp(`^cm_jetstream_consumer_oldest_unacked_age_seconds\\{${series}\\} (\\S+)$`, 'm').exec(
+            text,
+          )?.[1],
+        );
+      };
+      const before = Date.now();
+      for (let i = 0; i < 3; i++) await publish(statusEvent());
+      await until(() => started);
+
+      // The first is held by the handler, unacknowledged: its age is the hour plus the time since it was stored.
+      let held: number;
+      try {
+        held = await age(anHourOn());
+      } finally {
+        release();
+      }
+      expect(held).toBeGreaterThanOrEqual(3600);
+      expect(held).toBeLessThanOrEqual(3600 + (Date.now() - before) / 1000 + 1);
+      await eventually(async () => expect(await age(anHourOn())).toBe(0), 10_000, 25);
+    });
+
     it('on stop finishes the event in flight, and another consumer of the same durable gets all the rest', async () => {
       const handled: string[] = [];
       let release!: () => void;

@@ -62,6 +62,12 @@ export class PlatformMetrics {
     labelNames: ['consumer', 'stream'] as const,
     registers: [this.registry],
   });
+  readonly consumerOldestUnackedAge = new Gauge({
+    name: 'cm_jetstream_consumer_oldest_unacked_age_seconds',
+    help: 'Age of the oldest event the durable consumer has not acknowledged (delivered or not), at the last scrape; 0 when none waits.',
+    labelNames: ['consumer', 'stream'] as const,
+    registers: [this.registry],
+  });
   readonly consumerRedelivered = new Gauge({
     name: 'cm_jetstream_consumer_redelivered',
     help: 'Events delivered more than once and still unacknowledged, at the last scrape.',

@@ -23,6 +23,7 @@ import {
   AckPolicy,
   connect,
   type ConsumerConfig,
+  type ConsumerInfo,
   type ConsumerMessages,
   DeliverPolicy,
   DiscardPolicy,
@@ -33,6 +34,7 @@ import {
   type KV,
   type KvOptions,
   nanos,
+  type MsgRequest,
   type NatsConnection,
   type PubAck,
   RetentionPolicy,
@@ -293,13 +295,41 @@ export class DurableConsumer<S extends EventSubject> {
     await this.loop;
   }
 
-  /** Reads the consumer's lag from the server into the process's gauges. */
-  async collectLag(): Promise<void> {
+  /** Reads the consumer's lag from the server into the process's gauges; `now` in epoch ms. */
+  async collectLag(now = Date.now()): Promise<void> {
     const info = await this.connection.jsm.consumers.info(this.streamName, this.options.durable);
     const labels = { consumer: this.options.durable, stream: this.streamName };
     platformMetrics.consumerPending.set(labels, info.num_pending);
     platformMetrics.consumerAckPending.set(labels, info.num_ack_pending);
     platformMetrics.consumerRedelivered.set(labels, info.num_redelivered);
+    platformMetrics.consumerOldestUnackedAge.set(labels, await this.oldestUnackedAge(info, now));
+  }
+
+  /**
+   * Seconds since the oldest unacknowledged event was stored. A count of waiting events says
+   * little when batches differ in size; their age is what a user sees as late status. The ack
+   * floor is the last event acknowledged with none unacknowledged before it, so the oldest waiting
+   * one is the consumer's next after it: one more request, answered within the NATS timeout.
+   */
+  private async oldestUnackedAge(info: ConsumerInfo, now: number): Promise<number> {
+    if (info.num_pending + info.num_ack_pending === 0) return 0;
+    try {
+      const next = {
+        seq: info.ack_floor.stream_seq + 1,
+        next_by_subj: info.config.filter_subject ?? '>',
+      };
+      // The client types this query for direct gets only; the server answers it on the API too,
+      // and direct gets would need every stream to allow them.
+      const oldest = await this.connection.jsm.streams.getMessage(
+        this.streamName,
+        next as unknown as MsgRequest,
+      );
+      return Math.max(0, (now - oldest.time.getTime()) / 1000);
+    } catch (error) {
+      // Removed meanwhile (acknowledged, or past the stream's limits): nothing older waits.
+      if (isNotFound(error)) return 0;
+      throw error;
+    }
   }
 
   private count(outcome: 'ack' | 'nak' | 'term'): void {
@@ -520,9 +550,9 @@ export class JetStreamConnection {
     return consumer;
   }
 
-  /** Reads every running consumer's lag into the metrics. */
-  async collectLag(): Promise<void> {
-    await Promise.all(this.consumers.map((c) => c.collectLag()));
+  /** Reads every running consumer's lag into the metrics; `now` in epoch ms. */
+  async collectLag(now = Date.now()): Promise<void> {
+    await Promise.all(this.consumers.map((c) => c.collectLag(now)));
   }
 
   async stopConsumers(): Promise<void> {
