@@ -7,6 +7,7 @@ import { HistoryModule } from './history/history.module';
 import { ImportModule } from './import/import.module';
 import { LiveModule } from './live/live.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { migrations } from './migrations';
 import { NotificationsModule } from './notifications/notifications.module';
 import { OutboxModule } from './outbox/outbox.module';
@@ -25,6 +26,7 @@ export class AppModule {
         PlatformModule.forService({ service: 'inventory', config }),
         DatabaseModule.forService({ service: 'inventory', entities: [], migrations }),
         JetStreamModule.forService('inventory'),
+        MetricsModule,
         OutboxModule,
         LiveModule,
         BuildingsModule,

@@ -11,6 +11,7 @@ import {
   deleteNamespaceStreams,
   ensureStream,
   JetStreamConnection,
+  MetricsService,
   openServiceDatabase,
   parseEnv,
   type RpcClient,
@@ -103,6 +104,16 @@ export async function setHistory(inventory: Inventory, equipmentId: string, chec
       WHERE equipment_id = $1`,
     [equipmentId, at, status, checks.at(-1)![1]],
   );
+}
+
+/**
+ * A sample's value in what the replica's /metrics would answer now (its collectors run first);
+ * `labels` as they appear between the braces, e.g. `channel_type="webhook"`. NaN when absent.
+ */
+export async function metricValue(inventory: Inventory, name: string, labels = ''): Promise<number> {
+  const text = await inventory.app.get(MetricsService).render();
+  const series = labels ? `\\{${labels}\\}` : '';
+  return Number(new RegExp(`^${name}${series} (\\S+)$`, 'm').exec(text)?.[1]);
 }
 
 /** The error body a call fails with (the test fails if it succeeds). */

@@ -12,6 +12,20 @@ export class EquipmentEventRepository {
   }
 
   /**
+   * How many events wait and how long the oldest has, on the database's clock (the one that
+   * stamped them). The outbox holds seconds' worth of changes while NATS takes them, so counting
+   * it at each scrape is cheap; it is large only when publishing has stopped.
+   */
+  async backlog(): Promise<{ events: number; oldestAgeSeconds: number }> {
+    const [row]: { events: number; age: number | null }[] = await this.dataSource.query(
+      `SELECT count(*)::int AS events,
+              extract(epoch FROM clock_timestamp() - min(changed_at))::float8 AS age
+         FROM ${this.t.events}`,
+    );
+    return { events: row.events, oldestAgeSeconds: Math.max(0, row.age ?? 0) };
+  }
+
+  /**
    * Hands the oldest outbox events, in order, to `publish`, and deletes those it published, in
    * one transaction. A transaction-scoped advisory lock lets one replica at a time do it, so
    * events leave in seq order among those committed. Seqs are taken at insert, not at commit, so
