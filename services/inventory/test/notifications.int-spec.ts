@@ -1,7 +1,9 @@
 import { type ChannelCreated, ErrorCode, messages } from '@cm/contracts';
+import { CONFIG } from '@cm/platform';
 import { eventually } from '@cm/platform/testing';
 import { createServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
+import { type Config } from '../src/config';
 import { DeliveryRepository } from '../src/notifications/delivery.repository';
 import { DeliveryRelay } from '../src/notifications/delivery.relay';
 import { WebhookTargets } from '../src/notifications/webhook-targets';
@@ -11,6 +13,7 @@ import {
   failureOf,
   type Inventory,
   inventoryUnderTest,
+  metricValue,
   newNamespace,
   sql,
   startInventory,
@@ -282,6 +285,46 @@ describe('notification channels and deliveries', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it("counts failed attempts and given-up alerts by channel type, not the test button's", async () => {
+    // A port that refuses connections: every attempt fails.
+    const gone = await startReceiver(() => undefined);
+    await gone.close();
+    const channel = await webhook(gone.url, { name: 'Retired receiver' });
+    const failures = () =>
+      metricValue(
+        inventory.sut,
+        'cm_inventory_notification_delivery_failures_total',
+        'channel_type="webhook"',
+      );
+    const givenUp = () =>
+      metricValue(
+        inventory.sut,
+        'cm_inventory_notification_deliveries_given_up_total',
+        'channel_type="webhook"',
+      );
+    const counted = async () => ({ failures: (await failures()) || 0, givenUp: (await givenUp()) || 0 });
+    const before = await counted();
+
+    const test = await send(messages.inventory.testChannel, { id: channel.id });
+    expect(test.delivery).toMatchObject({ state: 'failed' });
+    expect(await counted()).toEqual(before);
+
+    // Every attempt the settings allow, a second or less apart (channelsTestEnv), then given up.
+    const { ALERTS_MAX_ATTEMPTS: attempts } = inventory.sut.app.get<Config>(CONFIG);
+    const relay = inventory.sut.app.get(DeliveryRelay);
+    const [id] = await enqueue(inventory.sut, channel.id, ['Room 9, Old Wing: 1 of 1 devices offline']);
+    relay.kick();
+    await eventually(async () => {
+      const [row] = await sql<{ state: string }>(
+        inventory.sut,
+        'SELECT state FROM inv.deliveries WHERE id = $1',
+        [id],
+      );
+      expect(row.state).toBe('failed');
+    }, 60_000);
+    expect(await counted()).toEqual({ failures: before.failures + attempts, givenUp: before.givenUp + 1 });
   });
 
   it('sends each delivery once from two replicas', async () => {

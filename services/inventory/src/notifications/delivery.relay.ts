@@ -1,4 +1,4 @@
-import { CONFIG } from '@cm/platform';
+import { CONFIG, type Counter } from '@cm/platform';
 import {
   type BeforeApplicationShutdown,
   Inject,
@@ -9,6 +9,7 @@ import {
 import { type Config } from '../config';
 import { ChannelSender } from './channel-sender';
 import { afterFailure, type RetryPolicy, TEST_KIND } from './delivery-policy';
+import { InventoryMetrics } from '../metrics/inventory-metrics';
 import { RelayLoop } from '../outbox/relay-loop';
 import { type ClaimedDelivery, type DeliveryOutcome, DeliveryRepository } from './delivery.repository';
 
@@ -33,6 +34,7 @@ export class DeliveryRelay implements OnApplicationBootstrap, BeforeApplicationS
     @Inject(CONFIG) private readonly config: Config,
     private readonly deliveries: DeliveryRepository,
     private readonly sender: ChannelSender,
+    private readonly metrics: InventoryMetrics,
   ) {
     this.policy = {
       baseMs: config.ALERTS_RETRY_BASE_MS,
@@ -96,6 +98,7 @@ export class DeliveryRelay implements OnApplicationBootstrap, BeforeApplicationS
     const limit = delivery.kind === TEST_KIND ? 1 : this.policy.maxAttempts;
     if (delivery.attempts > limit) {
       // A lease that ran out on the last attempt: its replica died mid-send.
+      this.counted(delivery, this.metrics.deliveriesGivenUp);
       return { state: 'failed', error: `Gave up after ${limit} attempts (the last one did not finish)` };
     }
     try {
@@ -103,7 +106,16 @@ export class DeliveryRelay implements OnApplicationBootstrap, BeforeApplicationS
       return { state: 'sent' };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      return afterFailure(delivery.kind, delivery.attempts, message, this.policy);
+      const outcome = afterFailure(delivery.kind, delivery.attempts, message, this.policy);
+      this.counted(delivery, this.metrics.deliveryFailures);
+      if (outcome.state === 'failed') this.counted(delivery, this.metrics.deliveriesGivenUp);
+      return outcome;
     }
+  }
+
+  // The test button's answer goes to the person who pressed it: only alerts' deliveries are an
+  // operator's concern.
+  private counted(delivery: ClaimedDelivery, counter: Counter<'channel_type'>): void {
+    if (delivery.kind !== TEST_KIND) counter.inc({ channel_type: delivery.channel.type });
   }
 }
