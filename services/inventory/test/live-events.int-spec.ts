@@ -10,7 +10,7 @@ import {
 import { JetStreamConnection } from '@cm/platform';
 import { eventually } from '@cm/platform/testing';
 import { type ConsumerMessages, DeliverPolicy, JSONCodec } from 'nats';
-import { inventoryUnderTest, monitorOf } from './support';
+import { inventoryUnderTest, metricValue, monitorOf } from './support';
 
 interface Received {
   type: string;
@@ -254,8 +254,20 @@ describe('live events held back while they cannot be published', () => {
       expect(listed.find((e) => e.id === display.id)?.status).toBe('inactive');
     });
 
+    // What an operator sees meanwhile: refusals counted, and one event's worth held per record
+    // change and per device (the display's creation, two statuses).
+    await eventually(async () => {
+      expect(await metricValue(inventory.sut, 'cm_inventory_live_events_held')).toBe(3);
+      expect(
+        await metricValue(inventory.sut, 'cm_inventory_live_event_publish_failures_total'),
+      ).toBeGreaterThan(0);
+    });
+
     await js.ensureStream(streams.live);
     const found = await streamed(2);
+    await eventually(async () =>
+      expect(await metricValue(inventory.sut, 'cm_inventory_live_events_held')).toBe(0),
+    );
 
     expect(found[0]).toEqual({
       type: 'inventory.changed',

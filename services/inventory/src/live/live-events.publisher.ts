@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { events, type InventoryChangedEvent, type LiveEquipmentStatus } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { InventoryMetrics } from '../metrics/inventory-metrics';
 
 /** A status message can change thousands of devices: events stay well under NATS's 1 MB payload. */
 const MAX_CHANGES_PER_EVENT = 2000;
@@ -31,7 +32,10 @@ export class LiveEventsPublisher implements OnModuleDestroy {
   private retryMs = LIVE_RETRY_FIRST_MS;
   private draining?: Promise<void>;
 
-  constructor(private readonly jetstream: JetStreamConnection) {}
+  constructor(
+    private readonly jetstream: JetStreamConnection,
+    private readonly metrics: InventoryMetrics,
+  ) {}
 
   /** Not awaited by the request: the answer does not wait for the stream's acknowledgement. */
   inventoryChanged(event: InventoryChangedEvent): void {
@@ -127,6 +131,7 @@ export class LiveEventsPublisher implements OnModuleDestroy {
       await this.jetstream.publish(subject, payload as never, { msgId: randomUUID() });
       return true;
     } catch (error) {
+      this.metrics.livePublishFailures.inc();
       // Once per outage: while events are held, each retry would say it again.
       if (!this.held)
         this.logger.warn(`Live events held back, NATS refused one (${subject}): ${String(error)}`);
