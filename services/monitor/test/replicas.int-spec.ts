@@ -81,6 +81,7 @@ describe('monitor replicas', () => {
     after.forEach((n, i) => expect(n).toBeGreaterThan(published[i]));
     const leaders = await Promise.all(replicas.map((r) => metric(r, 'cm_monitor_leader')));
     expect(leaders.sort()).toEqual([0, 1]);
+    expect(await Promise.all(replicas.map((r) => metric(r, 'cm_monitor_live_members')))).toEqual([2, 2]);
   });
 
   it('with three replicas, still exactly once per sweep, and each takes a share', async () => {
@@ -90,6 +91,8 @@ describe('monitor replicas', () => {
     const before = await metric(replicas[2], 'cm_monitor_status_events_published_total');
     for (const sweepId of await sweepsAfter(from, 3)) expectEachOnce(sweepId);
     expect(await metric(replicas[2], 'cm_monitor_status_events_published_total')).toBeGreaterThan(before);
+    // Every replica counts the members alike, whichever leads.
+    expect(await Promise.all(replicas.map((r) => metric(r, 'cm_monitor_live_members')))).toEqual([3, 3, 3]);
   });
 
   it.each(['a replica that follows', 'the leader'])(

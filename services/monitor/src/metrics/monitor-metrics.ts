@@ -96,6 +96,11 @@ export class MonitorMetrics {
     help: 'Live monitor replicas at the last sweep fired here.',
     registers: [this.registry],
   });
+  readonly liveMembers = new Gauge({
+    name: 'cm_monitor_live_members',
+    help: 'Monitor replicas whose membership is current in the shared state, read at each scrape; the same on every replica.',
+    registers: [this.registry],
+  });
   readonly leader = new Gauge({
     name: 'cm_monitor_leader',
     help: '1 while this replica holds the scheduler lease.',

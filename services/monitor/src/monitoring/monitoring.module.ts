@@ -1,6 +1,7 @@
 import { MetricsService } from '@cm/platform';
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { ClusterModule } from '../cluster/cluster.module';
+import { Membership } from '../cluster/membership';
 import { MetricsModule } from '../metrics/metrics.module';
 import { MonitorMetrics } from '../metrics/monitor-metrics';
 import { PingModule } from '../ping/ping.module';
@@ -33,12 +34,19 @@ export class MonitoringModule implements OnModuleInit {
     private readonly metrics: MonitorMetrics,
     private readonly service: MetricsService,
     private readonly state: MonitoringState,
+    private readonly membership: Membership,
   ) {}
 
   onModuleInit(): void {
     this.service.addCollector(async () => {
-      const [status, last] = await Promise.all([this.state.get(), this.state.lastSweep()]);
+      const [status, last, members] = await Promise.all([
+        this.state.get(),
+        this.state.lastSweep(),
+        this.membership.live(),
+      ]);
       this.metrics.recordState({ ...status, lastSweepAt: last?.firedAt });
+      // Unlike cm_monitor_members (the leader's, at its last sweep), current without a sweep.
+      this.metrics.liveMembers.set(members.length);
     });
   }
 }
