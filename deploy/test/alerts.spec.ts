@@ -84,6 +84,8 @@ describe('metrics and alerts of the chart', () => {
     expect(defining).toEqual(Object.keys(metricModules).sort());
     expect(exported).toContain('cm_monitor_sweep_duration_seconds_bucket');
     expect(exported).toContain('cm_jetstream_consumer_pending');
+    expect(exported).toContain('cm_jetstream_consumer_oldest_unacked_age_seconds');
+    expect(exported).toContain('cm_inventory_outbox_oldest_age_seconds');
   });
 
   it('reads metric names out of PromQL, not functions, keywords, labels or strings, and refuses what it cannot read', () => {
@@ -112,7 +114,7 @@ describe('metrics and alerts of the chart', () => {
     // The check itself: a rule on a metric nobody exports would fail it.
     expect(unknown('rate(cm_monitor_sweeps_done_total[5m]) > 0')).toEqual(['cm_monitor_sweeps_done_total']);
 
-    expect(rules.length).toBeGreaterThanOrEqual(7);
+    expect(rules.length).toBeGreaterThanOrEqual(16);
     for (const { alert, expr } of rules) {
       expect({ alert, problems: selectorsOf(expr).problems, unknown: unknown(expr) }).toEqual({
         alert,
@@ -149,12 +151,20 @@ describe('metrics and alerts of the chart', () => {
   it('alerts on each condition the operations guide explains, with a severity and a description', () => {
     expect(rules.map((r) => r.alert).sort()).toEqual(
       [
+        'CmEquipmentOutboxStuck',
         'CmGatewayErrors',
+        'CmLiveEventsHeldBack',
         'CmMetricsTargetDown',
+        'CmMonitorMembersMissing',
         'CmMonitorNoLeader',
+        'CmMonitorTwoLeaders',
+        'CmNotificationsFailing',
+        'CmNotificationsGivenUp',
         'CmReadinessFlapping',
         'CmReplicaMissing',
         'CmStatusConsumerLagGrowing',
+        'CmStatusLagOld',
+        'CmSweepIncomplete',
         'CmSweepOverran',
         'CmSweepsMissing',
       ].sort(),
@@ -178,6 +188,10 @@ describe('metrics and alerts of the chart', () => {
       [
         'metrics.prometheusRule.thresholds.statusLag=123',
         'metrics.prometheusRule.thresholds.readinessChanges=9',
+        'metrics.prometheusRule.thresholds.statusAgeSeconds=600',
+        'metrics.prometheusRule.thresholds.outboxAgeSeconds=900',
+        'metrics.prometheusRule.thresholds.notificationFailures=7',
+        'monitor.replicaCount=3',
         'metrics.prometheusRule.labels.release=kps',
         'metrics.serviceMonitor.interval=20s',
       ],
@@ -186,6 +200,11 @@ describe('metrics and alerts of the chart', () => {
     expect(byName.CmStatusConsumerLagGrowing.expr).toMatch(/\) > 123\s/);
     expect(byName.CmGatewayErrors.expr).toMatch(/> 0\.02$/);
     expect(byName.CmReadinessFlapping.expr).toMatch(/> 9$/);
+    expect(byName.CmStatusLagOld.expr).toMatch(/> 600$/);
+    expect(byName.CmEquipmentOutboxStuck.expr).toMatch(/> 900$/);
+    expect(byName.CmNotificationsFailing.expr).toMatch(/> 7$/);
+    // Members are compared with the replicas the chart runs.
+    expect(byName.CmMonitorMembersMissing.expr).toMatch(/< 3$/);
     expect(Object.values(byName).every((r) => r.labels.team === 'av')).toBe(true);
     expect(ofKind(given, 'PrometheusRule')[0].metadata.labels).toMatchObject({ release: 'kps' });
     for (const monitor of ofKind(given, 'ServiceMonitor') as ServiceMonitor[])
