@@ -326,8 +326,9 @@ export class DurableConsumer<S extends EventSubject> {
       );
       return Math.max(0, (now - oldest.time.getTime()) / 1000);
     } catch (error) {
-      // Removed meanwhile (acknowledged, or past the stream's limits): nothing older waits.
-      if (isNotFound(error)) return 0;
+      // Acknowledged between the two requests (the server answers "no message found"), or the
+      // stream is gone: nothing older waits.
+      if (isNotFound(error) || /no message found/i.test(String(error))) return 0;
       throw error;
     }
   }
