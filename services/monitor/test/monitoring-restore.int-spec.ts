@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { kvBuckets, messages, namespacedName, type ServiceName } from '@cm/contracts';
+import { ErrorCode, kvBuckets, messages, namespacedName, type ServiceName } from '@cm/contracts';
 import { type CoreConfig, type HttpPortConfig } from '@cm/platform';
 import {
   dropNamespaceSchemas,
@@ -42,7 +42,7 @@ const json = JSONCodec<unknown>();
 describe('monitoring state after NATS lost its store', () => {
   const namespace = newNamespace();
   const bucket = `KV_${namespacedName(namespace, kvBuckets.monitor)}`;
-  let inventory: TestService<ServiceConfig>;
+  let inventory: TestService<ServiceConfig> | undefined;
   let nc: NatsConnection;
   let sut: Replica;
 
@@ -95,10 +95,22 @@ describe('monitoring state after NATS lost its store', () => {
       });
     }, 60_000);
     expect(await status()).toEqual({ isRunning: false, interval: 1000 });
-    expect(await inventory.rpc.send(messages.inventory.getMonitoringState)).toEqual({
+    expect(await inventory!.rpc.send(messages.inventory.getMonitoringState)).toEqual({
       isRunning: false,
       interval: 1000,
       changedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
   }, 120_000);
+
+  it('refuses Start while inventory cannot keep it, saying why, and stays stopped', async () => {
+    await inventory!.close();
+    inventory = undefined;
+
+    await expect(sut.rpc.send(messages.monitor.start)).rejects.toMatchObject({
+      code: ErrorCode.SERVICE_UNAVAILABLE,
+      message:
+        'Monitoring was not started: the inventory service keeps this setting and could not save it. The inventory service is unavailable. Try again shortly.',
+    });
+    expect(await status()).toEqual({ isRunning: false, interval: 1000 });
+  });
 });

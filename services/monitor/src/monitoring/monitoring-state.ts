@@ -54,10 +54,11 @@ export class MonitoringState {
       interval: isRunning ? this.config.MONITOR_INTERVAL_MS : current.interval,
     };
     await this.rpc.send(messages.inventory.saveMonitoringState, next).catch((error: unknown) => {
+      const timedOut = error instanceof AppError && error.code === ErrorCode.SERVICE_TIMEOUT;
       throw new AppError(
-        ErrorCode.SERVICE_UNAVAILABLE,
-        `Monitoring was not ${isRunning ? 'started' : 'stopped'}: the inventory service, which keeps ` +
-          `this setting, did not save it (${(error as Error).message ?? String(error)}). Try again in a moment.`,
+        timedOut ? ErrorCode.SERVICE_TIMEOUT : ErrorCode.SERVICE_UNAVAILABLE,
+        `Monitoring was not ${isRunning ? 'started' : 'stopped'}: the inventory service keeps this ` +
+          `setting and could not save it. ${error instanceof AppError ? error.message : 'Try again shortly.'}`,
       );
     });
     await this.store.state.put(STATE_KEY, encode(next));
