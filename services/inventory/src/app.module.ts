@@ -8,6 +8,7 @@ import { ImportModule } from './import/import.module';
 import { LiveModule } from './live/live.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { migrations } from './migrations';
+import { MonitoringStateModule } from './monitoring/monitoring-state.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { ProblemsModule } from './problems/problems.module';
@@ -38,6 +39,7 @@ export class AppModule {
         MaintenanceModule,
         NotificationsModule,
         ImportModule,
+        MonitoringStateModule,
       ],
     };
   }
