@@ -157,6 +157,7 @@ describe('metrics and alerts of the chart', () => {
         'CmMetricsTargetDown',
         'CmMonitorMembersMissing',
         'CmMonitorNoLeader',
+        'CmMonitoringOff',
         'CmMonitorTwoLeaders',
         'CmNotificationsFailing',
         'CmNotificationsGivenUp',
@@ -179,6 +180,15 @@ describe('metrics and alerts of the chart', () => {
         documented: true,
       });
     }
+  });
+
+  it('alerts when monitoring has been stopped for 30 minutes, however it came to be stopped', () => {
+    const off = rules.find((r) => r.alert === 'CmMonitoringOff')!;
+    expect({ for: off.for, metrics: selectorsOf(off.expr).metrics }).toEqual({
+      for: '30m',
+      metrics: ['cm_monitor_running'],
+    });
+    expect(off.expr).toMatch(/\) == 0$/);
   });
 
   it('takes its thresholds, labels and scrape settings from the values', () => {

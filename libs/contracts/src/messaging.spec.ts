@@ -44,6 +44,8 @@ describe('messages', () => {
       'inventory.equipment.update',
       'inventory.equipment.delete',
       'inventory.equipment.targets',
+      'inventory.monitoring.get',
+      'inventory.monitoring.save',
       'inventory.equipment.history',
       'inventory.report',
       'inventory.problems.list',

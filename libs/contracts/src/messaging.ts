@@ -49,6 +49,8 @@ import {
 import {
   monitoringCheckResultSchema,
   monitoringStatusSchema,
+  monitoringStateSaveSchema,
+  durableMonitoringStateSchema,
   sweepAcceptanceSchema,
   sweepAssignmentSchema,
   sweepReportSchema,
@@ -219,6 +221,17 @@ export const messages = {
     deleteEquipment: message('inventory.equipment.delete', idParamsSchema, deletedSchema),
     /** For the monitor: equipment with an address, a page at a time. */
     listTargets: message('inventory.equipment.targets', targetsPageRequestSchema, targetsPageSchema),
+    /** For the monitor: monitoring's running state, durable (null before it was ever started or stopped). */
+    getMonitoringState: message(
+      'inventory.monitoring.get',
+      noArguments,
+      durableMonitoringStateSchema.nullable(),
+    ),
+    saveMonitoringState: message(
+      'inventory.monitoring.save',
+      monitoringStateSaveSchema,
+      durableMonitoringStateSchema,
+    ),
     equipmentHistory: message('inventory.equipment.history', historyRequestSchema, equipmentHistorySchema),
     report: message('inventory.report', reportPageRequestSchema, reportPageSchema),
     listProblems: message('inventory.problems.list', noArguments, problemsSchema),

@@ -16,6 +16,21 @@ export const monitoringStatusSchema = z.object({
 });
 export type MonitoringStatus = z.infer<typeof monitoringStatusSchema>;
 
+/**
+ * Monitoring as last started or stopped, kept by inventory in PostgreSQL (`inventory.monitoring.*`):
+ * the monitor's KV entry is a copy, restored from this when NATS lost its store.
+ */
+export const durableMonitoringStateSchema = z.object({
+  isRunning: z.boolean(),
+  interval: z.number().int().positive(),
+  changedAt: timestampSchema,
+});
+export type DurableMonitoringState = z.infer<typeof durableMonitoringStateSchema>;
+
+/** monitor → inventory: the state it is about to store in KV (inventory stamps the time). */
+export const monitoringStateSaveSchema = durableMonitoringStateSchema.omit({ changedAt: true });
+export type MonitoringStateSave = z.infer<typeof monitoringStateSaveSchema>;
+
 export const monitoringCheckResultSchema = z.object({
   completed: z.boolean(),
   targets: z.number().int().nonnegative(),

@@ -17,6 +17,8 @@ describe(natsPermissions.name, () => {
 
   it('keeps what services send each other among themselves', () => {
     expect(publishers(`cm.${messages.inventory.listTargets.subject}`)).toEqual(['monitor']);
+    expect(publishers(`cm.${messages.inventory.saveMonitoringState.subject}`)).toEqual(['monitor']);
+    expect(subscribers(`cm.${messages.inventory.saveMonitoringState.subject}`)).toEqual(['inventory']);
     expect(publishers(`cm.${messages.monitor.assignSweep.subject}.*`)).toEqual(['monitor']);
     expect(subscribers(`cm.${messages.monitor.sweepDone.subject}`)).toEqual(['monitor']);
     expect(publishers(`cm.${messages.auth.userChanged.subject}`)).toEqual(['auth']);

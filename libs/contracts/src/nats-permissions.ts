@@ -21,6 +21,8 @@ export type NatsPrincipal = (typeof natsPrincipals)[number];
  */
 const internalCallers = new Map<MessageDef | NoticeDef, readonly NatsPrincipal[]>([
   [messages.inventory.listTargets, ['monitor']],
+  [messages.inventory.getMonitoringState, ['monitor']],
+  [messages.inventory.saveMonitoringState, ['monitor']],
   [messages.monitor.assignSweep, ['monitor']],
   [messages.monitor.sweepDone, ['monitor']],
   [messages.auth.userChanged, ['auth']],

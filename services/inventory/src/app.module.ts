@@ -9,6 +9,7 @@ import { LiveModule } from './live/live.module';
 import { MaintenanceModule } from './maintenance/maintenance.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { migrations } from './migrations';
+import { MonitoringStateModule } from './monitoring/monitoring-state.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { OutboxModule } from './outbox/outbox.module';
 import { ProblemsModule } from './problems/problems.module';
@@ -40,6 +41,7 @@ export class AppModule {
         MaintenanceModule,
         NotificationsModule,
         ImportModule,
+        MonitoringStateModule,
       ],
     };
   }

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type AddressInfo } from 'node:net';
 import {
+  type DurableMonitoringState,
   type EquipmentChangedEvent,
   type HealthReport,
   events,
+  type MonitoringStateSave,
   type MonitorTarget,
   namespacedSubject,
   messages,
@@ -74,10 +76,13 @@ export async function joined(...replicas: Replica[]): Promise<void> {
 
 /**
  * Stands in for inventory's `inventory.equipment.targets` (Nest's request/reply format, pages by
- * id like the real one) and publishes equipment changes on the real stream.
+ * id like the real one) and `inventory.monitoring.*`, and publishes equipment changes on the real
+ * stream. (`monitoring-restore.int-spec.ts` runs the real inventory.)
  */
 export class FakeInventory {
   targets: MonitorTarget[] = [];
+  /** The durable monitoring state (`inventory.monitoring.*`), kept in memory here. */
+  monitoringState: DurableMonitoringState | null = null;
   pagesServed = 0;
 
   private constructor(
@@ -103,6 +108,19 @@ export class FakeInventory {
         const nextCursor = items.length === limit ? items[items.length - 1].equipmentId : null;
         fake.pagesServed++;
         msg.respond(json.encode({ id, response: { items, nextCursor }, isDisposed: true }));
+      },
+    });
+    nc.subscribe(namespacedSubject(namespace, messages.inventory.getMonitoringState.subject), {
+      callback: (_error, msg) => {
+        const { id } = json.decode(msg.data) as { id: string };
+        msg.respond(json.encode({ id, response: fake.monitoringState, isDisposed: true }));
+      },
+    });
+    nc.subscribe(namespacedSubject(namespace, messages.inventory.saveMonitoringState.subject), {
+      callback: (_error, msg) => {
+        const { id, data } = json.decode(msg.data) as { id: string; data: MonitoringStateSave };
+        fake.monitoringState = { ...data, changedAt: new Date().toISOString() };
+        msg.respond(json.encode({ id, response: fake.monitoringState, isDisposed: true }));
       },
     });
     return fake;

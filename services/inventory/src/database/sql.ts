@@ -57,6 +57,7 @@ export function tablesOf(dataSource: { options: object }) {
     importBatches: `${s}.import_batches`,
     alerts: `${s}.alerts`,
     quietHours: `${s}.building_quiet_hours`,
+    monitoringState: `${s}.monitoring_state`,
   };
 }
 export type Tables = ReturnType<typeof tablesOf>;

@@ -10,6 +10,7 @@ import { UpstreamEquipment1764450000000 } from './1764450000000-upstream-equipme
 import { QuietHours1764500000000 } from './1764500000000-quiet-hours';
 import { ImportStaging1764550000000 } from './1764550000000-import-staging';
 import { DeliveryErrorsWithoutAnswers1764610000000 } from './1764610000000-delivery-errors-without-answers';
+import { MonitoringState1764700000000 } from './1764700000000-monitoring-state';
 
 /** Applied in order by the platform's DatabaseModule. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   QuietHours1764500000000,
   ImportStaging1764550000000,
   DeliveryErrorsWithoutAnswers1764610000000,
+  MonitoringState1764700000000,
 ];

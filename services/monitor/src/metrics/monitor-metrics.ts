@@ -29,7 +29,7 @@ export class MonitorMetrics {
   });
   readonly running = new Gauge({
     name: 'cm_monitor_running',
-    help: '1 while monitoring is started (sweeps are due every interval), 0 while it is stopped; the same on every replica.',
+    help: '1 while monitoring is started (sweeps are due every interval), 0 while it is stopped or its state is lost and not yet restored from inventory; the same on every replica.',
     registers: [this.registry],
   });
   readonly lastSweep = new Gauge({

@@ -9,6 +9,8 @@ import { MonitoringState } from '../monitoring/monitoring-state';
 import { newSweepId, SweepCoordinator } from './sweep-coordinator';
 
 const TICK_MS = 500;
+/** How soon a leader asks inventory again for the running state when KV has none. */
+const RESTORE_RETRY_MS = 5000;
 
 /**
  * Fires a sweep every interval while monitoring runs, on the leader only. A new leader carries
@@ -25,6 +27,8 @@ export class SweepScheduler {
   /** Epoch ms of the next sweep; unknown until this replica leads and monitoring runs. */
   private nextDue?: number;
   private wasRunning?: boolean;
+  /** When this leader last compared the KV state with inventory's; unset: not yet. */
+  private restoredAt?: number;
 
   constructor(
     @Inject(CONFIG) private readonly config: Config,
@@ -74,8 +78,10 @@ export class SweepScheduler {
     if (!this.lease?.isLeader) {
       this.nextDue = undefined;
       this.wasRunning = undefined;
+      this.restoredAt = undefined;
       return;
     }
+    await this.restoreIfDue();
     const { isRunning, interval } = await this.state.get();
     if (!isRunning) {
       this.wasRunning = false;
@@ -100,6 +106,22 @@ export class SweepScheduler {
         (error: unknown) => this.logger.warn(`Scheduled sweep ${sweepId} failed: ${String(error)}`),
       )
       .finally(() => (this.inFlight = undefined));
+  }
+
+  /**
+   * A new leader, and one that finds the KV state missing (NATS lost its store), takes the state
+   * from inventory; until inventory answers, monitoring reads as stopped and the metrics say so.
+   */
+  private async restoreIfDue(): Promise<void> {
+    if (this.restoredAt !== undefined) {
+      if (Date.now() - this.restoredAt < RESTORE_RETRY_MS || (await this.state.stored())) return;
+    }
+    this.restoredAt = Date.now();
+    await this.state
+      .restore()
+      .catch((error: unknown) =>
+        this.logger.warn(`The monitoring state could not be compared with inventory's: ${String(error)}`),
+      );
   }
 
   /** A sweep longer than the interval delays the next one; say so, so that someone adds replicas. */
