@@ -9,6 +9,7 @@ import { natsClientOptions } from './nats/connection-options';
 import { NamespacedServerNats } from './nats/namespaced-transport';
 import { RpcErrorFilter } from './rpc-error.filter';
 import { runExitTasks, startDraining } from './shutdown';
+import { closeOpenedDuringStart, startSucceeded } from './start-resources';
 
 export interface ServiceBootstrapOptions {
   service: ServiceName;
@@ -29,7 +30,12 @@ export async function bootstrapService({
   handleSignals = true,
 }: ServiceBootstrapOptions): Promise<INestApplication> {
   const logger = new JsonLogger(service, config.LOG_LEVEL);
-  const app = await NestFactory.create(module, { logger, abortOnError: false });
+  const app = await NestFactory.create(module, { logger, abortOnError: false }).catch(
+    async (error: unknown) => {
+      await closeOpenedDuringStart(config);
+      throw error;
+    },
+  );
   // One filter for both transports; the microservice inherits it (it is context-aware).
   app.useGlobalFilters(new RpcErrorFilter());
   app.connectMicroservice<MicroserviceOptions>(
@@ -56,6 +62,7 @@ export async function bootstrapService({
     await app.close().catch(() => undefined);
     throw error;
   }
+  startSucceeded(config);
   // The port actually bound (HTTP_PORT=0 picks a free one): where probes and /metrics are.
   const address = app.getHttpServer().address() as { port: number } | null;
   logger.log({

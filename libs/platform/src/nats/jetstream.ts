@@ -46,6 +46,7 @@ import { CONFIG, type CoreConfig, type JetStreamConfig } from '../config';
 import { HealthService } from '../health';
 import { MetricsService } from '../metrics/metrics.service';
 import { platformMetrics } from '../metrics/platform-metrics';
+import { closeIfStartFails } from '../start-resources';
 import { natsClientOptions, type NatsClientOptions } from './connection-options';
 import { extractTraceContext, injectTraceHeaders } from './trace-headers';
 
@@ -610,6 +611,7 @@ export class JetStreamModule {
               connection: natsClientOptions(config, service),
               replicas: config.NATS_STREAM_REPLICAS,
             });
+            closeIfStartFails(config, () => connection.close());
             // At start, not at the first event: a replica count the servers cannot keep stops the
             // pod with the reason, rather than failing every publish later. Only the service's own
             // streams: its NATS user may touch no other.
