@@ -346,7 +346,9 @@ export const durableConsumers = {
 export const streams = {
   status: { name: 'STATUS', subjects: [events.statusChecked] },
   equipment: { name: 'EQUIPMENT', subjects: [events.equipmentChanged] },
-  accounts: { name: 'ACCOUNTS', subjects: [events.accountChanged] },
+  // A change of an account is a few hundred bytes and rare: 64 MiB holds years of them, and JetStream
+  // reserves a stream's max_bytes up front.
+  accounts: { name: 'ACCOUNTS', subjects: [events.accountChanged], maxBytes: 64 * 1024 * 1024 },
   live: {
     name: 'LIVE',
     subjects: [events.liveEquipmentStatus, events.liveInventoryChanged, events.liveMonitoringState],

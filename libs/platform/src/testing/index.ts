@@ -8,6 +8,7 @@ import { Client } from 'pg';
 import { type z } from 'zod';
 import { bootstrapService } from '../bootstrap';
 import { ConfigError, type CoreConfig, type HttpPortConfig, parseEnv } from '../config';
+import { deleteNamespaceStreams } from '../nats/jetstream';
 import { RpcClient } from '../nats/rpc-client';
 
 export { eventually } from './eventually';
@@ -113,7 +114,10 @@ export async function startTestService<C extends CoreConfig & HttpPortConfig>(op
     close: async () => {
       await rpc.onApplicationShutdown();
       await app.close();
-      if (!options.namespace) await dropNamespaceSchemas(namespace);
+      if (!options.namespace) {
+        await dropNamespaceSchemas(namespace);
+        await deleteNamespaceStreams(namespace, config.NATS_URL);
+      }
     },
   };
 }
