@@ -90,7 +90,8 @@ describe('web app: account', () => {
     );
     await screenshot(page, 'account-enrol');
 
-    await page.getByLabel('Code from the app').fill(codeOf(secret));
+    const enrolmentCode = codeOf(secret);
+    await page.getByLabel('Code from the app').fill(enrolmentCode);
     await page.getByRole('button', { name: 'Turn on' }).click();
     await expectToast(page, 'Two-factor sign-in is on', 'Sign-in will ask for a code from now on.');
     const codes = await textsOf(page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem'));
@@ -106,8 +107,9 @@ describe('web app: account', () => {
     await page.getByRole('button', { name: 'Sign In' }).click();
     const code = page.getByLabel('Two-factor code');
     await code.waitFor();
-    // The enrolment's code is spent: the app's next one signs in.
-    await code.fill(codeOf(secret));
+    // The enrolment's code is spent (the very code, not the app's current one, which is a new code
+    // once its 30 s step has passed): the app's next one signs in.
+    await code.fill(enrolmentCode);
     await page.getByRole('button', { name: 'Verify' }).click();
     await expectToast(page, 'Sign in failed', 'The code is wrong or was already used', 'destructive');
     await code.fill(codeOf(secret, 30));
