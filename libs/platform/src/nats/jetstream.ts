@@ -6,6 +6,7 @@ import {
   type EventSubject,
   namespacedName,
   namespacedSubject,
+  type NatsPrincipal,
   type ServiceName,
   streams,
   streamsOf,
@@ -493,6 +494,22 @@ export class JetStreamConnection {
     );
   }
 
+  /** A connection of `service`'s with its configured servers and user, named `<service>-<purpose>`. */
+  static connectAs(
+    config: CoreConfig & JetStreamConfig,
+    service: NatsPrincipal,
+    purpose: string,
+  ): Promise<JetStreamConnection> {
+    return JetStreamConnection.connect({
+      namespace: config.CM_NAMESPACE,
+      servers: config.NATS_URL,
+      name: `${service}-${purpose}@${hostname()}:${process.pid}`,
+      timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
+      connection: natsClientOptions(config, service),
+      replicas: config.NATS_STREAM_REPLICAS,
+    });
+  }
+
   /** Ensures a stream once per connection (and per process), however many publishers use it. */
   ensureStream(stream: StreamDef, limits?: Partial<StreamLimits>): Promise<StreamInfo> {
     let pending = this.ensured.get(stream.name);
@@ -603,14 +620,7 @@ export class JetStreamModule {
           provide: JetStreamConnection,
           inject: [CONFIG],
           useFactory: async (config: CoreConfig & JetStreamConfig) => {
-            const connection = await JetStreamConnection.connect({
-              namespace: config.CM_NAMESPACE,
-              servers: config.NATS_URL,
-              name: `${service}-jetstream@${hostname()}:${process.pid}`,
-              timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
-              connection: natsClientOptions(config, service),
-              replicas: config.NATS_STREAM_REPLICAS,
-            });
+            const connection = await JetStreamConnection.connectAs(config, service, 'jetstream');
             closeIfStartFails(config, () => connection.close());
             // At start, not at the first event: a replica count the servers cannot keep stops the
             // pod with the reason, rather than failing every publish later. Only the service's own
