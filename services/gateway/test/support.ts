@@ -160,6 +160,22 @@ export function openRequest(url: string, method: string, headers: Record<string,
   };
 }
 
+/** JSON sent to the gateway at `base` as the holder of `cookie`: the reply's status and parsed body. */
+export async function callJson<T = unknown>(
+  base: string,
+  cookie: string,
+  path: string,
+  method = 'GET',
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as T };
+}
+
 /** The value of a Cookie header that carries the session a response set. */
 export function sessionCookieOf(res: Response): string | null {
   const set = res.headers.getSetCookie().find((c) => c.startsWith('cm.sid='));
