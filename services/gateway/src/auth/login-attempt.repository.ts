@@ -1,3 +1,4 @@
+import { tableOf } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type Counter } from './throttle-policy';
@@ -40,7 +41,7 @@ export class LoginAttemptRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   private get table(): string {
-    return `"${(this.dataSource.options as { schema?: string }).schema}".login_throttle`;
+    return tableOf(this.dataSource, 'login_throttle');
   }
 
   /**

@@ -1,4 +1,4 @@
-import { AppError, pgCodeOf } from '@cm/platform';
+import { AppError, pgCodeOf, schemaOf } from '@cm/platform';
 
 /** PostgreSQL's error codes that a repository turns into answers. */
 export const pgCodes = { foreignKeyViolation: '23503', checkViolation: '23514' } as const;
@@ -38,9 +38,7 @@ export async function withParent<T>(write: () => Promise<T>, parentMissing: () =
 
 /** The service's tables, qualified by its schema: raw queries do not rely on search_path. */
 export function tablesOf(dataSource: { options: object }) {
-  const schema = (dataSource.options as { schema?: string }).schema;
-  if (!schema) throw new Error('The data source has no schema set');
-  const s = `"${schema.replace(/"/g, '""')}"`;
+  const s = schemaOf(dataSource);
   return {
     schema: s,
     buildings: `${s}.buildings`,
