@@ -2,6 +2,7 @@ import {
   allowedNetworksEnv,
   coreEnv,
   databaseEnv,
+  envInt,
   httpPortEnv,
   jetStreamEnv,
   withDefaultAllowedNetworks,
@@ -10,8 +11,7 @@ import { alertsEnv, checkAlertsEnv, withDefaultAlertTargets } from './notificati
 import { REPORT_WINDOW_HOURS } from '@cm/contracts';
 import { z } from 'zod';
 
-const int = (fallback: number, min: number, max: number) =>
-  z.coerce.number().int().min(min).max(max).default(fallback);
+const int = (fallback: number, min: number, max: number) => envInt(min, max, fallback);
 
 export const configSchema = z
   .object({
