@@ -43,6 +43,14 @@ module.exports = {
       to: { path: '^web/src/features/', pathNot: '^web/src/features/$1/' },
     },
     {
+      name: 'gateway-auth-on-top',
+      comment:
+        'In the gateway, sign-in and the guards (auth/) use identity, the throttle, tokens, sessions and the audit log; none of those reaches back into auth/.',
+      severity: 'error',
+      from: { path: '^services/gateway/src/(identity|throttle|tokens|session|audit)/' },
+      to: { path: '^services/gateway/src/auth/' },
+    },
+    {
       name: 'orm-in-repositories',
       comment: 'TypeORM appears only in entities, repositories, migrations and the shared data source.',
       severity: 'error',

@@ -15,9 +15,9 @@ import type { Request, Response } from 'express';
 import { type Config } from '../config';
 import { ApiRoute } from '../http/api-route.decorator';
 import { AccountSessions } from '../session/account-sessions.service';
-import { CurrentUser } from './current-user';
-import { SessionUsers } from './session-users';
-import { ThrottledAttempts } from './throttled-attempts';
+import { CurrentUser } from '../identity/current-user';
+import { SessionUsers } from '../identity/session-users';
+import { ThrottledAttempts } from '../throttle/throttled-attempts';
 import { mustEnrol } from './totp-enrolment.guard';
 
 /** The signed-in user's own password and two-factor sign-in (the Account screen). */

@@ -16,9 +16,9 @@ import { ApiRoute } from '../http/api-route.decorator';
 import { SessionStore } from '../session/session-store';
 import { endSession, startSession } from '../session/session.middleware';
 import { SignOutTokens } from '../session/sign-out-token';
-import { CurrentUser } from './current-user';
-import { DeviceCookies } from './device-cookie';
-import { ThrottledAttempts } from './throttled-attempts';
+import { CurrentUser } from '../identity/current-user';
+import { DeviceCookies } from '../throttle/device-cookie';
+import { ThrottledAttempts } from '../throttle/throttled-attempts';
 import { TotpChallenges } from './totp-challenge';
 
 @Controller()

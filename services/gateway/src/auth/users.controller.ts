@@ -12,8 +12,8 @@ import type { Request } from 'express';
 import { requestIdOf } from '../audit/audit-log';
 import { ApiRoute } from '../http/api-route.decorator';
 import { AccountSessions } from '../session/account-sessions.service';
-import { CurrentUser } from './current-user';
-import { LoginThrottle, throttleName } from './login-throttle.service';
+import { CurrentUser } from '../identity/current-user';
+import { LoginThrottle, throttleName } from '../throttle/login-throttle.service';
 
 /** User Management: the access guard has already checked that the caller is an administrator. */
 @Controller()

@@ -16,7 +16,7 @@ import {
 } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
 import { Body, Controller, Param, Query } from '@nestjs/common';
-import { CurrentUser } from '../auth/current-user';
+import { CurrentUser } from '../identity/current-user';
 import { ApiRoute } from '../http/api-route.decorator';
 
 @Controller()

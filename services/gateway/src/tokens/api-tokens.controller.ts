@@ -7,7 +7,7 @@ import {
 } from '@cm/contracts';
 import { Body, Controller, Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { CurrentUser } from '../auth/current-user';
+import { CurrentUser } from '../identity/current-user';
 import { ApiRoute } from '../http/api-route.decorator';
 import { ApiTokens } from './api-tokens.service';
 
