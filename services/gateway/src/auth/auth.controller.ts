@@ -1,11 +1,10 @@
 import {
   apiRoutes,
   ErrorCode,
-  type Login,
   type LoginResult,
   messages,
+  type RouteBody,
   type SessionUser,
-  type TotpLogin,
   totpMessages,
   type User,
 } from '@cm/contracts';
@@ -34,7 +33,7 @@ export class AuthController {
 
   @ApiRoute(apiRoutes.login)
   async login(
-    @Body() body: Login,
+    @Body() body: RouteBody<typeof apiRoutes.login>,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<LoginResult> {
@@ -56,7 +55,7 @@ export class AuthController {
    */
   @ApiRoute(apiRoutes.loginTotp)
   async loginTotp(
-    @Body() body: TotpLogin,
+    @Body() body: RouteBody<typeof apiRoutes.loginTotp>,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<User> {
