@@ -1,0 +1,456 @@
+import { type EquipmentStatus, type LiveEquipmentStatus } from '@cm/contracts';
+import { Injectable } from '@nestjs/common';
+import { DataSource, type EntityManager } from 'typeorm';
+import { AlertRepository, type AlertOutcome, noAlerts } from '../../alerting/alerts/alert.repository';
+import { type AlertObservation } from '../../alerting/alerts/alert-rules';
+import { type Tables, tablesOf } from '../../shared/database/sql';
+import {
+  type Counters,
+  type DayStats,
+  daysOf,
+  type DeviceTimeline,
+  type HourStats,
+  type Observation,
+  observe,
+  RECENT_LIMIT,
+  type Span,
+  spanChanges,
+  type Verdict,
+} from './timeline';
+
+/** One check of one equipment, as inventory records it. */
+export interface Check {
+  equipmentId: string;
+  sweepId: string;
+  status: EquipmentStatus;
+  checkedAt: number;
+  rttMs: number | null;
+  pings: number;
+  pingsAnswered: number;
+}
+
+export type CheckOutcome = Verdict | 'unknown-equipment';
+export type BatchOutcome = Record<CheckOutcome, number>;
+
+/** What a committed batch did: its checks' outcomes, the equipment whose status it changed, its alerts. */
+export interface BatchResult {
+  outcome: BatchOutcome;
+  changes: LiveEquipmentStatus[];
+  alerts: AlertOutcome;
+}
+
+interface StateRow {
+  id: string;
+  room_id: string;
+  alert_failed_checks: number;
+  alert_id: string | null;
+  alert_since: string | null;
+  alert_changes: string[];
+  alert_flapping_at: string | null;
+  status: EquipmentStatus;
+  status_at: Date;
+  last_checked_at: Date | null;
+  last_rtt_ms: number | null;
+  last_sweep_id: string | null;
+  /** The newest of the kept observation times (epoch ms, as text: bigint). */
+  newest: string | null;
+  span_started_at: Date | null;
+  span_status: EquipmentStatus | null;
+  /** Epoch ms of the hour's start (as text: bigint). */
+  hour: string | null;
+  hour_checks: number;
+  hour_answered: number;
+  hour_pings: number;
+  hour_pings_answered: number;
+  hour_rtt_min: number | null;
+  hour_rtt_max: number | null;
+  hour_rtt_sum: number;
+}
+
+/** A timestamptz column as epoch milliseconds (bigint): cheaper to read than a timestamp. */
+const epochMs = (column: string) => `(extract(epoch FROM ${column}) * 1000)::bigint`;
+
+const periodTypes = { day: 'date', hour: 'timestamptz' } as const;
+
+const counterRow = (d: DeviceTimeline, period: string, s: Counters) => ({
+  equipment_id: d.state.equipmentId,
+  period,
+  checks: s.checks,
+  answered: s.answered,
+  pings: s.pings,
+  pings_answered: s.pingsAnswered,
+  rtt_min: s.rttMin,
+  rtt_max: s.rttMax,
+  rtt_sum: s.rttSum,
+});
+
+const ms = (d: Date | null) => (d === null ? null : d.getTime());
+const iso = (t: number | null) => (t === null || t === Infinity ? null : new Date(t).toISOString());
+
+export const emptyOutcome = (): BatchOutcome => ({
+  applied: 0,
+  'history-only': 0,
+  duplicate: 0,
+  'too-late': 0,
+  'unknown-equipment': 0,
+});
+
+/**
+ * Records checks and manual status changes into the equipment state, the status spans and the
+ * hour and day counters: one transaction per batch, with set-based statements whatever its size.
+ */
+@Injectable()
+export class StatusRepository {
+  private readonly t: Tables;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly alerts: AlertRepository,
+  ) {
+    this.t = tablesOf(dataSource);
+  }
+
+  /** Records a batch of checks in one transaction; answers what became of them. */
+  recordChecks(checks: readonly Check[]): Promise<BatchResult> {
+    const byDevice = new Map<string, Observation[]>();
+    for (const c of checks) {
+      const list = byDevice.get(c.equipmentId) ?? [];
+      list.push({
+        at: c.checkedAt,
+        status: c.status,
+        sweepId: c.sweepId,
+        rttMs: c.rttMs,
+        pings: c.pings,
+        pingsAnswered: c.pingsAnswered,
+      });
+      byDevice.set(c.equipmentId, list);
+    }
+    return this.dataSource.transaction((manager) => this.apply(manager, byDevice));
+  }
+
+  /**
+   * A person's status change, inside the caller's transaction (which holds the equipment row); it
+   * takes the equipment out of its alert.
+   */
+  async recordManual(
+    manager: EntityManager,
+    equipmentId: string,
+    status: EquipmentStatus,
+  ): Promise<AlertOutcome> {
+    const result = await this.apply(
+      manager,
+      new Map([[equipmentId, [{ at: Date.now(), status, manual: true }]]]),
+    );
+    return result.alerts;
+  }
+
+  private async apply(manager: EntityManager, byDevice: Map<string, Observation[]>): Promise<BatchResult> {
+    const outcome = emptyOutcome();
+    // Locked in id order, so batches that share devices wait for each other instead of
+    // deadlocking; KEY SHARE on the equipment makes a concurrent delete wait for this commit.
+    const rows: StateRow[] = await manager.query(
+      `SELECT e.id, e.room_id, e.status, ${AlertRepository.stateColumns}, st.status_at, st.last_checked_at, st.last_rtt_ms, st.last_sweep_id,
+              st.recent[cardinality(st.recent)] AS newest,
+              st.span_started_at, st.span_status, ${epochMs('st.hour')} AS hour, st.hour_checks, st.hour_answered, st.hour_pings,
+              st.hour_pings_answered, st.hour_rtt_min, st.hour_rtt_max, st.hour_rtt_sum
+         FROM ${this.t.equipment} e
+         JOIN ${this.t.state} st ON st.equipment_id = e.id
+        WHERE e.id = ANY($1::uuid[])
+        ORDER BY e.id
+          FOR KEY SHARE OF e
+          FOR NO KEY UPDATE OF st`,
+      [[...byDevice.keys()]],
+    );
+    const known = new Set(rows.map((r) => r.id));
+    for (const [id, list] of byDevice) if (!known.has(id)) outcome['unknown-equipment'] += list.length;
+    if (rows.length === 0) return { outcome, changes: [], alerts: noAlerts() };
+
+    const devices = rows.map((row) => this.timelineOf(row));
+    const before = devices.map((d) => ({ newest: d.state.recent.at(-1) ?? null }));
+    const full = await this.loadForLateObservations(manager, devices, byDevice);
+
+    const loaded = devices.map((d, i) => ({ ...before[i], spans: d.spans, status: d.state.status }));
+    // Only what changed the status in order counts for alerts: never a repeat, a late check or history.
+    const applied = devices.map((device) => {
+      const list = [...byDevice.get(device.state.equipmentId)!].sort((a, b) => a.at - b.at);
+      const counted: AlertObservation[] = [];
+      for (const o of list) {
+        const verdict = observe(device, o);
+        outcome[verdict]++;
+        if (verdict === 'applied') counted.push({ at: o.at, status: o.status, manual: o.manual });
+      }
+      return counted;
+    });
+    const changes = await this.write(manager, devices, loaded, full);
+    const alerts = await this.alerts.afterChecks(
+      manager,
+      rows.map((row, i) => ({
+        id: row.id,
+        roomId: row.room_id,
+        prev: AlertRepository.stateOf(row),
+        observations: applied[i],
+      })),
+    );
+    return { outcome, changes, alerts };
+  }
+
+  private timelineOf(row: StateRow): DeviceTimeline {
+    const open: Span[] =
+      row.span_started_at && row.span_status
+        ? [{ start: row.span_started_at.getTime(), end: Infinity, status: row.span_status }]
+        : [];
+    return {
+      state: {
+        equipmentId: row.id,
+        status: row.status,
+        statusAt: row.status_at.getTime(),
+        lastCheckedAt: ms(row.last_checked_at),
+        lastRttMs: row.last_rtt_ms,
+        lastSweepId: row.last_sweep_id,
+        // Only the newest: all an observation in order needs (see loadForLateObservations).
+        recent: row.newest === null ? [] : [Number(row.newest)],
+        hour:
+          row.hour === null
+            ? null
+            : {
+                hour: Number(row.hour),
+                checks: row.hour_checks,
+                answered: row.hour_answered,
+                pings: row.hour_pings,
+                pingsAnswered: row.hour_pings_answered,
+                rttMin: row.hour_rtt_min,
+                rttMax: row.hour_rtt_max,
+                rttSum: row.hour_rtt_sum,
+              },
+      },
+      spans: open,
+      hourDeltas: new Map(),
+    };
+  }
+
+  /**
+   * In order, an observation needs only the newest kept time and the open span, both in the
+   * state row. One at or before the newest may be late or a repeat: for those few devices the
+   * whole list of kept times and every span from the observation on are read. Answers the ids
+   * whose list was read.
+   */
+  private async loadForLateObservations(
+    manager: EntityManager,
+    devices: DeviceTimeline[],
+    byDevice: Map<string, Observation[]>,
+  ): Promise<Set<string>> {
+    const since = new Map<string, number>();
+    for (const d of devices) {
+      const newest = d.state.recent.at(-1) ?? -Infinity;
+      const earliest = Math.min(...byDevice.get(d.state.equipmentId)!.map((o) => o.at));
+      if (earliest <= newest) since.set(d.state.equipmentId, earliest);
+    }
+    if (since.size === 0) return new Set();
+    const ids = [...since.keys()];
+    const lists: { equipment_id: string; recent: string[] }[] = await manager.query(
+      `SELECT equipment_id, recent FROM ${this.t.state} WHERE equipment_id = ANY($1::uuid[])`,
+      [ids],
+    );
+    const recentById = new Map(lists.map((l) => [l.equipment_id, l.recent.map(Number)]));
+    const spans: {
+      equipment_id: string;
+      started_at: Date;
+      ended_at: Date | null;
+      status: EquipmentStatus;
+    }[] = await manager.query(
+      `SELECT s.equipment_id, s.started_at, s.ended_at, s.status
+           FROM ${this.t.spans} s
+           JOIN unnest($1::uuid[], $2::timestamptz[]) AS l (id, since) ON s.equipment_id = l.id
+          WHERE s.ended_at IS NULL OR s.ended_at >= l.since
+          ORDER BY s.equipment_id, s.started_at`,
+      [ids, [...since.values()].map((t) => new Date(t).toISOString())],
+    );
+    const byId = new Map<string, Span[]>();
+    for (const s of spans) {
+      const list = byId.get(s.equipment_id) ?? [];
+      list.push({ start: s.started_at.getTime(), end: s.ended_at?.getTime() ?? Infinity, status: s.status });
+      byId.set(s.equipment_id, list);
+    }
+    for (const d of devices) {
+      if (!since.has(d.state.equipmentId)) continue;
+      d.state.recent = recentById.get(d.state.equipmentId) ?? [];
+      d.spans = byId.get(d.state.equipmentId) ?? [];
+    }
+    return new Set(ids);
+  }
+
+  private async write(
+    manager: EntityManager,
+    devices: DeviceTimeline[],
+    before: { newest: number | null; spans: Span[]; status: EquipmentStatus }[],
+    full: Set<string>,
+  ): Promise<LiveEquipmentStatus[]> {
+    const states = devices.map(({ state: s, spans }, i) => {
+      const whole = full.has(s.equipmentId);
+      const open = spans.at(-1)?.end === Infinity ? spans.at(-1)! : null;
+      return {
+        equipment_id: s.equipmentId,
+        status_at: iso(s.statusAt),
+        last_checked_at: iso(s.lastCheckedAt),
+        last_rtt_ms: s.lastRttMs,
+        last_sweep_id: s.lastSweepId,
+        // A list read whole is written whole; otherwise only the times added, appended in SQL.
+        recent_whole: whole,
+        recent: whole ? s.recent : s.recent.filter((t) => before[i].newest === null || t > before[i].newest),
+        span_started_at: iso(open?.start ?? null),
+        span_status: open?.status ?? null,
+        hour: iso(s.hour?.hour ?? null),
+        hour_checks: s.hour?.checks ?? 0,
+        hour_answered: s.hour?.answered ?? 0,
+        hour_pings: s.hour?.pings ?? 0,
+        hour_pings_answered: s.hour?.pingsAnswered ?? 0,
+        hour_rtt_min: s.hour?.rttMin ?? null,
+        hour_rtt_max: s.hour?.rttMax ?? null,
+        hour_rtt_sum: s.hour?.rttSum ?? 0,
+      };
+    });
+    await manager.query(
+      `UPDATE ${this.t.state} st
+          SET status_at = x.status_at, last_checked_at = x.last_checked_at, last_rtt_ms = x.last_rtt_ms,
+              last_sweep_id = x.last_sweep_id,
+              recent = CASE WHEN x.recent_whole THEN x.recent
+                            ELSE (st.recent || x.recent)[greatest(cardinality(st.recent) + cardinality(x.recent) - ${RECENT_LIMIT - 1}, 1):]
+                       END,
+              span_started_at = x.span_started_at,
+              span_status = x.span_status, hour = x.hour, hour_checks = x.hour_checks,
+              hour_answered = x.hour_answered, hour_pings = x.hour_pings, hour_pings_answered = x.hour_pings_answered,
+              hour_rtt_min = x.hour_rtt_min, hour_rtt_max = x.hour_rtt_max, hour_rtt_sum = x.hour_rtt_sum
+         FROM jsonb_to_recordset($1::jsonb) AS x (
+                equipment_id uuid, status_at timestamptz, last_checked_at timestamptz, last_rtt_ms real,
+                last_sweep_id varchar, recent_whole boolean, recent bigint[], span_started_at timestamptz, span_status varchar,
+                hour timestamptz,
+                hour_checks integer, hour_answered integer, hour_pings integer, hour_pings_answered integer,
+                hour_rtt_min real, hour_rtt_max real, hour_rtt_sum double precision)
+        WHERE st.equipment_id = x.equipment_id`,
+      [JSON.stringify(states)],
+    );
+
+    const deleted: { equipment_id: string; started_at: string }[] = [];
+    const written: { equipment_id: string; started_at: string; ended_at: string | null; status: string }[] =
+      [];
+    devices.forEach((d, i) => {
+      const changes = spanChanges(before[i].spans, d.spans);
+      for (const start of changes.deleted)
+        deleted.push({ equipment_id: d.state.equipmentId, started_at: iso(start)! });
+      for (const s of changes.written) {
+        written.push({
+          equipment_id: d.state.equipmentId,
+          started_at: iso(s.start)!,
+          ended_at: iso(s.end),
+          status: s.status,
+        });
+      }
+    });
+    if (deleted.length) {
+      await manager.query(
+        `DELETE FROM ${this.t.spans} s
+          USING jsonb_to_recordset($1::jsonb) AS x (equipment_id uuid, started_at timestamptz)
+          WHERE s.equipment_id = x.equipment_id AND s.started_at = x.started_at`,
+        [JSON.stringify(deleted)],
+      );
+    }
+    if (written.length) {
+      await manager.query(
+        `INSERT INTO ${this.t.spans} (equipment_id, started_at, ended_at, status)
+         SELECT equipment_id, started_at, ended_at, status
+           FROM jsonb_to_recordset($1::jsonb)
+                AS x (equipment_id uuid, started_at timestamptz, ended_at timestamptz, status varchar)
+         ON CONFLICT (equipment_id, started_at) DO UPDATE SET ended_at = excluded.ended_at, status = excluded.status`,
+        [JSON.stringify(written)],
+      );
+    }
+
+    const statuses = devices
+      .filter((d, i) => d.state.status !== before[i].status)
+      .map((d) => ({ id: d.state.equipmentId, status: d.state.status }));
+    let changed: { id: string; roomId: string; buildingId: string }[] = [];
+    if (statuses.length) {
+      [changed] = await manager.query(
+        `UPDATE ${this.t.equipment} e SET status = x.status
+           FROM jsonb_to_recordset($1::jsonb) AS x (id uuid, status varchar), ${this.t.rooms} r
+          WHERE e.id = x.id AND r.id = e.room_id
+          RETURNING e.id, e.room_id AS "roomId", r.building_id AS "buildingId"`,
+        [JSON.stringify(statuses)],
+      );
+    }
+
+    await this.addCounters(
+      manager,
+      this.t.days,
+      'day',
+      devices.flatMap((d) => daysOf(d.hourDeltas.values()).map((s: DayStats) => counterRow(d, s.day, s))),
+    );
+    await this.addCounters(
+      manager,
+      this.t.hours,
+      'hour',
+      devices.flatMap((d) =>
+        [...d.hourDeltas.values()].map((s: HourStats) => counterRow(d, iso(s.hour)!, s)),
+      ),
+    );
+
+    const byId = new Map(devices.map((d) => [d.state.equipmentId, d.state]));
+    return changed.map(({ id, roomId, buildingId }) => {
+      const state = byId.get(id)!;
+      return {
+        equipmentId: id,
+        roomId,
+        buildingId,
+        status: state.status,
+        lastCheckedAt: iso(state.lastCheckedAt),
+        rttMs: state.lastRttMs,
+      };
+    });
+  }
+
+  /** Adds counters to the stored rows of their periods (days or hours), creating those missing. */
+  private async addCounters(
+    manager: EntityManager,
+    table: string,
+    column: keyof typeof periodTypes,
+    rows: ReturnType<typeof counterRow>[],
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    await manager.query(
+      `INSERT INTO ${table} AS d (equipment_id, ${column}, checks, answered, pings, pings_answered, rtt_min,
+                                 rtt_max, rtt_sum)
+       SELECT equipment_id, period, checks, answered, pings, pings_answered, rtt_min, rtt_max, rtt_sum
+         FROM jsonb_to_recordset($1::jsonb) AS x (
+                equipment_id uuid, period ${periodTypes[column]}, checks integer, answered integer, pings integer,
+                pings_answered integer, rtt_min real, rtt_max real, rtt_sum double precision)
+       ON CONFLICT (equipment_id, ${column}) DO UPDATE
+          SET checks = d.checks + excluded.checks, answered = d.answered + excluded.answered,
+              pings = d.pings + excluded.pings, pings_answered = d.pings_answered + excluded.pings_answered,
+              rtt_min = LEAST(d.rtt_min, excluded.rtt_min), rtt_max = GREATEST(d.rtt_max, excluded.rtt_max),
+              rtt_sum = d.rtt_sum + excluded.rtt_sum`,
+      [JSON.stringify(rows)],
+    );
+  }
+
+  /** Deletes spans that ended and day counters that closed before `before`; answers how many rows went. */
+  async prune(before: Date): Promise<number> {
+    const [, spans]: [unknown, number] = await this.dataSource.query(
+      `DELETE FROM ${this.t.spans} WHERE ended_at < $1`,
+      [before],
+    );
+    const [, days]: [unknown, number] = await this.dataSource.query(
+      `DELETE FROM ${this.t.days} WHERE day < ($1::timestamptz AT TIME ZONE 'UTC')::date`,
+      [before],
+    );
+    return spans + days;
+  }
+
+  /** Deletes hour counters of hours that began before `before`; answers how many rows went. */
+  async pruneHours(before: Date): Promise<number> {
+    const [, hours]: [unknown, number] = await this.dataSource.query(
+      `DELETE FROM ${this.t.hours} WHERE hour < $1`,
+      [before],
+    );
+    return hours;
+  }
+}
