@@ -1,11 +1,19 @@
 import { type Alert } from '@cm/contracts';
 import {
+  alertChanges,
+  alertMessage,
   alertText,
   type AlertObservation,
+  alertView,
   type DeviceAlertState,
+  type DeviceStep,
+  digestMessage,
   duration,
   FLAP_WINDOW_MS,
   recoveredText,
+  recoveryMessage,
+  sameState,
+  signature,
   stepDevice,
 } from './alert-rules';
 
@@ -125,5 +133,97 @@ describe('alert texts', () => {
       'Room 204, Science Hall: no devices offline any more after 30 s',
     );
     expect([duration(3_900_000), duration(26 * 3_600_000)]).toEqual(['1 h 5 min', '1 d 2 h']);
+  });
+});
+
+describe('alertChanges', () => {
+  const step = (id: string, roomId: string, change: Partial<DeviceStep> = {}) => ({
+    id,
+    roomId,
+    state: fresh(),
+    wantsAlert: false,
+    leaves: false,
+    flapped: false,
+    ...change,
+  });
+
+  it('joins a down device to its room, unless a window covers it or its upstream is failing', () => {
+    const { joiners, rooms } = alertChanges(
+      [
+        step('a', 'r1', { wantsAlert: true }),
+        step('b', 'r1', { wantsAlert: true }),
+        step('covered', 'r2', { wantsAlert: true }),
+        step('behind', 'r3', { wantsAlert: true }),
+        step('in-alert', 'r4', { wantsAlert: true, state: { ...fresh(), alertId: 'x' } }),
+      ],
+      new Set(['covered']),
+      new Map([['behind', 'r5']]),
+    );
+    expect(joiners).toEqual(new Map([['r1', ['a', 'b']]]));
+    // The upstream's room has its message brought up to date.
+    expect([...rooms].sort()).toEqual(['r1', 'r5']);
+  });
+
+  it('settles the rooms of devices leaving their alert or reported flapping', () => {
+    const { joiners, rooms } = alertChanges(
+      [step('a', 'r1', { leaves: true }), step('b', 'r2', { flapped: true }), step('c', 'r3')],
+      new Set(),
+      new Map(),
+    );
+    expect(joiners.size).toBe(0);
+    expect([...rooms].sort()).toEqual(['r1', 'r2']);
+  });
+});
+
+describe('alert messages', () => {
+  const room = { id: 'r', name: '204', buildingId: 'b', buildingName: 'Science Hall' };
+  const projector = {
+    id: '1',
+    name: 'Projector',
+    address: '10.1.2.3',
+    status: 'inactive' as const,
+    since: null,
+  };
+  const open = { id: 'a', openedAt: '2026-01-05T09:00:00.000Z' };
+
+  it('tells a state that changed from one that did not', () => {
+    expect(sameState(fresh(), fresh())).toBe(true);
+    expect(sameState(fresh(), { ...fresh(), changes: [1] })).toBe(false);
+    expect(sameState({ ...fresh(), changes: [1] }, { ...fresh(), changes: [2] })).toBe(false);
+  });
+
+  it('sends a new message only for other devices, or other devices behind them', () => {
+    const sw = { ...projector, id: '9', behind: [{ id: '1', name: 'Projector', address: null }] };
+    expect(signature([projector, sw])).toBe(signature([sw, projector]));
+    expect(signature([sw])).not.toBe(signature([{ ...sw, behind: [] }]));
+  });
+
+  it('opens with the room and the count as the subject, and keeps that shape for an update', () => {
+    const view = alertView(room, open, 5, [projector]);
+    expect(alertMessage(view, true)).toEqual({
+      kind: 'alert.opened',
+      text: 'Room 204, Science Hall: 1 of 5 devices offline — Projector (10.1.2.3)',
+      subject: 'Room 204, Science Hall: 1 of 5 devices offline',
+      alert: view,
+    });
+    expect(alertMessage(view, false).kind).toBe('alert.updated');
+  });
+
+  it('closes naming the devices the alert had, after how long it was open', () => {
+    const view = alertView(room, open, 5, []);
+    const closed = { closedAt: '2026-01-05T09:12:00.000Z', allAnswering: true };
+    expect(recoveryMessage(view, closed, [projector])).toEqual({
+      kind: 'alert.recovered',
+      text: 'Room 204, Science Hall: all devices back online after 12 min',
+      alert: { ...view, closedAt: closed.closedAt, devices: [projector] },
+    });
+  });
+
+  it('gathers messages outside teaching hours under the building', () => {
+    expect(digestMessage(room, { kind: 'alert.opened', text: 'line' })).toEqual({
+      kind: 'alert.digest',
+      subject: 'Science Hall: alerts outside teaching hours',
+      text: 'Science Hall, outside teaching hours:\nline',
+    });
   });
 });

@@ -1,4 +1,10 @@
-import { type Alert, type AlertDevice, type EquipmentStatus } from '@cm/contracts';
+import {
+  type Alert,
+  type AlertDevice,
+  type AlertMessageKind,
+  type DeliveryContent,
+  type EquipmentStatus,
+} from '@cm/contracts';
 
 /** Flapping counts an equipment's alert changes over this much time, and ends after this long without one. */
 export const FLAP_WINDOW_MS = 3_600_000;
@@ -88,6 +94,108 @@ export function stepDevice(
     wantsAlert,
     leaves,
     flapped,
+  };
+}
+
+export function sameState(a: DeviceAlertState, b: DeviceAlertState): boolean {
+  return (
+    a.failedChecks === b.failedChecks &&
+    a.alertId === b.alertId &&
+    a.since === b.since &&
+    a.flappingAt === b.flappingAt &&
+    a.changes.length === b.changes.length &&
+    a.changes.every((t, i) => t === b.changes[i])
+  );
+}
+
+/** Down and in no alert yet: joins its room's alert unless a window covers it or its upstream is down. */
+export const isCandidate = (step: DeviceStep) => step.wantsAlert && step.state.alertId === null;
+
+/**
+ * The rooms whose alerts a batch's steps change, and by room the equipment joining its alert. A
+ * candidate covered by a maintenance window waits; one whose upstream device is failing is listed
+ * in the upstream's alert (whose room's message is brought up to date), not alerted.
+ */
+export function alertChanges(
+  steps: readonly (DeviceStep & { id: string; roomId: string })[],
+  covered: ReadonlySet<string>,
+  upstreamRoomOf: ReadonlyMap<string, string>,
+): { joiners: Map<string, string[]>; rooms: Set<string> } {
+  const joiners = new Map<string, string[]>();
+  const rooms = new Set<string>();
+  for (const s of steps.filter(isCandidate)) {
+    if (covered.has(s.id)) continue;
+    const upstreamRoom = upstreamRoomOf.get(s.id);
+    if (upstreamRoom) rooms.add(upstreamRoom);
+    else joiners.set(s.roomId, [...(joiners.get(s.roomId) ?? []), s.id]);
+  }
+  for (const room of joiners.keys()) rooms.add(room);
+  for (const s of steps) if (s.leaves || s.flapped) rooms.add(s.roomId);
+  return { joiners, rooms };
+}
+
+/** The devices a message names, and those it lists behind each: what a new message is sent for. */
+export const signature = (devices: readonly AlertDevice[]) =>
+  devices
+    .flatMap((d) => [d.id, ...(d.behind ?? []).map((b) => `${d.id}>${b.id}`)])
+    .sort()
+    .join();
+
+/** A room with its building, as an alert names it. */
+export interface AlertRoom {
+  id: string;
+  name: string;
+  buildingId: string;
+  buildingName: string;
+}
+
+export function alertView(
+  room: AlertRoom,
+  alert: { id: string; openedAt: string } | null,
+  monitored: number,
+  devices: AlertDevice[],
+): Alert {
+  return {
+    id: alert?.id ?? null,
+    room: { id: room.id, name: room.name },
+    building: { id: room.buildingId, name: room.buildingName },
+    openedAt: alert?.openedAt ?? null,
+    closedAt: null,
+    monitored,
+    devices,
+  };
+}
+
+export type AlertMessage = DeliveryContent & { kind: AlertMessageKind };
+
+/** An alert opened or changed: the room and the count as the mail subject, the devices in the body. */
+export function alertMessage(view: Alert, opened: boolean): AlertMessage {
+  const text = alertText(view);
+  return {
+    kind: opened ? 'alert.opened' : 'alert.updated',
+    text,
+    subject: text.split(' — ')[0],
+    alert: view,
+  };
+}
+
+/** An alert closed at `closedAt`: it names the devices it had, `devices`. */
+export function recoveryMessage(
+  view: Alert,
+  closed: { closedAt: string; allAnswering: boolean },
+  devices: AlertDevice[],
+): AlertMessage {
+  const alert = { ...view, closedAt: closed.closedAt, devices };
+  const downMs = Date.parse(closed.closedAt) - Date.parse(view.openedAt!);
+  return { kind: 'alert.recovered', text: recoveredText(alert, closed.allAnswering, downMs), alert };
+}
+
+/** The building's digest of messages outside teaching hours, of which `message` is a line. */
+export function digestMessage(room: AlertRoom, message: DeliveryContent): DeliveryContent {
+  return {
+    kind: 'alert.digest',
+    subject: `${room.buildingName}: alerts outside teaching hours`,
+    text: `${room.buildingName}, outside teaching hours:\n${message.text}`,
   };
 }
 

@@ -1,12 +1,10 @@
 import { Module } from '@nestjs/common';
-import { AlertsModule } from '../../alerting/alerts/alerts.module';
-import { StatusModule } from '../../status/checks/status.module';
 import { EquipmentRepository } from './equipment.repository';
 import { EquipmentMessageController } from './equipment.message.controller';
 import { EquipmentService } from './equipment.service';
 
+/** `EQUIPMENT_WATCH` comes from alerting's global module: the catalogue imports no context above it. */
 @Module({
-  imports: [StatusModule, AlertsModule],
   controllers: [EquipmentMessageController],
   providers: [EquipmentRepository, EquipmentService],
 })

@@ -2,6 +2,7 @@ import {
   type Equipment,
   type EquipmentCreate,
   type EquipmentOption,
+  type EquipmentStatus,
   type EquipmentUpdate,
   ErrorCode,
   type MonitorTarget,
@@ -9,9 +10,8 @@ import {
 import { AppError } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
-import { type AlertOutcome, noAlerts } from '../../alerting/alerts/alert.repository';
-import { TableRepository } from '../../shared/database/table.repository';
-import { StatusRepository } from '../../status/checks/status.repository';
+import { TableRepository, type Transaction } from '../../shared/database/table.repository';
+import { type AfterCommit } from './equipment-watch';
 
 const columns = `e.id, e.room_id AS "roomId", e.name, e.model, e.serial_number AS "serialNumber",
   e.ip_address AS "ipAddress", e.status, e.notes, e.image_url AS "imageUrl", e.type,
@@ -50,21 +50,21 @@ export interface EquipmentParents {
   buildingId: string;
 }
 
-/** An update as committed: the equipment, whether it changed its status or its room, its alert. */
+/** Records a person's status change in the update's transaction; answers what to do after its commit. */
+export type StatusRecorder = (tx: Transaction, status: EquipmentStatus) => Promise<AfterCommit>;
+
+/** An update as committed: the equipment, whether it changed its status or its room. */
 export interface EquipmentUpdated {
   equipment: Equipment;
   statusChanged: boolean;
   previousRoomId: string;
-  /** What a person's status change did to its room's alert. */
-  alerts: AlertOutcome;
+  /** What the status change recorded leaves to do now that the update committed. */
+  afterCommit: AfterCommit;
 }
 
 @Injectable()
 export class EquipmentRepository extends TableRepository {
-  constructor(
-    dataSource: DataSource,
-    private readonly status: StatusRepository,
-  ) {
+  constructor(dataSource: DataSource) {
     super(dataSource);
   }
 
@@ -212,11 +212,16 @@ export class EquipmentRepository extends TableRepository {
   }
 
   /**
-   * Applies the fields an update carries. A status that changes is recorded as a person's
-   * change, and makes older monitor results stale. Null when the equipment does not exist. A
-   * guard judges the address counts as in `create`.
+   * Applies the fields an update carries. A status that changes is handed to `recordStatus` as a
+   * person's change (which makes older monitor results stale) and written by it. Null when the
+   * equipment does not exist. A guard judges the address counts as in `create`.
    */
-  update(id: string, changes: EquipmentUpdate, guard?: AddressGuard): Promise<EquipmentUpdated | null> {
+  update(
+    id: string,
+    changes: EquipmentUpdate,
+    recordStatus: StatusRecorder,
+    guard?: AddressGuard,
+  ): Promise<EquipmentUpdated | null> {
     return this.dataSource.transaction(async (manager) => {
       const current: { status: string; roomId: string }[] = await manager.query(
         `SELECT status, room_id AS "roomId" FROM ${this.t.equipment} WHERE id = $1 FOR UPDATE`,
@@ -227,7 +232,7 @@ export class EquipmentRepository extends TableRepository {
       await this.checkUpstream(manager, id, changes.upstreamEquipmentId);
       const { status, ...rest } = changes;
       const statusChanged = status !== undefined && status !== current[0].status;
-      const alerts = statusChanged ? await this.status.recordManual(manager, id, status) : noAlerts();
+      const afterCommit = statusChanged ? await recordStatus(manager, status) : () => {};
       const row = await this.updateById<Equipment, EquipmentUpdate>(`${this.t.equipment} AS e`, columns, id, {
         changes: rest,
         updatable,
@@ -239,7 +244,12 @@ export class EquipmentRepository extends TableRepository {
       );
       // The status, when it changed, was written above, in this transaction: the row has it.
       return (
-        row && { equipment: { ...row, ...check }, statusChanged, previousRoomId: current[0].roomId, alerts }
+        row && {
+          equipment: { ...row, ...check },
+          statusChanged,
+          previousRoomId: current[0].roomId,
+          afterCommit,
+        }
       );
     });
   }

@@ -11,27 +11,23 @@ import {
   type TargetsPage,
 } from '@cm/contracts';
 import { AppError, CONFIG } from '@cm/platform';
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type AlertOutcome, AlertRepository } from '../../alerting/alerts/alert.repository';
+import { Inject, Injectable } from '@nestjs/common';
 import { type Config } from '../../config';
 import { found, notFound } from '../../shared/database/not-found';
 import { withParent } from '../../shared/database/sql';
 import { LiveEventsPublisher } from '../../shared/live/live-events.publisher';
-import { DeliveryRelay } from '../../alerting/notifications/delivery.relay';
 import { EquipmentEventsRelay } from '../outbox/equipment-events.relay';
+import { EQUIPMENT_WATCH, type EquipmentWatch } from './equipment-watch';
 import { type AddressGuard, EquipmentRepository } from './equipment.repository';
 
 @Injectable()
 export class EquipmentService {
-  private readonly logger = new Logger(EquipmentService.name);
-
   constructor(
     private readonly equipment: EquipmentRepository,
     private readonly relay: EquipmentEventsRelay,
     private readonly live: LiveEventsPublisher,
     @Inject(CONFIG) private readonly config: Config,
-    private readonly alerts: AlertRepository,
-    private readonly deliveries: DeliveryRelay,
+    @Inject(EQUIPMENT_WATCH) private readonly watch: EquipmentWatch,
   ) {}
 
   async listByRoom(roomId: string): Promise<Equipment[]> {
@@ -67,16 +63,18 @@ export class EquipmentService {
   async update(id: string, changes: EquipmentUpdate): Promise<Equipment> {
     const guard = this.addressGuard(changes.ipAddress);
     const updated = await withParent(
-      () => this.equipment.update(id, changes, guard),
+      () => this.equipment.update(id, changes, (tx, status) => this.watch.statusSet(tx, id, status), guard),
       () => notFound.room(changes.roomId!),
     );
     if (changes.ipAddress !== undefined) this.relay.kick();
-    const { equipment, statusChanged, previousRoomId, alerts } = found(updated, () => notFound.equipment(id));
+    const { equipment, statusChanged, previousRoomId, afterCommit } = found(updated, () =>
+      notFound.equipment(id),
+    );
     void this.announce(equipment, 'updated', statusChanged, previousRoomId);
     // A person's status change took it out of its alert in the update's transaction.
-    this.announceAlerts(alerts);
+    afterCommit();
     if (statusChanged || changes.ipAddress !== undefined || previousRoomId !== equipment.roomId) {
-      await this.settleAlerts([previousRoomId, equipment.roomId]);
+      await this.watch.roomsChanged([previousRoomId, equipment.roomId]);
     }
     return equipment;
   }
@@ -86,27 +84,7 @@ export class EquipmentService {
     if (!parents) throw notFound.equipment(id);
     this.relay.kick();
     this.live.inventoryChanged({ kind: 'equipment', action: 'deleted', id, ...parents });
-    await this.settleAlerts([parents.roomId]);
-  }
-
-  /**
-   * After the commit: equipment deleted, moved, without an address or taken over by a person
-   * leaves its room's alert. The edit stands if this fails; the next check of the room settles it.
-   */
-  private async settleAlerts(roomIds: string[]): Promise<void> {
-    try {
-      this.announceAlerts(await this.alerts.settleRooms(roomIds));
-    } catch (error) {
-      this.logger.warn(`Updating the alerts of rooms ${roomIds.join(', ')} failed: ${String(error)}`);
-    }
-  }
-
-  /** After the commit: the relay sends what was queued, open screens refetch the rooms' alerts. */
-  private announceAlerts(outcome: AlertOutcome): void {
-    if (outcome.queued > 0) this.deliveries.kick();
-    for (const { roomId, buildingId } of outcome.rooms) {
-      this.live.inventoryChanged({ kind: 'alert', action: 'updated', id: roomId, roomId, buildingId });
-    }
+    await this.watch.roomsChanged([parents.roomId]);
   }
 
   /**

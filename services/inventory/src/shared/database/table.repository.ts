@@ -1,6 +1,13 @@
 import { DataSource, type EntityManager } from 'typeorm';
 import { setClause, type Tables, tablesOf } from './sql';
 
+/**
+ * A transaction under way, as the layers above the repositories hand it on: only a repository
+ * runs statements in it. What lets one context's work join another's transaction (a status batch
+ * and the alert decisions it causes) without TypeORM leaving the repositories.
+ */
+export type Transaction = EntityManager;
+
 /** What every inventory repository does alike: qualified table names, update and delete by id. */
 export abstract class TableRepository {
   protected readonly t: Tables;

@@ -2,9 +2,8 @@ import { durableConsumers, events, type StatusMessage, statusCheckSchema, stream
 import { CONFIG, type DeliveryMeta, JetStreamConnection, pgCodeOf } from '@cm/platform';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { type Config } from '../../config';
-import { noAlerts } from '../../alerting/alerts/alert.repository';
 import { LiveEventsPublisher } from '../../shared/live/live-events.publisher';
-import { DeliveryRelay } from '../../alerting/notifications/delivery.relay';
+import { CHECK_ALERTS, type CheckAlerts, noAlerts } from './check-alerts';
 import {
   type BatchOutcome,
   type BatchResult,
@@ -35,7 +34,7 @@ export class StatusEventsConsumer implements OnApplicationBootstrap {
     private readonly jetstream: JetStreamConnection,
     private readonly status: StatusRepository,
     private readonly live: LiveEventsPublisher,
-    private readonly relay: DeliveryRelay,
+    @Inject(CHECK_ALERTS) private readonly alerts: CheckAlerts,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -54,13 +53,10 @@ export class StatusEventsConsumer implements OnApplicationBootstrap {
   async handle(message: StatusMessage, meta: DeliveryMeta): Promise<BatchOutcome> {
     const checks = this.checksOf(message, meta);
     const { outcome, changes, alerts } = await this.record(checks);
-    // Committed: the relay sends what is due, open screens hear of it. A live event NATS refuses is
+    // Committed: open screens hear of it, the relay sends what is due. A live event NATS refuses is
     // held back and sent later (LiveEventsPublisher); it never makes the message fail.
-    if (alerts.queued > 0) this.relay.kick();
     if (changes.length) await this.live.statusChanged(changes);
-    for (const { roomId, buildingId } of alerts.rooms) {
-      this.live.inventoryChanged({ kind: 'alert', action: 'updated', id: roomId, roomId, buildingId });
-    }
+    this.alerts.announce(alerts);
     if (outcome['unknown-equipment'] > 0) {
       // Deleted since the monitor listed it: nothing to keep, and nothing to retry.
       this.logger.debug?.(

@@ -1,9 +1,15 @@
 import { type EquipmentStatus, type LiveEquipmentStatus } from '@cm/contracts';
-import { Injectable } from '@nestjs/common';
-import { DataSource, type EntityManager } from 'typeorm';
-import { AlertRepository, type AlertOutcome, noAlerts } from '../../alerting/alerts/alert.repository';
-import { type AlertObservation } from '../../alerting/alerts/alert-rules';
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { type Tables, tablesOf } from '../../shared/database/sql';
+import { type Transaction } from '../../shared/database/table.repository';
+import {
+  type AlertOutcome,
+  CHECK_ALERTS,
+  type CheckAlerts,
+  type CountedObservation,
+  noAlerts,
+} from './check-alerts';
 import {
   type Counters,
   type DayStats,
@@ -42,11 +48,6 @@ export interface BatchResult {
 interface StateRow {
   id: string;
   room_id: string;
-  alert_failed_checks: number;
-  alert_id: string | null;
-  alert_since: string | null;
-  alert_changes: string[];
-  alert_flapping_at: string | null;
   status: EquipmentStatus;
   status_at: Date;
   last_checked_at: Date | null;
@@ -105,7 +106,7 @@ export class StatusRepository {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly alerts: AlertRepository,
+    @Inject(CHECK_ALERTS) private readonly alerts: CheckAlerts,
   ) {
     this.t = tablesOf(dataSource);
   }
@@ -133,7 +134,7 @@ export class StatusRepository {
    * takes the equipment out of its alert.
    */
   async recordManual(
-    manager: EntityManager,
+    manager: Transaction,
     equipmentId: string,
     status: EquipmentStatus,
   ): Promise<AlertOutcome> {
@@ -144,12 +145,12 @@ export class StatusRepository {
     return result.alerts;
   }
 
-  private async apply(manager: EntityManager, byDevice: Map<string, Observation[]>): Promise<BatchResult> {
+  private async apply(manager: Transaction, byDevice: Map<string, Observation[]>): Promise<BatchResult> {
     const outcome = emptyOutcome();
     // Locked in id order, so batches that share devices wait for each other instead of
     // deadlocking; KEY SHARE on the equipment makes a concurrent delete wait for this commit.
     const rows: StateRow[] = await manager.query(
-      `SELECT e.id, e.room_id, e.status, ${AlertRepository.stateColumns}, st.status_at, st.last_checked_at, st.last_rtt_ms, st.last_sweep_id,
+      `SELECT e.id, e.room_id, e.status, ${this.alerts.stateColumns}, st.status_at, st.last_checked_at, st.last_rtt_ms, st.last_sweep_id,
               st.recent[cardinality(st.recent)] AS newest,
               st.span_started_at, st.span_status, ${epochMs('st.hour')} AS hour, st.hour_checks, st.hour_answered, st.hour_pings,
               st.hour_pings_answered, st.hour_rtt_min, st.hour_rtt_max, st.hour_rtt_sum
@@ -173,7 +174,7 @@ export class StatusRepository {
     // Only what changed the status in order counts for alerts: never a repeat, a late check or history.
     const applied = devices.map((device) => {
       const list = [...byDevice.get(device.state.equipmentId)!].sort((a, b) => a.at - b.at);
-      const counted: AlertObservation[] = [];
+      const counted: CountedObservation[] = [];
       for (const o of list) {
         const verdict = observe(device, o);
         outcome[verdict]++;
@@ -184,12 +185,7 @@ export class StatusRepository {
     const changes = await this.write(manager, devices, loaded, full);
     const alerts = await this.alerts.afterChecks(
       manager,
-      rows.map((row, i) => ({
-        id: row.id,
-        roomId: row.room_id,
-        prev: AlertRepository.stateOf(row),
-        observations: applied[i],
-      })),
+      rows.map((row, i) => ({ id: row.id, roomId: row.room_id, row, observations: applied[i] })),
     );
     return { outcome, changes, alerts };
   }
@@ -235,7 +231,7 @@ export class StatusRepository {
    * whose list was read.
    */
   private async loadForLateObservations(
-    manager: EntityManager,
+    manager: Transaction,
     devices: DeviceTimeline[],
     byDevice: Map<string, Observation[]>,
   ): Promise<Set<string>> {
@@ -280,7 +276,7 @@ export class StatusRepository {
   }
 
   private async write(
-    manager: EntityManager,
+    manager: Transaction,
     devices: DeviceTimeline[],
     before: { newest: number | null; spans: Span[]; status: EquipmentStatus }[],
     full: Set<string>,
@@ -410,7 +406,7 @@ export class StatusRepository {
 
   /** Adds counters to the stored rows of their periods (days or hours), creating those missing. */
   private async addCounters(
-    manager: EntityManager,
+    manager: Transaction,
     table: string,
     column: keyof typeof periodTypes,
     rows: ReturnType<typeof counterRow>[],

@@ -4,8 +4,8 @@ import { MaintenanceWindowsMessageController } from './maintenance-windows.messa
 import { MaintenanceWindowsService } from './maintenance-windows.service';
 
 /**
- * Maintenance windows. The service is exported for the alerting to come, which asks it which
- * equipment is inside a window before it alerts.
+ * Maintenance windows. The service is exported for alerting, which asks it which equipment is
+ * inside a window before it alerts.
  */
 @Module({
   controllers: [MaintenanceWindowsMessageController],

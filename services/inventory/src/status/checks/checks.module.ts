@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
-import { AlertsModule } from '../../alerting/alerts/alerts.module';
 import { HistoryRetentionService } from './history-retention.service';
 import { StatusEventsConsumer } from './status-events.consumer';
 import { StatusRepository } from './status.repository';
 
+/**
+ * The monitor's checks, recorded. `CHECK_ALERTS` comes from alerting's global module: status
+ * imports no context above it.
+ */
 @Module({
-  imports: [AlertsModule],
   providers: [StatusRepository, StatusEventsConsumer, HistoryRetentionService],
   exports: [StatusRepository],
 })
-export class StatusModule {}
+export class ChecksModule {}
