@@ -11,16 +11,21 @@ import {
   noAlerts,
 } from './check-alerts';
 import {
-  type Counters,
-  type DayStats,
-  daysOf,
+  counterRowsOf,
+  type CounterRow,
+  liveChanges,
+  type Loaded,
+  spanRowsOf,
+  type StateRow,
+  stateRowsOf,
+  timelineOf,
+} from './state-rows';
+import {
   type DeviceTimeline,
-  type HourStats,
   type Observation,
   observe,
   RECENT_LIMIT,
   type Span,
-  spanChanges,
   type Verdict,
 } from './timeline';
 
@@ -45,48 +50,10 @@ export interface BatchResult {
   alerts: AlertOutcome;
 }
 
-interface StateRow {
-  id: string;
-  room_id: string;
-  status: EquipmentStatus;
-  status_at: Date;
-  last_checked_at: Date | null;
-  last_rtt_ms: number | null;
-  last_sweep_id: string | null;
-  /** The newest of the kept observation times (epoch ms, as text: bigint). */
-  newest: string | null;
-  span_started_at: Date | null;
-  span_status: EquipmentStatus | null;
-  /** Epoch ms of the hour's start (as text: bigint). */
-  hour: string | null;
-  hour_checks: number;
-  hour_answered: number;
-  hour_pings: number;
-  hour_pings_answered: number;
-  hour_rtt_min: number | null;
-  hour_rtt_max: number | null;
-  hour_rtt_sum: number;
-}
-
 /** A timestamptz column as epoch milliseconds (bigint): cheaper to read than a timestamp. */
 const epochMs = (column: string) => `(extract(epoch FROM ${column}) * 1000)::bigint`;
 
 const periodTypes = { day: 'date', hour: 'timestamptz' } as const;
-
-const counterRow = (d: DeviceTimeline, period: string, s: Counters) => ({
-  equipment_id: d.state.equipmentId,
-  period,
-  checks: s.checks,
-  answered: s.answered,
-  pings: s.pings,
-  pings_answered: s.pingsAnswered,
-  rtt_min: s.rttMin,
-  rtt_max: s.rttMax,
-  rtt_sum: s.rttSum,
-});
-
-const ms = (d: Date | null) => (d === null ? null : d.getTime());
-const iso = (t: number | null) => (t === null || t === Infinity ? null : new Date(t).toISOString());
 
 export const emptyOutcome = (): BatchOutcome => ({
   applied: 0,
@@ -166,7 +133,7 @@ export class StatusRepository {
     for (const [id, list] of byDevice) if (!known.has(id)) outcome['unknown-equipment'] += list.length;
     if (rows.length === 0) return { outcome, changes: [], alerts: noAlerts() };
 
-    const devices = rows.map((row) => this.timelineOf(row));
+    const devices = rows.map(timelineOf);
     const before = devices.map((d) => ({ newest: d.state.recent.at(-1) ?? null }));
     const full = await this.loadForLateObservations(manager, devices, byDevice);
 
@@ -188,40 +155,6 @@ export class StatusRepository {
       rows.map((row, i) => ({ id: row.id, roomId: row.room_id, row, observations: applied[i] })),
     );
     return { outcome, changes, alerts };
-  }
-
-  private timelineOf(row: StateRow): DeviceTimeline {
-    const open: Span[] =
-      row.span_started_at && row.span_status
-        ? [{ start: row.span_started_at.getTime(), end: Infinity, status: row.span_status }]
-        : [];
-    return {
-      state: {
-        equipmentId: row.id,
-        status: row.status,
-        statusAt: row.status_at.getTime(),
-        lastCheckedAt: ms(row.last_checked_at),
-        lastRttMs: row.last_rtt_ms,
-        lastSweepId: row.last_sweep_id,
-        // Only the newest: all an observation in order needs (see loadForLateObservations).
-        recent: row.newest === null ? [] : [Number(row.newest)],
-        hour:
-          row.hour === null
-            ? null
-            : {
-                hour: Number(row.hour),
-                checks: row.hour_checks,
-                answered: row.hour_answered,
-                pings: row.hour_pings,
-                pingsAnswered: row.hour_pings_answered,
-                rttMin: row.hour_rtt_min,
-                rttMax: row.hour_rtt_max,
-                rttSum: row.hour_rtt_sum,
-              },
-      },
-      spans: open,
-      hourDeltas: new Map(),
-    };
   }
 
   /**
@@ -278,33 +211,10 @@ export class StatusRepository {
   private async write(
     manager: Transaction,
     devices: DeviceTimeline[],
-    before: { newest: number | null; spans: Span[]; status: EquipmentStatus }[],
+    before: Loaded[],
     full: Set<string>,
   ): Promise<LiveEquipmentStatus[]> {
-    const states = devices.map(({ state: s, spans }, i) => {
-      const whole = full.has(s.equipmentId);
-      const open = spans.at(-1)?.end === Infinity ? spans.at(-1)! : null;
-      return {
-        equipment_id: s.equipmentId,
-        status_at: iso(s.statusAt),
-        last_checked_at: iso(s.lastCheckedAt),
-        last_rtt_ms: s.lastRttMs,
-        last_sweep_id: s.lastSweepId,
-        // A list read whole is written whole; otherwise only the times added, appended in SQL.
-        recent_whole: whole,
-        recent: whole ? s.recent : s.recent.filter((t) => before[i].newest === null || t > before[i].newest),
-        span_started_at: iso(open?.start ?? null),
-        span_status: open?.status ?? null,
-        hour: iso(s.hour?.hour ?? null),
-        hour_checks: s.hour?.checks ?? 0,
-        hour_answered: s.hour?.answered ?? 0,
-        hour_pings: s.hour?.pings ?? 0,
-        hour_pings_answered: s.hour?.pingsAnswered ?? 0,
-        hour_rtt_min: s.hour?.rttMin ?? null,
-        hour_rtt_max: s.hour?.rttMax ?? null,
-        hour_rtt_sum: s.hour?.rttSum ?? 0,
-      };
-    });
+    const states = stateRowsOf(devices, before, full);
     await manager.query(
       `UPDATE ${this.t.state} st
           SET status_at = x.status_at, last_checked_at = x.last_checked_at, last_rtt_ms = x.last_rtt_ms,
@@ -326,22 +236,7 @@ export class StatusRepository {
       [JSON.stringify(states)],
     );
 
-    const deleted: { equipment_id: string; started_at: string }[] = [];
-    const written: { equipment_id: string; started_at: string; ended_at: string | null; status: string }[] =
-      [];
-    devices.forEach((d, i) => {
-      const changes = spanChanges(before[i].spans, d.spans);
-      for (const start of changes.deleted)
-        deleted.push({ equipment_id: d.state.equipmentId, started_at: iso(start)! });
-      for (const s of changes.written) {
-        written.push({
-          equipment_id: d.state.equipmentId,
-          started_at: iso(s.start)!,
-          ended_at: iso(s.end),
-          status: s.status,
-        });
-      }
-    });
+    const { deleted, written } = spanRowsOf(devices, before);
     if (deleted.length) {
       await manager.query(
         `DELETE FROM ${this.t.spans} s
@@ -375,33 +270,11 @@ export class StatusRepository {
       );
     }
 
-    await this.addCounters(
-      manager,
-      this.t.days,
-      'day',
-      devices.flatMap((d) => daysOf(d.hourDeltas.values()).map((s: DayStats) => counterRow(d, s.day, s))),
-    );
-    await this.addCounters(
-      manager,
-      this.t.hours,
-      'hour',
-      devices.flatMap((d) =>
-        [...d.hourDeltas.values()].map((s: HourStats) => counterRow(d, iso(s.hour)!, s)),
-      ),
-    );
+    const counters = counterRowsOf(devices);
+    await this.addCounters(manager, this.t.days, 'day', counters.days);
+    await this.addCounters(manager, this.t.hours, 'hour', counters.hours);
 
-    const byId = new Map(devices.map((d) => [d.state.equipmentId, d.state]));
-    return changed.map(({ id, roomId, buildingId }) => {
-      const state = byId.get(id)!;
-      return {
-        equipmentId: id,
-        roomId,
-        buildingId,
-        status: state.status,
-        lastCheckedAt: iso(state.lastCheckedAt),
-        rttMs: state.lastRttMs,
-      };
-    });
+    return liveChanges(devices, changed);
   }
 
   /** Adds counters to the stored rows of their periods (days or hours), creating those missing. */
@@ -409,7 +282,7 @@ export class StatusRepository {
     manager: Transaction,
     table: string,
     column: keyof typeof periodTypes,
-    rows: ReturnType<typeof counterRow>[],
+    rows: CounterRow[],
   ): Promise<void> {
     if (rows.length === 0) return;
     await manager.query(
