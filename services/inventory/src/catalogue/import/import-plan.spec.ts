@@ -1,11 +1,6 @@
 import { IMPORT_CHANGES_BYTES, type ImportRow } from '@cm/contracts';
-import {
-  type AddressRules,
-  changesOf,
-  type CurrentInventory,
-  type ImportPlan,
-  planImport,
-} from './import-plan';
+import { changesOf, planImport } from './import-plan';
+import { type AddressRules, type CurrentInventory, type ImportPlan } from './import-records';
 
 const rules: AddressRules = {
   problem: (ip) => (ip.startsWith('8.') ? `${ip} is outside the networks the monitor may ping` : null),

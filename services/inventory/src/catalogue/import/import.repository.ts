@@ -8,7 +8,7 @@ import {
   type EquipmentRecord,
   type ImportPlan,
   type RoomRecord,
-} from './import-plan';
+} from './import-records';
 
 /** Batches of an import that did not run within this time are given up. */
 const STAGED_FOR_MINUTES = 60;

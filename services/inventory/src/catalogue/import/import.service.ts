@@ -13,7 +13,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type Config } from '../../config';
 import { LiveEventsPublisher } from '../../shared/live/live-events.publisher';
 import { EquipmentEventsRelay } from '../outbox/equipment-events.relay';
-import { type AddressRules, changesOf, countsOf, type ImportPlan, planImport } from './import-plan';
+import { changesOf, countsOf, planImport } from './import-plan';
+import { type AddressRules, type ImportPlan } from './import-records';
 import { ImportRepository } from './import.repository';
 
 @Injectable()
