@@ -7,7 +7,7 @@ import {
   jetStreamEnv,
   withDefaultAllowedNetworks,
 } from '@cm/platform';
-import { alertsEnv, checkAlertsEnv, withDefaultAlertTargets } from './notifications/alerts-config';
+import { alertsEnv, checkAlertsEnv, withDefaultAlertTargets } from './alerting';
 import { REPORT_WINDOW_HOURS } from '@cm/contracts';
 import { z } from 'zod';
 

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { type Equipment, events, namespacedName, messages, type StatusEvent, streams } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
 import { eventually } from '@cm/platform/testing';
-import { HistoryRetentionService } from '../src/status/history-retention.service';
-import { STATUS_CONSUMER } from '../src/status/status-events.consumer';
+import { HistoryRetentionService } from '../src/status/checks/history-retention.service';
+import { STATUS_CONSUMER } from '../src/status/checks/status-events.consumer';
 import {
   dropNamespace,
   type Inventory,
