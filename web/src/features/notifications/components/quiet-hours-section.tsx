@@ -1,4 +1,4 @@
-import { apiRoutes, type QuietHours, quietHoursSchema } from '@cm/contracts';
+import { type QuietHours, quietHoursSchema } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Moon } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
@@ -10,10 +10,9 @@ import { LoadError } from '../../../components/ui/load-error';
 import { Select } from '../../../components/ui/select';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { toast } from '../../../components/ui/use-toast';
-import { apiQuery, errorMessage, fieldErrorsOf } from '../../../lib/api';
-import { quietHoursQuery, useSaveQuietHours } from '../api/notifications';
+import { errorMessage, fieldErrorsOf } from '../../../lib/api';
+import { buildingsQuery, quietHoursQuery, useSaveQuietHours } from '../api/notifications';
 
-const buildingsQuery = apiQuery(apiRoutes.listBuildings);
 const dayNames = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const outsideLabels: Record<QuietHours['outside'], string> = {
   digest: 'Wait for a digest when teaching starts',
