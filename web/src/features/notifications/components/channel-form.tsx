@@ -1,26 +1,60 @@
-import { type Channel, type ChannelCreateInput, channelCreateSchema } from '@cm/contracts';
+import {
+  type Channel,
+  channelCreateSchema,
+  type ChannelCreate,
+  channelTypes,
+  channelTypeSchema,
+} from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Field } from '../../../components/ui/field';
-import { Input, Textarea } from '../../../components/ui/input';
-import { Select } from '../../../components/ui/select';
-import { Switch } from '../../../components/ui/switch';
+import { useWatch } from 'react-hook-form';
+import { z } from 'zod';
+import { CheckboxListField } from '../../../components/form/checkbox-list-field';
+import { FormActions } from '../../../components/form/form-actions';
+import { SelectField } from '../../../components/form/select-field';
+import { SwitchField } from '../../../components/form/switch-field';
+import { TextField } from '../../../components/form/text-field';
 import { toast } from '../../../components/ui/use-toast';
-import { errorMessage, fieldErrorsOf } from '../../../lib/api';
+import { errorMessage } from '../../../lib/api';
+import { useSchemaForm, useServerFieldErrors } from '../../../lib/form';
+import { maxLengthsOf } from '../../../lib/text-limit';
 import { buildingsQuery, useSaveChannel } from '../api/notifications';
 import { channelTypeLabels } from '../lib/labels';
 
-interface ChannelValues {
-  name: string;
-  type: Channel['type'];
-  url: string;
-  recipients: string;
-  enabled: boolean;
-  buildingIds: string[];
-}
+/**
+ * What the form holds (the recipients as typed in one box, no building ticked for the whole
+ * campus), turned into the channel and checked by the contract's own schema. The field of the
+ * other type is kept while the type is switched, and not sent.
+ */
+const formSchema = z
+  .object({
+    name: z.string(),
+    type: channelTypeSchema,
+    url: z.string(),
+    recipients: z.string(),
+    enabled: z.boolean(),
+    buildingIds: z.array(z.string()),
+  })
+  .transform(({ url, recipients, buildingIds, ...channel }): z.input<typeof channelCreateSchema> => ({
+    ...channel,
+    // An empty box is no URL: the schema then says that a webhook needs one, not how to write it.
+    url: channel.type === 'webhook' ? url.trim() || null : null,
+    recipients:
+      channel.type === 'email'
+        ? recipients
+            .split(/[,;\s]+/)
+            .map((r) => r.trim())
+            .filter(Boolean)
+        : null,
+    buildingIds: buildingIds.length ? buildingIds : null,
+  }))
+  .pipe(channelCreateSchema);
+type ChannelFormValues = z.input<typeof formSchema>;
 
-const valuesOf = (channel?: Channel): ChannelValues => ({
+const max = maxLengthsOf(channelCreateSchema.in);
+/** The server's messages go under their fields too: it alone knows the allowed targets and the buildings. */
+const serverCheckedFields = ['name', 'type', 'url', 'recipients', 'buildingIds'] as const;
+
+const valuesOf = (channel?: Channel): ChannelFormValues => ({
   name: channel?.name ?? '',
   type: channel?.type ?? 'webhook',
   url: channel?.url ?? '',
@@ -29,141 +63,88 @@ const valuesOf = (channel?: Channel): ChannelValues => ({
   buildingIds: channel?.buildingIds ?? [],
 });
 
-export function ChannelForm({ channel, onDone }: { channel?: Channel; onDone: (secret?: string) => void }) {
+interface ChannelFormProps {
+  /** The channel to edit; none to add one. */
+  channel?: Channel;
+  /** Called with a new webhook's signing secret, to be shown this once. */
+  onDone: (secret?: string) => void;
+}
+
+/** A webhook or an e-mail list, for the whole campus or some buildings; its type stays once made. */
+export function ChannelForm({ channel, onDone }: ChannelFormProps) {
   const save = useSaveChannel();
   const buildings = useQuery(buildingsQuery);
-  const [values, setValues] = useState(valuesOf(channel));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const enabledLabel = useId();
-  const set = <K extends keyof ChannelValues>(key: K, value: ChannelValues[K]) => {
-    setValues((v) => ({ ...v, [key]: value }));
-    setErrors((e) => ({ ...e, [key]: '' }));
-  };
+  const form = useSchemaForm(formSchema, valuesOf(channel));
+  useServerFieldErrors(form.setError, save.error, serverCheckedFields);
+  const type = useWatch({ control: form.control, name: 'type' });
+  const editing = Boolean(channel);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const body: ChannelCreateInput = {
-      name: values.name,
-      type: values.type,
-      url: values.type === 'webhook' ? values.url : null,
-      recipients:
-        values.type === 'email'
-          ? values.recipients
-              .split(/[,;\s]+/)
-              .map((r) => r.trim())
-              .filter(Boolean)
-          : null,
-      enabled: values.enabled,
-      buildingIds: values.buildingIds.length ? values.buildingIds : null,
-    };
-    const checked = channelCreateSchema.safeParse(body);
-    if (!checked.success) {
-      setErrors(
-        Object.fromEntries(checked.error.issues.map((i) => [String(i.path[0] ?? 'name'), i.message])),
-      );
-      return;
-    }
+  const submit = (body: ChannelCreate) =>
     save.mutate(
       { id: channel?.id, body },
       {
         onSuccess: (saved) => {
           toast({
-            title: channel ? 'Channel updated' : 'Channel added',
-            description: `${saved.name} was ${channel ? 'updated' : 'added'}.`,
+            title: editing ? 'Channel updated' : 'Channel added',
+            description: `${saved.name} was ${editing ? 'updated' : 'added'}.`,
           });
           onDone('secret' in saved && typeof saved.secret === 'string' ? saved.secret : undefined);
         },
-        onError: (error) => {
-          setErrors(Object.fromEntries(fieldErrorsOf(error).map((e) => [e.path.split('.')[0], e.message])));
+        onError: (error) =>
           toast({
-            title: channel ? 'Error updating channel' : 'Error adding channel',
+            title: editing ? 'Error updating channel' : 'Error adding channel',
             description: errorMessage(error),
             variant: 'destructive',
-          });
-        },
+          }),
       },
     );
-  };
 
   return (
-    <form className="space-y-4" onSubmit={submit} noValidate>
-      <Field label="Name" error={errors.name}>
-        <Input
-          value={values.name}
-          onChange={(e) => set('name', e.target.value)}
-          aria-invalid={!!errors.name}
+    <form className="space-y-4" onSubmit={form.handleSubmit(submit)} noValidate>
+      <TextField form={form} name="name" label="Name" max={max.name} />
+      <SelectField
+        form={form}
+        name="type"
+        label="Type"
+        options={channel ? [channel.type] : channelTypes}
+        labelOf={(v) => channelTypeLabels[v as Channel['type']]}
+        placeholder="Choose a type"
+      />
+      {type === 'webhook' ? (
+        <TextField
+          form={form}
+          name="url"
+          label="Webhook URL"
+          max={max.url}
+          hint="A JSON POST, signed (see the documentation)"
+          type="url"
+          inputMode="url"
+          placeholder="https://hooks.example.edu/av"
         />
-      </Field>
-      <Field label="Type" error={errors.type}>
-        <Select
-          value={values.type}
-          onValueChange={(v) => set('type', v as Channel['type'])}
-          options={channel ? [channel.type] : ['webhook', 'email']}
-          labelOf={(v) => channelTypeLabels[v as Channel['type']]}
-          placeholder="Choose a type"
-        />
-      </Field>
-      {values.type === 'webhook' ? (
-        <Field label="Webhook URL" error={errors.url} hint="A JSON POST, signed (see the documentation)">
-          <Input
-            type="url"
-            inputMode="url"
-            value={values.url}
-            placeholder="https://hooks.example.edu/av"
-            onChange={(e) => set('url', e.target.value)}
-            aria-invalid={!!errors.url}
-          />
-        </Field>
       ) : (
-        <Field label="Recipients" error={errors.recipients} hint="Email addresses, separated by commas">
-          <Textarea
-            rows={2}
-            value={values.recipients}
-            onChange={(e) => set('recipients', e.target.value)}
-            aria-invalid={!!errors.recipients}
-          />
-        </Field>
-      )}
-      <fieldset className="space-y-1.5">
-        <legend className="text-sm font-medium text-slate-800">Buildings (none: the whole campus)</legend>
-        {errors.buildingIds ? <p className="text-sm text-red-600">{errors.buildingIds}</p> : null}
-        <div className="max-h-40 space-y-1 overflow-y-auto">
-          {(buildings.data ?? []).map((b) => (
-            <label key={b.id} className="flex min-h-11 items-center gap-2 text-sm text-slate-800">
-              <input
-                type="checkbox"
-                className="h-5 w-5"
-                checked={values.buildingIds.includes(b.id)}
-                onChange={(e) =>
-                  set(
-                    'buildingIds',
-                    e.target.checked
-                      ? [...values.buildingIds, b.id]
-                      : values.buildingIds.filter((id) => id !== b.id),
-                  )
-                }
-              />
-              {b.name}
-            </label>
-          ))}
-        </div>
-      </fieldset>
-      <div className="flex items-center justify-between gap-2 text-sm font-medium text-slate-800">
-        <span id={enabledLabel}>Enabled</span>
-        <Switch
-          checked={values.enabled}
-          onCheckedChange={(on) => set('enabled', on)}
-          aria-labelledby={enabledLabel}
+        <TextField
+          form={form}
+          name="recipients"
+          label="Recipients"
+          max={undefined}
+          hint="Email addresses, separated by commas"
+          multiline
+          rows={2}
         />
-      </div>
-      <div className="grid gap-2">
-        <Button type="submit" disabled={save.isPending}>
-          {save.isPending ? 'Saving...' : channel ? 'Update channel' : 'Add channel'}
-        </Button>
-        <Button type="button" variant="outline" onClick={() => onDone()}>
-          Cancel
-        </Button>
-      </div>
+      )}
+      <CheckboxListField
+        form={form}
+        name="buildingIds"
+        legend="Buildings (none: the whole campus)"
+        options={(buildings.data ?? []).map((b) => ({ value: b.id, label: b.name }))}
+        className="max-h-40 space-y-1 overflow-y-auto"
+      />
+      <SwitchField control={form.control} name="enabled" label="Enabled" />
+      <FormActions
+        submitLabel={save.isPending ? 'Saving...' : editing ? 'Update channel' : 'Add channel'}
+        busy={save.isPending}
+        onCancel={() => onDone()}
+      />
     </form>
   );
 }

@@ -1,22 +1,9 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeFetch, renderWithApp } from '../../../test/render';
+import { buildingId, buildingsAnswer as buildings } from '../test/buildings';
 import { QuietHoursSection } from './quiet-hours-section';
 
-const buildingId = '00000000-0000-4000-8000-000000000001';
-const buildings = {
-  status: 200,
-  body: [
-    {
-      id: buildingId,
-      name: 'Science Hall',
-      description: null,
-      imageUrl: null,
-      roomCount: 3,
-      statusCounts: { active: 1, inactive: 0, partial: 0, maintenance: 0 },
-    },
-  ],
-};
 const hours = { days: [1, 2, 3, 4, 5], start: '07:30', end: '18:00', timeZone: 'UTC', outside: 'digest' };
 
 describe(QuietHoursSection.name, () => {
