@@ -50,4 +50,29 @@ describe(QuietHoursSection.name, () => {
     ).toBeInTheDocument();
     await waitFor(() => expect(calls).toHaveLength(2));
   });
+
+  it('says under the time zone why the server refused it, until the zone is edited', async () => {
+    const refusal = 'Time zone must be an IANA time zone, such as Europe/Berlin or UTC';
+    fakeFetch(
+      buildings,
+      { status: 200, body: { buildingId, quietHours: null } },
+      {
+        status: 400,
+        body: {
+          code: 'COMMON.VALIDATION_FAILED',
+          message: refusal,
+          errors: [{ path: 'timeZone', message: refusal }],
+        },
+      },
+    );
+    renderWithApp(<QuietHoursSection />);
+    await screen.findByText('No teaching hours: alerts go out at any hour.');
+    await userEvent.click(screen.getByRole('button', { name: 'Save quiet hours' }));
+    expect(await screen.findByText('Error saving quiet hours')).toBeInTheDocument();
+    expect(screen.getByLabelText(/^Time zone/)).toHaveAccessibleDescription(refusal);
+    await userEvent.type(screen.getByLabelText(/^Time zone/), 'x');
+    expect(screen.getByLabelText(/^Time zone/)).toHaveAccessibleDescription(
+      'Such as Europe/Berlin or America/New_York',
+    );
+  });
 });
