@@ -12,12 +12,12 @@ const runner: TransactionRunner = { transaction: (work) => work(tx) };
 
 const deleted: InventoryEvents['equipment.deleted'] = { id: 'e1', roomId: 'r1', buildingId: 'b1' };
 
-describe('InventoryEventBus', () => {
+describe(InventoryEventBus.name, () => {
   it('delivers to after-commit subscribers once the transaction commits, before answering', async () => {
-    const bus = new InventoryEventBus();
+    const sut = new InventoryEventBus();
     const seen: string[] = [];
-    bus.on('equipment.deleted', ({ id }) => void seen.push(`after ${id}`));
-    const answer = await bus.transaction(runner, async (_tx, events) => {
+    sut.on('equipment.deleted', ({ id }) => void seen.push(`after ${id}`));
+    const answer = await sut.transaction(runner, async (_tx, events) => {
       await events.emit('equipment.deleted', deleted);
       seen.push('emitted');
       return 'done';
@@ -27,10 +27,10 @@ describe('InventoryEventBus', () => {
   });
 
   it('delivers nothing when the transaction rolls back', async () => {
-    const bus = new InventoryEventBus();
+    const sut = new InventoryEventBus();
     const after = jest.fn();
-    bus.on('equipment.deleted', after);
-    const failing = bus.transaction(runner, async (_tx, events) => {
+    sut.on('equipment.deleted', after);
+    const failing = sut.transaction(runner, async (_tx, events) => {
       await events.emit('equipment.deleted', deleted);
       throw new Error('refused');
     });
@@ -39,14 +39,14 @@ describe('InventoryEventBus', () => {
   });
 
   it('runs in-transaction subscribers at the emit, with the transaction, and their events after the commit', async () => {
-    const bus = new InventoryEventBus();
+    const sut = new InventoryEventBus();
     const seen: unknown[] = [];
-    bus.onInTransaction('equipment.status-set', async ({ equipmentId }, scope) => {
+    sut.onInTransaction('equipment.status-set', async ({ equipmentId }, scope) => {
       seen.push(['in', equipmentId, scope.tx]);
       await scope.events.emit('alerts.changed', { queued: 1, rooms: [] });
     });
-    bus.on('alerts.changed', ({ queued }) => void seen.push(['after', queued]));
-    await bus.transaction(runner, async (_tx, events) => {
+    sut.on('alerts.changed', ({ queued }) => void seen.push(['after', queued]));
+    await sut.transaction(runner, async (_tx, events) => {
       await events.emit('equipment.status-set', { equipmentId: 'e1', status: 'maintenance' });
       seen.push('emitted');
     });
@@ -54,11 +54,11 @@ describe('InventoryEventBus', () => {
   });
 
   it('fails the transaction when an in-transaction subscriber fails', async () => {
-    const bus = new InventoryEventBus();
+    const sut = new InventoryEventBus();
     const after = jest.fn();
-    bus.onInTransaction('equipment.status-set', () => Promise.reject(new Error('no history')));
-    bus.on('equipment.status-set', after);
-    const failing = bus.transaction(runner, (_tx, events) =>
+    sut.onInTransaction('equipment.status-set', () => Promise.reject(new Error('no history')));
+    sut.on('equipment.status-set', after);
+    const failing = sut.transaction(runner, (_tx, events) =>
       events.emit('equipment.status-set', { equipmentId: 'e1', status: 'active' }),
     );
     await expect(failing).rejects.toThrow('no history');
@@ -66,15 +66,15 @@ describe('InventoryEventBus', () => {
   });
 
   it('logs a failing after-commit subscriber and still delivers to the others', async () => {
-    const bus = new InventoryEventBus();
+    const sut = new InventoryEventBus();
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => {});
     const others = jest.fn();
-    bus.on('equipment.deleted', () => {
+    sut.on('equipment.deleted', () => {
       throw new Error('thrown');
     });
-    bus.on('equipment.deleted', () => Promise.reject(new Error('rejected')));
-    bus.on('equipment.deleted', others);
-    await bus.transaction(runner, (_tx, events) => events.emit('equipment.deleted', deleted));
+    sut.on('equipment.deleted', () => Promise.reject(new Error('rejected')));
+    sut.on('equipment.deleted', others);
+    await sut.transaction(runner, (_tx, events) => events.emit('equipment.deleted', deleted));
     expect(others).toHaveBeenCalledWith(deleted);
     expect(warn).toHaveBeenCalledTimes(2);
     expect(warn.mock.calls.map(([message]) => String(message))).toEqual([
@@ -112,8 +112,8 @@ describe('InventoryEventBus', () => {
 
     const app = await NestFactory.createApplicationContext(TestModule, { logger: false });
     try {
-      const bus = app.get(InventoryEventBus);
-      await bus.transaction(runner, async (_tx, events) => {
+      const sut = app.get(InventoryEventBus);
+      await sut.transaction(runner, async (_tx, events) => {
         await events.emit('equipment.status-set', { equipmentId: 'e1', status: 'inactive' });
         await events.emit('equipment.created', { equipment: { id: 'e1' } as Equipment });
       });
