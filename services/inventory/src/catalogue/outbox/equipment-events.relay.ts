@@ -60,8 +60,11 @@ export class EquipmentEventsRelay implements OnApplicationBootstrap, BeforeAppli
     if (addressChanged) this.kick();
   }
 
+  // A delete of a room or a building cascades to its equipment.
   @OnInventoryEvent('equipment.deleted')
-  equipmentDeleted(): void {
+  @OnInventoryEvent('room.deleted')
+  @OnInventoryEvent('building.deleted')
+  deleted(): void {
     this.kick();
   }
 

@@ -63,10 +63,12 @@ export abstract class TableRepository {
   }
 
   /** Whether a row was deleted; children go by their foreign keys' cascades, in the same statement. */
-  protected async deleteById(table: string, id: string): Promise<boolean> {
-    const [, count]: [unknown, number] = await this.dataSource.query(`DELETE FROM ${table} WHERE id = $1`, [
-      id,
-    ]);
+  protected async deleteById(
+    table: string,
+    id: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<boolean> {
+    const [, count]: [unknown, number] = await manager.query(`DELETE FROM ${table} WHERE id = $1`, [id]);
     return count > 0;
   }
 }

@@ -19,6 +19,14 @@ export interface AlertsChanged {
  * event and any context above it subscribe, without either importing the other.
  */
 export interface InventoryEvents {
+  /** A person created, updated or deleted a building (the catalogue); a delete takes its rooms and equipment. */
+  'building.created': { id: string };
+  'building.updated': { id: string };
+  'building.deleted': { id: string };
+  /** A person created, updated or deleted a room (the catalogue); a delete takes its equipment. */
+  'room.created': { id: string; buildingId: string };
+  'room.updated': { id: string; buildingId: string };
+  'room.deleted': { id: string; buildingId: string };
   /** A person created equipment (the catalogue). */
   'equipment.created': { equipment: Equipment };
   /**
