@@ -4,6 +4,7 @@ import { AlertingModule } from './alerting/alerting.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
 import { type Config } from './config';
 import { migrations } from './migrations';
+import { EventsModule } from './shared/events/events.module';
 import { LiveModule } from './shared/live/live.module';
 import { MetricsModule } from './shared/metrics/metrics.module';
 import { StatusModule } from './status/status.module';
@@ -19,6 +20,7 @@ export class AppModule {
         DatabaseModule.forService({ service: 'inventory', entities: [], migrations }),
         JetStreamModule.forService('inventory'),
         MetricsModule,
+        EventsModule,
         LiveModule,
         CatalogueModule,
         StatusModule,

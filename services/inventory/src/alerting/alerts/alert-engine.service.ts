@@ -2,6 +2,7 @@ import { CONFIG } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Config } from '../../config';
 import { type Transaction } from '../../shared/database/table.repository';
+import { OnInventoryEvent } from '../../shared/events/inventory-event-bus';
 import { LiveEventsPublisher } from '../../shared/live/live-events.publisher';
 import {
   type AlertOutcome,
@@ -101,6 +102,7 @@ export class AlertEngine implements CheckAlerts {
     return this.alerts.transaction((tx) => this.settle(tx, roomIds, new Map(), []));
   }
 
+  @OnInventoryEvent('alerts.changed')
   announce(outcome: AlertOutcome): void {
     if (outcome.queued > 0) this.relay.kick();
     for (const { roomId, buildingId } of outcome.rooms) {

@@ -62,10 +62,6 @@ export class AlertRepository extends TableRepository {
     };
   }
 
-  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
-  }
-
   /**
    * The open alerts, newest first, of one room or building when given; null when the room or
    * building given does not exist.

@@ -1,5 +1,4 @@
 import { Global, Module } from '@nestjs/common';
-import { EQUIPMENT_WATCH } from '../../catalogue';
 import { CHECK_ALERTS, ChecksModule, MaintenanceModule } from '../../status';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { AlertEngine } from './alert-engine.service';
@@ -9,9 +8,9 @@ import { EquipmentAlerts } from './equipment-alerts.service';
 import { QuietHoursRepository } from './quiet-hours.repository';
 
 /**
- * The alert engine. Global for what it provides to the contexts below it, under the tokens they
- * declare: the status batch and the equipment edits call it in their transactions without
- * importing a context above their own.
+ * The alert engine. Global for what it provides to status under the token status declares: the
+ * status batch calls it in its transaction without importing a context above its own. Equipment
+ * edits reach it through their events (`EquipmentAlerts`).
  */
 @Global()
 @Module({
@@ -23,8 +22,7 @@ import { QuietHoursRepository } from './quiet-hours.repository';
     AlertEngine,
     EquipmentAlerts,
     { provide: CHECK_ALERTS, useExisting: AlertEngine },
-    { provide: EQUIPMENT_WATCH, useExisting: EquipmentAlerts },
   ],
-  exports: [CHECK_ALERTS, EQUIPMENT_WATCH],
+  exports: [CHECK_ALERTS],
 })
 export class AlertsModule {}

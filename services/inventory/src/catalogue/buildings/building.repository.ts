@@ -6,7 +6,7 @@ import {
 } from '@cm/contracts';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { TableRepository } from '../../shared/database/table.repository';
+import { TableRepository, type Transaction } from '../../shared/database/table.repository';
 import { statusCountsOf, statusCountsSelect } from '../status-counts';
 
 const columns = `b.id, b.name, b.description, b.image_url AS "imageUrl"`;
@@ -47,20 +47,20 @@ export class BuildingRepository extends TableRepository {
     return rows[0] ?? null;
   }
 
-  async create(building: BuildingCreate): Promise<Building> {
-    const [row]: Building[] = await this.dataSource.query(
+  async create(tx: Transaction, building: BuildingCreate): Promise<Building> {
+    const [row]: Building[] = await tx.query(
       `INSERT INTO ${this.t.buildings} AS b (name, description, image_url) VALUES ($1, $2, $3) RETURNING ${columns}`,
       [building.name, building.description, building.imageUrl],
     );
     return row;
   }
 
-  update(id: string, changes: BuildingUpdate): Promise<Building | null> {
-    return this.updateById(`${this.t.buildings} AS b`, columns, id, { changes, updatable });
+  update(tx: Transaction, id: string, changes: BuildingUpdate): Promise<Building | null> {
+    return this.updateById(`${this.t.buildings} AS b`, columns, id, { changes, updatable, manager: tx });
   }
 
   /** Its rooms and their equipment go with it, by the foreign keys' cascades, in this one statement. */
-  delete(id: string): Promise<boolean> {
-    return this.deleteById(this.t.buildings, id);
+  delete(tx: Transaction, id: string): Promise<boolean> {
+    return this.deleteById(this.t.buildings, id, tx);
   }
 }

@@ -6,16 +6,18 @@ import {
 } from '@cm/contracts';
 import { Injectable } from '@nestjs/common';
 import { found, notFound } from '../../shared/database/not-found';
-import { LiveEventsPublisher } from '../../shared/live/live-events.publisher';
-import { EquipmentEventsRelay } from '../outbox/equipment-events.relay';
+import { InventoryEventBus } from '../../shared/events/inventory-event-bus';
 import { BuildingRepository } from './building.repository';
 
+/**
+ * What follows a building's edit reacts to the events it emits (`building.created`, `.updated`,
+ * `.deleted`).
+ */
 @Injectable()
 export class BuildingsService {
   constructor(
     private readonly buildings: BuildingRepository,
-    private readonly relay: EquipmentEventsRelay,
-    private readonly live: LiveEventsPublisher,
+    private readonly events: InventoryEventBus,
   ) {}
 
   list(): Promise<BuildingListItem[]> {
@@ -27,21 +29,28 @@ export class BuildingsService {
   }
 
   async create(building: BuildingCreate): Promise<Building> {
-    const created = await this.buildings.create(building);
-    this.live.inventoryChanged({ kind: 'building', action: 'created', id: created.id });
-    return created;
+    return this.events.transaction(this.buildings, async (tx, events) => {
+      const created = await this.buildings.create(tx, building);
+      await events.emit('building.created', { id: created.id });
+      return created;
+    });
   }
 
   async update(id: string, changes: BuildingUpdate): Promise<Building> {
-    const updated = found(await this.buildings.update(id, changes), () => notFound.building(id));
-    this.live.inventoryChanged({ kind: 'building', action: 'updated', id });
-    return updated;
+    const updated = await this.events.transaction(this.buildings, async (tx, events) => {
+      const updated = await this.buildings.update(tx, id, changes);
+      if (updated) await events.emit('building.updated', { id });
+      return updated;
+    });
+    return found(updated, () => notFound.building(id));
   }
 
   async delete(id: string): Promise<void> {
-    if (!(await this.buildings.delete(id))) throw notFound.building(id);
-    // The cascade deleted equipment: the monitor hears of it.
-    this.relay.kick();
-    this.live.inventoryChanged({ kind: 'building', action: 'deleted', id });
+    const deleted = await this.events.transaction(this.buildings, async (tx, events) => {
+      const deleted = await this.buildings.delete(tx, id);
+      if (deleted) await events.emit('building.deleted', { id });
+      return deleted;
+    });
+    if (!deleted) throw notFound.building(id);
   }
 }

@@ -11,7 +11,6 @@ import { AppError } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { TableRepository, type Transaction } from '../../shared/database/table.repository';
-import { type AfterCommit } from './equipment-watch';
 
 const columns = `e.id, e.room_id AS "roomId", e.name, e.model, e.serial_number AS "serialNumber",
   e.ip_address AS "ipAddress", e.status, e.notes, e.image_url AS "imageUrl", e.type,
@@ -50,16 +49,14 @@ export interface EquipmentParents {
   buildingId: string;
 }
 
-/** Records a person's status change in the update's transaction; answers what to do after its commit. */
-export type StatusRecorder = (tx: Transaction, status: EquipmentStatus) => Promise<AfterCommit>;
+/** Records a person's status change in the update's transaction, before the row is written. */
+export type StatusRecorder = (status: EquipmentStatus) => Promise<void>;
 
-/** An update as committed: the equipment, whether it changed its status or its room. */
+/** An update as written: the equipment, whether it changed its status or its room. */
 export interface EquipmentUpdated {
   equipment: Equipment;
   statusChanged: boolean;
   previousRoomId: string;
-  /** What the status change recorded leaves to do now that the update committed. */
-  afterCommit: AfterCommit;
 }
 
 @Injectable()
@@ -112,16 +109,17 @@ export class EquipmentRepository extends TableRepository {
   /**
    * Inserts the equipment; a trigger gives it its state row and first status span in the same
    * statement. Fails with a foreign key violation when the room does not exist. With a guard, the
-   * insert waits for and holds the campus's address count until it commits.
+   * insert waits for and holds the campus's address count until `tx` commits.
    */
-  create(roomId: string, equipment: EquipmentCreate, guard?: AddressGuard): Promise<Equipment> {
-    if (!guard && !equipment.upstreamEquipmentId)
-      return this.insert(this.dataSource.manager, roomId, equipment);
-    return this.dataSource.transaction(async (manager) => {
-      if (guard) await this.countAddresses(manager, null, guard);
-      await this.checkUpstream(manager, null, equipment.upstreamEquipmentId);
-      return this.insert(manager, roomId, equipment);
-    });
+  async create(
+    tx: Transaction,
+    roomId: string,
+    equipment: EquipmentCreate,
+    guard?: AddressGuard,
+  ): Promise<Equipment> {
+    if (guard) await this.countAddresses(tx, null, guard);
+    await this.checkUpstream(tx, null, equipment.upstreamEquipmentId);
+    return this.insert(tx, roomId, equipment);
   }
 
   private async insert(
@@ -216,50 +214,49 @@ export class EquipmentRepository extends TableRepository {
    * person's change (which makes older monitor results stale) and written by it. Null when the
    * equipment does not exist. A guard judges the address counts as in `create`.
    */
-  update(
+  async update(
+    manager: Transaction,
     id: string,
     changes: EquipmentUpdate,
     recordStatus: StatusRecorder,
     guard?: AddressGuard,
   ): Promise<EquipmentUpdated | null> {
-    return this.dataSource.transaction(async (manager) => {
-      const current: { status: string; roomId: string }[] = await manager.query(
-        `SELECT status, room_id AS "roomId" FROM ${this.t.equipment} WHERE id = $1 FOR UPDATE`,
-        [id],
-      );
-      if (current.length === 0) return null;
-      if (guard) await this.countAddresses(manager, id, guard);
-      await this.checkUpstream(manager, id, changes.upstreamEquipmentId);
-      const { status, ...rest } = changes;
-      const statusChanged = status !== undefined && status !== current[0].status;
-      const afterCommit = statusChanged ? await recordStatus(manager, status) : () => {};
-      const row = await this.updateById<Equipment, EquipmentUpdate>(`${this.t.equipment} AS e`, columns, id, {
-        changes: rest,
-        updatable,
-        manager,
-      });
-      const [check]: Pick<Equipment, 'lastCheckedAt' | 'lastRttMs'>[] = await manager.query(
-        `SELECT ${checkColumns} FROM ${this.t.state} st WHERE st.equipment_id = $1`,
-        [id],
-      );
-      // The status, when it changed, was written above, in this transaction: the row has it.
-      return (
-        row && {
-          equipment: { ...row, ...check },
-          statusChanged,
-          previousRoomId: current[0].roomId,
-          afterCommit,
-        }
-      );
+    const current: { status: string; roomId: string }[] = await manager.query(
+      `SELECT status, room_id AS "roomId" FROM ${this.t.equipment} WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
+    if (current.length === 0) return null;
+    if (guard) await this.countAddresses(manager, id, guard);
+    await this.checkUpstream(manager, id, changes.upstreamEquipmentId);
+    const { status, ...rest } = changes;
+    const statusChanged = status !== undefined && status !== current[0].status;
+    if (statusChanged) await recordStatus(status);
+    const row = await this.updateById<Equipment, EquipmentUpdate>(`${this.t.equipment} AS e`, columns, id, {
+      changes: rest,
+      updatable,
+      manager,
     });
+    const [check]: Pick<Equipment, 'lastCheckedAt' | 'lastRttMs'>[] = await manager.query(
+      `SELECT ${checkColumns} FROM ${this.t.state} st WHERE st.equipment_id = $1`,
+      [id],
+    );
+    // The status, when it changed, was written above, in this transaction: the row has it.
+    return (
+      row && {
+        equipment: { ...row, ...check },
+        statusChanged,
+        previousRoomId: current[0].roomId,
+      }
+    );
   }
 
   /** Answers the equipment's room and building, or null when there was no such equipment. */
-  delete(id: string): Promise<EquipmentParents | null> {
+  delete(tx: Transaction, id: string): Promise<EquipmentParents | null> {
     return this.deleteReturning(
       `${this.t.equipment} AS e`,
       `e.room_id AS "roomId", (SELECT r.building_id FROM ${this.t.rooms} r WHERE r.id = e.room_id) AS "buildingId"`,
       id,
+      tx,
     );
   }
 

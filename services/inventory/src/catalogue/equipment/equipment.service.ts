@@ -15,19 +15,20 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type Config } from '../../config';
 import { found, notFound } from '../../shared/database/not-found';
 import { withParent } from '../../shared/database/sql';
-import { LiveEventsPublisher } from '../../shared/live/live-events.publisher';
-import { EquipmentEventsRelay } from '../outbox/equipment-events.relay';
-import { EQUIPMENT_WATCH, type EquipmentWatch } from './equipment-watch';
+import { InventoryEventBus } from '../../shared/events/inventory-event-bus';
 import { type AddressGuard, EquipmentRepository } from './equipment.repository';
 
+/**
+ * Equipment edits. What follows one (the outbox relay kicked, live events, alerts settled) reacts
+ * to the events it emits in its transaction (`equipment.created`, `equipment.updated`,
+ * `equipment.status-set`, `equipment.deleted`: see `InventoryEvents`).
+ */
 @Injectable()
 export class EquipmentService {
   constructor(
     private readonly equipment: EquipmentRepository,
-    private readonly relay: EquipmentEventsRelay,
-    private readonly live: LiveEventsPublisher,
+    private readonly events: InventoryEventBus,
     @Inject(CONFIG) private readonly config: Config,
-    @Inject(EQUIPMENT_WATCH) private readonly watch: EquipmentWatch,
   ) {}
 
   async listByRoom(roomId: string): Promise<Equipment[]> {
@@ -51,75 +52,41 @@ export class EquipmentService {
       throw new AppError(ErrorCode.VALIDATION_FAILED, message, [{ path: 'roomId', message }]);
     }
     const guard = this.addressGuard(equipment.ipAddress);
-    const created = await withParent(
-      () => this.equipment.create(roomId, equipment, guard),
+    return withParent(
+      () =>
+        this.events.transaction(this.equipment, async (tx, events) => {
+          const created = await this.equipment.create(tx, roomId, equipment, guard);
+          await events.emit('equipment.created', { equipment: created });
+          return created;
+        }),
       () => notFound.room(roomId),
     );
-    if (created.ipAddress) this.relay.kick();
-    void this.announce(created, 'created');
-    return created;
   }
 
   async update(id: string, changes: EquipmentUpdate): Promise<Equipment> {
     const guard = this.addressGuard(changes.ipAddress);
     const updated = await withParent(
-      () => this.equipment.update(id, changes, (tx, status) => this.watch.statusSet(tx, id, status), guard),
+      () =>
+        this.events.transaction(this.equipment, async (tx, events) => {
+          const setStatus = (status: EquipmentStatus) =>
+            events.emit('equipment.status-set', { equipmentId: id, status });
+          const result = await this.equipment.update(tx, id, changes, setStatus, guard);
+          const addressChanged = changes.ipAddress !== undefined;
+          if (result) await events.emit('equipment.updated', { ...result, addressChanged });
+          return result;
+        }),
       () => notFound.room(changes.roomId!),
     );
-    if (changes.ipAddress !== undefined) this.relay.kick();
-    const { equipment, statusChanged, previousRoomId, afterCommit } = found(updated, () =>
-      notFound.equipment(id),
-    );
-    void this.announce(equipment, 'updated', statusChanged, previousRoomId);
-    // A person's status change took it out of its alert in the update's transaction.
-    afterCommit();
-    if (statusChanged || changes.ipAddress !== undefined || previousRoomId !== equipment.roomId) {
-      await this.watch.roomsChanged([previousRoomId, equipment.roomId]);
-    }
-    return equipment;
+    return found(updated, () => notFound.equipment(id)).equipment;
   }
 
   async delete(id: string): Promise<void> {
-    const parents = await this.equipment.delete(id);
+    const parents = await this.events.transaction(this.equipment, async (tx, events) => {
+      const deleted = await this.equipment.delete(tx, id);
+      if (deleted) await events.emit('equipment.deleted', { id, ...deleted });
+      return deleted;
+    });
     if (!parents) throw notFound.equipment(id);
-    this.relay.kick();
-    this.live.inventoryChanged({ kind: 'equipment', action: 'deleted', id, ...parents });
-    await this.watch.roomsChanged([parents.roomId]);
-  }
-
-  /**
-   * Live events after the commit: the change, and a person's status change as a status event
-   * (with the check time and round trip the equipment already had). A move is also a change of
-   * the room it left, whose counts changed too.
-   */
-  private async announce(
-    equipment: Equipment,
-    action: 'created' | 'updated',
-    statusChanged = false,
-    previousRoomId = equipment.roomId,
-  ): Promise<void> {
-    const buildingId = await this.equipment.buildingOf(equipment.roomId).catch(() => null);
-    if (!buildingId) return;
-    const { id, roomId } = equipment;
-    this.live.inventoryChanged({ kind: 'equipment', action, id, roomId, buildingId });
-    if (previousRoomId !== roomId) {
-      const left = await this.equipment.buildingOf(previousRoomId).catch(() => null);
-      if (left)
-        this.live.inventoryChanged({ kind: 'room', action: 'updated', id: previousRoomId, buildingId: left });
-    }
-    if (statusChanged) {
-      await this.live.statusChanged([
-        {
-          equipmentId: id,
-          roomId,
-          buildingId,
-          status: equipment.status as EquipmentStatus,
-          // The row's timestamp is a Date until it is serialised; the event carries the ISO text.
-          lastCheckedAt: equipment.lastCheckedAt ? new Date(equipment.lastCheckedAt).toISOString() : null,
-          rttMs: equipment.lastRttMs ?? null,
-        },
-      ]);
-    }
   }
 
   /**

@@ -8,8 +8,10 @@ import {
   type BeforeApplicationShutdown,
 } from '@nestjs/common';
 import { type Config } from '../../config';
-import { EquipmentEventRepository } from './equipment-event.repository';
+import { OnInventoryEvent } from '../../shared/events/inventory-event-bus';
+import { type InventoryEvents } from '../../shared/events/inventory-events';
 import { RelayLoop } from '../../shared/relay-loop';
+import { EquipmentEventRepository } from './equipment-event.repository';
 
 const BATCH = 500;
 
@@ -44,6 +46,26 @@ export class EquipmentEventsRelay implements OnApplicationBootstrap, BeforeAppli
   /** Publishes soon: at once, or right after the round under way (see RelayLoop). */
   kick(): void {
     this.loop.kick();
+  }
+
+  // The equipment triggers wrote an outbox event in the transaction for equipment that has or
+  // had an address.
+  @OnInventoryEvent('equipment.created')
+  equipmentCreated({ equipment }: InventoryEvents['equipment.created']): void {
+    if (equipment.ipAddress) this.kick();
+  }
+
+  @OnInventoryEvent('equipment.updated')
+  equipmentUpdated({ addressChanged }: InventoryEvents['equipment.updated']): void {
+    if (addressChanged) this.kick();
+  }
+
+  // A delete of a room or a building cascades to its equipment.
+  @OnInventoryEvent('equipment.deleted')
+  @OnInventoryEvent('room.deleted')
+  @OnInventoryEvent('building.deleted')
+  deleted(): void {
+    this.kick();
   }
 
   /** Publishes until the outbox is empty, a publish fails, or another replica is at it. */

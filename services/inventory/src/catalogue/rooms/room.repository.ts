@@ -1,7 +1,7 @@
 import { type Room, type RoomCreate, type RoomListItem, type RoomUpdate } from '@cm/contracts';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { TableRepository } from '../../shared/database/table.repository';
+import { TableRepository, type Transaction } from '../../shared/database/table.repository';
 import { statusCountsOf, statusCountsSelect } from '../status-counts';
 
 const columns = `r.id, r.building_id AS "buildingId", r.name, r.type, r.floor, r.capacity,
@@ -58,8 +58,8 @@ export class RoomRepository extends TableRepository {
   }
 
   /** Fails with a foreign key violation when the building does not exist. */
-  async create(buildingId: string, room: RoomCreate): Promise<Room> {
-    const [row]: Room[] = await this.dataSource.query(
+  async create(tx: Transaction, buildingId: string, room: RoomCreate): Promise<Room> {
+    const [row]: Room[] = await tx.query(
       `INSERT INTO ${this.t.rooms} AS r (building_id, name, type, floor, capacity, room_size, is_ada_accessible,
               image_url, wiring_diagram_url, seating_layout_url)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
@@ -80,15 +80,15 @@ export class RoomRepository extends TableRepository {
     return row;
   }
 
-  update(id: string, changes: RoomUpdate): Promise<Room | null> {
-    return this.updateById(`${this.t.rooms} AS r`, columns, id, { changes, updatable });
+  update(tx: Transaction, id: string, changes: RoomUpdate): Promise<Room | null> {
+    return this.updateById(`${this.t.rooms} AS r`, columns, id, { changes, updatable, manager: tx });
   }
 
   /**
    * Its equipment goes with it, by the foreign key's cascade, in this one statement. Answers the
    * room's building, or null when there was no such room.
    */
-  delete(id: string): Promise<{ buildingId: string } | null> {
-    return this.deleteReturning(this.t.rooms, 'building_id AS "buildingId"', id);
+  delete(tx: Transaction, id: string): Promise<{ buildingId: string } | null> {
+    return this.deleteReturning(this.t.rooms, 'building_id AS "buildingId"', id, tx);
   }
 }

@@ -2,16 +2,15 @@ import { type Room, type RoomCreate, type RoomListItem, type RoomUpdate } from '
 import { Injectable } from '@nestjs/common';
 import { found, notFound } from '../../shared/database/not-found';
 import { withParent } from '../../shared/database/sql';
-import { LiveEventsPublisher } from '../../shared/live/live-events.publisher';
-import { EquipmentEventsRelay } from '../outbox/equipment-events.relay';
+import { InventoryEventBus } from '../../shared/events/inventory-event-bus';
 import { RoomRepository } from './room.repository';
 
+/** What follows a room's edit reacts to the events it emits (`room.created`, `.updated`, `.deleted`). */
 @Injectable()
 export class RoomsService {
   constructor(
     private readonly rooms: RoomRepository,
-    private readonly relay: EquipmentEventsRelay,
-    private readonly live: LiveEventsPublisher,
+    private readonly events: InventoryEventBus,
   ) {}
 
   async listByBuilding(buildingId: string): Promise<RoomListItem[]> {
@@ -23,24 +22,32 @@ export class RoomsService {
   }
 
   async create(buildingId: string, room: RoomCreate): Promise<Room> {
-    const created = await withParent(
-      () => this.rooms.create(buildingId, room),
+    return withParent(
+      () =>
+        this.events.transaction(this.rooms, async (tx, events) => {
+          const created = await this.rooms.create(tx, buildingId, room);
+          await events.emit('room.created', { id: created.id, buildingId });
+          return created;
+        }),
       () => notFound.building(buildingId),
     );
-    this.live.inventoryChanged({ kind: 'room', action: 'created', id: created.id, buildingId });
-    return created;
   }
 
   async update(id: string, changes: RoomUpdate): Promise<Room> {
-    const updated = found(await this.rooms.update(id, changes), () => notFound.room(id));
-    this.live.inventoryChanged({ kind: 'room', action: 'updated', id, buildingId: updated.buildingId });
-    return updated;
+    const updated = await this.events.transaction(this.rooms, async (tx, events) => {
+      const room = await this.rooms.update(tx, id, changes);
+      if (room) await events.emit('room.updated', { id, buildingId: room.buildingId });
+      return room;
+    });
+    return found(updated, () => notFound.room(id));
   }
 
   async delete(id: string): Promise<void> {
-    const deleted = await this.rooms.delete(id);
+    const deleted = await this.events.transaction(this.rooms, async (tx, events) => {
+      const parent = await this.rooms.delete(tx, id);
+      if (parent) await events.emit('room.deleted', { id, buildingId: parent.buildingId });
+      return parent;
+    });
     if (!deleted) throw notFound.room(id);
-    this.relay.kick();
-    this.live.inventoryChanged({ kind: 'room', action: 'deleted', id, buildingId: deleted.buildingId });
   }
 }

@@ -16,6 +16,11 @@ export abstract class TableRepository {
     this.t = tablesOf(dataSource);
   }
 
+  /** Runs `work` in a transaction of its own. */
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
   /**
    * Sets the fields `changes` carries (mapped to columns by `updatable`), in `manager`'s
    * transaction when given; null when no row has the id.
@@ -42,21 +47,28 @@ export abstract class TableRepository {
 
   /**
    * Deletes the row and answers `returning` of it (its parents), or null when no row has the id;
-   * children go by their foreign keys' cascades, in the same statement.
+   * children go by their foreign keys' cascades, in the same statement; in `manager`'s transaction
+   * when given.
    */
-  protected async deleteReturning<R>(table: string, returning: string, id: string): Promise<R | null> {
-    const [rows]: [R[]] = await this.dataSource.query(
-      `DELETE FROM ${table} WHERE id = $1 RETURNING ${returning}`,
-      [id],
-    );
+  protected async deleteReturning<R>(
+    table: string,
+    returning: string,
+    id: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<R | null> {
+    const [rows]: [R[]] = await manager.query(`DELETE FROM ${table} WHERE id = $1 RETURNING ${returning}`, [
+      id,
+    ]);
     return rows[0] ?? null;
   }
 
   /** Whether a row was deleted; children go by their foreign keys' cascades, in the same statement. */
-  protected async deleteById(table: string, id: string): Promise<boolean> {
-    const [, count]: [unknown, number] = await this.dataSource.query(`DELETE FROM ${table} WHERE id = $1`, [
-      id,
-    ]);
+  protected async deleteById(
+    table: string,
+    id: string,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<boolean> {
+    const [, count]: [unknown, number] = await manager.query(`DELETE FROM ${table} WHERE id = $1`, [id]);
     return count > 0;
   }
 }

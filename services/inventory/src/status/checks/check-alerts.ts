@@ -1,5 +1,6 @@
 import { type EquipmentStatus } from '@cm/contracts';
 import { type Transaction } from '../../shared/database/table.repository';
+import { type AlertsChanged } from '../../shared/events/inventory-events';
 
 /** A check (or a person's status change) that changed an equipment's status, in order. */
 export interface CountedObservation {
@@ -17,13 +18,11 @@ export interface CheckedDevice {
   observations: CountedObservation[];
 }
 
-/** What the alert decisions of one transaction did, for the caller to act on after its commit. */
-export interface AlertOutcome {
-  /** Deliveries queued (the relay is kicked after the commit). */
-  queued: number;
-  /** Rooms whose open alert opened, changed or closed (live events after the commit). */
-  rooms: { roomId: string; buildingId: string }[];
-}
+/**
+ * What the alert decisions of one transaction did, for the caller to act on after its commit:
+ * the payload of the `alerts.changed` event.
+ */
+export type AlertOutcome = AlertsChanged;
 
 export const noAlerts = (): AlertOutcome => ({ queued: 0, rooms: [] });
 
