@@ -15,7 +15,7 @@ import { type Observable } from 'rxjs';
 import { type z } from 'zod';
 import { AppError, isErrorBody } from '../errors';
 import { platformMetrics } from '../metrics/platform-metrics';
-import { type NatsClientOptions } from './connection-options';
+import { type NatsClientOptions, natsConnectionSettings } from './connection-options';
 import { NamespacedClientNats } from './namespaced-transport';
 import { injectTraceHeaders } from './trace-headers';
 
@@ -66,9 +66,7 @@ export class RpcClient implements OnApplicationShutdown {
       ...options.connection,
       servers: options.servers.split(','),
       name: options.name,
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 1000,
-      timeout: 5000,
+      ...natsConnectionSettings,
       // An Error (a stack) captured per request, only to lengthen the stack of a failure that
       // becomes an AppError anyway: a measurable share of a request's CPU.
       noAsyncTraces: true,
