@@ -49,8 +49,9 @@ describe('the whole system across a restart of the NATS server', () => {
     })();
     await eventually(() => expect(accepted.length).toBeGreaterThanOrEqual(20));
     await nats.down();
-    // While NATS is away the gateway answers at once that the service is unavailable (requests in
-    // flight when it went may time out instead), and says it is not ready.
+    // While NATS is away the gateway answers that the service is unavailable, at once once it has
+    // waited 2 s for a reconnection (requests in flight when it went may time out instead), and
+    // says it is not ready.
     await eventually(() => expect(answers.slice(-3)).toEqual([503, 503, 503]));
     expect(refusal).toMatchObject({
       code: 'COMMON.SERVICE_UNAVAILABLE',
