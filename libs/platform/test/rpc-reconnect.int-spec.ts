@@ -147,3 +147,56 @@ describe('RpcClient when a NATS server is lost', () => {
     }
   });
 });
+
+describe('NamespacedServerNats when its NATS server is lost while it handles a request', () => {
+  const namespace = testNamespace('held');
+  const answer = query('probe.answer', z.object({}), counted);
+  let lost: () => Promise<void> = () => Promise.resolve();
+
+  @Controller()
+  class AnsweringController {
+    /** Answers only once the service has lost its connection (the reply waits for the next one). */
+    @HandleMessage(answer)
+    async answer() {
+      await lost();
+      return { n: 1 };
+    }
+  }
+
+  @Module({ controllers: [AnsweringController] })
+  class AnsweringModule {}
+
+  it('sends the reply once reconnected, rather than losing it and leaving the caller to time out', async () => {
+    const cluster = await OwnNatsCluster.start(3);
+    let service: INestMicroservice | undefined;
+    const rpc = new RpcClient({
+      namespace,
+      servers: cluster.servers[0].url,
+      timeoutMs: 10_000,
+      name: 'held-test',
+    });
+    try {
+      await rpc.ping();
+      const strategy = new NamespacedServerNats(namespace, {
+        servers: [cluster.servers[1].url],
+        queue: `${namespace}.probe`,
+      });
+      lost = () =>
+        firstValueFrom(strategy.status.pipe(filter((status) => status !== 'connected'))).then(() => {});
+      service = await NestFactory.createMicroservice(AnsweringModule, { strategy, logger: false });
+      await service.listen();
+      // A connection younger than a second (reconnectTimeWait) reconnects only after that second:
+      // the reply is made well before, while the service has no connection.
+      const asked = rpc.send(answer, {});
+      await sleep(100);
+      await cluster.servers[1].down('SIGKILL');
+      const started = performance.now();
+      await expect(asked).resolves.toEqual({ n: 1 });
+      expect(performance.now() - started).toBeLessThan(5000);
+    } finally {
+      await rpc.onApplicationShutdown();
+      await service?.close();
+      await cluster.close();
+    }
+  });
+});
