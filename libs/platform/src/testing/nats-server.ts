@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { connect, type JetStreamManager } from 'nats';
+import { connect, type JetStreamManager, type NatsConnection } from 'nats';
 import { eventually } from './eventually';
 
 /**
@@ -185,6 +185,41 @@ export class OwnNatsCluster {
     return this.indexOf(info.cluster.leader);
   }
 
+  /** Whether every copy of `stream` is on a running server and has all its messages. */
+  async allCopiesCurrent(stream: string): Promise<boolean> {
+    const info = await this.withJetStream((jsm) => jsm.streams.info(stream));
+    const others = info.cluster?.replicas ?? [];
+    return (
+      !!info.cluster?.leader &&
+      others.length === info.config.num_replicas - 1 &&
+      others.every((r) => r.current && !r.offline)
+    );
+  }
+
+  /**
+   * Makes server `index` the leader of `stream`: the leader is asked to step down, and the copies
+   * elect another, until the one wanted wins.
+   */
+  async makeLeader(stream: string, index: number, timeoutMs = 60_000): Promise<void> {
+    await eventually(
+      async () => {
+        const leader = await this.leaderOf(stream);
+        if (leader === index) return;
+        await this.withJetStream((_jsm, nc) => nc.request(`$JS.API.STREAM.LEADER.STEPDOWN.${stream}`));
+        throw new Error(`n${leader} leads ${stream}, not n${index}`);
+      },
+      timeoutMs,
+      500,
+    );
+  }
+
+  /** The server the client named `name` is connected to now, if any. */
+  async serverOf(name: string): Promise<number | undefined> {
+    for (const [index, server] of this.servers.entries())
+      if (server.running && (await this.clientsOf(index)).includes(name)) return index;
+    return undefined;
+  }
+
   /** The names of the clients connected to server `index` now (connections name their process). */
   async clientsOf(index: number): Promise<string[]> {
     const res = await fetch(`http://127.0.0.1:${this.httpPorts[index]}/connz?limit=4096`, {
@@ -195,14 +230,14 @@ export class OwnNatsCluster {
   }
 
   /** Runs `use` on a connection to the servers that run now, closed afterwards. */
-  async withJetStream<T>(use: (jsm: JetStreamManager) => Promise<T>): Promise<T> {
+  async withJetStream<T>(use: (jsm: JetStreamManager, nc: NatsConnection) => Promise<T>): Promise<T> {
     const nc = await connect({
       servers: this.servers.filter((s) => s.running).map((s) => s.url),
       name: 'test-cluster',
       timeout: 5000,
     });
     try {
-      return await use(await nc.jetstreamManager({ timeout: 5000 }));
+      return await use(await nc.jetstreamManager({ timeout: 5000 }), nc);
     } finally {
       await nc.close();
     }
