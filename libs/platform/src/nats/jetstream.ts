@@ -48,7 +48,7 @@ import { HealthService } from '../health';
 import { MetricsService } from '../metrics/metrics.service';
 import { platformMetrics } from '../metrics/platform-metrics';
 import { closeIfStartFails } from '../start-resources';
-import { natsClientOptions, type NatsClientOptions } from './connection-options';
+import { natsClientOptions, type NatsClientOptions, natsConnectionSettings } from './connection-options';
 import { extractTraceContext, injectTraceHeaders } from './trace-headers';
 
 const tracer = trace.getTracer('@cm/platform/jetstream');
@@ -479,9 +479,7 @@ export class JetStreamConnection {
       ...options.connection,
       servers: options.servers.split(','),
       name: options.name,
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 1000,
-      timeout: options.timeoutMs,
+      ...natsConnectionSettings,
     });
     const jsm = await nc.jetstreamManager({ timeout: options.timeoutMs });
     return new JetStreamConnection(
