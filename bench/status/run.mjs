@@ -39,6 +39,7 @@ import {
   median,
   memoryMiB,
   percentile,
+  resetPeakMemory,
   round,
 } from '../support/measure.mjs';
 
@@ -449,6 +450,16 @@ async function pipelinePhase(ctx, n, previous) {
   );
   phase.relayS = round((performance.now() - t) / 1000, 1);
   log(`relay and monitor caught up in ${phase.relayS} s`);
+  // What the monitor holds with the list loaded and no sweep yet, and its peak while loading it;
+  // from here its peak is that of the sweeps alone.
+  const monitorPid = stack.children.get('monitor').pid;
+  const loaded = memoryMiB(monitorPid);
+  phase.monitorLoadedRssMiB = loaded?.rss ?? null;
+  phase.monitorLoadPeakRssMiB = loaded?.peak ?? null;
+  phase.monitorPeakReset = resetPeakMemory(monitorPid);
+  log(
+    `monitor with ${n} devices listed, before any sweep: ${loaded?.rss} MiB resident (${loaded?.peak} MiB at its peak while loading)`,
+  );
 
   // Warm-up sweep (not counted): JIT, pools; and the monitor's list must hold every device.
   const warm = await waitFor(
@@ -476,7 +487,6 @@ async function pipelinePhase(ctx, n, previous) {
   }
 
   const inventoryPid = stack.children.get('inventory').pid;
-  const monitorPid = stack.children.get('monitor').pid;
   const bytesBefore = await statusTableBytes(db);
   const statsBefore = await stateTableStats(db);
   const cpuBefore = { inventory: cpuMs(inventoryPid), monitor: cpuMs(monitorPid) };
@@ -540,9 +550,12 @@ async function pipelinePhase(ctx, n, previous) {
   phase.postgresCpuMsPer1000 = round((pgCpu / checks) * 1000, 1);
   phase.monitorCpuMsPer1000 = round(((cpuAfter.monitor - cpuBefore.monitor) / checks) * 1000, 1);
   phase.monitorCpuMsPerSweep = Math.round((cpuAfter.monitor - cpuBefore.monitor) / SWEEPS);
-  // After the sweeps: what the monitor holds, and the most it held since it started.
+  // After the sweeps: what the monitor holds, and the most it held during them (the warm-up one
+  // included; since it started when its peak could not be reset).
   phase.monitorRssMiB = monitorMemory?.rss ?? null;
   phase.monitorPeakRssMiB = monitorMemory?.peak ?? null;
+  phase.monitorSweepKiBPerDevice =
+    monitorMemory && loaded ? round(((monitorMemory.peak - loaded.rss) * 1024) / n, 2) : null;
   // Definitive: the database did not hold every result of the sweep when Check Now said it did.
   phase.checkNowBeforeCommit = phase.sweeps.filter(
     (r) => r.checkNowStatus === 200 && r.recordedAtAnswer < n,
@@ -1030,12 +1043,12 @@ function printSummary(r) {
       `\nStatus pipeline: ${r.sweepsPerSize} sweeps per size, Check Now back to back, packet gap ${r.packetGapMs} ms`,
     );
     console.log(
-      '| devices | monitor sweep p50 ms | last msg → commit p50 ms | p99 ms | COPY floor ms | p50 ÷ COPY | p99 ÷ COPY | backlog after publish (max) | backlog at next start (max) | B/device/sweep | B/device/day | inventory CPU ms/1000 checks | PG backends CPU ms/1000 | monitor CPU ms/1000 | monitor CPU ms/sweep | monitor RSS / peak MiB |',
+      '| devices | monitor sweep p50 ms | last msg → commit p50 ms | p99 ms | COPY floor ms | p50 ÷ COPY | p99 ÷ COPY | backlog after publish (max) | backlog at next start (max) | B/device/sweep | B/device/day | inventory CPU ms/1000 checks | PG backends CPU ms/1000 | monitor CPU ms/1000 | monitor CPU ms/sweep | monitor RSS listed / after sweeps / sweep peak MiB | sweep peak over listed, KiB/device |',
     );
-    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const p of r.pipeline) {
       console.log(
-        `| ${p.devices} | ${p.monitorSweepP50Ms} | ${p.latencyP50Ms} | ${p.latencyP99Ms} | ${p.copyFloorMs} | ${p.latencyP50OverCopy} | ${p.latencyP99OverCopy} | ${p.backlogAfterPublishMax} | ${p.backlogAtStartMax} | ${p.bytesPerDevicePerSweep} | ${p.bytesPerDevicePerDay} | ${p.inventoryCpuMsPer1000} | ${p.postgresCpuMsPer1000} | ${p.monitorCpuMsPer1000} | ${p.monitorCpuMsPerSweep} | ${p.monitorRssMiB} / ${p.monitorPeakRssMiB} |`,
+        `| ${p.devices} | ${p.monitorSweepP50Ms} | ${p.latencyP50Ms} | ${p.latencyP99Ms} | ${p.copyFloorMs} | ${p.latencyP50OverCopy} | ${p.latencyP99OverCopy} | ${p.backlogAfterPublishMax} | ${p.backlogAtStartMax} | ${p.bytesPerDevicePerSweep} | ${p.bytesPerDevicePerDay} | ${p.inventoryCpuMsPer1000} | ${p.postgresCpuMsPer1000} | ${p.monitorCpuMsPer1000} | ${p.monitorCpuMsPerSweep} | ${p.monitorLoadedRssMiB} / ${p.monitorRssMiB} / ${p.monitorPeakRssMiB} | ${p.monitorSweepKiBPerDevice} |`,
       );
     }
   }

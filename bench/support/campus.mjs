@@ -76,13 +76,24 @@ export async function seedCampus(db, schema, { buildings, roomsPerBuilding, equi
   await db.query(`VACUUM ANALYZE ${schema}.buildings, ${schema}.rooms, ${schema}.equipment`);
 }
 
-/** Signs in as `username` and answers the session cookie (`cm.sid=…`). */
-export async function signIn(url, username, password) {
-  const res = await globalThis.fetch(`${url}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
+/**
+ * Signs in as `username` and answers the session cookie (`cm.sid=…`). Auth answers sign-ins before
+ * it has created the first administrator from ADMIN_PASSWORD (hashing it takes a while on a busy
+ * machine), so a refusal is tried again for up to `waitMs`.
+ */
+export async function signIn(url, username, password, { waitMs = 30_000 } = {}) {
+  const deadline = Date.now() + waitMs;
+  let res;
+  for (;;) {
+    res = await globalThis.fetch(`${url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username, password }),
+    });
+    if (res.status !== 401 || Date.now() > deadline) break;
+    await res.arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
   if (!res.ok) throw new Error(`Sign-in answered ${res.status}: ${await res.text()}`);
   const cookie = res.headers
     .getSetCookie()

@@ -46,6 +46,19 @@ export function memoryMiB(pid) {
   }
 }
 
+/**
+ * Starts a process's peak resident memory (VmHWM) afresh from what it holds now (Linux's
+ * /proc/<pid>/clear_refs, as root or as its owner); false when it cannot.
+ */
+export function resetPeakMemory(pid) {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The local ports of a process's established TCP connections to `port` (needs root for ss -p). */
 function clientPorts(pid, port) {
   const out = spawnSync('ss', ['-tnpH', 'state', 'established', `( dport = :${port} )`], {

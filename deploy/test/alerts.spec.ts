@@ -156,6 +156,7 @@ describe('metrics and alerts of the chart', () => {
         'CmLiveEventsHeldBack',
         'CmMetricsTargetDown',
         'CmMonitorMembersMissing',
+        'CmMonitorMemoryNearLimit',
         'CmMonitorNoLeader',
         'CmMonitoringOff',
         'CmMonitorTwoLeaders',
@@ -230,7 +231,7 @@ describe('metrics and alerts of the chart', () => {
   });
 
   it('takes its thresholds, labels and scrape settings from the values', () => {
-    // ci/inline-credentials-values.yaml gives the 5xx ratio (a fraction `--set` would pass as a string).
+    // ci/inline-credentials-values.yaml gives the 5xx and memory ratios (a fraction `--set` would pass as a string).
     const given = render(
       ['ci/inline-credentials-values.yaml'],
       [
@@ -240,6 +241,7 @@ describe('metrics and alerts of the chart', () => {
         'metrics.prometheusRule.thresholds.outboxAgeSeconds=900',
         'metrics.prometheusRule.thresholds.notificationFailures=7',
         'monitor.replicaCount=3',
+        'monitor.resources.limits.memory=512Mi',
         'metrics.prometheusRule.labels.release=kps',
         'metrics.serviceMonitor.interval=20s',
       ],
@@ -251,8 +253,9 @@ describe('metrics and alerts of the chart', () => {
     expect(byName.CmStatusLagOld.expr).toMatch(/> 600$/);
     expect(byName.CmEquipmentOutboxStuck.expr).toMatch(/> 900$/);
     expect(byName.CmNotificationsFailing.expr).toMatch(/> 7$/);
-    // Members are compared with the replicas the chart runs.
+    // Members are compared with the replicas the chart runs, memory with the limit it sets.
     expect(byName.CmMonitorMembersMissing.expr).toMatch(/< 3$/);
+    expect(byName.CmMonitorMemoryNearLimit.expr).toMatch(/> 0\.9 \* 536870912$/);
     expect(Object.values(byName).every((r) => r.labels.team === 'av')).toBe(true);
     expect(ofKind(given, 'PrometheusRule')[0].metadata.labels).toMatchObject({ release: 'kps' });
     for (const monitor of ofKind(given, 'ServiceMonitor') as ServiceMonitor[])

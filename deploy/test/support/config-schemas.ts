@@ -80,12 +80,14 @@ export const otherNatsLogins = ['NATS_TOKEN', 'NATS_CREDS_FILE'];
 export const generatedPasswordDestinations = ['ADMIN_PASSWORD_SECRET', 'ADMIN_PASSWORD_OUTPUT_FILE'];
 
 /**
- * Read besides the schema's own variables, and set only when the operator asks: `<NAME>_FILE` of
- * each secret (the file holding it), and NODE_EXTRA_CA_CERTS, which Node itself reads (caBundle).
+ * Read besides the schema's own variables: `<NAME>_FILE` of each secret (the file holding it) and
+ * NODE_EXTRA_CA_CERTS (caBundle), set only when the operator asks, and NODE_OPTIONS, which Node
+ * itself reads (the monitor's heap bound).
  */
 export const alsoRead = (service: ServiceName) => [
   ...secretVariables(configSchemas[service]).map((name) => `${name}_FILE`),
   'NODE_EXTRA_CA_CERTS',
+  'NODE_OPTIONS',
 ];
 
 /** Tuning the chart exposes as values, while one Docker host keeps the services' defaults. */

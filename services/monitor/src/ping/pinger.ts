@@ -30,10 +30,12 @@ export class PingerClosedError extends Error {
   }
 }
 
+/** Called once with the address's answer (or its absence), or with PingerClosedError. */
+export type PingCallback = (error: Error | null, result: AddressResult | null) => void;
+
 interface Queued {
   address: string;
-  resolve(result: AddressResult): void;
-  reject(error: Error): void;
+  done: PingCallback;
 }
 
 /**
@@ -87,6 +89,8 @@ export class Pinger {
   private outstanding = 0;
   private nextSendAt = 0;
   private wakeUp?: () => void;
+  /** Callers of `room` waiting for the queue to be shorter than `below`. */
+  private roomWaiters: { below: number; resolve: () => void }[] = [];
   private closed = false;
   readonly counters: PingerCounters = { sent: 0, answered: 0, unanswered: 0 };
 
@@ -141,20 +145,47 @@ export class Pinger {
     return this.outstanding;
   }
 
+  /** Requests waiting to be sent. */
+  get queued(): number {
+    return this.queue.length - this.head;
+  }
+
+  /**
+   * Undefined while fewer than `below` requests wait to be sent (or once closed); otherwise a
+   * promise that resolves when that is so. Requests leave the queue no faster than the packet
+   * gap allows, and each holds memory while it waits: a sweep keeps the queue short this way.
+   */
+  room(below: number): Promise<void> | undefined {
+    if (this.closed || this.queued < below) return undefined;
+    return new Promise((resolve) => this.roomWaiters.push({ below, resolve }));
+  }
+
   /** Resolves with the address's answer (or its absence); rejects only when the pinger closes. */
   ping(address: string): Promise<AddressResult> {
-    if (this.closed) return Promise.reject(new PingerClosedError());
+    return new Promise((resolve, reject) =>
+      this.pingWith(address, (error, result) => (error ? reject(error) : resolve(result!))),
+    );
+  }
+
+  /**
+   * `ping` with a callback, always called later, never from within this call. A sweep holds
+   * thousands of requests at once: a callback is one closure each where a promise, its resolving
+   * functions and the async functions awaiting it were several.
+   */
+  pingWith(address: string, done: PingCallback): void {
+    if (this.closed) {
+      process.nextTick(done, new PingerClosedError(), null);
+      return;
+    }
     // After an idle spell the schedule restarts now, so no burst makes up for the pause. (While
     // requests wait, a late timer's arrears are kept: that is what holds the average rate.)
     if (this.head === this.queue.length) this.nextSendAt = Math.max(this.nextSendAt, performance.now());
     busy.add(this);
-    return new Promise((resolve, reject) => {
-      this.queue.push({ address, resolve, reject });
-      this.pump();
-    });
+    this.queue.push({ address, done });
+    this.pump();
   }
 
-  /** Stops sending; what is queued or awaiting a reply rejects with PingerClosedError. */
+  /** Stops sending; what is queued or awaiting a reply fails with PingerClosedError. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -163,7 +194,8 @@ export class Pinger {
     const waiting = this.queue.splice(this.head);
     this.head = 0;
     this.queue.length = 0;
-    for (const q of waiting) q.reject(new PingerClosedError());
+    for (const q of waiting) process.nextTick(q.done, new PingerClosedError(), null);
+    this.wakeRoomWaiters();
     // net-ping answers every request in flight with an error, which rejects it (see send).
     this.session.close();
   }
@@ -187,10 +219,21 @@ export class Pinger {
       this.queue.splice(0, this.head);
       this.head = 0;
     }
+    this.wakeRoomWaiters();
     if (this.head < this.queue.length && this.outstanding < this.options.maxOutstanding) {
       this.scheduleWake(Math.max(0, this.nextSendAt - performance.now()));
     }
     // Otherwise a reply (or timeout) frees a slot and pumps again.
+  }
+
+  private wakeRoomWaiters(): void {
+    if (this.roomWaiters.length === 0) return;
+    const waiting = this.roomWaiters;
+    this.roomWaiters = [];
+    for (const waiter of waiting) {
+      if (this.closed || this.queued < waiter.below) waiter.resolve();
+      else this.roomWaiters.push(waiter);
+    }
   }
 
   /** Pumps again after `ms`; `wakeUp` cancels the wait (and is cleared when it fires). */
@@ -221,7 +264,7 @@ export class Pinger {
     this.session.pingHost(q.address, (error) => {
       this.outstanding--;
       if (this.closed) {
-        q.reject(new PingerClosedError());
+        q.done(new PingerClosedError(), null);
         return;
       }
       if (error && /socket (forcibly )?closed/i.test(error.message)) {
@@ -230,17 +273,20 @@ export class Pinger {
         this.pump();
         return;
       }
+      let result: AddressResult;
       if (error) {
         this.counters.unanswered++;
-        q.resolve({ address: q.address, alive: false, rttMs: null });
+        result = { address: q.address, alive: false, rttMs: null };
       } else {
         this.counters.answered++;
         // From our call to the reply (net-ping's own times are whole milliseconds).
         const rttMs = Math.round((performance.now() - started) * 1000) / 1000;
-        q.resolve({ address: q.address, alive: true, rttMs });
+        result = { address: q.address, alive: true, rttMs };
       }
       if (this.head < this.queue.length) this.pump();
       else if (this.outstanding === 0) busy.delete(this);
+      // Last, so that a callback that throws leaves the pinger's own bookkeeping done.
+      q.done(null, result);
     });
   }
 }

@@ -8,6 +8,9 @@ const MAX_BATCH_BYTES = 512 * 1024;
 /** How long a partly filled batch waits for more results, so a sweep's results flow as it goes. */
 const LINGER_MS = 50;
 
+/** Batches sent and not yet acknowledged past which `ready` asks the sweep to wait. */
+const MAX_UNACKNOWLEDGED = 8;
+
 /** Rough JSON size of a check, without encoding it twice. */
 const sizeOf = (check: StatusCheck) => 160 + 64 * check.results.length;
 
@@ -41,6 +44,16 @@ export class StatusPublisher {
     this.pendingBytes += sizeOf(check);
     if (this.pending.length >= STATUS_BATCH_MAX_CHECKS || this.pendingBytes >= MAX_BATCH_BYTES) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), LINGER_MS);
+  }
+
+  /**
+   * Undefined while more checks may come; otherwise (the stream acknowledges batches more slowly
+   * than the sweep fills them) a promise of the next acknowledgement, so that unsent results do not
+   * pile up in memory.
+   */
+  ready(): Promise<void> | undefined {
+    if (this.sending.size < MAX_UNACKNOWLEDGED) return undefined;
+    return Promise.race(this.sending);
   }
 
   /** Sends what is gathered and waits until every batch is acknowledged or has failed. */

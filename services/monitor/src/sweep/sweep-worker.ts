@@ -1,5 +1,4 @@
 import {
-  type AddressResult,
   messages,
   namespacedSubject,
   type SweepAcceptance,
@@ -10,16 +9,24 @@ import { extractTraceContext, JetStreamConnection } from '@cm/platform';
 import { Injectable, Logger } from '@nestjs/common';
 import { context, trace } from '@opentelemetry/api';
 import { type Msg, type Subscription } from 'nats';
-import { ownsTarget } from '../cluster/assignment';
+import { ownership } from '../cluster/assignment';
 import { Membership } from '../cluster/membership';
 import { MonitorMetrics } from '../metrics/monitor-metrics';
-import { Pinger, PingerClosedError } from '../ping/pinger';
+import { Pinger } from '../ping/pinger';
 import { summarize } from '../ping/status';
 import { TargetList } from '../targets/target-list';
+import { pingShare } from './ping-share';
 import { StatusPublisher } from './status-publisher';
 import { decodeJson, encodeJson } from './wire';
 
 const tracer = trace.getTracer('@cm/monitor');
+
+/**
+ * Requests queued in the pinger before a share waits to add more: enough for several of the
+ * pinger's wakes at any packet gap (it sends at most 256 a turn without one), few enough that
+ * what waits in the queue stays small and young. What awaits a reply is bounded by the pinger.
+ */
+const SEND_AHEAD = 512;
 
 interface Share {
   aborted: boolean;
@@ -96,58 +103,39 @@ export class SweepWorker {
   private async run(assignment: SweepAssignment, share: Share): Promise<void> {
     const started = performance.now();
     const me = this.membership.memberId;
-    const mine = this.targets.list().filter((t) => ownsTarget(t.equipmentId, assignment, me));
+    const mine = this.targets.share(ownership(assignment, me));
     const report: SweepReport = {
       sweepId: assignment.sweepId,
       part: assignment.part,
       memberId: me,
-      targets: mine.length,
+      targets: mine.equipmentIds.length,
       answered: 0,
       published: 0,
       aborted: false,
       lastSequence: 0,
-    };
-    // An address shared by several equipment is pinged once.
-    const pings = new Map<string, Promise<AddressResult>>();
-    const ping = (address: string) => {
-      let p = pings.get(address);
-      if (!p) pings.set(address, (p = this.pinger.ping(address)));
-      return p;
     };
     const publisher = new StatusPublisher(this.jetstream, this.metrics, {
       sweepId: assignment.sweepId,
       part: assignment.part,
       memberId: me,
     });
-    await Promise.all(
-      mine.map(async (target) => {
-        let results: AddressResult[];
-        try {
-          results = await Promise.all(target.addresses.map(ping));
-        } catch (error) {
-          if (error instanceof PingerClosedError) return;
-          throw error;
-        }
-        // A replica going away publishes nothing more: what it measured while stopping is not trusted.
-        if (share.aborted) return;
+    await pingShare(mine, {
+      ping: (address, done) =>
+        this.pinger.pingWith(address, (error, result) => {
+          if (result) this.metrics.pings.inc({ result: result.alive ? 'answered' : 'unanswered' });
+          done(error, result);
+        }),
+      checked: (equipmentId, results) => {
         const { status, rttMs } = summarize(results);
-        publisher.add({
-          equipmentId: target.equipmentId,
-          status,
-          checkedAt: new Date().toISOString(),
-          rttMs,
-          results,
-        });
+        publisher.add({ equipmentId, status, checkedAt: new Date().toISOString(), rttMs, results });
         if (results.some((r) => r.alive)) report.answered++;
-      }),
-    );
+      },
+      aborted: () => share.aborted,
+      ready: () => this.pinger.room(SEND_AHEAD) ?? publisher.ready(),
+    });
     await publisher.close();
     report.published = publisher.published;
     report.lastSequence = publisher.lastSequence;
-    for (const r of pings.values()) {
-      const result = await r.catch(() => null);
-      if (result) this.metrics.pings.inc({ result: result.alive ? 'answered' : 'unanswered' });
-    }
     report.aborted = share.aborted;
     this.metrics.shareDuration.observe((performance.now() - started) / 1000);
     this.jetstream.nc.publish(

@@ -4,6 +4,7 @@ import {
   type EquipmentChangedEvent,
   equipmentChangedEventSchema,
   events,
+  ipv4ToInt,
   isAddressError,
   MAX_TARGETS_PAGE,
   messages,
@@ -16,12 +17,13 @@ import { CONFIG, JetStreamConnection, RpcClient } from '@cm/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type ConsumerMessages, DeliverPolicy, JSONCodec } from 'nats';
 import { type Config } from '../config';
+import { packAddresses, type PackedAddresses } from './packed-addresses';
 
-/** One equipment to ping: its id and every address its stored text stands for. */
-export interface Target {
-  equipmentId: string;
-  ipAddress: string;
-  addresses: string[];
+/** The equipment one replica pings in one part of a sweep, in list order, with their addresses. */
+export interface TargetShare {
+  equipmentIds: string[];
+  /** `addresses[i]` are the addresses of `equipmentIds[i]`. */
+  addresses: PackedAddresses[];
 }
 
 const json = JSONCodec<unknown>();
@@ -35,7 +37,11 @@ const json = JSONCodec<unknown>();
 @Injectable()
 export class TargetList {
   private readonly logger = new Logger(TargetList.name);
-  private targets = new Map<string, Target>();
+  /**
+   * Equipment id → its addresses, packed into a number: about 100 bytes an equipment, so that
+   * every replica can hold the whole list of the largest campus (each pings a share of it).
+   */
+  private targets = new Map<string, PackedAddresses>();
   /** Events held back while a full load runs; null when none runs. */
   private held: EquipmentChangedEvent[] | null = null;
   private messages?: ConsumerMessages;
@@ -58,8 +64,19 @@ export class TargetList {
     return this.targets.size;
   }
 
-  list(): Target[] {
-    return [...this.targets.values()];
+  /**
+   * The equipment `owns` accepts, as the list is now: changes that arrive while a sweep pings its
+   * share count from the next sweep.
+   */
+  share(owns: (equipmentId: string) => boolean): TargetShare {
+    const share: TargetShare = { equipmentIds: [], addresses: [] };
+    // forEach rather than for…of: no entry array for each of tens of thousands of equipment.
+    this.targets.forEach((addresses, equipmentId) => {
+      if (!owns(equipmentId)) return;
+      share.equipmentIds.push(equipmentId);
+      share.addresses.push(addresses);
+    });
+    return share;
   }
 
   /** Follows the change events and loads the list, retrying until inventory answers. */
@@ -94,7 +111,7 @@ export class TargetList {
     if (this.held) return;
     this.held = [];
     try {
-      const fresh = new Map<string, Target>();
+      const fresh = new Map<string, PackedAddresses>();
       let after: string | undefined;
       do {
         const page = await this.rpc.send(messages.inventory.listTargets, {
@@ -145,7 +162,7 @@ export class TargetList {
     else this.put(this.targets, event.equipmentId, event.ipAddress);
   }
 
-  private put(into: Map<string, Target>, equipmentId: string, ipAddress: string): void {
+  private put(into: Map<string, PackedAddresses>, equipmentId: string, ipAddress: string): void {
     const parsed = parseAddressTarget(ipAddress);
     if (isAddressError(parsed)) {
       into.delete(equipmentId);
@@ -159,6 +176,7 @@ export class TargetList {
       this.logger.warn(`Equipment ${equipmentId} is not pinged: ${problem}`);
       return;
     }
-    into.set(equipmentId, { equipmentId, ipAddress: parsed.text, addresses: parsed.addresses });
+    // A range's addresses are consecutive within one /24 (the address grammar allows no other).
+    into.set(equipmentId, packAddresses(ipv4ToInt(parsed.addresses[0])!, parsed.addresses.length));
   }
 }

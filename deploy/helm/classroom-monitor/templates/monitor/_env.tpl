@@ -14,4 +14,10 @@ MONITOR_MEMBER_TTL_MS: {{ $m.memberTtlMs | int64 | quote }}
 MONITOR_CHECK_WAIT_MS: {{ $m.checkWaitMs | int64 | quote }}
 MONITOR_SWEEP_TIMEOUT_MS: {{ $m.sweepTimeoutMs | int64 | quote }}
 MONITOR_TARGETS_RESYNC_MS: {{ $m.targetsResyncMs | int64 | quote }}
+{{- /*
+Node gives V8 an old generation of at least 256 MB in a container of up to 1 GiB, more than such a
+limit holds beside the rest of the process: bounded at half the limit, the heap is collected before
+the kernel kills the pod (docs/operations.md, Sizing).
+*/}}
+NODE_OPTIONS: {{ printf "--max-old-space-size=%d" (include "monitor.heapMiB" . | int64) | quote }}
 {{- end -}}
