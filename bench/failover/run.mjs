@@ -77,7 +77,7 @@ const servicesOf = (names) =>
  * connection goes too.
  */
 async function killLeader(n, { cluster, url, cookie, roomId, testing }) {
-  if (n % 2 === 0) await cluster.makeLeader(STATUS_STREAM, await cluster.serverOf('gateway'));
+  if (n % 2 === 0) await cluster.makeLeader(STATUS_STREAM, await cluster.serverOf('gateway-client'));
   const leader = await cluster.leaderOf(STATUS_STREAM);
   const connections = await cluster.clientsOf(leader);
   const loop = testing.RequestLoop.start(`${url}/api/buildings`, { headers: { cookie }, clients: CLIENTS });
@@ -97,7 +97,7 @@ async function killLeader(n, { cluster, url, cookie, roomId, testing }) {
   const result = {
     round: n,
     killed: `n${leader}`,
-    gatewayOnIt: connections.includes('gateway'),
+    gatewayOnIt: connections.includes('gateway-client'),
     servicesOnIt: servicesOf(connections),
     gapS: s(outage.troubleMs),
     silenceS: s(outage.longestSilenceMs),

@@ -80,7 +80,7 @@ describe('the whole system on a cluster of three NATS servers when the status st
   it('answers every API request, none stalled past the goal, when the server that leads the status stream and serves the gateway is killed', async () => {
     // The worst case of the issue: the gateway's own connection goes with the stream's leader
     // (requests in flight on it, and those made until it reconnects).
-    const gatewayServer = await cluster.serverOf('gateway');
+    const gatewayServer = await cluster.serverOf('gateway-client');
     expect(gatewayServer).toBeDefined();
     await cluster.makeLeader(statusStream, gatewayServer!);
     killed = gatewayServer!;
@@ -97,7 +97,7 @@ describe('the whole system on a cluster of three NATS servers when the status st
       await cluster.servers[killed].down('SIGKILL');
       // The gateway is on another server, and the stream has another leader.
       await eventually(async () => {
-        const now = await cluster.serverOf('gateway');
+        const now = await cluster.serverOf('gateway-client');
         expect(now === undefined || now === killed).toBe(false);
       });
       await eventually(async () => expect(await cluster.leaderOf(statusStream)).not.toBe(killed));
