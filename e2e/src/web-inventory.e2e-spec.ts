@@ -186,12 +186,23 @@ describe('web app: buildings and rooms', () => {
     await page.getByText('No buildings found').waitFor();
     await search.fill('');
 
-    // Someone else deleted it meanwhile: the delete fails and says so.
-    await api('DELETE', `/api/buildings/${arts.id}`);
+    // The server cannot delete it: the delete fails and says so. (A delete made elsewhere would not
+    // do: the live stream takes the card off the screen before anyone could press it.)
+    await page.route(`**/api/buildings/${arts.id}`, (route) =>
+      route.request().method() === 'DELETE'
+        ? route.fulfill({
+            status: 503,
+            contentType: 'application/json',
+            body: JSON.stringify({ code: 'COMMON.SERVICE_UNAVAILABLE', message: 'Busy' }),
+          })
+        : route.continue(),
+    );
     const asked = answerNextConfirm(page, true);
     await page.getByRole('button', { name: 'Delete Arts Center' }).click();
     await asked;
     await expectToast(page, 'Error', 'Failed to delete building', 'destructive');
+    await page.unroute(`**/api/buildings/${arts.id}`);
+    await api('DELETE', `/api/buildings/${arts.id}`);
     await api('DELETE', `/api/buildings/${library.id}`);
   });
 
