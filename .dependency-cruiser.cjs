@@ -43,6 +43,14 @@ module.exports = {
       to: { path: '^web/src/features/', pathNot: '^web/src/features/$1/' },
     },
     {
+      name: 'gateway-auth-on-top',
+      comment:
+        'In the gateway, sign-in and the guards (auth/) use identity, the throttle, tokens, sessions and the audit log; none of those reaches back into auth/.',
+      severity: 'error',
+      from: { path: '^services/gateway/src/(identity|throttle|tokens|session|audit)/' },
+      to: { path: '^services/gateway/src/auth/' },
+    },
+    {
       name: 'orm-in-repositories',
       comment: 'TypeORM appears only in entities, repositories, migrations and the shared data source.',
       severity: 'error',
@@ -51,6 +59,82 @@ module.exports = {
         pathNot: ['\\.(entity|repository)\\.ts$', '/migrations/', '\\.spec\\.ts$'],
       },
       to: { path: 'node_modules/typeorm/' },
+    },
+    {
+      name: 'controllers-on-top',
+      comment:
+        'Message controller → service → repository: a service or a repository never imports a controller.',
+      severity: 'error',
+      from: { path: '^services/[^/]+/src/.+\\.(service|repository)\\.ts$' },
+      to: { path: '\\.controller\\.ts$' },
+    },
+    {
+      name: 'repository-imports-no-service',
+      comment:
+        'A repository is the bottom layer: it runs SQL and calls nothing above it (services, and ' +
+        'what works like them: consumers, relays, publishers).',
+      severity: 'error',
+      from: { path: '^services/[^/]+/src/.+\\.repository\\.ts$' },
+      to: { path: '\\.(service|consumer|relay|publisher)\\.ts$' },
+    },
+    {
+      name: 'repository-imports-no-other-feature-repository',
+      comment:
+        "A repository holds its own feature's tables; what it needs of another feature's goes " +
+        "through a service. The base class of a database folder is no feature's repository.",
+      severity: 'error',
+      from: { path: '^(services/[^/]+/src/.+)/[^/]+\\.repository\\.ts$' },
+      to: {
+        path: '\\.repository\\.ts$',
+        pathNot: ['^$1/[^/]+\\.repository\\.ts$', '^services/[^/]+/src/(shared/)?database/'],
+      },
+    },
+    {
+      name: 'inventory-catalogue-reads-no-context',
+      comment:
+        "Inventory's contexts depend one way: alerting may read status and the catalogue, status " +
+        'the catalogue, the catalogue neither. What a lower context needs done above it, it ' +
+        'declares as an interface in its index, and the context above implements it.',
+      severity: 'error',
+      from: { path: '^services/inventory/src/catalogue/' },
+      to: { path: '^services/inventory/src/(status|alerting)/' },
+    },
+    {
+      name: 'inventory-status-reads-no-alerting',
+      comment: 'See inventory-catalogue-reads-no-context.',
+      severity: 'error',
+      from: { path: '^services/inventory/src/status/' },
+      to: { path: '^services/inventory/src/alerting/' },
+    },
+    {
+      name: 'inventory-context-public-face',
+      comment:
+        'Another context is imported through its index.ts only, the list of what it lets others use; its folders are its own.',
+      severity: 'error',
+      from: { path: '^services/inventory/src/(catalogue|status|alerting)/' },
+      to: {
+        path: '^services/inventory/src/(catalogue|status|alerting)/',
+        pathNot: ['^services/inventory/src/$1/', '^services/inventory/src/[^/]+/index\\.ts$'],
+      },
+    },
+    {
+      name: 'inventory-root-wires-contexts',
+      comment:
+        "Inventory's composition root (app.module.ts, config.ts) takes a context's module and " +
+        'its index, nothing deeper.',
+      severity: 'error',
+      from: { path: '^services/inventory/src/[^/]+\\.ts$' },
+      to: {
+        path: '^services/inventory/src/(catalogue|status|alerting)/',
+        pathNot: '^services/inventory/src/([^/]+)/(index|[^/]+\\.module)\\.ts$',
+      },
+    },
+    {
+      name: 'inventory-shared-knows-no-context',
+      comment: "What inventory's contexts share (shared/, migrations/) knows none of them.",
+      severity: 'error',
+      from: { path: '^services/inventory/src/(shared|migrations)/' },
+      to: { path: '^services/inventory/src/(catalogue|status|alerting)/' },
     },
     {
       name: 'resolvable',

@@ -42,6 +42,21 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: ['typeorm'] }] },
   },
   {
+    // Gateway handlers take their parameters typed by the route contract (`@Param() { id }:
+    // RouteParams<typeof apiRoutes.x>`), so a parameter renamed in the contract fails to compile.
+    files: ['services/gateway/src/**/*.controller.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "Decorator > CallExpression[callee.name='Param'] > Literal",
+          message:
+            'Take the parameters whole, typed by the route: @Param() { id }: RouteParams<typeof apiRoutes.x>.',
+        },
+      ],
+    },
+  },
+  {
     // The web app: hooks used as React requires, accessible markup, and features that do not
     // reach into each other (what two features share lives in components/ or lib/).
     files: ['web/src/**/*.{ts,tsx}'],

@@ -1,5 +1,5 @@
 // The four calls of bench/api as plain SQL, the statements the inventory service runs for them
-// (services/inventory/src/{buildings,rooms}/*.repository.ts), for the references that bypass the
+// (services/inventory/src/catalogue/{buildings,rooms}/*.repository.ts), for the references that bypass the
 // services: the single-process baseline and the two-process floor.
 const statuses = ['active', 'inactive', 'partial', 'maintenance'];
 const countsSelect = (e) =>

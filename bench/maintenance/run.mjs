@@ -12,8 +12,8 @@ import { performance } from 'node:perf_hooks';
 import { benchDatabase, root } from '../support/campus.mjs';
 
 const require = createRequire(import.meta.url);
-const { uptimeSecondsSql } = require(path.join(root, 'services/inventory/dist/reports/uptime.js'));
-const { tablesOf } = require(path.join(root, 'services/inventory/dist/database/sql.js'));
+const { uptimeSecondsSql } = require(path.join(root, 'services/inventory/dist/status/reports/uptime.js'));
+const { tablesOf } = require(path.join(root, 'services/inventory/dist/shared/database/sql.js'));
 
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 10_000);
 const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 500);

@@ -16,5 +16,7 @@ for link in node_modules/@cm/*; do
   [ -d "$dir/dist" ] || { echo "bundle.sh: $rel has no dist/: was it built?" >&2; exit 1; }
   mkdir -p "/bundle/$rel"
   cp -a "$dir/package.json" "$dir/dist" "/bundle/$rel/"
+  # tsc -b's record of what it built: of use to the next build, not to the image.
+  rm -f "/bundle/$rel/dist/"*.tsbuildinfo
   if [ -d "$dir/node_modules" ]; then cp -a "$dir/node_modules" "/bundle/$rel/"; fi
 done

@@ -5,7 +5,7 @@ import { componentOf, type Manifest, releaseNamespace, render } from './support/
 import { deployments, ofKind } from './support/kubernetes';
 import { exportedMetricNames, externalMetrics, metricModules } from './support/metrics';
 import { fromRoot, repoRoot, services } from './support/paths';
-import { selectorsOf } from './support/promql';
+import { alertValueOf, selectorsOf } from './support/promql';
 
 interface Rule {
   alert: string;
@@ -190,6 +190,44 @@ describe('metrics and alerts of the chart', () => {
       metrics: ['cm_monitor_running'],
     });
     expect(off.expr).toMatch(/\) == 0$/);
+  });
+
+  it('finds the value an alert carries: the filtered side of a comparison, the left of and/unless', () => {
+    expect(alertValueOf('(time() - max(cm_a) > 2 * max(cm_b)) and on () max(cm_r) == 1')).toBe(
+      'time() - max(cm_a)',
+    );
+    expect(alertValueOf('max(cm_r) == 1 and on () (time() - max(cm_a) > 60)')).toBe('max(cm_r)');
+    expect(alertValueOf('3 < sum(cm_a) unless cm_b')).toBe('sum(cm_a)');
+    expect(alertValueOf('sum(cm_a) > bool 3')).toBe('sum(cm_a) > bool 3');
+    expect(alertValueOf('sum(rate(cm_a[5m])) / sum(rate(cm_b[5m]))')).toBe(
+      'sum(rate(cm_a[5m])) / sum(rate(cm_b[5m]))',
+    );
+  });
+
+  it('says how long sweeps have been missing: the age of the last one, in the summary and the description', () => {
+    const missing = rules.find((r) => r.alert === 'CmSweepsMissing')!;
+    expect(alertValueOf(missing.expr)).toMatch(/^time\(\) - max\(cm_monitor_last_sweep_timestamp_seconds\{/);
+    expect(missing.annotations.summary).toContain('{{ $value | humanizeDuration }}');
+    expect(missing.annotations.description).toContain('{{ $value | humanizeDuration }}');
+  });
+
+  it('shows as a duration only a value that is one: an age in seconds', () => {
+    const durations = rules.filter((r) =>
+      Object.values(r.annotations).some((text) => text.includes('$value | humanizeDuration')),
+    );
+    expect(durations.map((r) => r.alert).sort()).toEqual([
+      'CmEquipmentOutboxStuck',
+      'CmStatusLagOld',
+      'CmSweepsMissing',
+    ]);
+    for (const { alert, expr } of durations) {
+      const value = alertValueOf(expr);
+      expect({ alert, value, age: /^time\(\) - |_seconds\{/.test(value) }).toEqual({
+        alert,
+        value,
+        age: true,
+      });
+    }
   });
 
   it('takes its thresholds, labels and scrape settings from the values', () => {

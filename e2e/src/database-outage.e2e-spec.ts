@@ -2,7 +2,7 @@ import { createServer, type Server, type Socket, connect } from 'node:net';
 import { type Building } from '@cm/contracts';
 import { testDatabaseUrl } from '@cm/platform/testing';
 import { eventually as retry } from '@cm/platform/testing';
-import { signIn } from './session';
+import { sessionApi, signIn } from './session';
 import { startSystem } from './stack';
 
 const eventually = <T>(check: () => Promise<T> | T, timeoutMs = 60_000) => retry(check, timeoutMs, 250);
@@ -59,15 +59,10 @@ describe('the whole system across a PostgreSQL outage', () => {
   let system: Awaited<ReturnType<typeof startSystem>>;
   let cookie = '';
 
-  const api = async <T>(method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${system.url}${p}`, {
-      method,
-      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(30_000),
-    });
-    return { status: res.status, body: (await res.json()) as T };
-  };
+  const api = sessionApi(
+    () => system.url,
+    () => cookie,
+  );
 
   beforeAll(async () => {
     await relay.open();

@@ -1,7 +1,7 @@
 import { type Building, type Equipment, events, type Room } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
 import { OwnNatsServer, eventually as retry } from '@cm/platform/testing';
-import { signIn } from './session';
+import { sessionApi, signIn } from './session';
 import { startSystem } from './stack';
 
 const eventually = <T>(check: () => Promise<T> | T, timeoutMs = 60_000) => retry(check, timeoutMs, 250);
@@ -11,15 +11,10 @@ describe('the whole system across a restart of the NATS server', () => {
   let system: Awaited<ReturnType<typeof startSystem>>;
   let cookie = '';
 
-  const api = async <T>(method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${system.url}${p}`, {
-      method,
-      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(30_000),
-    });
-    return { status: res.status, body: (await res.json()) as T };
-  };
+  const api = sessionApi(
+    () => system.url,
+    () => cookie,
+  );
 
   beforeAll(async () => {
     nats = await OwnNatsServer.start();
@@ -49,8 +44,9 @@ describe('the whole system across a restart of the NATS server', () => {
     })();
     await eventually(() => expect(accepted.length).toBeGreaterThanOrEqual(20));
     await nats.down();
-    // While NATS is away the gateway answers at once that the service is unavailable (requests in
-    // flight when it went may time out instead), and says it is not ready.
+    // While NATS is away the gateway answers that the service is unavailable, at once once it has
+    // waited 2 s for a reconnection (requests in flight when it went may time out instead), and
+    // says it is not ready.
     await eventually(() => expect(answers.slice(-3)).toEqual([503, 503, 503]));
     expect(refusal).toMatchObject({
       code: 'COMMON.SERVICE_UNAVAILABLE',

@@ -15,6 +15,22 @@ export async function signIn(baseUrl: string, username: string, password: string
   return cookie;
 }
 
+/**
+ * A JSON caller of the API with a session, each call within 30 s: answers the status and the
+ * parsed body. `base` and `cookie` are read at each call (a test signs in after it is made).
+ */
+export function sessionApi(base: () => string, cookie: () => string) {
+  return async <T>(method: string, route: string, body?: unknown) => {
+    const res = await fetch(`${base()}${route}`, {
+      method,
+      headers: { cookie: cookie(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    });
+    return { status: res.status, body: (await res.json()) as T };
+  };
+}
+
 /** Headers that carry a session (merge them into a fetch's headers). */
 export const sessionHeaders = (cookie: string): Record<string, string> => ({ cookie });
 

@@ -4,10 +4,10 @@ import { type Locator, type Page } from 'playwright-core';
 import {
   expectToast,
   openPhone,
+  openSharedWebSystem,
   openSignedInPhone,
   type Phone,
   screenshot,
-  startWebSystem,
   textsOf,
   type WebSystem,
 } from './browser';
@@ -64,7 +64,7 @@ describe('web app: QR labels and deep links', () => {
   };
 
   beforeAll(async () => {
-    web = await startWebSystem();
+    web = await openSharedWebSystem();
     building = await api<Building>('POST', '/api/buildings', { name: 'Label Hall' });
     const other = await api<Building>('POST', '/api/buildings', { name: 'Other Hall' });
     await api('POST', `/api/buildings/${other.id}/rooms`, { name: 'Elsewhere', type: 'Office', floor: '1' });

@@ -1,6 +1,6 @@
 import { platformMetrics } from '../../../libs/platform/src/metrics/platform-metrics';
 import { EventMetrics } from '../../../services/gateway/src/events/event-metrics';
-import { InventoryMetrics } from '../../../services/inventory/src/metrics/inventory-metrics';
+import { InventoryMetrics } from '../../../services/inventory/src/shared/metrics/inventory-metrics';
 import { MonitorMetrics } from '../../../services/monitor/src/metrics/monitor-metrics';
 
 /**
@@ -13,7 +13,7 @@ export const metricModules: Record<
 > = {
   'libs/platform/src/metrics/platform-metrics.ts': () => platformMetrics.registry,
   'services/gateway/src/events/event-metrics.ts': () => new EventMetrics().registry,
-  'services/inventory/src/metrics/inventory-metrics.ts': () => new InventoryMetrics().registry,
+  'services/inventory/src/shared/metrics/inventory-metrics.ts': () => new InventoryMetrics().registry,
   'services/monitor/src/metrics/monitor-metrics.ts': () => new MonitorMetrics().registry,
 };
 

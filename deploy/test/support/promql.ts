@@ -46,3 +46,37 @@ export function selectorsOf(expr: string): SelectorsOf {
   });
   return out;
 }
+
+type SyntaxNode = ReturnType<typeof parser.parse>['topNode'];
+
+const children = (node: SyntaxNode): SyntaxNode[] => {
+  const all: SyntaxNode[] = [];
+  for (let child = node.firstChild; child; child = child.nextSibling) all.push(child);
+  return all;
+};
+
+const comparisons = new Set(['Eql', 'Neq', 'Gtr', 'Lss', 'Gte', 'Lte']);
+
+/**
+ * The part of an alert's expression whose value each firing sample carries (`$value` in its
+ * annotations): of `a and b` and `a unless b`, `a`; of a comparison that filters (no `bool`), the
+ * side that is not a number (`a > 3`, `3 < a`: `a`; two vectors: the left one); else the whole.
+ */
+export function alertValueOf(expr: string): string {
+  let node: SyntaxNode = parser.parse(expr).topNode.firstChild!;
+  for (;;) {
+    const parts = children(node);
+    if (node.name === 'ParenExpr') {
+      node = parts[0];
+      continue;
+    }
+    if (node.name !== 'BinaryExpr') break;
+    const [left, op] = parts;
+    const right = parts[parts.length - 1];
+    const filters = comparisons.has(op.name) && !parts.some((p) => p.name === 'BoolModifier');
+    if (op.name === 'And' || op.name === 'Unless') node = left;
+    else if (filters) node = left.name === 'NumberDurationLiteral' ? right : left;
+    else break;
+  }
+  return expr.slice(node.from, node.to);
+}

@@ -88,6 +88,48 @@ describe('messages', () => {
     expect(new Set(subjects).size).toBe(subjects.length);
   });
 
+  it('marks as read-only (sent again after a lost connection) only requests whose handlers write nothing', () => {
+    const readOnly = Object.values(messages)
+      .flatMap((service) => Object.values(service))
+      .filter((m) => 'readOnly' in m && m.readOnly)
+      .map((m) => m.subject);
+    expect(readOnly).toEqual([
+      'auth.health',
+      'auth.user.get',
+      'auth.user.session',
+      'auth.user.list',
+      'auth.totp.status',
+      'auth.sign-in.options',
+      'inventory.health',
+      'inventory.building.list',
+      'inventory.building.get',
+      'inventory.room.list',
+      'inventory.room.get',
+      'inventory.equipment.list',
+      'inventory.equipment.get',
+      'inventory.equipment.building',
+      'inventory.equipment.targets',
+      'inventory.monitoring.get',
+      'inventory.equipment.history',
+      'inventory.report',
+      'inventory.problems.list',
+      'inventory.search',
+      'inventory.maintenance.list',
+      'inventory.maintenance.get',
+      'inventory.channel.list',
+      'inventory.delivery.list',
+      'inventory.export.page',
+      'inventory.alert.open',
+      'inventory.quiet-hours.get',
+      'media.health',
+      'media.upload-url.find',
+      'media.object.get',
+      'media.object.registered',
+      'monitor.health',
+      'monitor.status',
+    ]);
+  });
+
   it('never lets a password hash or a two-factor secret through in a user reply', () => {
     const at = '2026-11-23T10:00:00.000Z';
     const profile = { email: null, firstName: null, lastName: null, createdAt: at, updatedAt: at };

@@ -122,6 +122,11 @@ export interface MessageDef<Req extends z.ZodType = z.ZodType, Reply extends z.Z
   readonly subject: string;
   readonly request: Req;
   readonly reply: Reply;
+  /**
+   * The handler only reads: handling the request twice changes nothing, so a caller may send it
+   * again when the first may have been lost (its connection to NATS dropped before the reply).
+   */
+  readonly readOnly?: boolean;
 }
 
 export function message<Req extends z.ZodType, Reply extends z.ZodType>(
@@ -130,6 +135,15 @@ export function message<Req extends z.ZodType, Reply extends z.ZodType>(
   reply: Reply,
 ): MessageDef<Req, Reply> {
   return { subject, request, reply };
+}
+
+/** A message whose handler only reads (`readOnly`): nothing it does may change any state. */
+export function query<Req extends z.ZodType, Reply extends z.ZodType>(
+  subject: string,
+  request: Req,
+  reply: Reply,
+): MessageDef<Req, Reply> {
+  return { subject, request, reply, readOnly: true };
 }
 
 /** Published on core NATS for whoever listens: nobody answers, and it may be lost. */
@@ -152,15 +166,15 @@ export type MessageReply<M extends MessageDef> = z.output<M['reply']>;
 /** Patterns that take no arguments still get an object, so that a stray value is refused. */
 const noArguments = z.object({});
 
-const health = (service: ServiceName) => message(`${service}.health`, noArguments, healthReportSchema);
+const health = (service: ServiceName) => query(`${service}.health`, noArguments, healthReportSchema);
 
 export const messages = {
   auth: {
     health: health('auth'),
     login: message('auth.login', loginMessageSchema, sessionUserSchema),
-    getUser: message('auth.user.get', userIdMessageSchema, userSchema),
-    getSessionUser: message('auth.user.session', userIdMessageSchema, sessionUserSchema),
-    listUsers: message('auth.user.list', noArguments, z.array(userSchema)),
+    getUser: query('auth.user.get', userIdMessageSchema, userSchema),
+    getSessionUser: query('auth.user.session', userIdMessageSchema, sessionUserSchema),
+    listUsers: query('auth.user.list', noArguments, z.array(userSchema)),
     createUser: message('auth.user.create', userCreateMessageSchema, userSchema),
     updateUser: message('auth.user.update', userUpdateMessageSchema, sessionUserSchema),
     deleteUser: message('auth.user.delete', userDeleteMessageSchema, deletedSchema),
@@ -178,7 +192,7 @@ export const messages = {
      * NATS, like `userChanged`: a replica that was not connected trusts nothing it kept.
      */
     sessionsEnded: notice('auth.session.ended', userIdMessageSchema),
-    totpStatus: message('auth.totp.status', totpUserMessageSchema, totpStateSchema),
+    totpStatus: query('auth.totp.status', totpUserMessageSchema, totpStateSchema),
     totpSetup: message('auth.totp.setup', totpUserMessageSchema, totpSetupSchema),
     totpEnable: message('auth.totp.enable', totpCodeMessageSchema, recoveryCodesSchema),
     /** The second step of sign-in: the user as `login` answers it, when the code is right and unused. */
@@ -188,7 +202,7 @@ export const messages = {
     /** An administrator turns a user's two-factor sign-in off, without a proof. */
     totpReset: message('auth.totp.reset', totpUserMessageSchema, totpStateSchema),
     /** Whether OpenID Connect sign-in is set up, and the provider's name for the button. */
-    signInOptions: message('auth.sign-in.options', noArguments, signInOptionsSchema),
+    signInOptions: query('auth.sign-in.options', noArguments, signInOptionsSchema),
     /** The provider's authorization URL for a new sign-in, and what its answer must match. */
     oidcBegin: message('auth.oidc.begin', oidcBeginMessageSchema, oidcBeginResultSchema),
     /**
@@ -199,19 +213,19 @@ export const messages = {
   },
   inventory: {
     health: health('inventory'),
-    listBuildings: message('inventory.building.list', noArguments, z.array(buildingListItemSchema)),
-    getBuilding: message('inventory.building.get', idParamsSchema, buildingSchema),
+    listBuildings: query('inventory.building.list', noArguments, z.array(buildingListItemSchema)),
+    getBuilding: query('inventory.building.get', idParamsSchema, buildingSchema),
     createBuilding: message('inventory.building.create', buildingCreateSchema, buildingSchema),
     updateBuilding: message('inventory.building.update', buildingUpdateMessageSchema, buildingSchema),
     deleteBuilding: message('inventory.building.delete', idParamsSchema, deletedSchema),
-    listRooms: message('inventory.room.list', buildingIdParamsSchema, z.array(roomListItemSchema)),
-    getRoom: message('inventory.room.get', idParamsSchema, roomSchema),
+    listRooms: query('inventory.room.list', buildingIdParamsSchema, z.array(roomListItemSchema)),
+    getRoom: query('inventory.room.get', idParamsSchema, roomSchema),
     createRoom: message('inventory.room.create', roomCreateMessageSchema, roomSchema),
     updateRoom: message('inventory.room.update', roomUpdateMessageSchema, roomSchema),
     deleteRoom: message('inventory.room.delete', idParamsSchema, deletedSchema),
-    listEquipment: message('inventory.equipment.list', roomIdParamsSchema, z.array(equipmentSchema)),
-    getEquipment: message('inventory.equipment.get', idParamsSchema, equipmentSchema),
-    listBuildingEquipment: message(
+    listEquipment: query('inventory.equipment.list', roomIdParamsSchema, z.array(equipmentSchema)),
+    getEquipment: query('inventory.equipment.get', idParamsSchema, equipmentSchema),
+    listBuildingEquipment: query(
       'inventory.equipment.building',
       buildingIdParamsSchema,
       z.array(equipmentOptionSchema),
@@ -220,9 +234,9 @@ export const messages = {
     updateEquipment: message('inventory.equipment.update', equipmentUpdateMessageSchema, equipmentSchema),
     deleteEquipment: message('inventory.equipment.delete', idParamsSchema, deletedSchema),
     /** For the monitor: equipment with an address, a page at a time. */
-    listTargets: message('inventory.equipment.targets', targetsPageRequestSchema, targetsPageSchema),
+    listTargets: query('inventory.equipment.targets', targetsPageRequestSchema, targetsPageSchema),
     /** For the monitor: monitoring's running state, durable (null before it was ever started or stopped). */
-    getMonitoringState: message(
+    getMonitoringState: query(
       'inventory.monitoring.get',
       noArguments,
       durableMonitoringStateSchema.nullable(),
@@ -232,16 +246,16 @@ export const messages = {
       monitoringStateSaveSchema,
       durableMonitoringStateSchema,
     ),
-    equipmentHistory: message('inventory.equipment.history', historyRequestSchema, equipmentHistorySchema),
-    report: message('inventory.report', reportPageRequestSchema, reportPageSchema),
-    listProblems: message('inventory.problems.list', noArguments, problemsSchema),
-    search: message('inventory.search', searchQuerySchema, searchResultSchema),
-    listMaintenanceWindows: message(
+    equipmentHistory: query('inventory.equipment.history', historyRequestSchema, equipmentHistorySchema),
+    report: query('inventory.report', reportPageRequestSchema, reportPageSchema),
+    listProblems: query('inventory.problems.list', noArguments, problemsSchema),
+    search: query('inventory.search', searchQuerySchema, searchResultSchema),
+    listMaintenanceWindows: query(
       'inventory.maintenance.list',
       maintenanceWindowQuerySchema,
       z.array(maintenanceWindowSchema),
     ),
-    getMaintenanceWindow: message('inventory.maintenance.get', idParamsSchema, maintenanceWindowSchema),
+    getMaintenanceWindow: query('inventory.maintenance.get', idParamsSchema, maintenanceWindowSchema),
     createMaintenanceWindow: message(
       'inventory.maintenance.create',
       maintenanceWindowCreateSchema,
@@ -253,21 +267,21 @@ export const messages = {
       maintenanceWindowSchema,
     ),
     deleteMaintenanceWindow: message('inventory.maintenance.delete', idParamsSchema, deletedSchema),
-    listChannels: message('inventory.channel.list', noArguments, z.array(channelSchema)),
+    listChannels: query('inventory.channel.list', noArguments, z.array(channelSchema)),
     createChannel: message('inventory.channel.create', channelCreateSchema, channelCreatedSchema),
     updateChannel: message('inventory.channel.update', channelUpdateMessageSchema, channelSchema),
     deleteChannel: message('inventory.channel.delete', idParamsSchema, deletedSchema),
     testChannel: message('inventory.channel.test', idParamsSchema, channelTestResultSchema),
     rotateChannelSecret: message('inventory.channel.secret', idParamsSchema, channelCreatedSchema),
-    listDeliveries: message('inventory.delivery.list', deliveryQuerySchema, deliveryPageSchema),
+    listDeliveries: query('inventory.delivery.list', deliveryQuerySchema, deliveryPageSchema),
     /** The inventory CSV, a page at a time. */
-    exportPage: message('inventory.export.page', exportPageRequestSchema, exportPageSchema),
+    exportPage: query('inventory.export.page', exportPageRequestSchema, exportPageSchema),
     /** An import's checked lines, a batch at a time, kept until it runs. */
     stageImport: message('inventory.import.stage', importStageSchema, importStagedSchema),
     /** Plans the staged lines against the inventory; applies the plan unless it is a dry run. */
     runImport: message('inventory.import.run', importRunSchema, importRunAnswerSchema),
-    listOpenAlerts: message('inventory.alert.open', openAlertQuerySchema, z.array(openAlertSchema)),
-    getQuietHours: message('inventory.quiet-hours.get', buildingIdParamsSchema, buildingQuietHoursSchema),
+    listOpenAlerts: query('inventory.alert.open', openAlertQuerySchema, z.array(openAlertSchema)),
+    getQuietHours: query('inventory.quiet-hours.get', buildingIdParamsSchema, buildingQuietHoursSchema),
     setQuietHours: message('inventory.quiet-hours.set', quietHoursMessageSchema, buildingQuietHoursSchema),
   },
   media: {
@@ -277,23 +291,19 @@ export const messages = {
     abortUpload: message('media.upload.abort', uploadAbortSchema, uploadAbortResultSchema),
     createUploadUrl: message('media.upload-url.create', uploadUrlRequestSchema, uploadUrlResultSchema),
     /** Before the gateway forwards a PUT to an upload link: may it still write that key? */
-    findUploadLink: message('media.upload-url.find', objectLookupSchema, uploadLinkSchema),
+    findUploadLink: query('media.upload-url.find', objectLookupSchema, uploadLinkSchema),
     registerRoomImage: message(
       'media.room-image.register',
       roomImageRegistrationSchema,
       objectPathResultSchema,
     ),
-    getObject: message('media.object.get', objectLookupSchema, objectDownloadSchema),
+    getObject: query('media.object.get', objectLookupSchema, objectDownloadSchema),
     /** Before a picture path is stored: is it an object media registered? */
-    findRegistered: message(
-      'media.object.registered',
-      registeredObjectsRequestSchema,
-      registeredObjectsSchema,
-    ),
+    findRegistered: query('media.object.registered', registeredObjectsRequestSchema, registeredObjectsSchema),
   },
   monitor: {
     health: health('monitor'),
-    status: message('monitor.status', noArguments, monitoringStatusSchema),
+    status: query('monitor.status', noArguments, monitoringStatusSchema),
     start: message('monitor.start', noArguments, monitoringStatusSchema),
     stop: message('monitor.stop', noArguments, monitoringStatusSchema),
     check: message('monitor.check', noArguments, monitoringCheckResultSchema),

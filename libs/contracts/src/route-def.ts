@@ -35,3 +35,18 @@ export interface ApiRouteDef {
    */
   identifiesViewer?: true;
 }
+
+/** A route's path parameters as its handler receives them, parsed by the route's contract. */
+export type RouteParams<R extends ApiRouteDef> = R extends { params: infer P extends z.ZodType }
+  ? z.output<P>
+  : never;
+
+/** A route's query string as its handler receives it, parsed by the route's contract. */
+export type RouteQuery<R extends ApiRouteDef> = R extends { query: infer Q extends z.ZodType }
+  ? z.output<Q>
+  : never;
+
+/** A route's JSON body as its handler receives it, parsed by the route's contract. */
+export type RouteBody<R extends ApiRouteDef> = R extends { body: infer B extends z.ZodType }
+  ? z.output<B>
+  : never;

@@ -5,7 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { type MicroserviceOptions } from '@nestjs/microservices';
 import { ConfigError, type CoreConfig, type HttpPortConfig } from './config';
 import { JsonLogger } from './logger';
-import { natsClientOptions } from './nats/connection-options';
+import { natsClientOptions, natsConnectionSettings } from './nats/connection-options';
 import { NamespacedServerNats } from './nats/namespaced-transport';
 import { RpcErrorFilter } from './rpc-error.filter';
 import { runExitTasks, startDraining } from './shutdown';
@@ -45,8 +45,7 @@ export async function bootstrapService({
         servers: config.NATS_URL.split(','),
         queue: `${config.CM_NAMESPACE}.${service}`,
         name: `${service}@${hostname()}:${process.pid}`,
-        maxReconnectAttempts: -1,
-        reconnectTimeWait: 1000,
+        ...natsConnectionSettings,
         gracefulShutdown: true,
         gracePeriod: 1000,
       }),

@@ -2,7 +2,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { ConfigError, coreEnv, databaseEnv, jetStreamEnv, parseEnv, secret, secretVariables } from './config';
+import {
+  ConfigError,
+  coreEnv,
+  databaseEnv,
+  envInt,
+  jetStreamEnv,
+  parseEnv,
+  secret,
+  secretVariables,
+} from './config';
 import { natsAuthMode, natsClientOptions } from './nats/connection-options';
 
 describe(parseEnv.name, () => {
@@ -208,5 +217,19 @@ describe('DATABASE_MIGRATIONS', () => {
     expect(() => parseEnv(sut, { DATABASE_MIGRATIONS: 'skip' })).toThrow(
       'DATABASE_MIGRATIONS: must be run or wait',
     );
+  });
+});
+
+describe('envInt', () => {
+  const schema = z.object({ LIMIT: envInt(1, 100, 10) });
+
+  it('takes a whole number in range, and the fallback when unset', () => {
+    expect(parseEnv(schema, { LIMIT: '42' })).toEqual({ LIMIT: 42 });
+    expect(parseEnv(schema, {})).toEqual({ LIMIT: 10 });
+  });
+
+  it('refuses fractions and numbers out of range by name', () => {
+    for (const bad of ['2.5', '0', '101', 'many'])
+      expect(() => parseEnv(schema, { LIMIT: bad })).toThrow(/LIMIT/);
   });
 });

@@ -99,7 +99,12 @@ function natsAuthProblems(env: NodeJS.ProcessEnv): string[] {
   return problems;
 }
 
-const port = (fallback: number) =>
+/** A whole number setting from `min` to `max`, `fallback` when unset: `envInt(1, 100, 10)`. */
+export const envInt = (min: number, max: number, fallback: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+
+/** A port setting; also exported for services' own ports (gateway, metrics). */
+export const envPort = (fallback: number) =>
   z.coerce.number().int().min(0, { message: 'must be a port number' }).max(65535).default(fallback);
 
 /** A comma-separated setting's entries, trimmed, without empty ones ("a, ,b" is a and b). */
@@ -126,7 +131,7 @@ const readableFile = optionalText().refine(
   { message: 'must name a file this process can read' },
 );
 
-const millis = (fallback: number, max = 600_000) => z.coerce.number().int().min(1).max(max).default(fallback);
+const millis = (fallback: number, max = 600_000) => envInt(1, max, fallback);
 
 /** What every process reads. */
 export const coreEnv = {
@@ -157,7 +162,7 @@ export const databaseEnv = {
       .regex(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// URL' })
       .default('postgres://postgres@127.0.0.1:5432/classroom_monitor'),
   ),
-  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  DATABASE_POOL_MAX: envInt(1, 200, 10),
   DATABASE_STATEMENT_TIMEOUT_MS: millis(15_000),
   /**
    * `run`: the process migrates its schema at start (under a lock, so replicas migrate once).
@@ -239,7 +244,7 @@ export function bucketOf(config: { CM_NAMESPACE: string; S3_BUCKET?: string }): 
 
 /** The HTTP port a NATS microservice listens on for probes and metrics. */
 export const httpPortEnv = (fallback: number) => ({
-  HTTP_PORT: port(fallback),
+  HTTP_PORT: envPort(fallback),
   HTTP_HOST: z.string().default('127.0.0.1'),
 });
 

@@ -29,14 +29,31 @@ export function schemaName(namespace: string, service: string): string {
   return `${namespace}_${service}`;
 }
 
-/** The schema a migration runs in: migrations never hard-code it, so namespaces stay apart. */
-export function schemaOf(queryRunner: QueryRunner): string {
-  const schema = (queryRunner.connection.options as { schema?: string }).schema;
+const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** Where a data source's options are read: the data source itself, or a migration's query runner. */
+type HasDataSource = { options: object } | QueryRunner;
+
+/** The unquoted name of the schema a service's data source is set to (for lock keys and messages). */
+export function schemaNameOf(source: HasDataSource): string {
+  const options = 'options' in source ? source.options : source.connection.options;
+  const schema = (options as { schema?: string }).schema;
   if (!schema) throw new Error('The data source has no schema set');
-  return `"${schema}"`;
+  return schema;
 }
 
-const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+/**
+ * The quoted schema for raw SQL: migrations and queries never hard-code it and never rely on
+ * search_path, so namespaces stay apart.
+ */
+export function schemaOf(source: HasDataSource): string {
+  return quoteIdent(schemaNameOf(source));
+}
+
+/** One of the service's tables, qualified by its quoted schema: `"cm_gateway".api_tokens`. */
+export function tableOf(source: HasDataSource, table: string): string {
+  return `${schemaOf(source)}.${table}`;
+}
 
 /** PostgreSQL's `invalid_catalog_name`: the database named in the URL does not exist. */
 const isMissingDatabase = (error: unknown) => (error as { code?: string })?.code === '3D000';

@@ -13,6 +13,7 @@ export * from './nats/namespaced-transport';
 export * from './nats/rpc-client';
 export * from './nats/trace-headers';
 export * from './platform.module';
+export * from './retry-with-backoff';
 export * from './rpc-error.filter';
 export * from './secret-box';
 export * from './shutdown';

@@ -1,4 +1,4 @@
-import { messages, type ServiceName } from '@cm/contracts';
+import { messages, type NatsPrincipal, type ServiceName } from '@cm/contracts';
 import { type DynamicModule, type Provider } from '@nestjs/common';
 import { CONFIG, type CoreConfig } from './config';
 import { HealthHttpController, HealthService, healthMessageController } from './health';
@@ -18,6 +18,25 @@ export interface PlatformModuleOptions {
  */
 export class PlatformModule {
   static forService({ service, config }: PlatformModuleOptions): DynamicModule {
+    return {
+      ...PlatformModule.providing(service, config),
+      controllers: [
+        healthMessageController(messages[service].health),
+        HealthHttpController,
+        MetricsHttpController,
+      ],
+    };
+  }
+
+  /**
+   * The same for the gateway, without the endpoints: it answers health within the API
+   * (`/api/health`, `/readyz`) and serves metrics on a port of its own.
+   */
+  static forGateway(config: CoreConfig): DynamicModule {
+    return PlatformModule.providing('gateway', config);
+  }
+
+  private static providing(principal: NatsPrincipal, config: CoreConfig): DynamicModule {
     const providers: Provider[] = [
       { provide: CONFIG, useValue: config },
       HealthService,
@@ -29,19 +48,14 @@ export class PlatformModule {
             namespace: config.CM_NAMESPACE,
             servers: config.NATS_URL,
             timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
-            name: `${service}-client`,
-            connection: natsClientOptions(config, service),
+            name: `${principal}-client`,
+            connection: natsClientOptions(config, principal),
           }),
       },
     ];
     return {
       module: PlatformModule,
       global: true,
-      controllers: [
-        healthMessageController(messages[service].health),
-        HealthHttpController,
-        MetricsHttpController,
-      ],
       providers,
       exports: [CONFIG, HealthService, MetricsService, RpcClient],
     };

@@ -4,6 +4,7 @@ import {
   coreEnv,
   databaseEnv,
   encryptionKey,
+  envInt,
   httpPortEnv,
   jetStreamEnv,
   listOf,
@@ -58,15 +59,15 @@ const variables = z.object({
    * argon2id cost of new password hashes; the defaults are the argon2 library's. A hash records
    * its own cost, so changing these never locks anyone out.
    */
-  PASSWORD_HASH_MEMORY_KIB: z.coerce.number().int().min(1024).max(4_194_304).default(65_536),
-  PASSWORD_HASH_PASSES: z.coerce.number().int().min(1).max(20).default(3),
-  PASSWORD_HASH_PARALLELISM: z.coerce.number().int().min(1).max(16).default(4),
+  PASSWORD_HASH_MEMORY_KIB: envInt(1024, 4_194_304, 65_536),
+  PASSWORD_HASH_PASSES: envInt(1, 20, 3),
+  PASSWORD_HASH_PARALLELISM: envInt(1, 16, 4),
   /**
    * Hashes computed at once by one process: more only queue for the same cores while the caller's
    * deadline runs out. Beyond these and the queue a sign-in is answered 503 with Retry-After at once.
    */
-  AUTH_MAX_CONCURRENT_HASHES: z.coerce.number().int().min(1).max(64).default(availableParallelism()),
-  AUTH_HASH_QUEUE_LENGTH: z.coerce.number().int().min(0).max(1000).default(8),
+  AUTH_MAX_CONCURRENT_HASHES: envInt(1, 64, availableParallelism()),
+  AUTH_HASH_QUEUE_LENGTH: envInt(0, 1000, 8),
   /** The key two-factor secrets are kept under (AES-256-GCM). Unset: nobody can enrol. */
   AUTH_TOTP_KEY: encryptionKey(),
   /**
@@ -91,7 +92,7 @@ const variables = z.object({
     .default('openid profile email')
     .refine((v) => v.split(/\s+/).includes('openid'), { message: 'must include openid' }),
   /** How long a request to the provider (discovery, keys, token, UserInfo) may take. */
-  OIDC_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(10_000),
+  OIDC_TIMEOUT_MS: envInt(500, 60_000, 10_000),
 });
 
 export const configSchema = variables

@@ -1,11 +1,4 @@
-import {
-  CONFIG,
-  DatabaseModule,
-  HealthService,
-  MetricsService,
-  natsClientOptions,
-  RpcClient,
-} from '@cm/platform';
+import { DatabaseModule, PlatformModule } from '@cm/platform';
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import { AuditModule } from './audit/audit.module';
 import { AuthModule } from './auth/auth.module';
@@ -30,6 +23,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
+        PlatformModule.forGateway(config),
         DatabaseModule.forService({ service: 'gateway', entities: [], migrations }),
         AuthModule,
         AuditModule,
@@ -40,27 +34,13 @@ export class AppModule {
       ],
       controllers: [HealthController, DocsController],
       providers: [
-        { provide: CONFIG, useValue: config },
-        HealthService,
-        MetricsService,
-        {
-          provide: RpcClient,
-          useFactory: () =>
-            new RpcClient({
-              namespace: config.CM_NAMESPACE,
-              servers: config.NATS_URL,
-              timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
-              name: 'gateway',
-              connection: natsClientOptions(config, 'gateway'),
-            }),
-        },
         ReadinessService,
         SessionStore,
         MetricsServer,
         IdempotencyKeyRepository,
         IdempotencyService,
       ],
-      exports: [CONFIG, HealthService, MetricsService, RpcClient, SessionStore, IdempotencyService],
+      exports: [SessionStore, IdempotencyService],
     };
   }
 }

@@ -3,6 +3,8 @@ import {
   bucketOf,
   coreEnv,
   databaseEnv,
+  envInt,
+  envPort,
   jetStreamEnv,
   listOf,
   objectStoreEnv,
@@ -42,11 +44,11 @@ const gatewayEnv = z.object({
   ...coreEnv,
   ...databaseEnv,
   ...jetStreamEnv,
-  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  PORT: envPort(8080),
   /** 0.0.0.0 in a container; loopback by default so a laptop does not expose the app. */
   HOST: z.string().default('127.0.0.1'),
   /** Prometheus metrics, apart from the public port. */
-  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9100),
+  METRICS_PORT: envPort(9100),
   METRICS_HOST: z.string().default('127.0.0.1'),
   /** The built web app; the gateway serves it at / with a fallback for deep links. */
   WEB_DIST_DIR: z.string().default(path.resolve(__dirname, '../../../web/dist')),
@@ -54,9 +56,9 @@ const gatewayEnv = z.object({
    * After SIGTERM, how long to go on serving while readiness answers 503, so that the Service and
    * the ingress controller stop sending before the server closes (0 on one host: nothing to wait for).
    */
-  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+  SHUTDOWN_DELAY_MS: envInt(0, 120_000, 0),
   /** How long the readiness probe waits for each service. */
-  READINESS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(2000),
+  READINESS_TIMEOUT_MS: envInt(100, 30_000, 2000),
   /** Signs the session cookie; every replica needs the same one. */
   SESSION_SECRET: secret(
     z
@@ -100,23 +102,23 @@ const gatewayEnv = z.object({
    * Failed sign-ins of one username from one client (or one device cookie) before each further one
    * waits; also wrong two-factor codes of one account from every client without its device cookie.
    */
-  LOGIN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  LOGIN_MAX_FAILURES: envInt(1, 1000, 5),
   /**
    * Failed sign-ins from one client address, whatever the usernames, before each further one waits;
    * a sign-in auth was too busy to check counts as one.
    */
-  LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().min(1).max(100_000).default(30),
+  LOGIN_MAX_FAILURES_PER_IP: envInt(1, 100_000, 30),
   /**
    * Sign-ins in flight at once from one client address (browsers with a device cookie are not
    * counted): a flood from one address takes no more of auth's password checks than this.
    */
-  LOGIN_MAX_CONCURRENT_PER_IP: z.coerce.number().int().min(1).max(10_000).default(4),
+  LOGIN_MAX_CONCURRENT_PER_IP: envInt(1, 10_000, 4),
   /** Failures are forgotten once a counter has been free to try for this long without failing. */
-  LOGIN_THROTTLE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  LOGIN_THROTTLE_WINDOW_SECONDS: envInt(1, 86_400, 900),
   /** The wait after the limit starts at 1 s and doubles with each failure, up to this. */
-  LOGIN_MAX_DELAY_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  LOGIN_MAX_DELAY_SECONDS: envInt(1, 86_400, 300),
   /** Audit log entries older than this many days are deleted (checked hourly). */
-  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
+  AUDIT_RETENTION_DAYS: envInt(1, 36_500, 400),
   /**
    * Administrators must use two-factor sign-in: one without it is signed in but reaches only the
    * Account screen's enrolment (every other route answers 403) until they have enrolled.
@@ -126,25 +128,25 @@ const gatewayEnv = z.object({
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
   /** How long a browser that signed in keeps its device cookie (a year by default). */
-  LOGIN_DEVICE_COOKIE_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
+  LOGIN_DEVICE_COOKIE_DAYS: envInt(1, 3650, 365),
   /** Streamed uploads (POST /api/upload) at once in this process; each holds a 5 MB part buffer. */
-  UPLOAD_MAX_CONCURRENT: z.coerce.number().int().min(1).max(1000).default(20),
+  UPLOAD_MAX_CONCURRENT: envInt(1, 1000, 20),
   /**
    * Uploads at once of one user (streamed, and forwarded on links they asked for), so that one
    * person cannot take every slot.
    */
-  UPLOAD_MAX_CONCURRENT_PER_USER: z.coerce.number().int().min(1).max(1000).default(3),
+  UPLOAD_MAX_CONCURRENT_PER_USER: envInt(1, 1000, 3),
   /** A streamed upload that sends nothing for this long is cancelled (408). */
-  UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  UPLOAD_IDLE_TIMEOUT_MS: envInt(100, 600_000, 30_000),
   /**
    * How often an open live stream (`GET /api/events`) gets a comment line, so that proxies do not
    * close it as idle, and its session is checked again.
    */
-  EVENTS_KEEPALIVE_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+  EVENTS_KEEPALIVE_MS: envInt(100, 60_000, 15_000),
   /** Live streams one session may hold open at once (a tab each). */
-  EVENTS_MAX_STREAMS_PER_SESSION: z.coerce.number().int().min(1).max(100).default(10),
+  EVENTS_MAX_STREAMS_PER_SESSION: envInt(1, 100, 10),
   /** Live streams this process holds open at once; each is an open connection. */
-  EVENTS_MAX_STREAMS: z.coerce.number().int().min(1).max(100_000).default(5000),
+  EVENTS_MAX_STREAMS: envInt(1, 100_000, 5000),
 });
 
 /**

@@ -5,7 +5,7 @@ import { eventually } from '@cm/platform/testing';
 import { DataSource } from 'typeorm';
 import { AUDIT_CLOCK } from '../src/audit/audit-log';
 import { AuditRetention } from '../src/audit/audit-retention.service';
-import { type Clock } from '../src/auth/login-throttle.service';
+import { type Clock } from '../src/throttle/login-throttle.service';
 import { adminCredentials, fetch, startAuthAndGateway } from './support';
 
 const clerk = { username: 'clerk', password: 'clerk secret phrase' };

@@ -17,8 +17,8 @@ import {
 } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
 import { parse } from 'csv-parse/sync';
-import { IMPORT_IDLE_TIMERS, type IdleTimers } from '../src/inventory/import-idle-timers';
-import { fetch, openRequest, startAuthAndGateway } from './support';
+import { IMPORT_IDLE_TIMERS } from '../src/http/idle-timers';
+import { fetch, holdIdleTimers, openRequest, startAuthAndGateway } from './support';
 
 const header = inventoryCsvColumns.join(',');
 
@@ -504,13 +504,7 @@ describe('an import whose client stops sending', () => {
   it('is answered 408 after the idle time, and the next import is read', async () => {
     // The idle time runs out when the test says so: a loaded machine may leave even a client that
     // sent everything unread for longer than a short one.
-    const runOut: (() => void)[] = [];
-    const timers = jest
-      .spyOn(sut.gateway.app.get<IdleTimers>(IMPORT_IDLE_TIMERS), 'start')
-      .mockImplementation((_ms, onIdle) => {
-        runOut.push(onIdle);
-        return { refresh: () => undefined, clear: () => undefined };
-      });
+    const timers = holdIdleTimers(sut.gateway, IMPORT_IDLE_TIMERS);
     try {
       const cookie = await sut.adminCookie();
       const boundary = 'importboundary';
@@ -524,8 +518,7 @@ describe('an import whose client stops sending', () => {
             `Content-Type: text/csv\r\n\r\n${header}\r\nLibrary\r\n`,
         ),
       );
-      await eventually(() => expect(runOut).toHaveLength(1));
-      runOut[0]();
+      await eventually(() => expect(timers.runOut()).toBe(1));
       const answer = await stalled.answer;
       expect(answer.status).toBe(408);
       expect(answer.body.message).toBe(
@@ -541,9 +534,9 @@ describe('an import whose client stops sending', () => {
         body: form,
       });
       expect(next.status).toBe(200);
-      expect(timers).toHaveBeenCalledWith(2000, expect.any(Function));
+      expect(timers.start).toHaveBeenCalledWith(2000, expect.any(Function));
     } finally {
-      timers.mockRestore();
+      timers.restore();
     }
   });
 });

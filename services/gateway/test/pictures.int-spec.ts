@@ -8,7 +8,7 @@ import {
   type Room,
   type User,
 } from '@cm/contracts';
-import { fetch, startAuthAndGateway } from './support';
+import { callJson, fetch, startAuthAndGateway } from './support';
 
 const png = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
@@ -31,14 +31,8 @@ describe('picture fields', () => {
   let room: Room;
   let equipment: Equipment;
 
-  const call = async <T = unknown>(path: string, method = 'GET', body?: unknown) => {
-    const res = await fetch(`${sut.base}${path}`, {
-      method,
-      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as T };
-  };
+  const call = <T = unknown>(path: string, method = 'GET', body?: unknown) =>
+    callJson<T>(sut.base, cookie, path, method, body);
 
   /** A picture uploaded as the building form does (streamed to POST /api/upload). */
   const uploadStreamed = async () => {

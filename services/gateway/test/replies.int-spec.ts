@@ -1,6 +1,6 @@
 import { apiRoutes, type Building, type Equipment, type Room } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
-import { checkReply, fetch, startAuthAndGateway } from './support';
+import { callJson, checkReply, fetch, startAuthAndGateway } from './support';
 
 const png = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
@@ -59,13 +59,10 @@ describe('replies of the whole API', () => {
   let cookie: string;
 
   const call = async (path: string, method = 'GET', body?: unknown) => {
-    const res = await fetch(`${sut.base}${path}`, {
-      method,
-      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
-    return res.json() as Promise<unknown>;
+    const reply = await callJson(sut.base, cookie, path, method, body);
+    if (reply.status < 200 || reply.status >= 300)
+      throw new Error(`${method} ${path} answered ${reply.status}: ${JSON.stringify(reply.body)}`);
+    return reply.body;
   };
 
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { RpcClient } from '@cm/platform';
 import { type ClientNats } from '@nestjs/microservices';
 import { type NatsConnection } from 'nats';
 import { DataSource } from 'typeorm';
-import { SESSION_USER_TTL_MS } from '../src/auth/session-users';
+import { SESSION_USER_TTL_MS } from '../src/identity/session-users';
 import { fetch, type Gateway, signIn, startAuthAndGateway, startGateway } from './support';
 
 /** The bound this feature promises: lost rights are lost on every replica within a second. */

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { ErrorCode, MAX_UPLOAD_BYTES, mediaMessages } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
-import { fetch, openRequest, startAuthAndGateway } from './support';
+import { UPLOAD_IDLE_TIMERS } from '../src/http/idle-timers';
+import { fetch, holdIdleTimers, openRequest, startAuthAndGateway } from './support';
 
 const png = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
@@ -155,23 +156,32 @@ describe('uploads through the gateway (PUT /store/…, no S3_PUBLIC_ENDPOINT)', 
   });
 
   it('counts forwarded uploads in UPLOAD_MAX_CONCURRENT, cancels a silent one with 408, and frees its slot', async () => {
-    const url = await uploadUrl(png.length);
-    const stalled = openPut(url, { 'content-type': 'image/png', 'content-length': png.length });
-    opened.push(stalled);
-    await stalled.send(png.subarray(0, 4));
-    await eventually(async () => {
-      const busy = await put(await uploadUrl(png.length), png);
-      expect(busy.status).toBe(429);
-      expect(busy.headers.get('retry-after')).toBe('10');
-      expect(await busy.json()).toMatchObject({ code: ErrorCode.TOO_MANY_UPLOADS });
-    });
+    // The idle time runs out when the test says so, not while a loaded machine is still
+    // answering the requests that show the slot taken.
+    const timers = holdIdleTimers(sut.gateway, UPLOAD_IDLE_TIMERS);
+    try {
+      const url = await uploadUrl(png.length);
+      const stalled = openPut(url, { 'content-type': 'image/png', 'content-length': png.length });
+      opened.push(stalled);
+      await stalled.send(png.subarray(0, 4));
+      await eventually(async () => {
+        const busy = await put(await uploadUrl(png.length), png);
+        expect(busy.status).toBe(429);
+        expect(busy.headers.get('retry-after')).toBe('10');
+        expect(await busy.json()).toMatchObject({ code: ErrorCode.TOO_MANY_UPLOADS });
+      });
 
-    expect(await stalled.answer).toMatchObject({
-      status: 408,
-      body: { code: ErrorCode.UPLOAD_TIMEOUT, message: mediaMessages.idle },
-    });
-    const next = await uploadUrl(png.length);
-    await eventually(async () => expect((await put(next, png)).status).toBe(200));
+      await eventually(() => expect(timers.runOut()).toBe(1));
+      expect(await stalled.answer).toMatchObject({
+        status: 408,
+        body: { code: ErrorCode.UPLOAD_TIMEOUT, message: mediaMessages.idle },
+      });
+      const next = await uploadUrl(png.length);
+      await eventually(async () => expect((await put(next, png)).status).toBe(200));
+      expect(timers.start).toHaveBeenCalledWith(4000, expect.any(Function));
+    } finally {
+      timers.restore();
+    }
   });
 
   it('frees the slot of a client that drops mid-file', async () => {

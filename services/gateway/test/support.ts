@@ -17,6 +17,7 @@ import { type NestExpressApplication } from '@nestjs/platform-express';
 import { z } from 'zod';
 import { configSchema } from '../src/config';
 import { createGateway } from '../src/gateway';
+import { type IdleTimers } from '../src/http/idle-timers';
 import { startSignatureCheckingStore } from './signature-checking-store';
 
 /** `/api/rooms/:id` → a pattern its concrete paths match. */
@@ -122,6 +123,38 @@ export async function startGateway(namespace: string, env: Record<string, string
   return { app, base, close: () => app.close() };
 }
 
+/**
+ * Holds a gateway's idle timers of one kind (IMPORT_IDLE_TIMERS, UPLOAD_IDLE_TIMERS): none runs
+ * out by itself, however long a loaded machine leaves a request unread; `runOut()` runs out every
+ * one started and not yet cleared, and answers how many. `start` is the spy, to see what the
+ * timers were started with; `restore()` puts the real ones back.
+ */
+export function holdIdleTimers(gateway: Pick<Gateway, 'app'>, token: symbol) {
+  const live = new Set<{ onIdle: () => void; cleared: boolean }>();
+  const start = jest.spyOn(gateway.app.get<IdleTimers>(token), 'start').mockImplementation((_ms, onIdle) => {
+    // As node's: refreshing one that ran out starts it again, one that was cleared stays so.
+    const timer = { onIdle, cleared: false };
+    live.add(timer);
+    return {
+      refresh: () => void (timer.cleared || live.add(timer)),
+      clear: () => {
+        timer.cleared = true;
+        live.delete(timer);
+      },
+    };
+  });
+  return {
+    start,
+    runOut(): number {
+      const due = [...live];
+      live.clear();
+      for (const timer of due) timer.onIdle();
+      return due.length;
+    },
+    restore: () => start.mockRestore(),
+  };
+}
+
 export interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
@@ -158,6 +191,22 @@ export function openRequest(url: string, method: string, headers: Record<string,
     end: (bytes?: Buffer) => req.end(bytes),
     drop: () => req.destroy(),
   };
+}
+
+/** JSON sent to the gateway at `base` as the holder of `cookie`: the reply's status and parsed body. */
+export async function callJson<T = unknown>(
+  base: string,
+  cookie: string,
+  path: string,
+  method = 'GET',
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as T };
 }
 
 /** The value of a Cookie header that carries the session a response set. */

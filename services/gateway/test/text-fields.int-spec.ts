@@ -1,5 +1,5 @@
 import { type Building, type Equipment, type Room, type User } from '@cm/contracts';
-import { fetch, startAuthAndGateway } from './support';
+import { callJson, startAuthAndGateway } from './support';
 
 /**
  * One rule for control characters in every service: a single-line field (a name, a floor, a model)
@@ -10,14 +10,8 @@ describe('text fields', () => {
   let sut: Awaited<ReturnType<typeof startAuthAndGateway>>;
   let cookie: string;
 
-  const call = async (path: string, method = 'GET', body?: unknown) => {
-    const res = await fetch(`${sut.base}${path}`, {
-      method,
-      headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as unknown };
-  };
+  const call = (path: string, method = 'GET', body?: unknown) =>
+    callJson(sut.base, cookie, path, method, body);
 
   beforeAll(async () => {
     sut = await startAuthAndGateway({}, { inventory: true });

@@ -1,6 +1,6 @@
 import { authMessages, ErrorCode, type UserListItem } from '@cm/contracts';
 import { AppError } from '@cm/platform';
-import { type Clock, LOGIN_CLOCK, LoginThrottle } from '../src/auth/login-throttle.service';
+import { type Clock, LOGIN_CLOCK, LoginThrottle } from '../src/throttle/login-throttle.service';
 import { adminCredentials, fetch, type Gateway, startAuthAndGateway, startGateway } from './support';
 
 /** Clients are told apart by X-Forwarded-For, which a gateway behind a trusted proxy believes. */

@@ -10,7 +10,7 @@ import {
   type User,
 } from '@cm/contracts';
 import { Secret, TOTP } from 'otpauth';
-import { type Clock, LOGIN_CLOCK } from '../src/auth/login-throttle.service';
+import { type Clock, LOGIN_CLOCK } from '../src/throttle/login-throttle.service';
 import { adminCredentials, fetch, sessionCookieOf, startAuthAndGateway, startGateway } from './support';
 
 /** The code an authenticator app shows `offsetSeconds` from now. */

@@ -1,23 +1,15 @@
 import { DatabaseModule, JetStreamModule, PlatformModule } from '@cm/platform';
 import { type DynamicModule, Module } from '@nestjs/common';
-import { BuildingsModule } from './buildings/buildings.module';
+import { AlertingModule } from './alerting/alerting.module';
+import { CatalogueModule } from './catalogue/catalogue.module';
 import { type Config } from './config';
-import { EquipmentModule } from './equipment/equipment.module';
-import { HistoryModule } from './history/history.module';
-import { ImportModule } from './import/import.module';
-import { LiveModule } from './live/live.module';
-import { MaintenanceModule } from './maintenance/maintenance.module';
-import { MetricsModule } from './metrics/metrics.module';
 import { migrations } from './migrations';
-import { MonitoringStateModule } from './monitoring/monitoring-state.module';
-import { NotificationsModule } from './notifications/notifications.module';
-import { OutboxModule } from './outbox/outbox.module';
-import { ProblemsModule } from './problems/problems.module';
-import { ReportsModule } from './reports/reports.module';
-import { RoomsModule } from './rooms/rooms.module';
-import { SearchModule } from './search/search.module';
+import { EventsModule } from './shared/events/events.module';
+import { LiveModule } from './shared/live/live.module';
+import { MetricsModule } from './shared/metrics/metrics.module';
 import { StatusModule } from './status/status.module';
 
+/** Inventory's three contexts (docs/architecture.md), on what they share. */
 @Module({})
 export class AppModule {
   static forRoot(config: Config): DynamicModule {
@@ -28,20 +20,11 @@ export class AppModule {
         DatabaseModule.forService({ service: 'inventory', entities: [], migrations }),
         JetStreamModule.forService('inventory'),
         MetricsModule,
-        OutboxModule,
+        EventsModule,
         LiveModule,
-        BuildingsModule,
-        RoomsModule,
-        EquipmentModule,
+        CatalogueModule,
         StatusModule,
-        ReportsModule,
-        HistoryModule,
-        ProblemsModule,
-        SearchModule,
-        MaintenanceModule,
-        NotificationsModule,
-        ImportModule,
-        MonitoringStateModule,
+        AlertingModule,
       ],
     };
   }

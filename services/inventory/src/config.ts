@@ -2,16 +2,16 @@ import {
   allowedNetworksEnv,
   coreEnv,
   databaseEnv,
+  envInt,
   httpPortEnv,
   jetStreamEnv,
   withDefaultAllowedNetworks,
 } from '@cm/platform';
-import { alertsEnv, checkAlertsEnv, withDefaultAlertTargets } from './notifications/alerts-config';
+import { alertsEnv, checkAlertsEnv, withDefaultAlertTargets } from './alerting';
 import { REPORT_WINDOW_HOURS } from '@cm/contracts';
 import { z } from 'zod';
 
-const int = (fallback: number, min: number, max: number) =>
-  z.coerce.number().int().min(min).max(max).default(fallback);
+const int = (fallback: number, min: number, max: number) => envInt(min, max, fallback);
 
 export const configSchema = z
   .object({

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { type Equipment, ErrorCode, events, messages, namespacedName, streams } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
 import { eventually } from '@cm/platform/testing';
-import { DELIVERY_CLOCK, type DeliveryClock } from '../src/notifications/delivery-clock';
-import { DeliveryRelay } from '../src/notifications/delivery.relay';
-import { STATUS_CONSUMER } from '../src/status/status-events.consumer';
+import { DELIVERY_CLOCK, type DeliveryClock } from '../src/alerting/notifications/delivery-clock';
+import { DeliveryRelay } from '../src/alerting/notifications/delivery.relay';
+import { STATUS_CONSUMER } from '../src/status/checks/status-events.consumer';
 import { channelsTestEnv, type Received, smtpForTests, startReceiver } from './receivers';
 import { failureOf, type Inventory, inventoryUnderTest, monitorOf, sql, startInventory } from './support';
 

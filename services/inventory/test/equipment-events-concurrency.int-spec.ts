@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eventually, testDatabaseUrl } from '@cm/platform/testing';
 import { Client } from 'pg';
-import { EquipmentEventsRelay } from '../src/outbox/equipment-events.relay';
+import { EquipmentEventsRelay } from '../src/catalogue/outbox/equipment-events.relay';
 import { equipmentChangeReader, inventoryUnderTest, sql } from './support';
 
 const WRITERS = 16;

@@ -8,7 +8,7 @@ import {
   messages,
   type Room,
 } from '@cm/contracts';
-import { MaintenanceWindowsService } from '../src/maintenance/maintenance-windows.service';
+import { MaintenanceWindowsService } from '../src/status/maintenance/maintenance-windows.service';
 import { failureOf, inventoryUnderTest, setHistory, sql } from './support';
 
 const HOUR = 3_600_000;

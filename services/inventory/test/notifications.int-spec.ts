@@ -4,9 +4,9 @@ import { eventually } from '@cm/platform/testing';
 import { createServer } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { type Config } from '../src/config';
-import { DeliveryRepository } from '../src/notifications/delivery.repository';
-import { DeliveryRelay } from '../src/notifications/delivery.relay';
-import { WebhookTargets } from '../src/notifications/webhook-targets';
+import { DeliveryRepository } from '../src/alerting/notifications/delivery.repository';
+import { DeliveryRelay } from '../src/alerting/notifications/delivery.relay';
+import { WebhookTargets } from '../src/alerting/notifications/webhook-targets';
 import { channelsTestEnv, smtpForTests, startReceiver } from './receivers';
 import {
   dropNamespace,

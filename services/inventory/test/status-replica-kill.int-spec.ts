@@ -5,7 +5,7 @@ import path from 'node:path';
 import { type Equipment, events, namespacedName, messages, streams } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
 import { eventually, testEnv, testNatsUrl } from '@cm/platform/testing';
-import { STATUS_CONSUMER } from '../src/status/status-events.consumer';
+import { STATUS_CONSUMER } from '../src/status/checks/status-events.consumer';
 import { dropNamespace, type Inventory, newNamespace, sql, startInventory } from './support';
 
 const freePort = async () => {

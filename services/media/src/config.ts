@@ -1,4 +1,13 @@
-import { bucketOf, coreEnv, databaseEnv, httpPortEnv, listOf, objectStoreEnv, secret } from '@cm/platform';
+import {
+  bucketOf,
+  coreEnv,
+  databaseEnv,
+  envInt,
+  httpPortEnv,
+  listOf,
+  objectStoreEnv,
+  secret,
+} from '@cm/platform';
 import { z } from 'zod';
 
 export const configSchema = z
@@ -15,7 +24,7 @@ export const configSchema = z
     S3_REGION: z.string().min(1).default('us-east-1'),
     S3_ACCESS_KEY_ID: secret(z.string().min(1, { message: 'is required' })),
     S3_SECRET_ACCESS_KEY: secret(z.string().min(1, { message: 'is required' })),
-    S3_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+    S3_REQUEST_TIMEOUT_MS: envInt(100, 300_000, 10_000),
     /** Origins allowed to PUT to presigned URLs (the bucket's CORS rule), comma-separated. */
     S3_CORS_ORIGINS: z.string().default('*').transform(listOf),
     /** How long an upload may stay unregistered before the cleanup removes it. */

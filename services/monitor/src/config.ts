@@ -2,14 +2,14 @@ import { DEFAULT_MONITOR_INTERVAL_MS, MONITOR_CHECK_MAX_WAIT_MS } from '@cm/cont
 import {
   allowedNetworksEnv,
   coreEnv,
+  envInt,
   httpPortEnv,
   jetStreamEnv,
   withDefaultAllowedNetworks,
 } from '@cm/platform';
 import { z } from 'zod';
 
-const int = (fallback: number, min: number, max: number) =>
-  z.coerce.number().int().min(min).max(max).default(fallback);
+const int = (fallback: number, min: number, max: number) => envInt(min, max, fallback);
 
 export const configSchema = z
   .object({

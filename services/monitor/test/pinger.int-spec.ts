@@ -55,6 +55,26 @@ describe(Pinger.name, () => {
     expect(sut.counters).toEqual({ sent: 2, answered: 0, unanswered: 2 });
   });
 
+  it('hears a reply that came back in time while the process was busy past the timeout', async () => {
+    const sut = make({ timeoutMs: 100, retries: 0 });
+    // Busy (as a loaded machine or a long collection can leave it) right after the request has
+    // left and its timer is set: loopback answers meanwhile, and when the process is back, the
+    // timer is due before the socket is read.
+    const session = (sut as unknown as { session: NetPingInternals }).session;
+    const onSocketSend = session.onSocketSend;
+    session.onSocketSend = function (req, error, bytes) {
+      onSocketSend.call(this, req, error, bytes);
+      const until = performance.now() + 300;
+      while (performance.now() < until);
+    };
+    expect(await sut.ping('127.0.0.1')).toEqual({
+      address: '127.0.0.1',
+      alive: true,
+      rttMs: expect.any(Number),
+    });
+    expect(sut.counters).toEqual({ sent: 1, answered: 1, unanswered: 0 });
+  });
+
   it('keeps the gap between packets, like fping -i', async () => {
     const sut = make({ packetGapMs: 2 });
     const started = performance.now();

@@ -1,10 +1,11 @@
-import { liveControlEvents } from '@cm/contracts';
+import { apiRoutes, liveControlEvents, liveEventType, streams } from '@cm/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { currentUserQuery } from '../features/auth/api/current-user';
 import { LiveCache } from '../lib/live-events';
 
-const liveEventTypes = ['equipment.status', 'inventory.changed', 'monitoring.state'] as const;
+/** The SSE event names of everything the live stream carries. */
+const liveEventTypes = streams.live.subjects.map(liveEventType);
 /** After the stream is refused (signed out, server busy), the next try waits this long, doubling. */
 const FIRST_RETRY_MS = 5_000;
 const MAX_RETRY_MS = 60_000;
@@ -38,7 +39,7 @@ export function useLiveUpdates(): void {
     };
 
     function open() {
-      const es = new EventSource('/api/events');
+      const es = new EventSource(apiRoutes.liveEvents.path);
       source = es;
       for (const type of liveEventTypes)
         es.addEventListener(type, (e) => cache.apply(type, e.data as string));

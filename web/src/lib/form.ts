@@ -2,8 +2,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect } from 'react';
 import {
   type DefaultValues,
+  type FieldError,
   type FieldValues,
   type Path,
+  type Resolver,
   type UseFormClearErrors,
   type UseFormRegister,
   type UseFormSetError,
@@ -23,7 +25,30 @@ export function useSchemaForm<Values extends FieldValues, Output>(
   schema: z.ZodType<Output, Values>,
   defaultValues: DefaultValues<Values>,
 ) {
-  return useForm({ ...checkOnSubmit, resolver: zodResolver(schema), defaultValues });
+  return useForm({ ...checkOnSubmit, resolver: onTheField(zodResolver(schema)), defaultValues });
+}
+
+/**
+ * A field holds one value, though the schema may judge a part of it (the second of the addresses
+ * typed in one box): the field shows the first message found anywhere inside it.
+ */
+function onTheField<V extends FieldValues, C, O>(resolver: Resolver<V, C, O>): Resolver<V, C, O> {
+  return async (...args) => {
+    const result = await resolver(...args);
+    const errors: Record<string, unknown> = result.errors;
+    for (const [name, error] of Object.entries(errors)) errors[name] = firstError(error) ?? error;
+    return result;
+  };
+}
+
+function firstError(error: unknown): FieldError | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  if ('message' in error && typeof error.message === 'string') return error as FieldError;
+  for (const inner of Object.values(error)) {
+    const found = firstError(inner);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /**
@@ -60,8 +85,9 @@ export function useServerFieldErrors<T extends FieldValues>(
 ) {
   useEffect(() => {
     for (const { path, message } of fieldErrorsOf(error)) {
-      // The gateway names the body's field; a service names it inside its message (`equipment.ipAddress`).
-      const field = fields.find((f) => path === f || path.endsWith(`.${f}`));
+      // The gateway names the body's field, or a part of it (`recipients.1`); a service names it
+      // inside its message (`equipment.ipAddress`).
+      const field = fields.find((f) => path === f || path.startsWith(`${f}.`) || path.endsWith(`.${f}`));
       if (field) setError(field, { message });
     }
   }, [error, setError, fields]);

@@ -12,6 +12,25 @@ export interface NatsClientOptions {
   inboxPrefix?: string;
 }
 
+/**
+ * How every connection of a process (server, client, JetStream) keeps to the NATS servers it was
+ * given. A server that stops (killed, restarted) closes its sockets, and the client takes the next
+ * one within milliseconds; these settings bound what is slower:
+ * - `timeout`: a connection attempt to a server that does not answer (its host is gone) is given
+ *   up after 2 s for the next server, rather than after nats.js's 20 s;
+ * - `pingInterval` and `maxPingOut`: a connection whose server went silent without closing it (a
+ *   host or network lost) is taken for dead once two pings 5 s apart went unanswered, within 15 s
+ *   rather than nats.js's 4 to 6 minutes;
+ * - a lost connection is retried forever, each server at most once a second.
+ */
+export const natsConnectionSettings = {
+  maxReconnectAttempts: -1,
+  reconnectTimeWait: 1000,
+  timeout: 2000,
+  pingInterval: 5000,
+  maxPingOut: 2,
+} as const;
+
 type NatsAuthConfig = Pick<
   CoreConfig,
   'CM_NAMESPACE' | 'NATS_USER' | 'NATS_PASSWORD' | 'NATS_TOKEN' | 'NATS_CREDS_FILE'

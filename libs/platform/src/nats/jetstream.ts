@@ -6,6 +6,7 @@ import {
   type EventSubject,
   namespacedName,
   namespacedSubject,
+  type NatsPrincipal,
   type ServiceName,
   streams,
   streamsOf,
@@ -47,7 +48,7 @@ import { HealthService } from '../health';
 import { MetricsService } from '../metrics/metrics.service';
 import { platformMetrics } from '../metrics/platform-metrics';
 import { closeIfStartFails } from '../start-resources';
-import { natsClientOptions, type NatsClientOptions } from './connection-options';
+import { natsClientOptions, type NatsClientOptions, natsConnectionSettings } from './connection-options';
 import { extractTraceContext, injectTraceHeaders } from './trace-headers';
 
 const tracer = trace.getTracer('@cm/platform/jetstream');
@@ -478,9 +479,7 @@ export class JetStreamConnection {
       ...options.connection,
       servers: options.servers.split(','),
       name: options.name,
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 1000,
-      timeout: options.timeoutMs,
+      ...natsConnectionSettings,
     });
     const jsm = await nc.jetstreamManager({ timeout: options.timeoutMs });
     return new JetStreamConnection(
@@ -491,6 +490,22 @@ export class JetStreamConnection {
       options.timeoutMs,
       options.replicas ?? 1,
     );
+  }
+
+  /** A connection of `service`'s with its configured servers and user, named `<service>-<purpose>`. */
+  static connectAs(
+    config: CoreConfig & JetStreamConfig,
+    service: NatsPrincipal,
+    purpose: string,
+  ): Promise<JetStreamConnection> {
+    return JetStreamConnection.connect({
+      namespace: config.CM_NAMESPACE,
+      servers: config.NATS_URL,
+      name: `${service}-${purpose}@${hostname()}:${process.pid}`,
+      timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
+      connection: natsClientOptions(config, service),
+      replicas: config.NATS_STREAM_REPLICAS,
+    });
   }
 
   /** Ensures a stream once per connection (and per process), however many publishers use it. */
@@ -603,14 +618,7 @@ export class JetStreamModule {
           provide: JetStreamConnection,
           inject: [CONFIG],
           useFactory: async (config: CoreConfig & JetStreamConfig) => {
-            const connection = await JetStreamConnection.connect({
-              namespace: config.CM_NAMESPACE,
-              servers: config.NATS_URL,
-              name: `${service}-jetstream@${hostname()}:${process.pid}`,
-              timeoutMs: config.NATS_REQUEST_TIMEOUT_MS,
-              connection: natsClientOptions(config, service),
-              replicas: config.NATS_STREAM_REPLICAS,
-            });
+            const connection = await JetStreamConnection.connectAs(config, service, 'jetstream');
             closeIfStartFails(config, () => connection.close());
             // At start, not at the first event: a replica count the servers cannot keep stops the
             // pod with the reason, rather than failing every publish later. Only the service's own

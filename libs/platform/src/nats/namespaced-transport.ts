@@ -20,12 +20,36 @@ function withNamespace(ns: string, route: string): string {
  */
 export class NamespacedServerNats extends ServerNats {
   private readonly handling = new Set<Promise<unknown>>();
+  private connected = false;
+  /** Replies made while the connection was lost, sent once it is back. */
+  private held: (() => void)[] = [];
 
   constructor(
     private readonly namespace: string,
     options: NatsTransportOptions,
   ) {
     super(options);
+    this.status.subscribe((status) => {
+      this.connected = status === 'connected';
+      if (!this.connected) return;
+      const replies = this.held;
+      this.held = [];
+      for (const reply of replies) reply();
+    });
+  }
+
+  /**
+   * Holds a reply made while the connection to NATS is lost until the client has reconnected:
+   * nats.js drops what is written meanwhile, and the caller would wait out its deadline for a
+   * request that was handled (its reply subject reaches the caller from any server of the
+   * cluster). Only requests received before the loss can be answered then, so few are held.
+   */
+  override getPublisher(...args: Parameters<ServerNats['getPublisher']>): (response: unknown) => unknown {
+    const publish = super.getPublisher(...args);
+    return (response) => {
+      if (this.connected) return publish(response);
+      this.held.push(() => publish(response));
+    };
   }
 
   override normalizePattern(pattern: Parameters<ServerNats['normalizePattern']>[0]): string {

@@ -15,7 +15,7 @@ import { type Observable } from 'rxjs';
 import { type z } from 'zod';
 import { AppError, isErrorBody } from '../errors';
 import { platformMetrics } from '../metrics/platform-metrics';
-import { type NatsClientOptions } from './connection-options';
+import { type NatsClientOptions, natsConnectionSettings } from './connection-options';
 import { NamespacedClientNats } from './namespaced-transport';
 import { injectTraceHeaders } from './trace-headers';
 
@@ -25,6 +25,18 @@ const decoder = new TextDecoder();
 
 const internalError = () =>
   new AppError(ErrorCode.INTERNAL, 'Something went wrong on the server. Try again.');
+
+/**
+ * How long after its connection to NATS was lost a call still waits for the client to reconnect.
+ * Losing one server of a cluster costs milliseconds (the client takes the next one); after this, a
+ * call answers at once that the service cannot be reached, as NATS itself is away.
+ */
+export const RECONNECT_WAIT_MS = 2000;
+/** Times one read is sent again after its connection dropped: a flapping connection stops there. */
+const MAX_RESENDS = 2;
+/** Pauses before a request NATS found no responder for is sent again; then 503. */
+const NO_RESPONDERS_PAUSES_MS = [50, 100, 200, 400];
+const lostConnection = Symbol('lost connection');
 
 export interface SendOptions {
   /** Time to wait for this reply instead of the client's default. */
@@ -45,18 +57,26 @@ export interface RpcClientOptions {
   name: string;
   /** Credentials and inboxes of the process (`natsClientOptions`). */
   connection?: NatsClientOptions;
+  /** How long after a lost connection a call still waits for it (RECONNECT_WAIT_MS). */
+  reconnectWaitMs?: number;
 }
 
 /**
- * Request/reply over NATS with a deadline on every call. What goes wrong comes back as an
- * AppError: the service's own error, SERVICE_UNAVAILABLE when nobody listens (NATS answers
- * "no responders" at once) or the connection is down, SERVICE_TIMEOUT when the reply is late.
+ * Request/reply over NATS with a deadline on every call, riding over the loss of one NATS server
+ * (see requestOnce). What goes wrong comes back as an AppError: the service's own error,
+ * SERVICE_UNAVAILABLE when nobody listens (NATS answers "no responders", still so after a few
+ * tries within a second) or the connection stays down, SERVICE_TIMEOUT when the reply is late.
  */
 export class RpcClient implements OnApplicationShutdown {
   private readonly logger = new Logger(RpcClient.name);
   private readonly client: NamespacedClientNats;
   /** Set while the connection to NATS is lost and being re-established. */
   private disconnected = false;
+  /** When the connection was last lost (performance.now()). */
+  private lostAt = 0;
+  /** Told when the connection is lost, and when it is back. */
+  private readonly onLost = new Set<() => void>();
+  private readonly onBack = new Set<() => void>();
   /** Nest's server answers only a packet with an id (one without is an event). */
   private lastId = 0;
   private closed = false;
@@ -66,14 +86,18 @@ export class RpcClient implements OnApplicationShutdown {
       ...options.connection,
       servers: options.servers.split(','),
       name: options.name,
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 1000,
-      timeout: 5000,
+      ...natsConnectionSettings,
       // An Error (a stack) captured per request, only to lengthen the stack of a failure that
       // becomes an AppError anyway: a measurable share of a request's CPU.
       noAsyncTraces: true,
     });
-    this.client.status.subscribe((status) => (this.disconnected = status !== 'connected'));
+    this.client.status.subscribe((status) => {
+      const disconnected = status !== 'connected';
+      if (disconnected === this.disconnected) return;
+      this.disconnected = disconnected;
+      if (disconnected) this.lostAt = performance.now();
+      for (const tell of disconnected ? this.onLost : this.onBack) tell();
+    });
   }
 
   async send<M extends MessageDef>(message: M, ...[data, opts = {}]: SendArgs<M>): Promise<MessageReply<M>> {
@@ -89,10 +113,7 @@ export class RpcClient implements OnApplicationShutdown {
         const started = performance.now();
         let outcome = 'ok';
         try {
-          // The client would buffer the request until NATS is back and the caller would wait out
-          // the deadline: say at once that the service cannot be reached.
-          if (this.disconnected) throw new Error('NATS DISCONNECTED');
-          return this.parseReply(message, await this.request(pattern, data ?? {}, ms));
+          return this.parseReply(message, await this.requestOnce(message, data ?? {}, started + ms));
         } catch (error) {
           const appError = this.translate(pattern, error, ms);
           outcome = appError.code;
@@ -173,6 +194,77 @@ export class RpcClient implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     this.closed = true;
     await this.client.close();
+  }
+
+  /**
+   * The reply to one call, by its deadline (a performance.now() time), riding over the loss of a
+   * NATS server:
+   * - A request is sent only while connected (the client drops what is written while it
+   *   reconnects): a call made while the connection is lost waits for it to come back, briefly
+   *   (RECONNECT_WAIT_MS).
+   * - When the connection drops with a request in flight, the request or its reply may be lost
+   *   with it: a read-only one is sent again once connected, since handling it twice changes
+   *   nothing; any other waits on for its reply, which comes when the service answered after the
+   *   reconnection, or times out.
+   * - "No responders" means nobody received the request: it is sent again after a pause, a few
+   *   times (NO_RESPONDERS_PAUSES_MS), as a service that lost its server subscribes again on
+   *   another within milliseconds.
+   */
+  private async requestOnce(message: MessageDef, data: unknown, deadline: number): Promise<unknown> {
+    let resends = 0;
+    let unanswered = 0;
+    for (;;) {
+      await this.connectedBy(deadline);
+      const reply = this.request(message.subject, data, Math.max(1, deadline - performance.now()));
+      try {
+        const first = message.readOnly && resends < MAX_RESENDS ? await this.unlessLost(reply) : await reply;
+        if (first !== lostConnection) return first;
+        resends++;
+        // Abandoned: its reply, should one still come, or its timeout is nobody's concern now.
+        reply.catch(() => undefined);
+      } catch (error) {
+        const pause = NO_RESPONDERS_PAUSES_MS[unanswered++];
+        const noResponders = error instanceof NatsError && error.code === NatsErrorCode.NoResponders;
+        if (!noResponders || pause === undefined || performance.now() + pause >= deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+    }
+  }
+
+  /** The reply, or `lostConnection` if the connection drops first. */
+  private async unlessLost<T>(reply: Promise<T>): Promise<T | typeof lostConnection> {
+    let stopWatching = () => {};
+    const lost = new Promise<typeof lostConnection>((resolve) => {
+      const tell = () => resolve(lostConnection);
+      this.onLost.add(tell);
+      stopWatching = () => this.onLost.delete(tell);
+    });
+    try {
+      return await Promise.race([reply, lost]);
+    } finally {
+      stopWatching();
+    }
+  }
+
+  /** Resolves at once while connected, else when the connection is back (see requestOnce). */
+  private async connectedBy(deadline: number): Promise<void> {
+    if (!this.disconnected) return;
+    const giveUpAt = Math.min(deadline, this.lostAt + (this.options.reconnectWaitMs ?? RECONNECT_WAIT_MS));
+    if (performance.now() >= giveUpAt) throw new Error('NATS DISCONNECTED');
+    let stopWaiting = () => {};
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const back = () => resolve();
+        const timer = setTimeout(() => reject(new Error('NATS DISCONNECTED')), giveUpAt - performance.now());
+        this.onBack.add(back);
+        stopWaiting = () => {
+          clearTimeout(timer);
+          this.onBack.delete(back);
+        };
+      });
+    } finally {
+      stopWaiting();
+    }
   }
 
   /**

@@ -15,6 +15,7 @@ export { eventually } from './eventually';
 export * from './nats-server';
 export * from './openid-provider';
 export * from './otlp-receiver';
+export * from './request-loop';
 export { sample } from './prometheus';
 
 /** What a configuration schema names wrong with `env`; throws when it takes it. */

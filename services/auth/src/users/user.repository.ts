@@ -1,5 +1,5 @@
 import { type AccountAccess, ErrorCode } from '@cm/contracts';
-import { AppError } from '@cm/platform';
+import { AppError, schemaNameOf } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, QueryFailedError, type Repository } from 'typeorm';
 import { accessOf } from './account-events';
@@ -200,7 +200,7 @@ export class UserRepository {
   }
 
   private get schema(): string {
-    return (this.dataSource.options as { schema?: string }).schema ?? 'public';
+    return schemaNameOf(this.dataSource);
   }
 }
 

@@ -1,7 +1,6 @@
-import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type AccountChangedEvent, durableConsumers, events, streams } from '@cm/contracts';
-import { CONFIG, type DeliveryMeta, JetStreamConnection, natsClientOptions } from '@cm/platform';
+import { CONFIG, type DeliveryMeta, JetStreamConnection, retryWithBackoff } from '@cm/platform';
 import {
   Inject,
   Injectable,
@@ -52,18 +51,12 @@ export class AccountAuditConsumer implements OnApplicationBootstrap, OnApplicati
     await this.connection?.close();
   }
 
-  private async start(): Promise<void> {
-    for (let delay = 500; !this.stopped.signal.aborted; delay = Math.min(delay * 2, 10_000)) {
-      try {
-        this.connection ??= await JetStreamConnection.connect({
-          namespace: this.config.CM_NAMESPACE,
-          servers: this.config.NATS_URL,
-          name: `gateway-audit@${hostname()}:${process.pid}`,
-          timeoutMs: this.config.NATS_REQUEST_TIMEOUT_MS,
-          connection: natsClientOptions(this.config, 'gateway'),
-          replicas: this.config.NATS_STREAM_REPLICAS,
-        });
-        if (this.stopped.signal.aborted) return;
+  private start(): Promise<void> {
+    return retryWithBackoff(
+      this.stopped.signal,
+      async () => {
+        this.connection ??= await JetStreamConnection.connectAs(this.config, 'gateway', 'audit');
+        if (this.stopped.signal.aborted) return 'done';
         // The consumer reconnects by itself from here on.
         await this.connection.consume({
           stream: streams.accounts,
@@ -72,13 +65,11 @@ export class AccountAuditConsumer implements OnApplicationBootstrap, OnApplicati
           ackWaitMs: GATEWAY_ENTRY_WAIT_MS + 30_000,
           handle: (event, meta) => this.record(event, meta),
         });
-        return;
-      } catch (error) {
-        if (this.stopped.signal.aborted) return;
-        this.logger.warn(`Following account changes failed, retrying in ${delay} ms: ${String(error)}`);
-      }
-      await sleep(delay, undefined, { signal: this.stopped.signal }).catch(() => undefined);
-    }
+        return 'done';
+      },
+      (error, retryInMs) =>
+        this.logger.warn(`Following account changes failed, retrying in ${retryInMs} ms: ${String(error)}`),
+    );
   }
 
   async record(event: AccountChangedEvent, meta: DeliveryMeta): Promise<void> {

@@ -3,8 +3,8 @@ import { activeTraceId } from '@cm/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { type User } from '@cm/contracts';
-import { type SignedInRequest } from '../auth/current-user';
-import { type Clock } from '../auth/login-throttle.service';
+import { type SignedInRequest } from '../identity/current-user';
+import { type Clock } from '../throttle/login-throttle.service';
 import { AuditRepository, type NewAuditEntry } from './audit.repository';
 
 /** The audit log's time; a test moves it by hand. */

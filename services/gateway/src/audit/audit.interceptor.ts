@@ -4,7 +4,7 @@ import { type CallHandler, type ExecutionContext, Injectable, type NestIntercept
 import { Reflector } from '@nestjs/core';
 import { from, type Observable, throwError } from 'rxjs';
 import { catchError, mergeMap, switchMap } from 'rxjs/operators';
-import { type SignedInRequest } from '../auth/current-user';
+import { type SignedInRequest } from '../identity/current-user';
 import { API_ROUTE } from '../http/api-route.key';
 import { ApiTokenRepository } from '../tokens/api-token.repository';
 import { changedFields, valuesOf } from './audit-values';

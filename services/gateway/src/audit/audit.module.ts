@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { AuthModule } from '../auth/auth.module';
+import { TokensModule } from '../tokens/tokens.module';
 import { AccountAuditConsumer } from './account-audit.consumer';
 import { AuditLog, auditClockProvider } from './audit-log';
 import { AuditRetention } from './audit-retention.service';
@@ -13,7 +13,7 @@ import { AuditRepository } from './audit.repository';
  */
 @Global()
 @Module({
-  imports: [AuthModule],
+  imports: [TokensModule],
   controllers: [AuditController],
   providers: [
     AuditRepository,
@@ -23,6 +23,8 @@ import { AuditRepository } from './audit.repository';
     AuditInterceptor,
     AccountAuditConsumer,
   ],
-  exports: [AuditRepository, AuditLog, AuditInterceptor, AuthModule],
+  // Tokens too: the interceptor is built in the module of each audited controller, and names the
+  // token a request came with.
+  exports: [AuditRepository, AuditLog, AuditInterceptor, TokensModule],
 })
 export class AuditModule {}

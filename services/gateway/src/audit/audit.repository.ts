@@ -1,4 +1,5 @@
 import { type AuditEntry, type AuditPage, type AuditQuery } from '@cm/contracts';
+import { tableOf } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
@@ -56,7 +57,7 @@ export class AuditRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   private get table(): string {
-    return `"${(this.dataSource.options as { schema?: string }).schema}".audit_entries`;
+    return tableOf(this.dataSource, 'audit_entries');
   }
 
   async insert(entry: NewAuditEntry): Promise<void> {

@@ -16,8 +16,8 @@ import { endSession } from '../session/session.middleware';
 import { ApiTokens } from '../tokens/api-tokens.service';
 import { bearerOf } from '../tokens/bearer';
 import { scopeCovers, scopeNeeded } from '../tokens/token-scope';
-import { type SignedInRequest } from './current-user';
-import { SessionUsers } from './session-users';
+import { type SignedInRequest } from '../identity/current-user';
+import { SessionUsers } from '../identity/session-users';
 
 /**
  * Access from the contract: each route's `access` decides; a handler without a contract entry

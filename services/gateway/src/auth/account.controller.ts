@@ -1,10 +1,9 @@
 import {
   apiRoutes,
   messages,
-  type PasswordChange,
   type RecoveryCodes,
-  type TotpConfirm,
-  type TotpProof,
+  type RouteBody,
+  type RouteParams,
   type TotpSetup,
   type TotpStatus,
   type User,
@@ -15,9 +14,9 @@ import type { Request, Response } from 'express';
 import { type Config } from '../config';
 import { ApiRoute } from '../http/api-route.decorator';
 import { AccountSessions } from '../session/account-sessions.service';
-import { CurrentUser } from './current-user';
-import { SessionUsers } from './session-users';
-import { ThrottledAttempts } from './throttled-attempts';
+import { CurrentUser } from '../identity/current-user';
+import { SessionUsers } from '../identity/session-users';
+import { ThrottledAttempts } from '../throttle/throttled-attempts';
 import { mustEnrol } from './totp-enrolment.guard';
 
 /** The signed-in user's own password and two-factor sign-in (the Account screen). */
@@ -34,7 +33,7 @@ export class AccountController {
   /** A wrong current password counts as a failed sign-in: the session alone must not allow guessing. */
   @ApiRoute(apiRoutes.changePassword)
   async changePassword(
-    @Body() body: PasswordChange,
+    @Body() body: RouteBody<typeof apiRoutes.changePassword>,
     @CurrentUser() user: User,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
@@ -58,7 +57,7 @@ export class AccountController {
 
   @ApiRoute(apiRoutes.totpEnable)
   async enable(
-    @Body() body: TotpConfirm,
+    @Body() body: RouteBody<typeof apiRoutes.totpEnable>,
     @CurrentUser() user: User,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
@@ -73,7 +72,7 @@ export class AccountController {
 
   @ApiRoute(apiRoutes.totpDisable)
   async disable(
-    @Body() body: TotpProof,
+    @Body() body: RouteBody<typeof apiRoutes.totpDisable>,
     @CurrentUser() user: User,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
@@ -87,7 +86,7 @@ export class AccountController {
 
   @ApiRoute(apiRoutes.totpRecoveryCodes)
   recoveryCodes(
-    @Body() body: TotpProof,
+    @Body() body: RouteBody<typeof apiRoutes.totpRecoveryCodes>,
     @CurrentUser() user: User,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
@@ -99,7 +98,7 @@ export class AccountController {
 
   /** User Management: the user lost their phone and their recovery codes. */
   @ApiRoute(apiRoutes.resetUserTotp)
-  async resetUserTotp(@Param('id') id: string): Promise<void> {
+  async resetUserTotp(@Param() { id }: RouteParams<typeof apiRoutes.resetUserTotp>): Promise<void> {
     await this.rpc.send(messages.auth.totpReset, { userId: id });
     this.users.drop(id);
   }

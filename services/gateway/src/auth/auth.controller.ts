@@ -1,11 +1,10 @@
 import {
   apiRoutes,
   ErrorCode,
-  type Login,
   type LoginResult,
   messages,
+  type RouteBody,
   type SessionUser,
-  type TotpLogin,
   totpMessages,
   type User,
 } from '@cm/contracts';
@@ -16,9 +15,9 @@ import { ApiRoute } from '../http/api-route.decorator';
 import { SessionStore } from '../session/session-store';
 import { endSession, startSession } from '../session/session.middleware';
 import { SignOutTokens } from '../session/sign-out-token';
-import { CurrentUser } from './current-user';
-import { DeviceCookies } from './device-cookie';
-import { ThrottledAttempts } from './throttled-attempts';
+import { CurrentUser } from '../identity/current-user';
+import { DeviceCookies } from '../throttle/device-cookie';
+import { ThrottledAttempts } from '../throttle/throttled-attempts';
 import { TotpChallenges } from './totp-challenge';
 
 @Controller()
@@ -34,7 +33,7 @@ export class AuthController {
 
   @ApiRoute(apiRoutes.login)
   async login(
-    @Body() body: Login,
+    @Body() body: RouteBody<typeof apiRoutes.login>,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<LoginResult> {
@@ -56,7 +55,7 @@ export class AuthController {
    */
   @ApiRoute(apiRoutes.loginTotp)
   async loginTotp(
-    @Body() body: TotpLogin,
+    @Body() body: RouteBody<typeof apiRoutes.loginTotp>,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<User> {

@@ -17,7 +17,7 @@ import { ApiRoute } from '../http/api-route.decorator';
 import { publicOriginOf } from '../security/same-origin';
 import { SessionStore } from '../session/session-store';
 import { startSession } from '../session/session.middleware';
-import { type SignedInRequest } from './current-user';
+import { type SignedInRequest } from '../identity/current-user';
 import { OidcTransactions } from './oidc-transactions';
 
 const CALLBACK_PATH = apiRoutes.oidcCallback.path;

@@ -1,3 +1,4 @@
+import { tableOf } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
@@ -10,7 +11,7 @@ export class SpentChallengeRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   private get table(): string {
-    return `"${(this.dataSource.options as { schema?: string }).schema}".spent_totp_challenges`;
+    return tableOf(this.dataSource, 'spent_totp_challenges');
   }
 
   async isSpent(id: string): Promise<boolean> {

@@ -4,7 +4,7 @@ import { AppError, CONFIG } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Config } from '../config';
 import { keyFor, sameSecret } from '../security/cookies';
-import { type Clock, LOGIN_CLOCK } from './login-throttle.service';
+import { type Clock, LOGIN_CLOCK } from '../throttle/login-throttle.service';
 import { SpentChallengeRepository } from './spent-challenge.repository';
 
 /** How long after the password the code may be entered. */

@@ -4,7 +4,7 @@ import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@ne
 import { Reflector } from '@nestjs/core';
 import { type Config } from '../config';
 import { API_ROUTE } from '../http/api-route.key';
-import { type SignedInRequest } from './current-user';
+import { type SignedInRequest } from '../identity/current-user';
 
 /** What an administrator who must enrol can still do: see who they are, enrol, and sign out. */
 const enrolmentRoutes = new Set<ApiRouteDef>([

@@ -1,10 +1,10 @@
 import {
   apiRoutes,
   messages,
+  type RouteBody,
+  type RouteParams,
   type User,
-  type UserCreate,
   type UserListItem,
-  type UserUpdate,
 } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
 import { Body, Controller, Param, Req } from '@nestjs/common';
@@ -12,8 +12,8 @@ import type { Request } from 'express';
 import { requestIdOf } from '../audit/audit-log';
 import { ApiRoute } from '../http/api-route.decorator';
 import { AccountSessions } from '../session/account-sessions.service';
-import { CurrentUser } from './current-user';
-import { LoginThrottle, throttleName } from './login-throttle.service';
+import { CurrentUser } from '../identity/current-user';
+import { LoginThrottle, throttleName } from '../throttle/login-throttle.service';
 
 /** User Management: the access guard has already checked that the caller is an administrator. */
 @Controller()
@@ -35,14 +35,18 @@ export class UsersController {
 
   // The request id lets the audit log tell auth's account event of this change from one sent past the gateway.
   @ApiRoute(apiRoutes.createUser)
-  create(@Body() user: UserCreate, @CurrentUser() actor: User, @Req() req: Request): Promise<User> {
+  create(
+    @Body() user: RouteBody<typeof apiRoutes.createUser>,
+    @CurrentUser() actor: User,
+    @Req() req: Request,
+  ): Promise<User> {
     return this.rpc.send(messages.auth.createUser, { actorId: actor.id, user, requestId: requestIdOf(req) });
   }
 
   @ApiRoute(apiRoutes.updateUser)
   async update(
-    @Param('id') id: string,
-    @Body() changes: UserUpdate,
+    @Param() { id }: RouteParams<typeof apiRoutes.updateUser>,
+    @Body() changes: RouteBody<typeof apiRoutes.updateUser>,
     @CurrentUser() actor: User,
     @Req() req: Request,
   ): Promise<User> {
@@ -57,13 +61,16 @@ export class UsersController {
   }
 
   @ApiRoute(apiRoutes.deleteUser)
-  async delete(@Param('id') id: string, @CurrentUser() actor: User): Promise<void> {
+  async delete(
+    @Param() { id }: RouteParams<typeof apiRoutes.deleteUser>,
+    @CurrentUser() actor: User,
+  ): Promise<void> {
     await this.rpc.send(messages.auth.deleteUser, { actorId: actor.id, id });
     await this.sessions.deleted(id);
   }
 
   @ApiRoute(apiRoutes.clearSignInLock)
-  async clearSignInLock(@Param('id') id: string): Promise<void> {
+  async clearSignInLock(@Param() { id }: RouteParams<typeof apiRoutes.clearSignInLock>): Promise<void> {
     const user = await this.rpc.send(messages.auth.getUser, { id });
     await this.throttle.clear(user.username);
   }

@@ -9,8 +9,8 @@ import {
 } from '@nestjs/common';
 import { type Response } from 'express';
 import { type Subscription } from 'nats';
-import { type SignedInRequest } from '../auth/current-user';
-import { SessionUsers } from '../auth/session-users';
+import { type SignedInRequest } from '../identity/current-user';
+import { SessionUsers } from '../identity/session-users';
 import { type Config } from '../config';
 import { SessionStore } from '../session/session-store';
 import { ApiTokens } from '../tokens/api-tokens.service';

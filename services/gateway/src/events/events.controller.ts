@@ -1,7 +1,7 @@
 import { apiRoutes } from '@cm/contracts';
 import { Controller, Req, Res } from '@nestjs/common';
 import { type Response } from 'express';
-import { type SignedInRequest } from '../auth/current-user';
+import { type SignedInRequest } from '../identity/current-user';
 import { ApiRoute } from '../http/api-route.decorator';
 import { EventStreams } from './event-streams.service';
 

@@ -1,7 +1,5 @@
-import { hostname } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { eventSchemas, type EventSubject, liveEventType, namespacedName, streams } from '@cm/contracts';
-import { CONFIG, JetStreamConnection, natsClientOptions } from '@cm/platform';
+import { CONFIG, JetStreamConnection, retryWithBackoff } from '@cm/platform';
 import {
   Inject,
   Injectable,
@@ -142,28 +140,22 @@ export class LiveFeed implements OnApplicationBootstrap, OnApplicationShutdown {
     return this.connection;
   }
 
-  private async follow(): Promise<void> {
-    for (let delay = 500; !this.stopped.signal.aborted; delay = Math.min(delay * 2, 10_000)) {
-      try {
-        this.connection ??= await JetStreamConnection.connect({
-          namespace: this.config.CM_NAMESPACE,
-          servers: this.config.NATS_URL,
-          name: `gateway-live@${hostname()}:${process.pid}`,
-          timeoutMs: this.config.NATS_REQUEST_TIMEOUT_MS,
-          connection: natsClientOptions(this.config, 'gateway'),
-          replicas: this.config.NATS_STREAM_REPLICAS,
-        });
-        await this.connection.ensureStream(streams.live);
-        await this.consume(this.connection);
-        delay = 500;
-      } catch (error) {
-        if (this.stopped.signal.aborted) return;
-        this.logger.warn(`Following live events failed, retrying in ${delay} ms: ${String(error)}`);
-      } finally {
-        this.consuming = false;
-      }
-      await sleep(delay, undefined, { signal: this.stopped.signal }).catch(() => undefined);
-    }
+  private follow(): Promise<void> {
+    return retryWithBackoff(
+      this.stopped.signal,
+      async () => {
+        try {
+          this.connection ??= await JetStreamConnection.connectAs(this.config, 'gateway', 'live');
+          await this.connection.ensureStream(streams.live);
+          await this.consume(this.connection);
+          return 'again';
+        } finally {
+          this.consuming = false;
+        }
+      },
+      (error, retryInMs) =>
+        this.logger.warn(`Following live events failed, retrying in ${retryInMs} ms: ${String(error)}`),
+    );
   }
 
   /** Until the consumer ends (stopped, or the stream went away). */

@@ -2,7 +2,7 @@ import { apiRoutes, type HealthAnswer } from '@cm/contracts';
 import { platformMetrics } from '@cm/platform';
 import { Controller, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { type SignedInRequest } from '../auth/current-user';
+import { type SignedInRequest } from '../identity/current-user';
 import { ApiRoute } from '../http/api-route.decorator';
 import { healthFor, ReadinessService } from './readiness.service';
 

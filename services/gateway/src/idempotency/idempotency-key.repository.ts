@@ -1,3 +1,4 @@
+import { tableOf } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
@@ -26,7 +27,7 @@ export class IdempotencyKeyRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   private get table(): string {
-    return `"${(this.dataSource.options as { schema?: string }).schema}".idempotency_keys`;
+    return tableOf(this.dataSource, 'idempotency_keys');
   }
 
   /**

@@ -4,7 +4,7 @@ import { type CallHandler, type ExecutionContext, Injectable, type NestIntercept
 import { createHash } from 'node:crypto';
 import type { Response } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
-import { type SignedInRequest } from '../auth/current-user';
+import { type SignedInRequest } from '../identity/current-user';
 import { IdempotencyService } from './idempotency.service';
 
 /**

@@ -1,13 +1,12 @@
 import {
   apiRoutes,
   type Building,
-  type BuildingCreate,
   type BuildingListItem,
-  type BuildingUpdate,
   messages,
-  type RoomCreate,
   type Room,
   type RoomListItem,
+  type RouteBody,
+  type RouteParams,
 } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
 import { Body, Controller, Param } from '@nestjs/common';
@@ -27,34 +26,40 @@ export class BuildingsController {
   }
 
   @ApiRoute(apiRoutes.getBuilding)
-  get(@Param('buildingId') id: string): Promise<Building> {
+  get(@Param() { buildingId: id }: RouteParams<typeof apiRoutes.getBuilding>): Promise<Building> {
     return this.rpc.send(messages.inventory.getBuilding, { id });
   }
 
   @ApiRoute(apiRoutes.createBuilding)
-  async create(@Body() building: BuildingCreate): Promise<Building> {
+  async create(@Body() building: RouteBody<typeof apiRoutes.createBuilding>): Promise<Building> {
     await this.pictures.check(building);
     return this.rpc.send(messages.inventory.createBuilding, building);
   }
 
   @ApiRoute(apiRoutes.updateBuilding)
-  async update(@Param('id') id: string, @Body() changes: BuildingUpdate): Promise<Building> {
+  async update(
+    @Param() { id }: RouteParams<typeof apiRoutes.updateBuilding>,
+    @Body() changes: RouteBody<typeof apiRoutes.updateBuilding>,
+  ): Promise<Building> {
     await this.pictures.check(changes);
     return this.rpc.send(messages.inventory.updateBuilding, { id, changes });
   }
 
   @ApiRoute(apiRoutes.deleteBuilding)
-  async delete(@Param('id') id: string): Promise<void> {
+  async delete(@Param() { id }: RouteParams<typeof apiRoutes.deleteBuilding>): Promise<void> {
     await this.rpc.send(messages.inventory.deleteBuilding, { id });
   }
 
   @ApiRoute(apiRoutes.listRooms)
-  listRooms(@Param('buildingId') buildingId: string): Promise<RoomListItem[]> {
+  listRooms(@Param() { buildingId }: RouteParams<typeof apiRoutes.listRooms>): Promise<RoomListItem[]> {
     return this.rpc.send(messages.inventory.listRooms, { buildingId });
   }
 
   @ApiRoute(apiRoutes.createRoom)
-  async createRoom(@Param('buildingId') buildingId: string, @Body() room: RoomCreate): Promise<Room> {
+  async createRoom(
+    @Param() { buildingId }: RouteParams<typeof apiRoutes.createRoom>,
+    @Body() room: RouteBody<typeof apiRoutes.createRoom>,
+  ): Promise<Room> {
     await this.pictures.check(room);
     return this.rpc.send(messages.inventory.createRoom, { buildingId, room });
   }

@@ -3,9 +3,10 @@ import {
   type Equipment,
   type EquipmentHistory,
   type EquipmentOption,
-  type EquipmentUpdate,
-  type HistoryQuery,
   messages,
+  type RouteBody,
+  type RouteParams,
+  type RouteQuery,
 } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
 import { Body, Controller, Param, Query } from '@nestjs/common';
@@ -20,23 +21,31 @@ export class EquipmentController {
   ) {}
 
   @ApiRoute(apiRoutes.listBuildingEquipment)
-  listByBuilding(@Param('buildingId') buildingId: string): Promise<EquipmentOption[]> {
+  listByBuilding(
+    @Param() { buildingId }: RouteParams<typeof apiRoutes.listBuildingEquipment>,
+  ): Promise<EquipmentOption[]> {
     return this.rpc.send(messages.inventory.listBuildingEquipment, { buildingId });
   }
 
   @ApiRoute(apiRoutes.updateEquipment)
-  async update(@Param('id') id: string, @Body() changes: EquipmentUpdate): Promise<Equipment> {
+  async update(
+    @Param() { id }: RouteParams<typeof apiRoutes.updateEquipment>,
+    @Body() changes: RouteBody<typeof apiRoutes.updateEquipment>,
+  ): Promise<Equipment> {
     await this.pictures.check(changes);
     return this.rpc.send(messages.inventory.updateEquipment, { id, changes });
   }
 
   @ApiRoute(apiRoutes.equipmentHistory)
-  history(@Param('id') id: string, @Query() range: HistoryQuery): Promise<EquipmentHistory> {
+  history(
+    @Param() { id }: RouteParams<typeof apiRoutes.equipmentHistory>,
+    @Query() range: RouteQuery<typeof apiRoutes.equipmentHistory>,
+  ): Promise<EquipmentHistory> {
     return this.rpc.send(messages.inventory.equipmentHistory, { id, ...range });
   }
 
   @ApiRoute(apiRoutes.deleteEquipment)
-  async delete(@Param('id') id: string): Promise<void> {
+  async delete(@Param() { id }: RouteParams<typeof apiRoutes.deleteEquipment>): Promise<void> {
     await this.rpc.send(messages.inventory.deleteEquipment, { id });
   }
 }

@@ -1,4 +1,4 @@
-import { apiRoutes, type ImportAnswer, inventoryExportFileName } from '@cm/contracts';
+import { apiRoutes, type ImportAnswer, inventoryExportFileName, type RouteQuery } from '@cm/contracts';
 import { Controller, Query, Req, Res } from '@nestjs/common';
 import { type Request, type Response } from 'express';
 import { ApiRoute } from '../http/api-route.decorator';
@@ -20,7 +20,10 @@ export class InventoryCsvController {
   }
 
   @ApiRoute(apiRoutes.importInventory)
-  import(@Req() req: Request, @Query() query: { dryRun: boolean }): Promise<ImportAnswer> {
+  import(
+    @Req() req: Request,
+    @Query() query: RouteQuery<typeof apiRoutes.importInventory>,
+  ): Promise<ImportAnswer> {
     return this.imports.import(req, query.dryRun);
   }
 }

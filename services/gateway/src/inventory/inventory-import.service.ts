@@ -27,7 +27,7 @@ import type { Request } from 'express';
 import { AuditLog } from '../audit/audit-log';
 import { type Config } from '../config';
 import { drain } from '../media/drain';
-import { IMPORT_IDLE_TIMERS, type IdleTimers } from './import-idle-timers';
+import { IMPORT_IDLE_TIMERS, type IdleTimers } from '../http/idle-timers';
 
 /** Room for the multipart envelope around a file at the limit. */
 const ENVELOPE_BYTES = 64 * 1024;

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BuildingsController } from './buildings.controller';
 import { EquipmentController } from './equipment.controller';
-import { importIdleTimersProvider } from './import-idle-timers';
+import { IMPORT_IDLE_TIMERS, idleTimersProvider } from '../http/idle-timers';
 import { InventoryCsvController } from './inventory-csv.controller';
 import { InventoryExportService } from './inventory-export.service';
 import { InventoryImportService } from './inventory-import.service';
@@ -36,7 +36,7 @@ import { UptimeReportService } from './uptime-report.service';
     UptimeReportService,
     InventoryExportService,
     InventoryImportService,
-    importIdleTimersProvider,
+    idleTimersProvider(IMPORT_IDLE_TIMERS),
   ],
 })
 export class InventoryModule {}

@@ -1,10 +1,10 @@
 import {
   apiRoutes,
   type MaintenanceWindow,
-  type MaintenanceWindowCreate,
-  type MaintenanceWindowQuery,
-  type MaintenanceWindowUpdate,
   messages,
+  type RouteBody,
+  type RouteParams,
+  type RouteQuery,
 } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
 import { Body, Controller, Param, Query } from '@nestjs/common';
@@ -15,27 +15,30 @@ export class MaintenanceWindowsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @ApiRoute(apiRoutes.listMaintenanceWindows)
-  list(@Query() query: MaintenanceWindowQuery): Promise<MaintenanceWindow[]> {
+  list(@Query() query: RouteQuery<typeof apiRoutes.listMaintenanceWindows>): Promise<MaintenanceWindow[]> {
     return this.rpc.send(messages.inventory.listMaintenanceWindows, query);
   }
 
   @ApiRoute(apiRoutes.getMaintenanceWindow)
-  get(@Param('id') id: string): Promise<MaintenanceWindow> {
+  get(@Param() { id }: RouteParams<typeof apiRoutes.getMaintenanceWindow>): Promise<MaintenanceWindow> {
     return this.rpc.send(messages.inventory.getMaintenanceWindow, { id });
   }
 
   @ApiRoute(apiRoutes.createMaintenanceWindow)
-  create(@Body() window: MaintenanceWindowCreate): Promise<MaintenanceWindow> {
+  create(@Body() window: RouteBody<typeof apiRoutes.createMaintenanceWindow>): Promise<MaintenanceWindow> {
     return this.rpc.send(messages.inventory.createMaintenanceWindow, window);
   }
 
   @ApiRoute(apiRoutes.updateMaintenanceWindow)
-  update(@Param('id') id: string, @Body() changes: MaintenanceWindowUpdate): Promise<MaintenanceWindow> {
+  update(
+    @Param() { id }: RouteParams<typeof apiRoutes.updateMaintenanceWindow>,
+    @Body() changes: RouteBody<typeof apiRoutes.updateMaintenanceWindow>,
+  ): Promise<MaintenanceWindow> {
     return this.rpc.send(messages.inventory.updateMaintenanceWindow, { id, changes });
   }
 
   @ApiRoute(apiRoutes.deleteMaintenanceWindow)
-  async delete(@Param('id') id: string): Promise<void> {
+  async delete(@Param() { id }: RouteParams<typeof apiRoutes.deleteMaintenanceWindow>): Promise<void> {
     await this.rpc.send(messages.inventory.deleteMaintenanceWindow, { id });
   }
 }

@@ -1,22 +1,21 @@
 import {
   apiRoutes,
+  type BuildingQuietHours,
   type Channel,
-  type ChannelCreate,
   type ChannelCreated,
   type ChannelTestResult,
   type DeliveryPage,
-  type DeliveryQuery,
   messages,
-  type BuildingQuietHours,
   type OpenAlert,
-  type OpenAlertQuery,
   type PublicChannel,
-  type QuietHours,
+  type RouteBody,
+  type RouteParams,
+  type RouteQuery,
   type User,
 } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
 import { Body, Controller, Param, Query } from '@nestjs/common';
-import { CurrentUser } from '../auth/current-user';
+import { CurrentUser } from '../identity/current-user';
 import { ApiRoute } from '../http/api-route.decorator';
 
 @Controller()
@@ -32,55 +31,62 @@ export class NotificationsController {
   }
 
   @ApiRoute(apiRoutes.createChannel)
-  create(@Body() channel: ChannelCreate): Promise<ChannelCreated> {
+  create(@Body() channel: RouteBody<typeof apiRoutes.createChannel>): Promise<ChannelCreated> {
     return this.rpc.send(messages.inventory.createChannel, channel);
   }
 
   @ApiRoute(apiRoutes.updateChannel)
-  update(@Param('id') id: string, @Body() changes: ChannelCreate): Promise<Channel> {
+  update(
+    @Param() { id }: RouteParams<typeof apiRoutes.updateChannel>,
+    @Body() changes: RouteBody<typeof apiRoutes.updateChannel>,
+  ): Promise<Channel> {
     return this.rpc.send(messages.inventory.updateChannel, { id, changes });
   }
 
   @ApiRoute(apiRoutes.deleteChannel)
-  async delete(@Param('id') id: string): Promise<void> {
+  async delete(@Param() { id }: RouteParams<typeof apiRoutes.deleteChannel>): Promise<void> {
     await this.rpc.send(messages.inventory.deleteChannel, { id });
   }
 
   @ApiRoute(apiRoutes.testChannel)
-  test(@Param('id') id: string): Promise<ChannelTestResult> {
+  test(@Param() { id }: RouteParams<typeof apiRoutes.testChannel>): Promise<ChannelTestResult> {
     return this.rpc.send(messages.inventory.testChannel, { id });
   }
 
   @ApiRoute(apiRoutes.rotateChannelSecret)
-  rotateSecret(@Param('id') id: string): Promise<ChannelCreated> {
+  rotateSecret(@Param() { id }: RouteParams<typeof apiRoutes.rotateChannelSecret>): Promise<ChannelCreated> {
     return this.rpc.send(messages.inventory.rotateChannelSecret, { id });
   }
 
   @ApiRoute(apiRoutes.listDeliveries)
-  deliveries(@Query() query: DeliveryQuery): Promise<DeliveryPage> {
+  deliveries(@Query() query: RouteQuery<typeof apiRoutes.listDeliveries>): Promise<DeliveryPage> {
     return this.rpc.send(messages.inventory.listDeliveries, query);
   }
 
   @ApiRoute(apiRoutes.listOpenAlerts)
-  openAlerts(@Query() query: OpenAlertQuery): Promise<OpenAlert[]> {
+  openAlerts(@Query() query: RouteQuery<typeof apiRoutes.listOpenAlerts>): Promise<OpenAlert[]> {
     return this.rpc.send(messages.inventory.listOpenAlerts, query);
   }
 
   @ApiRoute(apiRoutes.getQuietHours)
-  quietHours(@Param('buildingId') buildingId: string): Promise<BuildingQuietHours> {
+  quietHours(
+    @Param() { buildingId }: RouteParams<typeof apiRoutes.getQuietHours>,
+  ): Promise<BuildingQuietHours> {
     return this.rpc.send(messages.inventory.getQuietHours, { buildingId });
   }
 
   @ApiRoute(apiRoutes.setQuietHours)
   setQuietHours(
-    @Param('buildingId') buildingId: string,
-    @Body() quietHours: QuietHours,
+    @Param() { buildingId }: RouteParams<typeof apiRoutes.setQuietHours>,
+    @Body() quietHours: RouteBody<typeof apiRoutes.setQuietHours>,
   ): Promise<BuildingQuietHours> {
     return this.rpc.send(messages.inventory.setQuietHours, { buildingId, quietHours });
   }
 
   @ApiRoute(apiRoutes.clearQuietHours)
-  clearQuietHours(@Param('buildingId') buildingId: string): Promise<BuildingQuietHours> {
+  clearQuietHours(
+    @Param() { buildingId }: RouteParams<typeof apiRoutes.clearQuietHours>,
+  ): Promise<BuildingQuietHours> {
     return this.rpc.send(messages.inventory.setQuietHours, { buildingId, quietHours: null });
   }
 }

@@ -1,10 +1,10 @@
 import {
   apiRoutes,
   type Equipment,
-  type EquipmentCreateBody,
   messages,
   type Room,
-  type RoomUpdate,
+  type RouteBody,
+  type RouteParams,
 } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
 import { Body, Controller, Param } from '@nestjs/common';
@@ -19,30 +19,33 @@ export class RoomsController {
   ) {}
 
   @ApiRoute(apiRoutes.getRoom)
-  get(@Param('roomId') id: string): Promise<Room> {
+  get(@Param() { roomId: id }: RouteParams<typeof apiRoutes.getRoom>): Promise<Room> {
     return this.rpc.send(messages.inventory.getRoom, { id });
   }
 
   @ApiRoute(apiRoutes.updateRoom)
-  async update(@Param('id') id: string, @Body() changes: RoomUpdate): Promise<Room> {
+  async update(
+    @Param() { id }: RouteParams<typeof apiRoutes.updateRoom>,
+    @Body() changes: RouteBody<typeof apiRoutes.updateRoom>,
+  ): Promise<Room> {
     await this.pictures.check(changes);
     return this.rpc.send(messages.inventory.updateRoom, { id, changes });
   }
 
   @ApiRoute(apiRoutes.deleteRoom)
-  async delete(@Param('id') id: string): Promise<void> {
+  async delete(@Param() { id }: RouteParams<typeof apiRoutes.deleteRoom>): Promise<void> {
     await this.rpc.send(messages.inventory.deleteRoom, { id });
   }
 
   @ApiRoute(apiRoutes.listEquipment)
-  listEquipment(@Param('roomId') roomId: string): Promise<Equipment[]> {
+  listEquipment(@Param() { roomId }: RouteParams<typeof apiRoutes.listEquipment>): Promise<Equipment[]> {
     return this.rpc.send(messages.inventory.listEquipment, { roomId });
   }
 
   @ApiRoute(apiRoutes.createEquipment)
   async createEquipment(
-    @Param('roomId') roomId: string,
-    @Body() equipment: EquipmentCreateBody,
+    @Param() { roomId }: RouteParams<typeof apiRoutes.createEquipment>,
+    @Body() equipment: RouteBody<typeof apiRoutes.createEquipment>,
   ): Promise<Equipment> {
     await this.pictures.check(equipment);
     return this.rpc.send(messages.inventory.createEquipment, { roomId, equipment });

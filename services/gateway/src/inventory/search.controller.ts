@@ -1,4 +1,4 @@
-import { apiRoutes, messages, type SearchQuery, type SearchResult } from '@cm/contracts';
+import { apiRoutes, messages, type RouteQuery, type SearchResult } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
 import { Controller, Query } from '@nestjs/common';
 import { ApiRoute } from '../http/api-route.decorator';
@@ -8,7 +8,7 @@ export class SearchController {
   constructor(private readonly rpc: RpcClient) {}
 
   @ApiRoute(apiRoutes.search)
-  search(@Query() query: SearchQuery): Promise<SearchResult> {
+  search(@Query() query: RouteQuery<typeof apiRoutes.search>): Promise<SearchResult> {
     return this.rpc.send(messages.inventory.search, query);
   }
 }

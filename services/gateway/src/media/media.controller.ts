@@ -2,9 +2,8 @@ import {
   apiRoutes,
   messages,
   type ObjectPathResult,
-  type RoomImageRegister,
+  type RouteBody,
   type UploadResult,
-  type UploadUrlBody,
   type UploadUrlResult,
 } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
@@ -34,7 +33,10 @@ export class MediaController {
   }
 
   @ApiRoute(apiRoutes.createUploadUrl)
-  async createUploadUrl(@Body() body: UploadUrlBody, @Req() req: Request): Promise<UploadUrlResult> {
+  async createUploadUrl(
+    @Body() body: RouteBody<typeof apiRoutes.createUploadUrl>,
+    @Req() req: Request,
+  ): Promise<UploadUrlResult> {
     const { uploadURL } = await this.rpc.send(messages.media.createUploadUrl, {
       ...body,
       ownerId: ownerOf(req),
@@ -43,7 +45,10 @@ export class MediaController {
   }
 
   @ApiRoute(apiRoutes.registerRoomImage)
-  registerRoomImage(@Body() body: RoomImageRegister, @Req() req: Request): Promise<ObjectPathResult> {
+  registerRoomImage(
+    @Body() body: RouteBody<typeof apiRoutes.registerRoomImage>,
+    @Req() req: Request,
+  ): Promise<ObjectPathResult> {
     return this.rpc.send(messages.media.registerRoomImage, {
       roomImageURL: this.store.forStore(body.roomImageURL, req),
       ownerId: ownerOf(req),

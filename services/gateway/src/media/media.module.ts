@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { idleTimersProvider, UPLOAD_IDLE_TIMERS } from '../http/idle-timers';
 import { MediaController } from './media.controller';
 import { ObjectsController } from './objects.controller';
 import { StoreProxy } from './store-proxy';
@@ -12,6 +13,12 @@ import { UploadSlots } from './upload-slots';
  */
 @Module({
   controllers: [MediaController, ObjectsController],
-  providers: [UploadReceiver, UploadSlots, UploadSignature, StoreProxy],
+  providers: [
+    UploadReceiver,
+    UploadSlots,
+    UploadSignature,
+    StoreProxy,
+    idleTimersProvider(UPLOAD_IDLE_TIMERS),
+  ],
 })
 export class MediaModule {}

@@ -24,6 +24,8 @@ export class ObjectsController {
   constructor(private readonly rpc: RpcClient) {}
 
   @Get('objects/*key')
+  // Not an API route: no contract names its wildcard, which Express gives as the path's segments.
+  // eslint-disable-next-line no-restricted-syntax
   async serve(@Param('key') segments: string | string[], @Req() req: Request, @Res() res: Response) {
     const key = Array.isArray(segments) ? segments.join('/') : segments;
     if (!objectKeyPattern.test(key)) throw notFound();

@@ -1,6 +1,7 @@
 import { parseEnv, type RpcClient } from '@cm/platform';
 import type { Request } from 'express';
 import { configSchema } from '../config';
+import { type IdleTimers } from '../http/idle-timers';
 import { StoreProxy } from './store-proxy';
 import { UploadSignature } from './upload-signature';
 import { UploadSlots } from './upload-slots';
@@ -16,9 +17,10 @@ describe(StoreProxy.name, () => {
       S3_SECRET_ACCESS_KEY: 'secret',
       ...env,
     });
-    // Handing out and mapping back links asks nobody.
+    // Handing out and mapping back links asks nobody and waits for nothing.
     const rpc = {} as RpcClient;
-    return new StoreProxy(config, new UploadSlots(config), new UploadSignature(config), rpc);
+    const timers = {} as IdleTimers;
+    return new StoreProxy(config, new UploadSlots(config), new UploadSignature(config), rpc, timers);
   };
   const request = (host: string, origin?: string) =>
     ({ protocol: 'https', host, headers: origin ? { origin } : {} }) as unknown as Request;

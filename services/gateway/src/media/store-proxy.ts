@@ -5,6 +5,7 @@ import { AppError, CONFIG, httpStatusFor, RpcClient } from '@cm/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { type Config } from '../config';
+import { type IdleTimers, UPLOAD_IDLE_TIMERS } from '../http/idle-timers';
 import { ownOrigins, publicOriginOf } from '../security/same-origin';
 import { drain } from './drain';
 import { UploadSignature } from './upload-signature';
@@ -85,6 +86,7 @@ export class StoreProxy {
     private readonly slots: UploadSlots,
     private readonly signature: UploadSignature,
     private readonly rpc: RpcClient,
+    @Inject(UPLOAD_IDLE_TIMERS) private readonly timers: IdleTimers,
   ) {
     this.store = !config.S3_PUBLIC_ENDPOINT && config.S3_ENDPOINT ? new URL(config.S3_ENDPOINT) : null;
     const base = this.store?.pathname.replace(/\/+$/, '') ?? '';
@@ -275,13 +277,13 @@ export class StoreProxy {
 
     // The client's silence counts, not the store's: while the store holds us back, the timer waits.
     let heldByStore = true;
-    const timer = setTimeout(function expire() {
+    const timer = this.timers.start(this.idleMs, function expire() {
       if (heldByStore) return timer.refresh();
       stop();
       upstream.destroy();
       res.setHeader('Connection', 'close');
       respond(res, idle());
-    }, this.idleMs);
+    });
     const onData = (chunk: Buffer) => {
       timer.refresh();
       if (!upstream.write(chunk)) {
@@ -295,7 +297,7 @@ export class StoreProxy {
       req.resume();
     };
     const onEnd = () => {
-      clearTimeout(timer);
+      timer.clear();
       upstream.end();
     };
     let sending = false;
@@ -311,7 +313,7 @@ export class StoreProxy {
     // A store that ignores Expect never says to go on: then the body goes all the same.
     const unanswered = setTimeout(send, CONTINUE_WAIT_MS);
     const stop = () => {
-      clearTimeout(timer);
+      timer.clear();
       clearTimeout(unanswered);
       sending = true;
       req.off('data', onData);

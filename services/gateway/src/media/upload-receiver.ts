@@ -16,6 +16,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import busboy from 'busboy';
 import type { Request } from 'express';
 import { type Config } from '../config';
+import { type IdleTimer, type IdleTimers, UPLOAD_IDLE_TIMERS } from '../http/idle-timers';
 import { drain } from './drain';
 import { UploadSlots } from './upload-slots';
 
@@ -50,6 +51,7 @@ export class UploadReceiver {
     private readonly rpc: RpcClient,
     private readonly slots: UploadSlots,
     @Inject(CONFIG) config: Config,
+    @Inject(UPLOAD_IDLE_TIMERS) private readonly timers: IdleTimers,
   ) {
     this.idleMs = config.UPLOAD_IDLE_TIMEOUT_MS;
   }
@@ -90,7 +92,7 @@ export class UploadReceiver {
       let work: Promise<void> | null = null;
       let current: Readable | null = null;
       const fail = async (error: unknown) => {
-        clearTimeout(beforeFile);
+        beforeFile.clear();
         req.off('data', onData);
         req.unpipe(parser);
         if ((error as AppError).code === ErrorCode.UPLOAD_TIMEOUT) {
@@ -102,18 +104,15 @@ export class UploadReceiver {
         reject(error);
       };
       // Until the file starts, any bytes count; from then on, store() watches its own reads.
-      let beforeFile = setTimeout(() => void fail(idle()), this.idleMs);
-      const onData = () => {
-        clearTimeout(beforeFile);
-        if (!work) beforeFile = setTimeout(() => void fail(idle()), this.idleMs);
-      };
+      const beforeFile = this.timers.start(this.idleMs, () => void fail(idle()));
+      const onData = () => beforeFile.refresh();
       req.on('data', onData);
       parser.on('file', (name, file) => {
         if (name !== 'file' || work) {
           file.resume();
           return;
         }
-        clearTimeout(beforeFile);
+        beforeFile.clear();
         req.off('data', onData);
         current = file;
         work = this.store(file, ownerId).then(resolve, fail);
@@ -131,7 +130,7 @@ export class UploadReceiver {
         else void fail(interrupted);
       });
       parser.on('close', () => {
-        clearTimeout(beforeFile);
+        beforeFile.clear();
         if (!work) reject(noFile());
       });
       req.pipe(parser);
@@ -199,20 +198,20 @@ export class UploadReceiver {
    * other failure of the file stream is busboy's (the body ended before the file did): 400.
    */
   private async readOrTimeOut(file: Readable, chunks: AsyncIterator<Buffer>) {
-    let timer: NodeJS.Timeout | undefined;
+    let timer: IdleTimer | undefined;
     const timedOut = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
+      timer = this.timers.start(this.idleMs, () => {
         const error = idle();
         file.destroy(error);
         reject(error);
-      }, this.idleMs);
+      });
     });
     try {
       return await Promise.race([chunks.next(), timedOut]);
     } catch (error) {
       throw error instanceof AppError ? error : truncated();
     } finally {
-      clearTimeout(timer);
+      timer?.clear();
     }
   }
 

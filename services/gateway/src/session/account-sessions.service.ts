@@ -1,7 +1,7 @@
 import { type SessionUser } from '@cm/contracts';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Request } from 'express';
-import { SessionUsers } from '../auth/session-users';
+import { SessionUsers } from '../identity/session-users';
 import { ApiTokenRepository } from '../tokens/api-token.repository';
 import { SessionStore } from './session-store';
 import { renewSessionVersion } from './session.middleware';

@@ -9,7 +9,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import { Pool } from 'pg';
-import { NoticedCache } from '../auth/noticed-cache';
+import { NoticedCache } from '../identity/noticed-cache';
 import { type Config } from '../config';
 
 /** What a session row holds about its user; the user is re-read on every request, so nothing else. */

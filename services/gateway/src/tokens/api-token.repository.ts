@@ -1,4 +1,5 @@
 import { type ApiToken, type ApiTokenScope, type UserRole } from '@cm/contracts';
+import { tableOf } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
@@ -42,7 +43,7 @@ export class ApiTokenRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   private get table(): string {
-    return `"${(this.dataSource.options as { schema?: string }).schema}".api_tokens`;
+    return tableOf(this.dataSource, 'api_tokens');
   }
 
   async create(token: NewApiToken): Promise<ApiToken> {

@@ -1,13 +1,14 @@
 import {
-  type ApiToken,
-  type ApiTokenCreate,
-  type ApiTokenCreated,
   apiRoutes,
+  type ApiToken,
+  type ApiTokenCreated,
+  type RouteBody,
+  type RouteParams,
   type User,
 } from '@cm/contracts';
 import { Body, Controller, Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { CurrentUser } from '../auth/current-user';
+import { CurrentUser } from '../identity/current-user';
 import { ApiRoute } from '../http/api-route.decorator';
 import { ApiTokens } from './api-tokens.service';
 
@@ -23,7 +24,7 @@ export class ApiTokensController {
 
   @ApiRoute(apiRoutes.createApiToken)
   create(
-    @Body() body: ApiTokenCreate,
+    @Body() body: RouteBody<typeof apiRoutes.createApiToken>,
     @CurrentUser() user: User,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
@@ -32,7 +33,10 @@ export class ApiTokensController {
   }
 
   @ApiRoute(apiRoutes.deleteApiToken)
-  revoke(@Param('id') id: string, @CurrentUser() user: User): Promise<void> {
+  revoke(
+    @Param() { id }: RouteParams<typeof apiRoutes.deleteApiToken>,
+    @CurrentUser() user: User,
+  ): Promise<void> {
     return this.tokens.revoke(user, id);
   }
 }

@@ -15,8 +15,8 @@ import {
 import { AppError, RpcClient } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { SessionUsers } from '../auth/session-users';
-import { ThrottledAttempts } from '../auth/throttled-attempts';
+import { SessionUsers } from '../identity/session-users';
+import { ThrottledAttempts } from '../throttle/throttled-attempts';
 import { ApiTokenRepository } from './api-token.repository';
 
 /** A use is written at most this often: every request would make the hot path write. */

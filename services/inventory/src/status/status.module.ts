@@ -1,12 +1,23 @@
 import { Module } from '@nestjs/common';
-import { AlertsModule } from '../alerts/alerts.module';
-import { HistoryRetentionService } from './history-retention.service';
-import { StatusEventsConsumer } from './status-events.consumer';
-import { StatusRepository } from './status.repository';
+import { ChecksModule } from './checks/checks.module';
+import { HistoryModule } from './history/history.module';
+import { MaintenanceModule } from './maintenance/maintenance.module';
+import { MonitoringStateModule } from './monitoring/monitoring-state.module';
+import { ProblemsModule } from './problems/problems.module';
+import { ReportsModule } from './reports/reports.module';
 
+/**
+ * What the equipment is doing: the monitor's checks recorded, their history and reports, the
+ * problems, the maintenance windows, and the monitor's stored running state.
+ */
 @Module({
-  imports: [AlertsModule],
-  providers: [StatusRepository, StatusEventsConsumer, HistoryRetentionService],
-  exports: [StatusRepository],
+  imports: [
+    ChecksModule,
+    ReportsModule,
+    HistoryModule,
+    ProblemsModule,
+    MaintenanceModule,
+    MonitoringStateModule,
+  ],
 })
 export class StatusModule {}

@@ -1,3 +1,4 @@
+import { schemaNameOf } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, LessThan, type Repository } from 'typeorm';
 import { MediaObjectEntity } from './media-object.entity';
@@ -65,7 +66,7 @@ export class MediaObjectRepository {
     sweep: (objects: MediaObjectEntity[]) => Promise<string[]>,
   ): Promise<number | null> {
     return this.dataSource.transaction(async (manager) => {
-      const schema = (this.dataSource.options as { schema?: string }).schema ?? 'public';
+      const schema = schemaNameOf(this.dataSource);
       const [{ locked }] = (await manager.query('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', [
         `${schema}.cleanup`,
       ])) as { locked: boolean }[];

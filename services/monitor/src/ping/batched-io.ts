@@ -31,6 +31,8 @@ interface RawSocketInternals {
 
 /** Packets read or written per readiness event. */
 const BATCH = 64;
+/** Packets read at most by one readWaiting() call: a bound, should packets keep coming. */
+const WAITING_BOUND = 4096;
 /** The socket has nothing to read, or no room to write, for now: try at the next event. */
 const wouldBlock = /temporarily unavailable|would block|no buffer space/i;
 
@@ -41,8 +43,11 @@ const wouldBlock = /temporarily unavailable|would block|no buffer space/i;
  * about a fifth off the monitor's CPU time per ping (bench/monitor). The same socket calls and
  * callbacks are used, in the same order; a non-blocking socket that has no more data (EAGAIN)
  * ends the batch. Skipped, with a warning, if raw-socket's internals are not what this expects.
+ *
+ * Answers a function that reads at once every packet the socket holds (up to a bound), as readable
+ * events would: a timeout calls it before it gives a request up (see stale-requests.ts).
  */
-export function batchSocketIo(session: Session): boolean {
+export function batchSocketIo(session: Session): (() => void) | undefined {
   const socket = session.getSocket() as unknown as Partial<RawSocketInternals>;
   if (
     typeof socket.wrap?.recv !== 'function' ||
@@ -54,15 +59,15 @@ export function batchSocketIo(session: Session): boolean {
     new Logger('Pinger').warn(
       'raw-socket is not the version expected: packets are read and written one per event',
     );
-    return false;
+    return undefined;
   }
   const s = socket as RawSocketInternals;
   const deliver = (buffer: Buffer, bytes: number, source: string) =>
     s.emit('message', buffer.subarray(0, bytes), source);
 
-  s.wrap.removeAllListeners('recvReady');
-  s.wrap.on('recvReady', () => {
-    for (let i = 0; i < BATCH; i++) {
+  /** Reads up to `most` packets; false once the socket has no more for now. */
+  const read = (most: number) => {
+    for (let i = 0; i < most; i++) {
       try {
         s.wrap.recv(s.buffer, deliver);
       } catch (error) {
@@ -70,7 +75,9 @@ export function batchSocketIo(session: Session): boolean {
         return;
       }
     }
-  });
+  };
+  s.wrap.removeAllListeners('recvReady');
+  s.wrap.on('recvReady', () => read(BATCH));
 
   s.wrap.removeAllListeners('sendReady');
   s.wrap.on('sendReady', () => {
@@ -91,5 +98,12 @@ export function batchSocketIo(session: Session): boolean {
     }
     if (s.requests.length === 0 && !s.sendPaused) s.pauseSend();
   });
-  return true;
+  // Once per turn of the event loop: the timeouts of a whole sweep may fire together.
+  let readThisTurn = false;
+  return () => {
+    if (readThisTurn) return;
+    readThisTurn = true;
+    setImmediate(() => (readThisTurn = false));
+    read(WAITING_BOUND);
+  };
 }

@@ -124,8 +124,7 @@ export class Pinger {
     session
       .getSocket()
       .setOption(SocketLevel.SOL_SOCKET, SocketOption.SO_RCVBUF, this.options.receiveBufferBytes ?? 4 << 20);
-    batchSocketIo(session);
-    if (!guardStaleRequests(session)) {
+    if (!guardStaleRequests(session, batchSocketIo(session))) {
       this.logger.warn('net-ping is not the version expected: a late reply may leave a ping unanswered');
     }
     session.on('error', (error) => this.logger.error(`Ping socket error: ${String(error)}`));

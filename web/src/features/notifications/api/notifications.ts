@@ -4,6 +4,9 @@ import { apiJson, apiQuery, queryKeyOf } from '../../../lib/api';
 
 export const channelsQuery = apiQuery(apiRoutes.listChannels);
 
+/** The buildings a channel may be kept to, and whose quiet hours are set. */
+export const buildingsQuery = apiQuery(apiRoutes.listBuildings);
+
 /** The room's open alert (at most one); live `alert` events refetch it. */
 export const roomAlertsQuery = (roomId: string) => apiQuery(apiRoutes.listOpenAlerts, { roomId });
 

@@ -1,22 +1,9 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeFetch, renderWithApp } from '../../../test/render';
+import { buildingId, buildingsAnswer as buildings } from '../test/buildings';
 import { QuietHoursSection } from './quiet-hours-section';
 
-const buildingId = '00000000-0000-4000-8000-000000000001';
-const buildings = {
-  status: 200,
-  body: [
-    {
-      id: buildingId,
-      name: 'Science Hall',
-      description: null,
-      imageUrl: null,
-      roomCount: 3,
-      statusCounts: { active: 1, inactive: 0, partial: 0, maintenance: 0 },
-    },
-  ],
-};
 const hours = { days: [1, 2, 3, 4, 5], start: '07:30', end: '18:00', timeZone: 'UTC', outside: 'digest' };
 
 describe(QuietHoursSection.name, () => {
@@ -62,5 +49,30 @@ describe(QuietHoursSection.name, () => {
       screen.getByText('Time zone must be an IANA time zone, such as Europe/Berlin or UTC'),
     ).toBeInTheDocument();
     await waitFor(() => expect(calls).toHaveLength(2));
+  });
+
+  it('says under the time zone why the server refused it, until the zone is edited', async () => {
+    const refusal = 'Time zone must be an IANA time zone, such as Europe/Berlin or UTC';
+    fakeFetch(
+      buildings,
+      { status: 200, body: { buildingId, quietHours: null } },
+      {
+        status: 400,
+        body: {
+          code: 'COMMON.VALIDATION_FAILED',
+          message: refusal,
+          errors: [{ path: 'timeZone', message: refusal }],
+        },
+      },
+    );
+    renderWithApp(<QuietHoursSection />);
+    await screen.findByText('No teaching hours: alerts go out at any hour.');
+    await userEvent.click(screen.getByRole('button', { name: 'Save quiet hours' }));
+    expect(await screen.findByText('Error saving quiet hours')).toBeInTheDocument();
+    expect(screen.getByLabelText(/^Time zone/)).toHaveAccessibleDescription(refusal);
+    await userEvent.type(screen.getByLabelText(/^Time zone/), 'x');
+    expect(screen.getByLabelText(/^Time zone/)).toHaveAccessibleDescription(
+      'Such as Europe/Berlin or America/New_York',
+    );
   });
 });

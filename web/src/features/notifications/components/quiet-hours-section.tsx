@@ -1,19 +1,21 @@
-import { apiRoutes, type QuietHours, quietHoursSchema } from '@cm/contracts';
+import { type QuietHours, quietHoursSchema, quietModes } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Moon } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import { CheckboxListField } from '../../../components/form/checkbox-list-field';
+import { SelectField } from '../../../components/form/select-field';
+import { TextField } from '../../../components/form/text-field';
 import { Button } from '../../../components/ui/button';
 import { Card, CardTitle } from '../../../components/ui/card';
 import { Field } from '../../../components/ui/field';
-import { Input } from '../../../components/ui/input';
 import { LoadError } from '../../../components/ui/load-error';
 import { Select } from '../../../components/ui/select';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { toast } from '../../../components/ui/use-toast';
-import { apiQuery, errorMessage, fieldErrorsOf } from '../../../lib/api';
-import { quietHoursQuery, useSaveQuietHours } from '../api/notifications';
+import { errorMessage } from '../../../lib/api';
+import { useSchemaForm, useServerFieldErrors } from '../../../lib/form';
+import { buildingsQuery, quietHoursQuery, useSaveQuietHours } from '../api/notifications';
 
-const buildingsQuery = apiQuery(apiRoutes.listBuildings);
 const dayNames = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const outsideLabels: Record<QuietHours['outside'], string> = {
   digest: 'Wait for a digest when teaching starts',
@@ -77,37 +79,28 @@ function BuildingQuietHours({ buildingId }: { buildingId: string }) {
   return <QuietHoursForm buildingId={buildingId} stored={stored.data.quietHours} />;
 }
 
+/** The server's messages go under their fields too: its runtime's time zones are not the phone's. */
+const serverCheckedFields = ['days', 'start', 'end', 'timeZone', 'outside'] as const;
+const dayChoices = dayNames.map((label, i) => ({ value: i + 1, label }));
+
 function QuietHoursForm({ buildingId, stored }: { buildingId: string; stored: QuietHours | null }) {
   const save = useSaveQuietHours();
-  const [values, setValues] = useState<QuietHours>(stored ?? newHours());
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const set = <K extends keyof QuietHours>(key: K, value: QuietHours[K]) => {
-    setValues((v) => ({ ...v, [key]: value }));
-    setErrors(({ [key]: _gone, ...rest }) => rest);
-  };
-  const failed = (error: unknown) => {
-    setErrors(Object.fromEntries(fieldErrorsOf(error).map((e) => [e.path, e.message])));
+  const form = useSchemaForm(quietHoursSchema, stored ?? newHours());
+  useServerFieldErrors(form.setError, save.error, serverCheckedFields);
+  const failed = (error: unknown) =>
     toast({ title: 'Error saving quiet hours', description: errorMessage(error), variant: 'destructive' });
-  };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = quietHoursSchema.safeParse(values);
-    if (!parsed.success) {
-      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), i.message])));
-      return;
-    }
+  const submit = (hours: QuietHours) =>
     save.mutate(
-      { buildingId, hours: parsed.data },
+      { buildingId, hours },
       { onSuccess: () => toast({ title: 'Quiet hours saved' }), onError: failed },
     );
-  };
   const remove = () =>
     save.mutate(
       { buildingId, hours: null },
       {
         onSuccess: () => {
-          setValues(newHours());
+          form.reset(newHours());
           toast({ title: 'Quiet hours removed', description: 'Alerts go out at any hour.' });
         },
         onError: failed,
@@ -115,60 +108,39 @@ function QuietHoursForm({ buildingId, stored }: { buildingId: string; stored: Qu
     );
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-3" aria-label="Teaching hours">
+    <form onSubmit={form.handleSubmit(submit)} noValidate className="space-y-3" aria-label="Teaching hours">
       <p role="status" className="text-sm text-slate-700">
-        {stored
-          ? `Teaching ${stored.days.map((d) => dayNames[d - 1]).join(', ')} ${stored.start}–${stored.end} (${stored.timeZone}); outside: ${stored.outside === 'digest' ? 'a digest when teaching starts' : 'alerts dropped'}.`
-          : 'No teaching hours: alerts go out at any hour.'}
+        {stored ? inWords(stored) : 'No teaching hours: alerts go out at any hour.'}
       </p>
-      <fieldset className="space-y-1.5">
-        <legend className="text-sm font-medium text-slate-800">Teaching days</legend>
-        {errors.days ? <p className="text-sm text-red-600">{errors.days}</p> : null}
-        <div className="flex flex-wrap gap-x-4">
-          {dayNames.map((name, i) => (
-            <label key={name} className="flex min-h-11 items-center gap-2 text-sm text-slate-800">
-              <input
-                type="checkbox"
-                className="h-5 w-5"
-                checked={values.days.includes(i + 1)}
-                onChange={(e) =>
-                  set(
-                    'days',
-                    e.target.checked ? [...values.days, i + 1] : values.days.filter((d) => d !== i + 1),
-                  )
-                }
-              />
-              {name}
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <CheckboxListField
+        form={form}
+        name="days"
+        legend="Teaching days"
+        options={dayChoices}
+        className="flex flex-wrap gap-x-4"
+      />
       <div className="grid grid-cols-2 gap-3">
-        <Field label="Start" error={errors.start}>
-          <Input type="time" value={values.start} onChange={(e) => set('start', e.target.value)} />
-        </Field>
-        <Field label="End" error={errors.end}>
-          <Input type="time" value={values.end} onChange={(e) => set('end', e.target.value)} />
-        </Field>
+        <TextField form={form} name="start" label="Start" max={undefined} type="time" />
+        <TextField form={form} name="end" label="End" max={undefined} type="time" />
       </div>
-      <Field label="Time zone" error={errors.timeZone} hint="Such as Europe/Berlin or America/New_York">
-        <Input
-          value={values.timeZone}
-          autoCapitalize="none"
-          autoCorrect="off"
-          spellCheck={false}
-          onChange={(e) => set('timeZone', e.target.value)}
-        />
-      </Field>
-      <Field label="Alerts outside teaching hours" error={errors.outside}>
-        <Select
-          value={values.outside}
-          onValueChange={(v) => set('outside', v as QuietHours['outside'])}
-          options={['digest', 'drop']}
-          labelOf={(v) => outsideLabels[v as QuietHours['outside']]}
-          placeholder="Choose"
-        />
-      </Field>
+      <TextField
+        form={form}
+        name="timeZone"
+        label="Time zone"
+        max={undefined}
+        hint="Such as Europe/Berlin or America/New_York"
+        autoCapitalize="none"
+        autoCorrect="off"
+        spellCheck={false}
+      />
+      <SelectField
+        form={form}
+        name="outside"
+        label="Alerts outside teaching hours"
+        options={quietModes}
+        labelOf={(v) => outsideLabels[v as QuietHours['outside']]}
+        placeholder="Choose"
+      />
       <div className="grid gap-2">
         <Button type="submit" disabled={save.isPending}>
           {save.isPending ? 'Saving...' : 'Save quiet hours'}
@@ -182,3 +154,9 @@ function QuietHoursForm({ buildingId, stored }: { buildingId: string; stored: Qu
     </form>
   );
 }
+
+/** The stored hours in a line, such as "Teaching Mon, Tue 07:00–19:00 (UTC); outside: alerts dropped." */
+const inWords = ({ days, start, end, timeZone, outside }: QuietHours) =>
+  `Teaching ${days.map((d) => dayNames[d - 1]).join(', ')} ${start}–${end} (${timeZone}); outside: ${
+    outside === 'digest' ? 'a digest when teaching starts' : 'alerts dropped'
+  }.`;

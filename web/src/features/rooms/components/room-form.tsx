@@ -1,7 +1,7 @@
 import { type Room, roomCreateSchema, roomTypes } from '@cm/contracts';
 import { Controller } from 'react-hook-form';
 import { z } from 'zod';
-import { FlagSwitchField } from '../../../components/form/flag-switch-field';
+import { SwitchField } from '../../../components/form/switch-field';
 import { SelectField } from '../../../components/form/select-field';
 import { FormActions } from '../../../components/form/form-actions';
 import { TextField } from '../../../components/form/text-field';
@@ -126,7 +126,7 @@ export function RoomForm({ buildingId, room, onDone }: RoomFormProps) {
         max={max.roomSize}
         placeholder="e.g. 30 x 40 ft"
       />
-      <FlagSwitchField control={control} name="isAdaAccessible" label="ADA Accessible" />
+      <SwitchField control={control} name="isAdaAccessible" label="ADA Accessible" on={1} off={0} />
       {attachments.map(([name, label]) => (
         <Controller
           key={name}

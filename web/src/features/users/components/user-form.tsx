@@ -9,7 +9,7 @@ import {
   userUpdateSchema,
 } from '@cm/contracts';
 import { type z } from 'zod';
-import { FlagSwitchField } from '../../../components/form/flag-switch-field';
+import { SwitchField } from '../../../components/form/switch-field';
 import { SelectField } from '../../../components/form/select-field';
 import { FormActions } from '../../../components/form/form-actions';
 import { TextField } from '../../../components/form/text-field';
@@ -151,7 +151,7 @@ function UserFields<Output>(props: SchemaFormProps<UserFormValues, Output> & { e
         disabled={external}
         hint={external ? authMessages.externalRole : undefined}
       />
-      <FlagSwitchField control={form.control} name="isActive" label="Active" />
+      <SwitchField control={form.control} name="isActive" label="Active" on={1} off={0} />
       <FormActions submitLabel={submitLabel} busy={pending} onCancel={onCancel} />
     </form>
   );

@@ -1,0 +1,148 @@
+import {
+  type Channel,
+  type ChannelCreate,
+  type ChannelCreated,
+  type ChannelTestResult,
+  type DeliveryPage,
+  type DeliveryQuery,
+  ErrorCode,
+} from '@cm/contracts';
+import { AppError, CONFIG } from '@cm/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { type Config } from '../../config';
+import { found } from '../../shared/database/not-found';
+import { ChannelSender } from './channel-sender';
+import { ChannelRepository } from './channel.repository';
+import { TEST_KIND } from './delivery-policy';
+import { decodeCursor, DeliveryRepository } from './delivery.repository';
+import { DeliveryRelay } from './delivery.relay';
+import { newWebhookSecret, sealSecret } from './secret-box';
+import { WebhookTargets } from './webhook-targets';
+
+const channelNotFound = (id: string) =>
+  new AppError(
+    ErrorCode.CHANNEL_NOT_FOUND,
+    `No notification channel with id ${id}. It may have been deleted; reload the list.`,
+  );
+
+@Injectable()
+export class NotificationsService {
+  constructor(
+    @Inject(CONFIG) private readonly config: Config,
+    private readonly channels: ChannelRepository,
+    private readonly deliveries: DeliveryRepository,
+    private readonly relay: DeliveryRelay,
+    private readonly sender: ChannelSender,
+    private readonly targets: WebhookTargets,
+  ) {}
+
+  list(): Promise<Channel[]> {
+    return this.channels.list();
+  }
+
+  async create(channel: ChannelCreate): Promise<ChannelCreated> {
+    await this.check(channel);
+    const id = randomUUID();
+    const secret = channel.type === 'webhook' ? newWebhookSecret() : null;
+    const sealed = secret ? sealSecret(this.config.ALERTS_SECRET_KEY!, secret, id) : null;
+    return { ...(await this.channels.create(id, channel, sealed)), secret };
+  }
+
+  async update(id: string, channel: ChannelCreate): Promise<Channel> {
+    const current = found(await this.channels.get(id), () => channelNotFound(id));
+    if (current.type !== channel.type) {
+      // A webhook made from an e-mail channel would need a secret nobody was shown.
+      throw new AppError(
+        ErrorCode.VALIDATION_FAILED,
+        `A channel's type cannot change (this one is ${current.type}); add a new channel instead`,
+        [{ path: 'type', message: `Type must stay ${current.type}` }],
+      );
+    }
+    await this.check(channel);
+    return found(await this.channels.update(id, channel, null), () => channelNotFound(id));
+  }
+
+  /**
+   * A new secret for a webhook whose receiver lost it, or that leaked. Deliveries not sent yet are
+   * signed with the new one when they go.
+   */
+  async rotateSecret(id: string): Promise<ChannelCreated> {
+    const channel = found(await this.channels.get(id), () => channelNotFound(id));
+    if (channel.type !== 'webhook') {
+      throw new AppError(ErrorCode.VALIDATION_FAILED, 'Only webhook channels have a signing secret');
+    }
+    const unavailable = this.sender.unavailable(channel.type);
+    if (unavailable) throw new AppError(ErrorCode.CHANNEL_UNAVAILABLE, unavailable);
+    const secret = newWebhookSecret();
+    const sealed = sealSecret(this.config.ALERTS_SECRET_KEY!, secret, id);
+    return { ...found(await this.channels.setSecret(id, sealed), () => channelNotFound(id)), secret };
+  }
+
+  async delete(id: string): Promise<void> {
+    if (!(await this.channels.delete(id))) throw channelNotFound(id);
+  }
+
+  /**
+   * Sends a test message now, through the delivery log like any other, but claimed by this call
+   * so that the answer can tell how it went. A send still under way when the caller's request
+   * would time out is answered as sending; it finishes (and is logged) all the same.
+   */
+  async test(id: string): Promise<ChannelTestResult> {
+    const channel = found(await this.channels.get(id), () => channelNotFound(id));
+    const unavailable = this.sender.unavailable(channel.type);
+    if (unavailable) throw new AppError(ErrorCode.CHANNEL_UNAVAILABLE, unavailable);
+    const claimed = await this.deliveries.insertClaimed(
+      id,
+      {
+        kind: TEST_KIND,
+        subject: `Classroom Monitor test: ${channel.name}`,
+        text: `Test message from Classroom Monitor: alerts sent to "${channel.name}" arrive here.`,
+      },
+      this.relay.leaseMs,
+    );
+    const answerWithinMs = Math.max(500, this.config.NATS_REQUEST_TIMEOUT_MS - 1000);
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([
+      this.relay.deliver(claimed),
+      new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), answerWithinMs).unref())),
+    ]).finally(() => clearTimeout(timer));
+    const delivery = (await this.deliveries.get(claimed.id))!;
+    const message =
+      outcome === null
+        ? `Still sending to "${channel.name}"; the delivery log shows how it goes.`
+        : outcome.state === 'sent'
+          ? `Test message sent to "${channel.name}".`
+          : `The test message to "${channel.name}" failed: ${delivery.lastError ?? 'unknown error'}`;
+    return { delivery, message };
+  }
+
+  listDeliveries(query: DeliveryQuery): Promise<DeliveryPage> {
+    const after = query.cursor ? decodeCursor(query.cursor) : null;
+    if (query.cursor && !after) {
+      throw new AppError(ErrorCode.VALIDATION_FAILED, 'cursor must be a nextCursor from a previous page', [
+        { path: 'cursor', message: 'cursor must be a nextCursor from a previous page' },
+      ]);
+    }
+    return this.deliveries.page(query, after);
+  }
+
+  /** What the schema cannot know: this server's set-up, and the buildings named. */
+  private async check(channel: ChannelCreate): Promise<void> {
+    const unavailable = this.sender.unavailable(channel.type);
+    if (unavailable) throw new AppError(ErrorCode.CHANNEL_UNAVAILABLE, unavailable);
+    if (channel.url) {
+      const refusal = await this.targets.refusal(channel.url);
+      if (refusal) {
+        throw new AppError(ErrorCode.VALIDATION_FAILED, refusal, [{ path: 'url', message: refusal }]);
+      }
+    }
+    if (channel.buildingIds) {
+      const missing = await this.channels.missingBuildings(channel.buildingIds);
+      if (missing.length > 0) {
+        const message = `No building with id ${missing.join(', ')}. It may have been deleted; reload the list.`;
+        throw new AppError(ErrorCode.VALIDATION_FAILED, message, [{ path: 'buildingIds', message }]);
+      }
+    }
+  }
+}

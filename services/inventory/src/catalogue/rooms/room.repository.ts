@@ -1,0 +1,94 @@
+import { type Room, type RoomCreate, type RoomListItem, type RoomUpdate } from '@cm/contracts';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { TableRepository, type Transaction } from '../../shared/database/table.repository';
+import { statusCountsOf, statusCountsSelect } from '../status-counts';
+
+const columns = `r.id, r.building_id AS "buildingId", r.name, r.type, r.floor, r.capacity,
+  r.room_size AS "roomSize", r.is_ada_accessible::int AS "isAdaAccessible", r.image_url AS "imageUrl",
+  r.wiring_diagram_url AS "wiringDiagramUrl", r.seating_layout_url AS "seatingLayoutUrl"`;
+
+const updatable = {
+  name: 'name',
+  type: 'type',
+  floor: 'floor',
+  capacity: 'capacity',
+  roomSize: 'room_size',
+  isAdaAccessible: 'is_ada_accessible',
+  imageUrl: 'image_url',
+  wiringDiagramUrl: 'wiring_diagram_url',
+  seatingLayoutUrl: 'seating_layout_url',
+} as const;
+
+@Injectable()
+export class RoomRepository extends TableRepository {
+  constructor(dataSource: DataSource) {
+    super(dataSource);
+  }
+
+  /**
+   * A building's rooms with their equipment counts, in all and by status, in one query; null when
+   * the building does not exist (the outer join keeps one row for a building without rooms).
+   */
+  async listByBuilding(buildingId: string): Promise<RoomListItem[] | null> {
+    const rows: (RoomListItem | { id: null })[] = await this.dataSource.query(
+      `SELECT ${columns},
+              c.total AS "equipmentCount", ${statusCountsOf('c')} AS "statusCounts"
+         FROM ${this.t.buildings} b
+         LEFT JOIN ${this.t.rooms} r ON r.building_id = b.id
+         CROSS JOIN LATERAL (
+           SELECT count(*)::int AS total, ${statusCountsSelect('e')}
+             FROM ${this.t.equipment} e
+            WHERE e.room_id = r.id
+         ) c
+        WHERE b.id = $1
+        ORDER BY lower(r.name), r.id`,
+      [buildingId],
+    );
+    if (rows.length === 0) return null;
+    return rows.filter((row): row is RoomListItem => row.id !== null);
+  }
+
+  async get(id: string): Promise<Room | null> {
+    const rows: Room[] = await this.dataSource.query(
+      `SELECT ${columns} FROM ${this.t.rooms} r WHERE r.id = $1`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Fails with a foreign key violation when the building does not exist. */
+  async create(tx: Transaction, buildingId: string, room: RoomCreate): Promise<Room> {
+    const [row]: Room[] = await tx.query(
+      `INSERT INTO ${this.t.rooms} AS r (building_id, name, type, floor, capacity, room_size, is_ada_accessible,
+              image_url, wiring_diagram_url, seating_layout_url)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       RETURNING ${columns}`,
+      [
+        buildingId,
+        room.name,
+        room.type,
+        room.floor,
+        room.capacity,
+        room.roomSize,
+        room.isAdaAccessible,
+        room.imageUrl,
+        room.wiringDiagramUrl,
+        room.seatingLayoutUrl,
+      ],
+    );
+    return row;
+  }
+
+  update(tx: Transaction, id: string, changes: RoomUpdate): Promise<Room | null> {
+    return this.updateById(`${this.t.rooms} AS r`, columns, id, { changes, updatable, manager: tx });
+  }
+
+  /**
+   * Its equipment goes with it, by the foreign key's cascade, in this one statement. Answers the
+   * room's building, or null when there was no such room.
+   */
+  delete(tx: Transaction, id: string): Promise<{ buildingId: string } | null> {
+    return this.deleteReturning(this.t.rooms, 'building_id AS "buildingId"', id, tx);
+  }
+}

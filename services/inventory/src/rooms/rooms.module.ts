@@ -1,7 +1,0 @@
-import { Module } from '@nestjs/common';
-import { RoomRepository } from './room.repository';
-import { RoomsMessageController } from './rooms.message.controller';
-import { RoomsService } from './rooms.service';
-
-@Module({ controllers: [RoomsMessageController], providers: [RoomRepository, RoomsService] })
-export class RoomsModule {}

@@ -1,0 +1,66 @@
+import { AppError, pgCodeOf, schemaOf } from '@cm/platform';
+
+/** PostgreSQL's error codes that a repository turns into answers. */
+export const pgCodes = { foreignKeyViolation: '23503', checkViolation: '23514' } as const;
+
+export function isPgError(error: unknown, code: string): boolean {
+  return pgCodeOf(error) === code;
+}
+
+/**
+ * `SET a = $2, b = $3` for the fields an update carries (absent ones keep their value), with
+ * their values after the leading parameters. Columns come from a fixed map, never from input.
+ */
+export function setClause<T extends object>(
+  changes: T,
+  columns: { [K in keyof T]?: string },
+  firstIndex: number,
+): { sql: string; values: unknown[] } {
+  const parts: string[] = [];
+  const values: unknown[] = [];
+  for (const [key, column] of Object.entries(columns) as [keyof T, string][]) {
+    if (changes[key] === undefined) continue;
+    values.push(changes[key]);
+    parts.push(`${column} = $${firstIndex + values.length - 1}`);
+  }
+  return { sql: parts.join(', '), values };
+}
+
+/** Runs a write whose foreign key names a parent; a vanished parent is the caller's 404. */
+export async function withParent<T>(write: () => Promise<T>, parentMissing: () => AppError): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isPgError(error, pgCodes.foreignKeyViolation)) throw parentMissing();
+    throw error;
+  }
+}
+
+/** The service's tables, qualified by its schema: raw queries do not rely on search_path. */
+export function tablesOf(dataSource: { options: object }) {
+  const s = schemaOf(dataSource);
+  return {
+    schema: s,
+    buildings: `${s}.buildings`,
+    rooms: `${s}.rooms`,
+    equipment: `${s}.equipment`,
+    state: `${s}.equipment_state`,
+    spans: `${s}.status_spans`,
+    days: `${s}.status_days`,
+    hours: `${s}.status_hours`,
+    events: `${s}.equipment_events`,
+    windows: `${s}.maintenance_windows`,
+    channels: `${s}.notification_channels`,
+    deliveries: `${s}.deliveries`,
+    importBatches: `${s}.import_batches`,
+    alerts: `${s}.alerts`,
+    quietHours: `${s}.building_quiet_hours`,
+    monitoringState: `${s}.monitoring_state`,
+  };
+}
+export type Tables = ReturnType<typeof tablesOf>;
+
+/** A timestamptz column as an ISO 8601 UTC text with milliseconds, as the contracts' timestamps are. */
+export function isoOf(column: string): string {
+  return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}

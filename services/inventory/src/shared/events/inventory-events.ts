@@ -1,0 +1,53 @@
+import { type Equipment, type EquipmentStatus } from '@cm/contracts';
+
+/**
+ * What alert decisions committed: deliveries queued (the relay is kicked after the commit) and
+ * the rooms whose open alert opened, changed or closed (live events after the commit).
+ */
+export interface AlertsChanged {
+  queued: number;
+  rooms: { roomId: string; buildingId: string }[];
+}
+
+/**
+ * Every in-process event of inventory, by name, with its payload: emitted inside the transaction
+ * that made it true, delivered to `inTransaction` subscribers at once (with that transaction) and
+ * to `afterCommit` subscribers once it commits (never on a rollback). Every reaction to an event
+ * is a method marked `@OnInventoryEvent('<name>')`: search for the name to find them all.
+ *
+ * The payloads use only the contracts and what is declared here, so that any context may emit an
+ * event and any context above it subscribe, without either importing the other.
+ */
+export interface InventoryEvents {
+  /** A person created, updated or deleted a building (the catalogue); a delete takes its rooms and equipment. */
+  'building.created': { id: string };
+  'building.updated': { id: string };
+  'building.deleted': { id: string };
+  /** A person created, updated or deleted a room (the catalogue); a delete takes its equipment. */
+  'room.created': { id: string; buildingId: string };
+  'room.updated': { id: string; buildingId: string };
+  'room.deleted': { id: string; buildingId: string };
+  /** A person created equipment (the catalogue). */
+  'equipment.created': { equipment: Equipment };
+  /**
+   * A person updated equipment (the catalogue): as it is now, whether its status or address
+   * changed, and the room it was in before (the same room unless it moved).
+   */
+  'equipment.updated': {
+    equipment: Equipment;
+    statusChanged: boolean;
+    addressChanged: boolean;
+    previousRoomId: string;
+  };
+  /** A person deleted equipment (the catalogue): its id, and the room and building it was in. */
+  'equipment.deleted': { id: string; roomId: string; buildingId: string };
+  /**
+   * A person set equipment's status (the catalogue), emitted before the row is written: the
+   * status history records it in the update's transaction.
+   */
+  'equipment.status-set': { equipmentId: string; status: EquipmentStatus };
+  /** Alert decisions committed (alerting). */
+  'alerts.changed': AlertsChanged;
+}
+
+export type InventoryEventName = keyof InventoryEvents;

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { HistoryRetentionService } from './history-retention.service';
+import { StatusEventsConsumer } from './status-events.consumer';
+import { StatusRepository } from './status.repository';
+
+/**
+ * The monitor's checks, recorded. `CHECK_ALERTS` comes from alerting's global module: status
+ * imports no context above it.
+ */
+@Module({
+  providers: [StatusRepository, StatusEventsConsumer, HistoryRetentionService],
+  exports: [StatusRepository],
+})
+export class ChecksModule {}

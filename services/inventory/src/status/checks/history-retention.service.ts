@@ -1,0 +1,54 @@
+import { CONFIG } from '@cm/platform';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { type Config } from '../../config';
+import { StatusRepository } from './status.repository';
+
+/**
+ * Status spans that ended, and day counters, are kept for a bounded time: at least the report
+ * window, by default 400 days. They are few (changes, not pings), so deleting them is cheap.
+ * Hour counters, 24 rows per device per day, have a shorter retention of their own.
+ */
+@Injectable()
+export class HistoryRetentionService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(HistoryRetentionService.name);
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<unknown>;
+
+  constructor(
+    @Inject(CONFIG) private readonly config: Config,
+    private readonly status: StatusRepository,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.running ??= this.prune()
+        .catch((error: unknown) => this.logger.warn(`Pruning the status history failed: ${String(error)}`))
+        .finally(() => (this.running = undefined));
+    }, this.config.INVENTORY_HISTORY_PRUNE_INTERVAL_MS);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  async prune(): Promise<number> {
+    const now = Date.now();
+    const before = new Date(now - this.config.INVENTORY_HISTORY_RETENTION_HOURS * 3_600_000);
+    const removed = await this.status.prune(before);
+    if (removed)
+      this.logger.log(
+        `Removed ${removed} status span(s) and day counter(s) older than ${before.toISOString()}`,
+      );
+    const hoursBefore = new Date(now - this.config.INVENTORY_STATUS_HOURS_RETENTION_DAYS * 86_400_000);
+    const hours = await this.status.pruneHours(hoursBefore);
+    if (hours) this.logger.log(`Removed ${hours} hour counter(s) older than ${hoursBefore.toISOString()}`);
+    return removed + hours;
+  }
+}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { MaintenanceWindowRepository } from './maintenance-window.repository';
+import { MaintenanceWindowsMessageController } from './maintenance-windows.message.controller';
+import { MaintenanceWindowsService } from './maintenance-windows.service';
+
+/**
+ * Maintenance windows. The service is exported for alerting, which asks it which equipment is
+ * inside a window before it alerts.
+ */
+@Module({
+  controllers: [MaintenanceWindowsMessageController],
+  providers: [MaintenanceWindowRepository, MaintenanceWindowsService],
+  exports: [MaintenanceWindowsService],
+})
+export class MaintenanceModule {}

@@ -1,0 +1,65 @@
+import { type Problems, problemStatuses, type ProblemDevice } from '@cm/contracts';
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { TableRepository } from '../../shared/database/table.repository';
+
+interface ProblemRow {
+  id: string;
+  name: string;
+  status: ProblemDevice['status'];
+  ipAddress: string | null;
+  since: Date;
+  roomId: string;
+  roomName: string;
+  floor: string;
+  buildingId: string;
+  buildingName: string;
+}
+
+@Injectable()
+export class ProblemsRepository extends TableRepository {
+  constructor(dataSource: DataSource) {
+    super(dataSource);
+  }
+
+  /**
+   * One query, longest down first; grouping keeps that order, so a building and a room come where
+   * their longest-down device does.
+   */
+  async list(): Promise<Problems> {
+    const rows: ProblemRow[] = await this.dataSource.query(
+      `SELECT e.id, e.name, e.status, e.ip_address AS "ipAddress", st.status_at AS since,
+              r.id AS "roomId", r.name AS "roomName", r.floor, b.id AS "buildingId", b.name AS "buildingName"
+         FROM ${this.t.equipment} e
+         JOIN ${this.t.state} st ON st.equipment_id = e.id
+         JOIN ${this.t.rooms} r ON r.id = e.room_id
+         JOIN ${this.t.buildings} b ON b.id = r.building_id
+        WHERE e.status = ANY($1::text[])
+        ORDER BY st.status_at, e.id`,
+      [problemStatuses],
+    );
+    const buildings = new Map<string, Problems['buildings'][number]>();
+    const rooms = new Map<string, Problems['buildings'][number]['rooms'][number]>();
+    for (const row of rows) {
+      let building = buildings.get(row.buildingId);
+      if (!building) {
+        building = { id: row.buildingId, name: row.buildingName, rooms: [] };
+        buildings.set(row.buildingId, building);
+      }
+      let room = rooms.get(row.roomId);
+      if (!room) {
+        room = { id: row.roomId, name: row.roomName, floor: row.floor, devices: [] };
+        rooms.set(row.roomId, room);
+        building.rooms.push(room);
+      }
+      room.devices.push({
+        id: row.id,
+        name: row.name,
+        status: row.status,
+        ipAddress: row.ipAddress,
+        since: row.since.toISOString(),
+      });
+    }
+    return { deviceCount: rows.length, roomCount: rooms.size, buildings: [...buildings.values()] };
+  }
+}

@@ -1,0 +1,127 @@
+import { type Channel } from '@cm/contracts';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { type ReactElement } from 'react';
+import { fakeFetch, renderWithApp } from '../../../test/render';
+import { buildingId, buildingsAnswer as buildings } from '../test/buildings';
+import { ChannelForm } from './channel-form';
+
+const channel: Channel = {
+  id: '00000000-0000-4000-8000-0000000000c1',
+  name: 'AV on-call',
+  type: 'webhook',
+  url: 'https://hooks.example.edu/av',
+  host: 'hooks.example.edu',
+  recipients: null,
+  enabled: true,
+  buildingIds: null,
+  createdAt: '2025-01-06T08:00:00.000Z',
+  updatedAt: '2025-01-06T08:00:00.000Z',
+};
+
+/** The form once the buildings it offers are in. */
+async function shown(ui: ReactElement) {
+  renderWithApp(ui);
+  await screen.findByLabelText('Science Hall');
+}
+
+describe(ChannelForm.name, () => {
+  it('says under each field what is wrong, sends nothing, and drops a message once its field is edited', async () => {
+    const calls = fakeFetch(buildings);
+    await shown(<ChannelForm onDone={() => {}} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Add channel' }));
+    expect(await screen.findByText('Channel name is required')).toBeInTheDocument();
+    expect(screen.getByLabelText('Name')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('Webhook URL')).toHaveAccessibleDescription('A webhook channel needs a URL');
+
+    await userEvent.type(screen.getByLabelText('Name'), 'AV');
+    expect(screen.queryByText('Channel name is required')).not.toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText('Webhook URL'), 'hooks.example.edu/av');
+    expect(screen.queryByText('A webhook channel needs a URL')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Add channel' }));
+    expect(
+      await screen.findByText(
+        'URL must be an http:// or https:// address, such as https://hooks.example.edu/av',
+      ),
+    ).toBeInTheDocument();
+    expect(calls.map((c) => c.url)).toEqual(['/api/buildings']);
+  });
+
+  it('names a bad recipient under Recipients, then sends the e-mail channel for the buildings ticked', async () => {
+    const calls = fakeFetch(buildings, {
+      status: 201,
+      body: { ...channel, name: 'AV team', type: 'email', url: null, host: null, secret: null },
+    });
+    const onDone = jest.fn();
+    await shown(<ChannelForm onDone={onDone} />);
+    await userEvent.type(screen.getByLabelText('Name'), 'AV team');
+    await userEvent.click(screen.getByLabelText('Type'));
+    await userEvent.click(await screen.findByRole('option', { name: 'E-mail' }));
+    const recipients = screen.getByLabelText('Recipients');
+    await userEvent.type(recipients, 'Av@School.edu, front desk');
+    await userEvent.click(screen.getByRole('button', { name: 'Add channel' }));
+    expect(await screen.findByText('Each recipient must be a valid email address')).toBeInTheDocument();
+    expect(recipients).toHaveAttribute('aria-invalid', 'true');
+    expect(calls).toHaveLength(1);
+
+    await userEvent.clear(recipients);
+    await userEvent.type(recipients, 'Av@School.edu; desk@school.edu');
+    await userEvent.click(screen.getByLabelText('Science Hall'));
+    await userEvent.click(screen.getByRole('switch', { name: 'Enabled' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Add channel' }));
+
+    expect(await screen.findByText('AV team was added.')).toBeInTheDocument();
+    expect(calls[1]).toMatchObject({ url: '/api/notification-channels', init: { method: 'POST' } });
+    expect(JSON.parse(String(calls[1].init?.body))).toEqual({
+      name: 'AV team',
+      type: 'email',
+      url: null,
+      recipients: ['av@school.edu', 'desk@school.edu'],
+      enabled: false,
+      buildingIds: [buildingId],
+    });
+    await waitFor(() => expect(onDone).toHaveBeenCalledWith(undefined));
+  });
+
+  it("hands over a new webhook's secret, to be shown once", async () => {
+    fakeFetch(buildings, { status: 201, body: { ...channel, secret: 'whsec_abc' } });
+    const onDone = jest.fn();
+    await shown(<ChannelForm onDone={onDone} />);
+    await userEvent.type(screen.getByLabelText('Name'), 'AV on-call');
+    await userEvent.type(screen.getByLabelText('Webhook URL'), 'https://hooks.example.edu/av');
+    await userEvent.click(screen.getByRole('button', { name: 'Add channel' }));
+    await waitFor(() => expect(onDone).toHaveBeenCalledWith('whsec_abc'));
+  });
+
+  it('edits a channel as it is, keeping its type, and says under the URL why the server refused it', async () => {
+    const refusal = 'The webhook address 10.1.2.3 is not among the allowed targets';
+    const calls = fakeFetch(buildings, {
+      status: 400,
+      body: {
+        code: 'COMMON.VALIDATION_FAILED',
+        message: refusal,
+        errors: [{ path: 'url', message: refusal }],
+      },
+    });
+    await shown(<ChannelForm channel={channel} onDone={() => {}} />);
+    await userEvent.click(screen.getByLabelText('Type'));
+    expect((await screen.findAllByRole('option')).map((o) => o.textContent)).toEqual(['Webhook']);
+    await userEvent.keyboard('{Escape}');
+    await userEvent.click(screen.getByRole('button', { name: 'Update channel' }));
+
+    expect(await screen.findByText('Error updating channel')).toBeInTheDocument();
+    expect(screen.getByLabelText('Webhook URL')).toHaveAccessibleDescription(refusal);
+    expect(calls[1]).toMatchObject({
+      url: `/api/notification-channels/${channel.id}`,
+      init: { method: 'PUT' },
+    });
+    expect(JSON.parse(String(calls[1].init?.body))).toEqual({
+      name: 'AV on-call',
+      type: 'webhook',
+      url: 'https://hooks.example.edu/av',
+      recipients: null,
+      enabled: true,
+      buildingIds: null,
+    });
+  });
+});

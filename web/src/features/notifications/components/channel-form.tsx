@@ -1,0 +1,150 @@
+import {
+  type Channel,
+  channelCreateSchema,
+  type ChannelCreate,
+  channelTypes,
+  channelTypeSchema,
+} from '@cm/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { useWatch } from 'react-hook-form';
+import { z } from 'zod';
+import { CheckboxListField } from '../../../components/form/checkbox-list-field';
+import { FormActions } from '../../../components/form/form-actions';
+import { SelectField } from '../../../components/form/select-field';
+import { SwitchField } from '../../../components/form/switch-field';
+import { TextField } from '../../../components/form/text-field';
+import { toast } from '../../../components/ui/use-toast';
+import { errorMessage } from '../../../lib/api';
+import { useSchemaForm, useServerFieldErrors } from '../../../lib/form';
+import { maxLengthsOf } from '../../../lib/text-limit';
+import { buildingsQuery, useSaveChannel } from '../api/notifications';
+import { channelTypeLabels } from '../lib/labels';
+
+/**
+ * What the form holds (the recipients as typed in one box, no building ticked for the whole
+ * campus), turned into the channel and checked by the contract's own schema. The field of the
+ * other type is kept while the type is switched, and not sent.
+ */
+const formSchema = z
+  .object({
+    name: z.string(),
+    type: channelTypeSchema,
+    url: z.string(),
+    recipients: z.string(),
+    enabled: z.boolean(),
+    buildingIds: z.array(z.string()),
+  })
+  .transform(({ url, recipients, buildingIds, ...channel }): z.input<typeof channelCreateSchema> => ({
+    ...channel,
+    // An empty box is no URL: the schema then says that a webhook needs one, not how to write it.
+    url: channel.type === 'webhook' ? url.trim() || null : null,
+    recipients:
+      channel.type === 'email'
+        ? recipients
+            .split(/[,;\s]+/)
+            .map((r) => r.trim())
+            .filter(Boolean)
+        : null,
+    buildingIds: buildingIds.length ? buildingIds : null,
+  }))
+  .pipe(channelCreateSchema);
+type ChannelFormValues = z.input<typeof formSchema>;
+
+const max = maxLengthsOf(channelCreateSchema.in);
+/** The server's messages go under their fields too: it alone knows the allowed targets and the buildings. */
+const serverCheckedFields = ['name', 'type', 'url', 'recipients', 'buildingIds'] as const;
+
+const valuesOf = (channel?: Channel): ChannelFormValues => ({
+  name: channel?.name ?? '',
+  type: channel?.type ?? 'webhook',
+  url: channel?.url ?? '',
+  recipients: channel?.recipients?.join(', ') ?? '',
+  enabled: channel?.enabled ?? true,
+  buildingIds: channel?.buildingIds ?? [],
+});
+
+interface ChannelFormProps {
+  /** The channel to edit; none to add one. */
+  channel?: Channel;
+  /** Called with a new webhook's signing secret, to be shown this once. */
+  onDone: (secret?: string) => void;
+}
+
+/** A webhook or an e-mail list, for the whole campus or some buildings; its type stays once made. */
+export function ChannelForm({ channel, onDone }: ChannelFormProps) {
+  const save = useSaveChannel();
+  const buildings = useQuery(buildingsQuery);
+  const form = useSchemaForm(formSchema, valuesOf(channel));
+  useServerFieldErrors(form.setError, save.error, serverCheckedFields);
+  const type = useWatch({ control: form.control, name: 'type' });
+  const editing = Boolean(channel);
+
+  const submit = (body: ChannelCreate) =>
+    save.mutate(
+      { id: channel?.id, body },
+      {
+        onSuccess: (saved) => {
+          toast({
+            title: editing ? 'Channel updated' : 'Channel added',
+            description: `${saved.name} was ${editing ? 'updated' : 'added'}.`,
+          });
+          onDone('secret' in saved && typeof saved.secret === 'string' ? saved.secret : undefined);
+        },
+        onError: (error) =>
+          toast({
+            title: editing ? 'Error updating channel' : 'Error adding channel',
+            description: errorMessage(error),
+            variant: 'destructive',
+          }),
+      },
+    );
+
+  return (
+    <form className="space-y-4" onSubmit={form.handleSubmit(submit)} noValidate>
+      <TextField form={form} name="name" label="Name" max={max.name} />
+      <SelectField
+        form={form}
+        name="type"
+        label="Type"
+        options={channel ? [channel.type] : channelTypes}
+        labelOf={(v) => channelTypeLabels[v as Channel['type']]}
+        placeholder="Choose a type"
+      />
+      {type === 'webhook' ? (
+        <TextField
+          form={form}
+          name="url"
+          label="Webhook URL"
+          max={max.url}
+          hint="A JSON POST, signed (see the documentation)"
+          type="url"
+          inputMode="url"
+          placeholder="https://hooks.example.edu/av"
+        />
+      ) : (
+        <TextField
+          form={form}
+          name="recipients"
+          label="Recipients"
+          max={undefined}
+          hint="Email addresses, separated by commas"
+          multiline
+          rows={2}
+        />
+      )}
+      <CheckboxListField
+        form={form}
+        name="buildingIds"
+        legend="Buildings (none: the whole campus)"
+        options={(buildings.data ?? []).map((b) => ({ value: b.id, label: b.name }))}
+        className="max-h-40 space-y-1 overflow-y-auto"
+      />
+      <SwitchField control={form.control} name="enabled" label="Enabled" />
+      <FormActions
+        submitLabel={save.isPending ? 'Saving...' : editing ? 'Update channel' : 'Add channel'}
+        busy={save.isPending}
+        onCancel={() => onDone()}
+      />
+    </form>
+  );
+}

@@ -1,0 +1,3 @@
+import { type ChannelType } from '@cm/contracts';
+
+export const channelTypeLabels: Record<ChannelType, string> = { webhook: 'Webhook', email: 'E-mail' };
