@@ -10,7 +10,9 @@
 // after one warm-up, BENCH_REPORT_SIZES (1000,10000,50000), BENCH_REPORT_REPEAT (10),
 // BENCH_PACKET_GAP_MS (0.2, the monitor's default: at 0.5 a 50,000-device sweep lasts 25 s,
 // longer than Check Now may wait), BENCH_ROLLOVER (1: one more sweep that begins a new hour, or day before hour counters), BENCH_BUDGET_S (1140: larger sizes are skipped, and said so,
-// when the forecast does not fit), DATABASE_URL, NATS_URL.
+// when the forecast does not fit), BENCH_MONITOR_NODE_OPTIONS (the monitor's NODE_OPTIONS, e.g. the
+// chart's heap bound `--max-old-space-size=128` for its 256Mi limit; unset: Node's defaults),
+// DATABASE_URL, NATS_URL.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -58,6 +60,7 @@ const REPORT_SIZES = list(process.env.BENCH_REPORT_SIZES, '1000,10000,50000');
 const REPORT_REPEAT = Number(process.env.BENCH_REPORT_REPEAT ?? 10);
 /** The monitor's default pacing, with which a 50,000-device sweep fits Check Now's wait. */
 const PACKET_GAP_MS = process.env.BENCH_PACKET_GAP_MS ?? '0.2';
+const MONITOR_NODE_OPTIONS = process.env.BENCH_MONITOR_NODE_OPTIONS;
 /** Everything, build included, should end within about 20 minutes. */
 const BUDGET_S = Number(process.env.BENCH_BUDGET_S ?? 1140);
 /**
@@ -920,6 +923,7 @@ async function main() {
     node: process.version,
     namespace,
     packetGapMs: Number(PACKET_GAP_MS),
+    monitorNodeOptions: MONITOR_NODE_OPTIONS ?? null,
     sweepsPerSize: SWEEPS,
     loadAverageStart: loadAverage(),
     copyFloor: {},
@@ -937,6 +941,7 @@ async function main() {
       port: 0,
       ephemeralPorts: true,
       dataDir,
+      serviceEnv: MONITOR_NODE_OPTIONS ? { monitor: { NODE_OPTIONS: MONITOR_NODE_OPTIONS } } : undefined,
       onLine,
       onExit: (service, code, signal) => exits.push({ service, code, signal, atS: round(elapsedS(), 0) }),
     });
@@ -1040,7 +1045,8 @@ async function main() {
 function printSummary(r) {
   if (r.pipeline.length) {
     console.log(
-      `\nStatus pipeline: ${r.sweepsPerSize} sweeps per size, Check Now back to back, packet gap ${r.packetGapMs} ms`,
+      `\nStatus pipeline: ${r.sweepsPerSize} sweeps per size, Check Now back to back, packet gap ${r.packetGapMs} ms` +
+        (r.monitorNodeOptions ? `, monitor NODE_OPTIONS ${r.monitorNodeOptions}` : ''),
     );
     console.log(
       '| devices | monitor sweep p50 ms | last msg → commit p50 ms | p99 ms | COPY floor ms | p50 ÷ COPY | p99 ÷ COPY | backlog after publish (max) | backlog at next start (max) | B/device/sweep | B/device/day | inventory CPU ms/1000 checks | PG backends CPU ms/1000 | monitor CPU ms/1000 | monitor CPU ms/sweep | monitor RSS listed / after sweeps / sweep peak MiB | sweep peak over listed, KiB/device |',
