@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   allowedAddressProblem,
   type EquipmentChangedEvent,
@@ -13,7 +12,7 @@ import {
   parseAddressTarget,
   streams,
 } from '@cm/contracts';
-import { CONFIG, JetStreamConnection, RpcClient } from '@cm/platform';
+import { CONFIG, JetStreamConnection, retryWithBackoff, RpcClient } from '@cm/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type ConsumerMessages, DeliverPolicy, JSONCodec } from 'nats';
 import { type Config } from '../config';
@@ -82,15 +81,15 @@ export class TargetList {
   /** Follows the change events and loads the list, retrying until inventory answers. */
   async start(): Promise<void> {
     await this.follow();
-    for (let delay = 500; !this.stopped.signal.aborted; delay = Math.min(delay * 2, 10_000)) {
-      try {
+    await retryWithBackoff(
+      this.stopped.signal,
+      async () => {
         await this.reload();
-        break;
-      } catch (error) {
-        this.logger.warn(`Loading the equipment list failed, retrying in ${delay} ms: ${String(error)}`);
-        await sleep(delay, undefined, { signal: this.stopped.signal }).catch(() => undefined);
-      }
-    }
+        return 'done';
+      },
+      (error, retryInMs) =>
+        this.logger.warn(`Loading the equipment list failed, retrying in ${retryInMs} ms: ${String(error)}`),
+    );
     if (this.stopped.signal.aborted) return;
     this.resync = setInterval(() => {
       this.reload().catch((error: unknown) =>
