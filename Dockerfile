@@ -24,6 +24,7 @@ FROM toolchain AS manifests
 COPY package.json package-lock.json ./
 COPY libs/contracts/package.json libs/contracts/
 COPY libs/platform/package.json libs/platform/
+COPY libs/simulators/package.json libs/simulators/
 COPY services/gateway/package.json services/gateway/
 COPY services/auth/package.json services/auth/
 COPY services/inventory/package.json services/inventory/

@@ -17,6 +17,7 @@ const swc = [
 const moduleNameMapper = {
   '^@cm/contracts$': path.join(__dirname, 'libs/contracts/src/index.ts'),
   '^@cm/platform$': path.join(__dirname, 'libs/platform/src/index.ts'),
+  '^@cm/simulators$': path.join(__dirname, 'libs/simulators/src/index.ts'),
   '^@cm/platform/testing$': path.join(__dirname, 'libs/platform/src/testing/index.ts'),
 };
 

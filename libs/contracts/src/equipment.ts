@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isAddressError, parseAddressTarget } from './address';
 import { idSchema, limits, optionalText, requiredText, timestampSchema } from './common';
+import { deviceHealthSchema, probeInputSchema, probeViewSchema } from './device-health';
 import { picturePath } from './media';
 
 export const equipmentStatuses = ['active', 'inactive', 'maintenance', 'partial'] as const;
@@ -39,6 +40,11 @@ export const equipmentCreateSchema = z.object({
     .uuid({ message: 'Upstream device must be an equipment id' })
     .nullish()
     .transform((v) => v ?? null),
+  /**
+   * How the monitor reads the device's health beyond ping (left out: ICMP, or on an update the
+   * probe as it is). Its secrets are write-only.
+   */
+  probe: probeInputSchema.optional(),
 });
 export type EquipmentCreate = z.infer<typeof equipmentCreateSchema>;
 
@@ -73,6 +79,10 @@ export const equipmentSchema = z.object({
   lastCheckedAt: timestampSchema.nullable(),
   /** Round-trip time of that check in ms (a range: its answering addresses' mean); null without an answer. */
   lastRttMs: z.number().nonnegative().nullable(),
+  /** How its health is read; ICMP when no other probe was chosen. */
+  probe: probeViewSchema.optional(),
+  /** What its probe last read; null before a probe other than ICMP answered. */
+  health: deviceHealthSchema.nullable().optional(),
 });
 export type Equipment = z.infer<typeof equipmentSchema>;
 
