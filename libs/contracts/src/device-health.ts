@@ -48,7 +48,7 @@ const intervalSeconds = z
 export const oidSchema = z
   .string({ message: 'OID must be text' })
   .trim()
-  .transform((v) => v.replace(/^\./, ''))
+  .overwrite((v) => v.replace(/^\./, ''))
   .refine((v) => /^[0-2](\.\d{1,10}){1,127}$/.test(v), {
     message: 'OID must be numbers separated by dots, such as 1.3.6.1.2.1.1.3.0',
   });
