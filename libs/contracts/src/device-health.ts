@@ -276,6 +276,13 @@ export const probeTargetSchema = z.object({
 });
 export type ProbeTarget = z.infer<typeof probeTargetSchema>;
 
+export const probeTargetsPageSchema = z.object({
+  items: z.array(probeTargetSchema),
+  /** Pass as `after` for the next page; null on the last page. */
+  nextCursor: idSchema.nullable(),
+});
+export type ProbeTargetsPage = z.infer<typeof probeTargetsPageSchema>;
+
 /** A device as the fleet view lists it. */
 export const fleetDeviceSchema = z.object({
   equipmentId: idSchema,

@@ -106,7 +106,8 @@ export const equipmentUpdateMessageSchema = z.object({ id: idSchema, changes: eq
 export type EquipmentUpdateMessage = z.infer<typeof equipmentUpdateMessageSchema>;
 
 /** What happened to an equipment's address, as far as the monitor's target list is concerned. */
-export const equipmentChangeKinds = ['created', 'addressChanged', 'deleted'] as const;
+/** `probeChanged`: its probe settings or secrets changed; the monitor reloads its probe targets. */
+export const equipmentChangeKinds = ['created', 'addressChanged', 'deleted', 'probeChanged'] as const;
 export const equipmentChangeKindSchema = z.enum(equipmentChangeKinds);
 export type EquipmentChangeKind = z.infer<typeof equipmentChangeKindSchema>;
 

@@ -1,4 +1,5 @@
 import { type z } from 'zod';
+import { probeBatchSchema } from './device-health';
 import { equipmentChangedEventSchema } from './equipment';
 import { equipmentStatusEventSchema, inventoryChangedEventSchema, monitoringStateEventSchema } from './live';
 import { events } from './messaging';
@@ -7,6 +8,7 @@ import { accountChangedEventSchema } from './users';
 
 /** The payload schema of every JetStream event subject: publishers and consumers check with it. */
 export const eventSchemas = {
+  [events.healthProbed]: probeBatchSchema,
   [events.statusChecked]: statusMessageSchema,
   [events.equipmentChanged]: equipmentChangedEventSchema,
   [events.liveEquipmentStatus]: equipmentStatusEventSchema,

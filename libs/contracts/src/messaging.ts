@@ -13,6 +13,7 @@ import {
   equipmentSchema,
   equipmentUpdateMessageSchema,
 } from './equipment';
+import { probeTargetsPageSchema } from './device-health';
 import { healthReportSchema } from './health';
 import {
   exportPageRequestSchema,
@@ -235,6 +236,12 @@ export const messages = {
     deleteEquipment: message('inventory.equipment.delete', idParamsSchema, deletedSchema),
     /** For the monitor: equipment with an address, a page at a time. */
     listTargets: query('inventory.equipment.targets', targetsPageRequestSchema, targetsPageSchema),
+    /** For the monitor: equipment probed beyond ping, with their secrets unsealed, a page at a time. */
+    listProbeTargets: query(
+      'inventory.equipment.probe-targets',
+      targetsPageRequestSchema,
+      probeTargetsPageSchema,
+    ),
     /** For the monitor: monitoring's running state, durable (null before it was ever started or stopped). */
     getMonitoringState: query(
       'inventory.monitoring.get',
@@ -323,6 +330,8 @@ export const events = {
   statusChecked: 'monitor.status.checked',
   /** Equipment created, readdressed or deleted: the monitor's target list follows it. */
   equipmentChanged: 'inventory.equipment.changed',
+  /** Probe readings (a batch), published by the monitor, turned into equipment health by inventory. */
+  healthProbed: 'monitor.health.probed',
   /** Live events for open screens (`GET /api/events`): equipment statuses that changed, by inventory. */
   liveEquipmentStatus: 'live.equipment.status',
   /** Live: a building, room or equipment was created, updated or deleted, by inventory. */
@@ -345,6 +354,7 @@ export const liveEventType = (subject: string): string => subject.replace(/^live
  */
 export const durableConsumers = {
   inventoryStatus: 'inventory-status',
+  inventoryHealth: 'inventory-health',
   /** The gateway's audit log, fed with auth's account changes (replicas share it). */
   gatewayAccounts: 'gateway-accounts',
 } as const;
@@ -356,6 +366,7 @@ export const durableConsumers = {
 export const streams = {
   status: { name: 'STATUS', subjects: [events.statusChecked] },
   equipment: { name: 'EQUIPMENT', subjects: [events.equipmentChanged] },
+  health: { name: 'HEALTH', subjects: [events.healthProbed] },
   // A change of an account is a few hundred bytes and rare: 64 MiB holds years of them, and JetStream
   // reserves a stream's max_bytes up front.
   accounts: { name: 'ACCOUNTS', subjects: [events.accountChanged], maxBytes: 64 * 1024 * 1024 },

@@ -48,7 +48,7 @@ describe(natsPermissions.name, () => {
       'gateway',
     ]);
     expect(streamsOf('auth').map((s) => s.name)).toEqual(['ACCOUNTS']);
-    expect(streamsOf('inventory').map((s) => s.name)).toEqual(['STATUS', 'EQUIPMENT', 'LIVE']);
+    expect(streamsOf('inventory').map((s) => s.name)).toEqual(['STATUS', 'EQUIPMENT', 'HEALTH', 'LIVE']);
   });
 
   it('gives each principal inboxes of its own and never a wildcard over everything', () => {

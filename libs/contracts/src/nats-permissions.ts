@@ -21,6 +21,7 @@ export type NatsPrincipal = (typeof natsPrincipals)[number];
  */
 const internalCallers = new Map<MessageDef | NoticeDef, readonly NatsPrincipal[]>([
   [messages.inventory.listTargets, ['monitor']],
+  [messages.inventory.listProbeTargets, ['monitor']],
   [messages.inventory.getMonitoringState, ['monitor']],
   [messages.inventory.saveMonitoringState, ['monitor']],
   [messages.monitor.assignSweep, ['monitor']],
@@ -42,6 +43,7 @@ const memberSuffixed = new Set<MessageDef | NoticeDef>([messages.monitor.assignS
 const eventPublishers: Record<(typeof events)[keyof typeof events], NatsPrincipal> = {
   [events.statusChecked]: 'monitor',
   [events.equipmentChanged]: 'inventory',
+  [events.healthProbed]: 'monitor',
   [events.liveEquipmentStatus]: 'inventory',
   [events.liveInventoryChanged]: 'inventory',
   [events.liveMonitoringState]: 'monitor',
@@ -50,7 +52,7 @@ const eventPublishers: Record<(typeof events)[keyof typeof events], NatsPrincipa
 
 /** Streams each principal consumes from (and ensures, as every consumer does). */
 const streamConsumers: Partial<Record<NatsPrincipal, (keyof typeof streams)[]>> = {
-  inventory: ['status'],
+  inventory: ['status', 'health'],
   monitor: ['equipment'],
   // Each gateway replica follows the live stream and replays it for a `Last-Event-ID`.
   // … and records auth's account changes in its audit log.
