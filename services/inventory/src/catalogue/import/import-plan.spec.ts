@@ -35,7 +35,7 @@ const projector = {
   notes: null,
   imageUrl: null,
   type: null,
-  probeType: 'pjlink',
+  probeType: 'pjlink' as const,
   probePort: null,
 };
 const campus: CurrentInventory = { buildings: [hall], rooms: [s101], equipment: [projector] };
