@@ -2,3 +2,4 @@
 // monitor probes. Tests, `npm run demo` and the benchmarks start them; nothing here reaches a
 // real network.
 export * from './snmp';
+export * from './pjlink';
