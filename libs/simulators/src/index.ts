@@ -3,3 +3,9 @@
 // real network.
 export * from './snmp';
 export * from './pjlink';
+export * from './extron-simulator';
+export * from './http-simulator';
+export * from './qsys-simulator';
+export * from './tcp-simulator';
+export type { TcpListener } from './tcp-listener';
+export { selfSignedCertificate, type Certificate } from './self-signed-certificate';
