@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { type Equipment, events, messages, type ProbeReading } from '@cm/contracts';
-import { type JetStreamConnection } from '@cm/platform';
-import { eventually } from '@cm/platform/testing';
+import { type Equipment, messages } from '@cm/contracts';
 import { HistoryRetentionService } from '../src/status/checks/history-retention.service';
-import { inventoryUnderTest, monitorOf, sql } from './support';
+import { probeReadings } from './probe-readings';
+import { inventoryUnderTest, sql } from './support';
 
 /** Minutes before the test began, as ISO text: readings of one device must come in time order. */
 const start = Date.now() - 3_600_000;
@@ -12,35 +10,13 @@ const at = (minutes: number) => new Date(start + minutes * 60_000).toISOString()
 describe('inventory device health from probe readings', () => {
   const inventory = inventoryUnderTest();
   const { make, send } = inventory;
-  let monitor: JetStreamConnection;
+  const { publish, recorded } = probeReadings(inventory);
   let roomId: string;
 
   beforeAll(async () => {
-    monitor = await monitorOf(inventory.namespace);
     roomId = (await make.room((await make.building()).id)).id;
   });
-  afterAll(() => monitor?.close());
 
-  const publish = (
-    readings: (Partial<ProbeReading> & Pick<ProbeReading, 'equipmentId' | 'checkedAt'>)[],
-    msgId = randomUUID(),
-  ) =>
-    monitor.publish(
-      events.healthProbed,
-      {
-        batchId: msgId.slice(0, 32),
-        readings: readings.map((r) => ({ probeType: 'pjlink', outcome: 'answered', findings: [], ...r })),
-      },
-      { msgId },
-    );
-  const equipment = (id: string) => send(messages.inventory.getEquipment, { id });
-  /** The equipment once a reading at `checkedAt` is recorded. */
-  const recorded = (id: string, checkedAt: string) =>
-    eventually(async () => {
-      const current = await equipment(id);
-      expect(current.health?.checkedAt).toBe(checkedAt);
-      return current;
-    });
   const projector = (over: object = {}) =>
     make.equipment(roomId, {
       ipAddress: `10.0.1.${Math.floor(Math.random() * 250) + 1}`,
