@@ -1,7 +1,9 @@
-import { type Equipment, messages } from '@cm/contracts';
+import { type Equipment, messages, namespacedName, streams } from '@cm/contracts';
+import { eventually } from '@cm/platform/testing';
+import { DeliverPolicy, JSONCodec } from 'nats';
 import { HistoryRetentionService } from '../src/status/checks/history-retention.service';
 import { probeReadings } from './probe-readings';
-import { inventoryUnderTest, sql } from './support';
+import { inventoryUnderTest, monitorOf, sql } from './support';
 
 /** Minutes before the test began, as ISO text: readings of one device must come in time order. */
 const start = Date.now() - 3_600_000;
@@ -162,5 +164,38 @@ describe('inventory device health from probe readings', () => {
         )
       )[0].n;
     expect([await left('health_days'), await left('health_spans')]).toEqual([1, 1]);
+  });
+
+  it('tells open screens of a change of health state, once, after the commit', async () => {
+    const building = await make.building({ name: 'Live health' });
+    const { id, roomId: room } = await make.equipment((await make.room(building.id)).id, {
+      ipAddress: '10.0.5.1',
+      probe: { type: 'pjlink' },
+    });
+    const js = await monitorOf(inventory.namespace);
+    const seen: Record<string, unknown>[] = [];
+    const consumer = await js.js.consumers.get(namespacedName(inventory.namespace, streams.live.name), {
+      deliver_policy: DeliverPolicy.New,
+    });
+    const live = await consumer.consume();
+    void (async () => {
+      for await (const msg of live) seen.push(JSONCodec<Record<string, unknown>>().decode(msg.data));
+    })();
+    try {
+      await publish([{ equipmentId: id, checkedAt: at(1), outcome: 'unreachable' }]);
+      await recorded(id, at(1));
+      // Still unreachable: no change to announce.
+      await publish([{ equipmentId: id, checkedAt: at(2), outcome: 'unreachable' }]);
+      await recorded(id, at(2));
+      await publish([{ equipmentId: id, checkedAt: at(3) }]);
+      await recorded(id, at(3));
+      const announced = { kind: 'equipment', action: 'updated', id, roomId: room, buildingId: building.id };
+      await eventually(() =>
+        expect(seen.filter((e) => e.id === id && e.action === 'updated')).toEqual([announced, announced]),
+      );
+    } finally {
+      live.stop();
+      await js.close();
+    }
   });
 });
