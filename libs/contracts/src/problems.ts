@@ -11,6 +11,12 @@ export const statusCountsSchema = z.object({
 export type StatusCounts = z.infer<typeof statusCountsSchema>;
 
 /**
+ * How many of a room's or building's devices report a fault beyond ping now (their health is a
+ * warning or an error), whatever their status: a projector that answers ping with a dead lamp.
+ */
+export const faultCountSchema = z.number().int().nonnegative();
+
+/**
  * One word for a room or building: offline when every device that should answer is down,
  * partial when only some are (or some answer only in part), active otherwise. Devices in
  * maintenance are left out: nobody expects them to answer.

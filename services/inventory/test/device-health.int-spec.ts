@@ -198,4 +198,32 @@ describe('inventory device health from probe readings', () => {
       await js.close();
     }
   });
+
+  it('counts the faults of each room and building beside their statuses', async () => {
+    const building = await make.building({ name: 'Fault Hall' });
+    const [faulty, quiet] = [
+      await make.room(building.id, { name: 'F-1' }),
+      await make.room(building.id, { name: 'F-2' }),
+    ];
+    const probed = (room: string, ip: string) =>
+      make.equipment(room, { ipAddress: ip, probe: { type: 'pjlink' } }).then((e) => e.id);
+    const [a, b, c] = [
+      await probed(faulty.id, '10.0.6.1'),
+      await probed(faulty.id, '10.0.6.2'),
+      await probed(quiet.id, '10.0.6.3'),
+    ];
+    await publish([
+      { equipmentId: a, checkedAt: at(1), findings: [{ state: 'warning', reason: 'Filter warning' }] },
+      { equipmentId: b, checkedAt: at(1), outcome: 'auth-failed' },
+      { equipmentId: c, checkedAt: at(1) },
+    ]);
+    for (const id of [a, b, c]) await recorded(id, at(1));
+    const rooms = await send(messages.inventory.listRooms, { buildingId: building.id });
+    expect(rooms.map((r) => [r.name, r.faults])).toEqual([
+      ['F-1', 2],
+      ['F-2', 0],
+    ]);
+    const buildings = await send(messages.inventory.listBuildings);
+    expect(buildings.find((x) => x.id === building.id)?.faults).toBe(2);
+  });
 });
