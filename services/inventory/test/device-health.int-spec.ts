@@ -226,4 +226,46 @@ describe('inventory device health from probe readings', () => {
     const buildings = await send(messages.inventory.listBuildings);
     expect(buildings.find((x) => x.id === building.id)?.faults).toBe(2);
   });
+
+  it('lists what answers ping but reports a fault apart from what is offline', async () => {
+    const building = await make.building({ name: 'Faults Hall' });
+    const room = await make.room(building.id, { name: 'FH-1', floor: '2' });
+    const probed = (name: string, ip: string, status = 'active') =>
+      make.equipment(room.id, { name, ipAddress: ip, status, probe: { type: 'pjlink' } }).then((e) => e.id);
+    const [lamp, offline, serviced] = [
+      await probed('Lamp projector', '10.0.7.1'),
+      await probed('Offline projector', '10.0.7.2', 'inactive'),
+      await probed('Serviced projector', '10.0.7.3', 'maintenance'),
+    ];
+    await publish(
+      [lamp, offline, serviced].map((equipmentId) => ({
+        equipmentId,
+        checkedAt: at(1),
+        findings: [{ state: 'warning' as const, reason: 'Lamp warning' }],
+      })),
+    );
+    for (const id of [lamp, offline, serviced]) await recorded(id, at(1));
+    const { faults } = await send(messages.inventory.listProblems, {});
+    expect(faults?.buildings.find((b) => b.id === building.id)).toEqual({
+      id: building.id,
+      name: 'Faults Hall',
+      rooms: [
+        {
+          id: room.id,
+          name: 'FH-1',
+          floor: '2',
+          devices: [
+            {
+              id: lamp,
+              name: 'Lamp projector',
+              ipAddress: '10.0.7.1',
+              state: 'warning',
+              reasons: ['Lamp warning'],
+              since: at(1),
+            },
+          ],
+        },
+      ],
+    });
+  });
 });
