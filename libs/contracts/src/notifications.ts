@@ -144,6 +144,9 @@ export const alertMessageKinds = [
   'alert.flapping',
   /** The lines of the alerts a building had outside its teaching hours, when teaching starts. */
   'alert.digest',
+  /** A device that answers ping reports a fault beyond it (its probe's reasons), or no longer does. */
+  'fault.opened',
+  'fault.recovered',
 ] as const;
 export type AlertMessageKind = (typeof alertMessageKinds)[number];
 

@@ -9,7 +9,8 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
  * - `equipment_health`: a row per probed equipment, rewritten by each reading (one statement per
  *   batch): the health the API answers, and what the next reading is judged against (the uptime
  *   and when it was read, for a reboot; the firmware, for a change; the day of the last lamp
- *   sample), with the lamps' and filter's hours of use per day as last forecast;
+ *   sample), with the lamps' and filter's hours of use per day as last forecast, and when the
+ *   alert engine last told of a fault (so a recovery is told only after it);
  * - `health_spans`: runs of one health state and its reasons, written only when they change (the
  *   equipment timeline);
  * - `health_days`: the lamp and filter hours at a device's first reading of each UTC day, for the
@@ -74,7 +75,8 @@ export class DeviceHealth1764900000000 implements MigrationInterface {
         state_since timestamptz NOT NULL,
         lamp_sampled_on date,
         lamp_rates jsonb,
-        filter_rate real
+        filter_rate real,
+        fault_alerted_at timestamptz
       ) WITH (fillfactor = 70)`);
     await queryRunner.query(
       `CREATE INDEX equipment_health_rebooted_idx ON ${s}.equipment_health (rebooted_at) WHERE rebooted_at IS NOT NULL`,

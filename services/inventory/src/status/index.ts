@@ -8,6 +8,7 @@ export {
   noAlerts,
 } from './checks/check-alerts';
 export { ChecksModule } from './checks/checks.module';
+export { HEALTH_ALERTS, type HealthAlerts, type HealthChange } from './health/health-alerts';
 export { StatusRepository } from './checks/status.repository';
 export { MaintenanceModule } from './maintenance/maintenance.module';
 export { MaintenanceWindowsService } from './maintenance/maintenance-windows.service';

@@ -11,7 +11,6 @@ import {
   MaintenanceWindowsService,
   noAlerts,
 } from '../../status';
-import { DeliveryRepository } from '../notifications/delivery.repository';
 import { DeliveryRelay } from '../notifications/delivery.relay';
 import {
   alertChanges,
@@ -22,7 +21,6 @@ import {
   alertView,
   type DeviceAlertState,
   type DeviceStep,
-  digestMessage,
   flappingText,
   isCandidate,
   recoveryMessage,
@@ -31,7 +29,7 @@ import {
   stepDevice,
 } from './alert-rules';
 import { AlertRepository, type AlertStateRow, type StoredAlert } from './alert.repository';
-import { isTeaching, nextTeachingStart } from './quiet-hours';
+import { AlertQueue } from './alert-queue.service';
 
 /** An equipment's step, with the state it started from. */
 type Step = DeviceStep & { id: string; roomId: string; prev: DeviceAlertState };
@@ -52,10 +50,10 @@ export class AlertEngine implements CheckAlerts {
   constructor(
     private readonly alerts: AlertRepository,
     private readonly windows: MaintenanceWindowsService,
-    private readonly deliveries: DeliveryRepository,
+    private readonly queue: AlertQueue,
     private readonly relay: DeliveryRelay,
     private readonly live: LiveEventsPublisher,
-    @Inject(CONFIG) private readonly config: Config,
+    @Inject(CONFIG) config: Config,
   ) {
     this.rules = {
       afterFailedChecks: config.ALERT_AFTER_FAILED_CHECKS,
@@ -178,10 +176,9 @@ export class AlertEngine implements CheckAlerts {
   }
 
   /**
-   * Queues a message to every enabled channel of the room's building (or of the whole campus).
-   * A message of the alert still waiting for its group window is rewritten instead, keeping its
-   * kind; an opening that never went out and is now closed is dropped, not followed by a recovery.
-   * Outside teaching hours the message is a line of the building's digest, or nothing.
+   * Queues a message (`AlertQueue`). A message of the alert still waiting for its group window is
+   * rewritten instead, keeping its kind; an opening that never went out and is now closed is
+   * dropped, not followed by a recovery.
    */
   private async message(
     tx: Transaction,
@@ -197,29 +194,6 @@ export class AlertEngine implements CheckAlerts {
       }
       for (const id of await this.alerts.rewriteWaiting(tx, alertId, content)) done.add(id);
     }
-    const channels = (await this.alerts.channelsOf(tx, room.buildingId)).filter((id) => !done.has(id));
-    const quiet = await this.alerts.quietHoursOf(tx, room.buildingId);
-    const now = Date.now();
-    if (quiet && !isTeaching(quiet, now)) {
-      if (quiet.outside === 'digest') {
-        await this.alerts.addToDigest(tx, room.buildingId, channels, {
-          digest: digestMessage(room, content),
-          line: content.text,
-          dueAt: nextTeachingStart(quiet, now),
-        });
-      }
-      return;
-    }
-    const grouped = content.kind === 'alert.opened' || content.kind === 'alert.updated';
-    const ids = await this.deliveries.enqueue(
-      channels.map((channelId) => ({
-        channelId,
-        content,
-        alertId,
-        delayMs: grouped ? this.config.ALERT_GROUP_WINDOW_MS : 0,
-      })),
-      tx,
-    );
-    outcome.queued += ids.length;
+    outcome.queued += await this.queue.queue(tx, room, content, { alertId, skip: done });
   }
 }

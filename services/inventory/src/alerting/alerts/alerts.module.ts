@@ -1,15 +1,19 @@
 import { Global, Module } from '@nestjs/common';
-import { CHECK_ALERTS, ChecksModule, MaintenanceModule } from '../../status';
+import { CHECK_ALERTS, ChecksModule, HEALTH_ALERTS, MaintenanceModule } from '../../status';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { AlertEngine } from './alert-engine.service';
+import { AlertQueue } from './alert-queue.service';
 import { AlertRepository } from './alert.repository';
 import { AlertsMessageController } from './alerts.message.controller';
 import { EquipmentAlerts } from './equipment-alerts.service';
+import { FaultAlertRepository } from './fault-alert.repository';
+import { FaultAlerts } from './fault-alerts.service';
 import { QuietHoursRepository } from './quiet-hours.repository';
 
 /**
- * The alert engine. Global for what it provides to status under the token status declares: the
- * status batch calls it in its transaction without importing a context above its own. Equipment
+ * The alert engine, and the fault alerts of device health. Global for what they provide to status
+ * under the tokens status declares: the status and health batches call them in their transactions
+ * without importing a context above their own. Equipment
  * edits reach it through their events (`EquipmentAlerts`).
  */
 @Global()
@@ -19,10 +23,14 @@ import { QuietHoursRepository } from './quiet-hours.repository';
   providers: [
     AlertRepository,
     QuietHoursRepository,
+    AlertQueue,
     AlertEngine,
     EquipmentAlerts,
+    FaultAlertRepository,
+    FaultAlerts,
     { provide: CHECK_ALERTS, useExisting: AlertEngine },
+    { provide: HEALTH_ALERTS, useExisting: FaultAlerts },
   ],
-  exports: [CHECK_ALERTS],
+  exports: [CHECK_ALERTS, HEALTH_ALERTS],
 })
 export class AlertsModule {}

@@ -4,6 +4,8 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs
 import { type Config } from '../../config';
 import { recordHalving } from '../../shared/database/halving';
 import { LiveEventsPublisher } from '../../shared/live/live-events.publisher';
+import { noAlerts } from '../checks/check-alerts';
+import { HEALTH_ALERTS, type HealthAlerts } from './health-alerts';
 import { type HealthBatchResult, HealthService } from './health.service';
 
 /** Durable name: replicas of inventory share it, so each batch of readings is recorded by one of them. */
@@ -23,6 +25,7 @@ export class HealthEventsConsumer implements OnApplicationBootstrap {
     private readonly jetstream: JetStreamConnection,
     private readonly health: HealthService,
     private readonly live: LiveEventsPublisher,
+    @Inject(HEALTH_ALERTS) private readonly alerts: HealthAlerts,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -45,6 +48,7 @@ export class HealthEventsConsumer implements OnApplicationBootstrap {
     // and building's fault counts). A live event NATS refuses is held back and sent later.
     for (const { equipmentId: id, roomId, buildingId } of result.changes)
       this.live.inventoryChanged({ kind: 'equipment', action: 'updated', id, roomId, buildingId });
+    this.alerts.announce(result.alerts);
     if (result.unknownEquipment > 0)
       this.logger.debug?.({
         msg: `Dropped ${result.unknownEquipment} reading(s) of equipment that no longer exists`,
@@ -64,6 +68,10 @@ export class HealthEventsConsumer implements OnApplicationBootstrap {
         unknownEquipment: a.unknownEquipment + b.unknownEquipment,
         stale: a.stale + b.stale,
         changes: [...a.changes, ...b.changes],
+        alerts: {
+          queued: a.alerts.queued + b.alerts.queued,
+          rooms: [...a.alerts.rooms, ...b.alerts.rooms],
+        },
       }),
       (reading, error) => {
         this.logger.error({
@@ -71,7 +79,7 @@ export class HealthEventsConsumer implements OnApplicationBootstrap {
           equipmentId: reading?.equipmentId,
           error: String(error),
         });
-        return { recorded: 0, unknownEquipment: 0, stale: 0, changes: [] };
+        return { recorded: 0, unknownEquipment: 0, stale: 0, changes: [], alerts: noAlerts() };
       },
     );
   }

@@ -1,22 +1,13 @@
 import { type ProbeReading } from '@cm/contracts';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { type Transaction } from '../../shared/database/table.repository';
+import { type AlertOutcome, noAlerts } from '../checks/check-alerts';
+import { HEALTH_ALERTS, type HealthAlerts, type HealthChange } from './health-alerts';
 import { type HealthRecord, type HoursSample, judge, type Judged, usageRates } from './health-rules';
 import { HealthRepository, type LockedDevice } from './health.repository';
 
 /** The lamp forecast counts the hours used over this many days. */
 export const FORECAST_DAYS = 30;
-
-/** A device whose health state (or what its reasons say) changed in a batch, as it is now. */
-export interface HealthChange {
-  equipmentId: string;
-  roomId: string;
-  buildingId: string;
-  record: HealthRecord;
-  previousState: HealthRecord['state'] | null;
-  /** Its probe was refused the credentials now, and was not at its reading before. */
-  authFailedNow: boolean;
-}
 
 export interface HealthBatchResult {
   recorded: number;
@@ -25,6 +16,8 @@ export interface HealthBatchResult {
   /** Readings not newer than the device's last (a message delivered again). */
   stale: number;
   changes: HealthChange[];
+  /** What the alert decisions queued, for the caller to announce after the commit. */
+  alerts: AlertOutcome;
 }
 
 interface Span {
@@ -43,14 +36,23 @@ interface Span {
  */
 @Injectable()
 export class HealthService {
-  constructor(private readonly health: HealthRepository) {}
+  constructor(
+    private readonly health: HealthRepository,
+    @Inject(HEALTH_ALERTS) private readonly alerts: HealthAlerts,
+  ) {}
 
   record(readings: readonly ProbeReading[]): Promise<HealthBatchResult> {
     const ordered = [...readings].sort((a, b) => Date.parse(a.checkedAt) - Date.parse(b.checkedAt));
     const ids = [...new Set(ordered.map((r) => r.equipmentId))].sort();
     return this.health.transaction(async (tx) => {
       const devices = new Map((await this.health.lock(tx, ids)).map((d) => [d.id, d]));
-      const result: HealthBatchResult = { recorded: 0, unknownEquipment: 0, stale: 0, changes: [] };
+      const result: HealthBatchResult = {
+        recorded: 0,
+        unknownEquipment: 0,
+        stale: 0,
+        changes: [],
+        alerts: noAlerts(),
+      };
       const latest = new Map<string, Judged>();
       const spans: Span[] = [];
       const firmware: { equipmentId: string; from: string | null; to: string; at: number }[] = [];
@@ -85,6 +87,7 @@ export class HealthService {
       await this.health.recordFirmware(tx, firmware);
       await this.health.fillIdentity(tx, identityFills(devices, latest));
       result.changes = changesOf(devices, latest, spans, authFailedNow);
+      result.alerts = await this.alerts.afterHealth(tx, result.changes);
       return result;
     });
   }
