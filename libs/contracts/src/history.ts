@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { healthStateSchema } from './device-health';
 import { idSchema, timestampSchema } from './common';
 import { equipmentStatusSchema } from './equipment';
 
@@ -114,6 +115,23 @@ export const historySummarySchema = z.object({
 });
 export type HistorySummary = z.infer<typeof historySummarySchema>;
 
+/** One run of one health state with its reasons, cut to the window (what a probe beyond ping read). */
+export const healthSpanSchema = z.object({
+  start: timestampSchema,
+  end: timestampSchema,
+  state: healthStateSchema,
+  reasons: z.array(z.string()),
+});
+export type HealthSpan = z.infer<typeof healthSpanSchema>;
+
+/** A firmware a probe found the device on: the version before (null the first time) and after. */
+export const firmwareChangeSchema = z.object({
+  at: timestampSchema,
+  from: z.string().nullable(),
+  to: z.string(),
+});
+export type FirmwareChange = z.infer<typeof firmwareChangeSchema>;
+
 /**
  * An equipment's timeline over a window: its spans cut to the window, hour counters where they
  * are kept (from `hoursFrom` on), and day counters for the days before (hours are kept for a
@@ -129,5 +147,9 @@ export const equipmentHistorySchema = z.object({
   hoursFrom: timestampSchema,
   hours: z.array(historyHourSchema),
   days: z.array(historyDaySchema),
+  /** Its health states over the window, for equipment probed beyond ping (else empty). */
+  healthSpans: z.array(healthSpanSchema).optional(),
+  /** Firmware changes within the window, oldest first. */
+  firmware: z.array(firmwareChangeSchema).optional(),
 });
 export type EquipmentHistory = z.infer<typeof equipmentHistorySchema>;

@@ -268,4 +268,25 @@ describe('inventory device health from probe readings', () => {
       ],
     });
   });
+
+  it("shows the health states and firmware changes on the equipment's timeline", async () => {
+    const { id } = await projector();
+    await publish([{ equipmentId: id, checkedAt: at(1), firmware: '1.02' }]);
+    await recorded(id, at(1));
+    await publish([{ equipmentId: id, checkedAt: at(2), outcome: 'auth-failed' }]);
+    await recorded(id, at(2));
+    await publish([{ equipmentId: id, checkedAt: at(3), firmware: '1.05' }]);
+    await recorded(id, at(3));
+    const history = await send(messages.inventory.equipmentHistory, { id, from: at(0) });
+    expect(history.healthSpans).toEqual([
+      { start: at(1), end: at(2), state: 'ok', reasons: [] },
+      { start: at(2), end: at(3), state: 'error', reasons: ['Wrong PJLink password'] },
+      // The open span ends when the timeline was read.
+      { start: at(3), end: expect.any(String), state: 'ok', reasons: [] },
+    ]);
+    expect(history.firmware).toEqual([
+      { at: at(1), from: null, to: '1.02' },
+      { at: at(3), from: '1.02', to: '1.05' },
+    ]);
+  });
 });

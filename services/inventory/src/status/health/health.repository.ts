@@ -202,4 +202,25 @@ export class HealthRepository extends TableRepository {
     }
     return removed;
   }
+
+  /** Health spans overlapping [from, to), and firmware changes within it, oldest first (epoch ms). */
+  async timeline(id: string, from: number, to: number) {
+    const range = [id, new Date(from), new Date(to)];
+    const spans: { start: number; end: number | null; state: HealthRecord['state']; reasons: string[] }[] =
+      await this.dataSource.query(
+        `SELECT ${ms('started_at')} AS start, ${ms('ended_at')} AS "end", state, reasons
+           FROM ${this.t.healthSpans}
+          WHERE equipment_id = $1 AND started_at < $3 AND (ended_at IS NULL OR ended_at > $2)
+          ORDER BY started_at`,
+        range,
+      );
+    const firmware: { at: number; from: string | null; to: string }[] = await this.dataSource.query(
+      `SELECT ${ms('changed_at')} AS at, from_version AS "from", to_version AS "to"
+         FROM ${this.t.firmwareHistory}
+        WHERE equipment_id = $1 AND changed_at >= $2 AND changed_at < $3
+        ORDER BY changed_at, id`,
+      range,
+    );
+    return { spans, firmware };
+  }
 }

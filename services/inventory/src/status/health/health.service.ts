@@ -1,4 +1,4 @@
-import { type ProbeReading } from '@cm/contracts';
+import { type FirmwareChange, type HealthSpan, type ProbeReading } from '@cm/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Transaction } from '../../shared/database/table.repository';
 import { type AlertOutcome, noAlerts } from '../checks/check-alerts';
@@ -99,6 +99,25 @@ export class HealthService {
   prune(before: Date, now: number): Promise<number> {
     const daysBefore = new Date(now - 2 * FORECAST_DAYS * 86_400_000).toISOString().slice(0, 10);
     return this.health.prune(before, daysBefore);
+  }
+
+  /** Its health spans cut to [from, to), and its firmware changes within it. */
+  async timeline(
+    id: string,
+    from: number,
+    to: number,
+  ): Promise<{ healthSpans: HealthSpan[]; firmware: FirmwareChange[] }> {
+    const { spans, firmware } = await this.health.timeline(id, from, to);
+    const iso = (ms: number) => new Date(ms).toISOString();
+    return {
+      healthSpans: spans.map((s) => ({
+        start: iso(Math.max(s.start, from)),
+        end: iso(Math.min(s.end ?? to, to)),
+        state: s.state,
+        reasons: s.reasons,
+      })),
+      firmware: firmware.map((f) => ({ ...f, at: iso(f.at) })),
+    };
   }
 
   /** Each device's first reading of a day is sampled; its lamp and filter use per day is counted again. */

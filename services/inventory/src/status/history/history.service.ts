@@ -22,6 +22,7 @@ import {
   utcDay,
   utcHour,
 } from '../checks/timeline';
+import { HealthService } from '../health/health.service';
 import { HistoryRepository } from './history.repository';
 
 const DAY_MS = 86_400_000;
@@ -55,6 +56,7 @@ function withCurrent<S extends Counters, K extends string | number>(
 export class HistoryService {
   constructor(
     private readonly history: HistoryRepository,
+    private readonly health: HealthService,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
@@ -75,12 +77,13 @@ export class HistoryService {
     const daysTo = utcDay(hoursFrom);
     const lossFrom = utcHour(now) - (LOSS_WINDOW_HOURS - 1) * HOUR_MS;
 
-    const [spans, storedHours, storedDays, lossHours, uptime] = await Promise.all([
+    const [spans, storedHours, storedDays, lossHours, uptime, health] = await Promise.all([
       end > window.from ? this.history.spans(id, window.from, end) : [],
       hoursFrom < window.to ? this.history.hours(id, hoursFrom, window.to) : [],
       utcDay(window.from) < daysTo ? this.history.days(id, utcDay(window.from), daysTo) : [],
       this.history.hours(id, lossFrom, now + 1),
       end > window.from ? this.history.uptime(id, window.from, end) : { up: 0, down: 0 },
+      end > window.from ? this.health.timeline(id, window.from, end) : { healthSpans: [], firmware: [] },
     ]);
     const hours = withCurrent<HourStats, number>(
       storedHours,
@@ -123,6 +126,7 @@ export class HistoryService {
       hoursFrom: iso(hoursFrom),
       hours: hours.map((h): HistoryHour => ({ hour: iso(h.hour), ...counters(h) })),
       days: days.map((d): HistoryDay => ({ day: d.day, ...counters(d) })),
+      ...health,
     };
   }
 }
