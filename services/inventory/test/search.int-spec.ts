@@ -48,6 +48,18 @@ describe('inventory search', () => {
     expect(result.rooms.items).toEqual([]);
   });
 
+  it('finds equipment by the firmware and the serial number its probe read', async () => {
+    await sql(
+      inventory.sut,
+      `INSERT INTO inv.equipment_health (equipment_id, state, outcome, probe_type, checked_at, state_since, firmware, serial)
+       VALUES ($1, 'ok', 'answered', 'pjlink', now(), now(), 'V2.14.7', 'PJ-DEVICE-0042')`,
+      [ids.projector],
+    );
+    for (const q of ['v2.14', 'device-00']) {
+      expect((await search(q)).equipment.items.map((e) => e.name)).toEqual(['Ceiling Projector']);
+    }
+  });
+
   it('finds equipment by model, address and notes', async () => {
     for (const q of ['EPSON eb', '20.30.4', 'lamp REPLACED']) {
       expect((await search(q)).equipment.items.map((e) => e.name)).toEqual(['Ceiling Projector']);

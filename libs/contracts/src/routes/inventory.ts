@@ -225,7 +225,7 @@ export const inventoryRoutes = {
     method: 'GET',
     path: '/api/search',
     summary:
-      'Buildings, rooms and equipment whose name, description, model, serial number, address or notes hold the text (any letter case), up to 20 of each kind',
+      'Buildings, rooms and equipment whose name, description, model, serial number, address or notes hold the text (any letter case), equipment also by the firmware and serial number its probe read, up to 20 of each kind',
     tag: 'Search',
     access: 'user',
     query: searchQuerySchema,

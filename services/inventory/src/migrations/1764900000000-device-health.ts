@@ -20,6 +20,12 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
  * A change of the probe settings or secrets of equipment with an address writes a `probeChanged`
  * outbox event, so that the monitor reloads its probe targets.
  */
+/**
+ * What a probe read that search matches (the firmware, the serial number as the device reports
+ * it), lower-cased as `searchText`'s; the search query repeats it exactly, for its index.
+ */
+export const healthSearchText = `lower(coalesce(firmware, '') || E'\\n' || coalesce(serial, ''))`;
+
 export class DeviceHealth1764900000000 implements MigrationInterface {
   name = 'DeviceHealth1764900000000';
 
@@ -83,6 +89,16 @@ export class DeviceHealth1764900000000 implements MigrationInterface {
     );
     await queryRunner.query(
       `CREATE INDEX equipment_health_faults_idx ON ${s}.equipment_health (state) WHERE state IN ('warning', 'error')`,
+    );
+
+    // The trigram operator class where the search migration found or made pg_trgm.
+    const [trgm] = (await queryRunner.query(
+      `SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+        WHERE e.extname = 'pg_trgm'`,
+    )) as { schema: string }[];
+    await queryRunner.query(
+      `CREATE INDEX equipment_health_search_idx ON ${s}.equipment_health
+        USING gin ((${healthSearchText}) "${trgm.schema}".gin_trgm_ops)`,
     );
 
     await queryRunner.query(`

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type Tables, tablesOf } from '../../shared/database/sql';
 import { searchText } from '../../migrations/1764100000000-search-indexes';
+import { healthSearchText } from '../../migrations/1764900000000-device-health';
 
 /**
  * `LIKE` pattern for "contains `text`" in lower case: its own %, _ and \ match themselves. Lower-cased
@@ -20,7 +21,8 @@ export const containsPattern = (text: string) =>
 const CANDIDATES = 500;
 
 /**
- * Each kind is read by its trigram index (see the migration), matches by name. Each query asks
+ * Each kind is read by its trigram index (see the migrations; equipment also by what its probe
+ * read: its firmware and the serial number it reports), matches by name. Each query asks
  * for one row more than it shows, so the caller knows whether there are more.
  */
 @Injectable()
@@ -60,7 +62,12 @@ export class SearchRepository {
               e.status, e.room_id AS "roomId", b.id AS "buildingId", b.name || ' > ' || r.name AS path
          FROM (SELECT * FROM (SELECT id, name, model, serial_number, ip_address, status, room_id
                                 FROM ${this.t.equipment}
-                               WHERE ${searchText.equipment} LIKE $1 LIMIT ${CANDIDATES}) c
+                               WHERE ${searchText.equipment} LIKE $1
+                               UNION
+                              SELECT e.id, e.name, e.model, e.serial_number, e.ip_address, e.status, e.room_id
+                                FROM ${this.t.health} h JOIN ${this.t.equipment} e ON e.id = h.equipment_id
+                               WHERE ${healthSearchText} LIKE $1
+                               LIMIT ${CANDIDATES}) c
                 ORDER BY lower(name), id LIMIT $2) e
          JOIN ${this.t.rooms} r ON r.id = e.room_id
          JOIN ${this.t.buildings} b ON b.id = r.building_id
