@@ -70,7 +70,9 @@ async function signIn() {
       signal: AbortSignal.timeout(30_000),
     });
   } catch (error) {
-    fail(`Classroom Monitor does not answer at ${baseUrl} (${error.cause?.code ?? error.message}). Start it with npm start.`);
+    fail(
+      `Classroom Monitor does not answer at ${baseUrl} (${error.cause?.code ?? error.message}). Start it with npm start.`,
+    );
   }
   if (!res.ok) fail(`Signing in as "${username}" answered ${res.status}: ${await res.text()}`);
   const cookie = res.headers
@@ -85,54 +87,129 @@ async function signIn() {
 async function startDevices(sim) {
   const every = { intervalSeconds };
   const projector = await sim.startPjlinkSimulator({
-    host: host(1), class: 2, power: 'on', lamps: [{ hours: 1200, on: true }], filterHours: 300,
-    manufacturer: 'Epson', model: 'EB-L1100U', serial: 'X4DM0012', firmware: '1.02', name: 'Hall projector',
-    replacementLamp: 'ELPLP95', replacementFilter: 'ELPAF60',
+    host: host(1),
+    class: 2,
+    power: 'on',
+    lamps: [{ hours: 1200, on: true }],
+    filterHours: 300,
+    manufacturer: 'Epson',
+    model: 'EB-L1100U',
+    serial: 'X4DM0012',
+    firmware: '1.02',
+    name: 'Hall projector',
+    replacementLamp: 'ELPLP95',
+    replacementFilter: 'ELPAF60',
   });
   const worn = await sim.startPjlinkSimulator({
-    host: host(2), class: 1, password: 'demo', power: 'on', lamps: [{ hours: 2900, on: true }],
-    manufacturer: 'NEC', model: 'NP-P554U', name: 'Seminar projector',
+    host: host(2),
+    class: 1,
+    password: 'demo',
+    power: 'on',
+    lamps: [{ hours: 2900, on: true }],
+    manufacturer: 'NEC',
+    model: 'NP-P554U',
+    name: 'Seminar projector',
   });
   const locked = await sim.startPjlinkSimulator({
-    host: host(3), class: 1, password: 'changed-by-vendor', power: 'standby', lamps: [{ hours: 800, on: false }],
-    manufacturer: 'Panasonic', model: 'PT-VMZ60', name: 'Lab projector',
+    host: host(3),
+    class: 1,
+    password: 'changed-by-vendor',
+    power: 'standby',
+    lamps: [{ hours: 800, on: false }],
+    manufacturer: 'Panasonic',
+    model: 'PT-VMZ60',
+    name: 'Lab projector',
   });
   const display = await sim.startSnmpSimulator({
-    host: host(5), port: 16161, community: 'demo-read',
-    sysDescr: 'Samsung QM85R display, firmware V1.12', sysName: 'Hall display',
+    host: host(5),
+    port: 16161,
+    community: 'demo-read',
+    sysDescr: 'Samsung QM85R display, firmware V1.12',
+    sysName: 'Hall display',
     interfaces: [{ name: 'LAN' }, { name: 'HDMI 1' }],
     extraOids: { '1.3.6.1.4.1.8072.9999.1.0': 38 },
   });
   const core = await sim.startQsysSimulator({
-    host: host(6), state: 'Active', status: { code: 0, string: 'OK' },
-    platform: 'Core 110f', designName: 'Demo Hall AV',
+    host: host(6),
+    state: 'Active',
+    status: { code: 0, string: 'OK' },
+    platform: 'Core 110f',
+    designName: 'Demo Hall AV',
   });
   const switcher = await sim.startExtronSimulator({
-    host: host(7), port: 2001, model: 'DXP 84 HD 4K PLUS', firmware: '1.04', partNumber: '60-1495-01',
+    host: host(7),
+    port: 2001,
+    model: 'DXP 84 HD 4K PLUS',
+    firmware: '1.04',
+    partNumber: '60-1495-01',
   });
-  const panel = await sim.startHttpSimulator({ host: host(8), port: 8443, status: 200, tls: { expiresInDays: 12 } });
+  const panel = await sim.startHttpSimulator({
+    host: host(8),
+    port: 8443,
+    status: 200,
+    tls: { expiresInDays: 12 },
+  });
   const control = await sim.startTcpSimulator({ host: host(9), port: 41794 });
   const simulators = { projector, worn, locked, display, core, switcher, panel, control };
   const rooms = {
     'Lecture Hall 101': [
       { name: 'Hall projector', type: 'Projector', ipAddress: host(1), probe: { type: 'pjlink', ...every } },
       {
-        name: 'Hall display', type: 'Display', ipAddress: host(5),
+        name: 'Hall display',
+        type: 'Display',
+        ipAddress: host(5),
         probe: {
-          type: 'snmp', port: 16161, version: '2c', ...every, secrets: { community: 'demo-read' },
-          oids: [{ oid: '1.3.6.1.4.1.8072.9999.1.0', label: 'Panel temperature', operator: '>', warning: 45, error: 55 }],
+          type: 'snmp',
+          port: 16161,
+          version: '2c',
+          ...every,
+          secrets: { community: 'demo-read' },
+          oids: [
+            {
+              oid: '1.3.6.1.4.1.8072.9999.1.0',
+              label: 'Panel temperature',
+              operator: '>',
+              warning: 45,
+              error: 55,
+            },
+          ],
         },
       },
       { name: 'Hall DSP', type: 'DSP', ipAddress: host(6), probe: { type: 'qsys', ...every } },
-      { name: 'Hall switcher', type: 'Matrix switcher', ipAddress: host(7), probe: { type: 'extron', port: 2001, ...every } },
+      {
+        name: 'Hall switcher',
+        type: 'Matrix switcher',
+        ipAddress: host(7),
+        probe: { type: 'extron', port: 2001, ...every },
+      },
     ],
     'Seminar Room 102': [
-      { name: 'Seminar projector', type: 'Projector', ipAddress: host(2), probe: { type: 'pjlink', ...every, secrets: { password: 'demo' } } },
-      { name: 'Room panel', type: 'Touch panel', ipAddress: host(8), probe: { type: 'http', port: 8443, https: true, ...every } },
-      { name: 'Control processor', type: 'Control', ipAddress: host(9), probe: { type: 'tcp', port: 41794, ...every } },
+      {
+        name: 'Seminar projector',
+        type: 'Projector',
+        ipAddress: host(2),
+        probe: { type: 'pjlink', ...every, secrets: { password: 'demo' } },
+      },
+      {
+        name: 'Room panel',
+        type: 'Touch panel',
+        ipAddress: host(8),
+        probe: { type: 'http', port: 8443, https: true, ...every },
+      },
+      {
+        name: 'Control processor',
+        type: 'Control',
+        ipAddress: host(9),
+        probe: { type: 'tcp', port: 41794, ...every },
+      },
     ],
     'Lab 103': [
-      { name: 'Lab projector', type: 'Projector', ipAddress: host(3), probe: { type: 'pjlink', ...every, secrets: { password: 'demo' } } },
+      {
+        name: 'Lab projector',
+        type: 'Projector',
+        ipAddress: host(3),
+        probe: { type: 'pjlink', ...every, secrets: { password: 'demo' } },
+      },
       // Answers ping (every loopback address does) but nothing listens for PJLink.
       { name: 'Spare projector', type: 'Projector', ipAddress: host(4), probe: { type: 'pjlink', ...every } },
     ],
@@ -151,7 +228,10 @@ async function seed(cookie, rooms) {
     description: 'Simulated devices of npm run demo, on loopback addresses',
   });
   for (const [roomName, equipment] of Object.entries(rooms)) {
-    const room = await api(cookie, 'POST', `/api/buildings/${building.id}/rooms`, { name: roomName, type: 'Classroom' });
+    const room = await api(cookie, 'POST', `/api/buildings/${building.id}/rooms`, {
+      name: roomName,
+      type: 'Classroom',
+    });
     for (const item of equipment) await api(cookie, 'POST', `/api/rooms/${room.id}/equipment`, item);
   }
   console.log(`Created "${BUILDING}" with ${Object.keys(rooms).length} rooms.`);
@@ -173,11 +253,15 @@ function age({ projector, worn, display, core, switcher }) {
   }, 10_000);
 }
 
-spawnSync('npx', ['nx', 'run-many', '-t', 'build', '-p', '@cm/contracts', '@cm/simulators', '--output-style=static'], {
-  cwd: root,
-  stdio: ['ignore', 'ignore', 'inherit'],
-  env: { ...process.env, NX_DAEMON: 'false' },
-});
+spawnSync(
+  'npx',
+  ['nx', 'run-many', '-t', 'build', '-p', '@cm/contracts', '@cm/simulators', '--output-style=static'],
+  {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, NX_DAEMON: 'false' },
+  },
+);
 const sim = require(path.join(root, 'libs/simulators/dist/index.js'));
 const cookie = await signIn();
 const { simulators, rooms } = await startDevices(sim).catch((error) =>
