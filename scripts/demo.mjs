@@ -88,6 +88,7 @@ async function startDevices(sim) {
   const every = { intervalSeconds };
   const projector = await sim.startPjlinkSimulator({
     host: host(1),
+    port: 4352,
     class: 2,
     power: 'on',
     lamps: [{ hours: 1200, on: true }],
@@ -102,6 +103,7 @@ async function startDevices(sim) {
   });
   const worn = await sim.startPjlinkSimulator({
     host: host(2),
+    port: 4352,
     class: 1,
     password: 'demo',
     power: 'on',
@@ -112,6 +114,7 @@ async function startDevices(sim) {
   });
   const locked = await sim.startPjlinkSimulator({
     host: host(3),
+    port: 4352,
     class: 1,
     password: 'changed-by-vendor',
     power: 'standby',
@@ -131,6 +134,7 @@ async function startDevices(sim) {
   });
   const core = await sim.startQsysSimulator({
     host: host(6),
+    port: 1710,
     state: 'Active',
     status: { code: 0, string: 'OK' },
     platform: 'Core 110f',
@@ -217,6 +221,12 @@ async function startDevices(sim) {
   return { simulators, rooms };
 }
 
+const roomDetails = {
+  'Lecture Hall 101': { type: 'Lecture Hall', floor: '1', capacity: 240 },
+  'Seminar Room 102': { type: 'Conference Room', floor: '1', capacity: 24 },
+  'Lab 103': { type: 'Physics Lab', floor: '1', capacity: 32 },
+};
+
 async function seed(cookie, rooms) {
   const buildings = await api(cookie, 'GET', '/api/buildings');
   if (buildings.some((b) => b.name === BUILDING)) {
@@ -230,7 +240,7 @@ async function seed(cookie, rooms) {
   for (const [roomName, equipment] of Object.entries(rooms)) {
     const room = await api(cookie, 'POST', `/api/buildings/${building.id}/rooms`, {
       name: roomName,
-      type: 'Classroom',
+      ...roomDetails[roomName],
     });
     for (const item of equipment) await api(cookie, 'POST', `/api/rooms/${room.id}/equipment`, item);
   }
