@@ -6,7 +6,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { cn } from '../../../lib/cn';
 import { equipmentHistoryQuery } from '../api/equipment-history';
 import { statusIndicator, toneDotClass } from '../lib/status';
-import { duration, timeAgo } from '../lib/time';
+import { duration, timeAgo } from '../../../lib/time';
 import { FactList } from './fact-list';
 
 const exact = (iso: string) => new Date(iso).toLocaleString();

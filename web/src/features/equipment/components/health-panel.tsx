@@ -12,7 +12,7 @@ import {
   restartedRecently,
 } from '../lib/health-text';
 import { probeTypeLabels } from '../lib/probe-form';
-import { timeAgo } from '../lib/time';
+import { timeAgo } from '../../../lib/time';
 import { FactList } from './fact-list';
 
 const exact = (iso: string) => new Date(iso).toLocaleString();
