@@ -89,7 +89,12 @@ const httpPath = z
   .string()
   .trim()
   .max(2048)
-  .refine((v) => v.startsWith('/'), { message: 'HTTP path must start with /' });
+  .refine((v) => v.startsWith('/'), { message: 'HTTP path must start with /' })
+  // What Node sends in a request line as it is (it refuses the rest): printable, no spaces.
+  .refine((v) => /^[\u0021-\u00ff]*$/.test(v), {
+    message:
+      'HTTP path must not contain spaces or special characters; write them encoded, such as %20 for a space',
+  });
 
 /**
  * Settings that are not secret, by probe type. Secrets (passwords, the SNMP community, v3 keys)
