@@ -9,7 +9,7 @@ import {
   presetProducts,
 } from '@cm/contracts';
 import { useState } from 'react';
-import { FormProvider } from 'react-hook-form';
+import { FormProvider, useFormContext } from 'react-hook-form';
 import { z } from 'zod';
 import { SelectField } from '../../../components/form/select-field';
 import { FormActions } from '../../../components/form/form-actions';
@@ -21,7 +21,7 @@ import { saveOutcome } from '../../../components/ui/use-toast';
 import { editableField, type SchemaFormProps, useSchemaForm, useServerFieldErrors } from '../../../lib/form';
 import { useBuildingEquipment, useSaveEquipment } from '../api/equipment';
 import { maxLengthsOf } from '../../../lib/text-limit';
-import { emptyProbe, probeFormSchema, probeValuesOf } from '../lib/probe-form';
+import { emptyProbe, probeFormSchema, probeValuesOf, suggestedProbe } from '../lib/probe-form';
 import { statusIndicator } from '../lib/status';
 import { ProbeFields } from './probe-fields';
 
@@ -147,26 +147,11 @@ function EquipmentFields<Output>(
     return choice ? `${choice.name} (${choice.roomName})` : 'A device no longer listed';
   };
   const form = useSchemaForm(schema, defaultValues);
-  const { clearErrors, setValue } = form;
   useServerFieldErrors(form.setError, serverError, serverCheckedFields);
-  const { errors, dirtyFields } = form.formState;
-  const [preset, setPreset] = useState('');
+  const { dirtyFields } = form.formState;
   // An untouched probe is left out: the server keeps it as it is, and the monitor is not told of a
   // change that did not happen.
   const submit = (body: Output) => onValid(dirtyFields.probe ? body : withoutProbe(body));
-
-  // Spec section 2: choosing a product pre-fills its name and model, and here its category as the
-  // type the reports read; all stay editable.
-  const choosePreset = (model: string) => {
-    const product = presetProducts.find((p) => p.model === model);
-    if (!product) return;
-    setPreset(model);
-    setValue('name', product.name);
-    setValue('type', product.category);
-    setValue('model', product.model);
-    clearErrors(['name', 'type', 'model']);
-  };
-
   const submitLabel = editing
     ? pending
       ? 'Saving...'
@@ -177,15 +162,7 @@ function EquipmentFields<Output>(
   return (
     <FormProvider {...form}>
       <form onSubmit={form.handleSubmit(submit)} noValidate className="space-y-4">
-        <Field label="Preset Product" hint="Fills in the name, type and model">
-          <Select
-            value={preset}
-            onValueChange={choosePreset}
-            options={presetModels}
-            labelOf={presetLabel}
-            placeholder="Choose from the catalogue"
-          />
-        </Field>
+        <PresetField editing={editing} />
         <TextField
           form={form}
           name="name"
@@ -196,24 +173,7 @@ function EquipmentFields<Output>(
         <TextField form={form} name="type" label="Type" max={max.type} placeholder="e.g. Audio, Projector" />
         <TextField form={form} name="model" label="Model" max={max.model} />
         <TextField form={form} name="serialNumber" label="Serial Number" max={max.serialNumber} />
-        <Field
-          label="IP Address"
-          error={errors.ipAddress?.message}
-          hint="One address (10.0.0.5) or a range of the last part (10.0.0.70-73)"
-        >
-          {/* Not "decimal": iOS's decimal pad has no "-", so a range cannot be typed. The text
-            keyboard's number layer has digits, "." and "-" together on iOS and Android ("url" adds
-            "/" and ".com", which an address never needs); no capitals or corrections in an address. */}
-          <Input
-            inputMode="text"
-            autoCapitalize="none"
-            autoCorrect="off"
-            spellCheck={false}
-            autoComplete="off"
-            placeholder="e.g. 10.0.0.5"
-            {...editableField(form, 'ipAddress')}
-          />
-        </Field>
+        <AddressField />
         <SelectField
           form={form}
           name="status"
@@ -230,7 +190,7 @@ function EquipmentFields<Output>(
           labelOf={upstreamLabel}
           placeholder="None"
         />
-        <ProbeFields secretsSet={props.secretsSet} />
+        <ProbeFields secretsSet={props.secretsSet} automatic={!editing} />
         <TextField
           form={form}
           name="notes"
@@ -242,6 +202,62 @@ function EquipmentFields<Output>(
         <FormActions submitLabel={submitLabel} busy={pending} onCancel={onCancel} />
       </form>
     </FormProvider>
+  );
+}
+
+function AddressField() {
+  const form = useFormContext<EquipmentFormValues>();
+  return (
+    <Field
+      label="IP Address"
+      error={form.formState.errors.ipAddress?.message}
+      hint="One address (10.0.0.5) or a range of the last part (10.0.0.70-73)"
+    >
+      {/* Not "decimal": iOS's decimal pad has no "-", so a range cannot be typed. The text
+        keyboard's number layer has digits, "." and "-" together on iOS and Android ("url" adds
+        "/" and ".com", which an address never needs); no capitals or corrections in an address. */}
+      <Input
+        inputMode="text"
+        autoCapitalize="none"
+        autoCorrect="off"
+        spellCheck={false}
+        autoComplete="off"
+        placeholder="e.g. 10.0.0.5"
+        {...editableField(form, 'ipAddress')}
+      />
+    </Field>
+  );
+}
+
+/**
+ * Spec section 2: choosing a product pre-fills its name and model, and here its category as the
+ * type the reports read, and for new equipment its probe; all stay editable.
+ */
+function PresetField({ editing }: { editing: boolean }) {
+  const { setValue, clearErrors } = useFormContext<EquipmentFormValues>();
+  const [preset, setPreset] = useState('');
+  const choosePreset = (model: string) => {
+    const product = presetProducts.find((p) => p.model === model);
+    if (!product) return;
+    setPreset(model);
+    setValue('name', product.name);
+    setValue('type', product.category);
+    setValue('model', product.model);
+    clearErrors(['name', 'type', 'model']);
+    // An edit keeps the probe it has.
+    const probe = editing ? undefined : suggestedProbe(product);
+    if (probe) setValue('probe', probeValuesOf(probe), { shouldDirty: true });
+  };
+  return (
+    <Field label="Preset Product" hint="Fills in the name, type and model">
+      <Select
+        value={preset}
+        onValueChange={choosePreset}
+        options={presetModels}
+        labelOf={presetLabel}
+        placeholder="Choose from the catalogue"
+      />
+    </Field>
   );
 }
 

@@ -98,6 +98,36 @@ describe(ProbeFields.name, () => {
     expect(body).not.toHaveProperty('probe');
   });
 
+  it('keeps the settings the form does not show when the type stays', async () => {
+    const panel = {
+      ...projector,
+      probe: { type: 'http', https: true, path: '/', certificateWarningDays: 30, secretsSet: [] },
+    } satisfies Equipment;
+    const save = await editing(panel);
+    expect(screen.getByLabelText('Port')).toHaveAttribute('placeholder', '443');
+    await fill('Path', 'status');
+    expect((await save()).probe).toEqual({
+      type: 'http',
+      https: true,
+      path: '/status',
+      certificateWarningDays: 30,
+      intervalSeconds: 300,
+    });
+  });
+
+  it("leaves new equipment's probe to the server until one is chosen, then sends the choice", async () => {
+    const calls = fakeFetch(...lookups, { status: 201, body: projector });
+    renderWithApp(<EquipmentForm roomId={roomId} onDone={() => {}} />);
+    await waitFor(() => expect(calls).toHaveLength(2));
+    expect(screen.getByLabelText('Probe type')).toHaveTextContent('Automatic (by preset or type)');
+    await fill('Name *', 'Amplifier');
+    await choose('Probe type', 'Ping only (ICMP)');
+    expect(screen.queryByLabelText('Port')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Add Equipment' }));
+    expect(await screen.findByText('Equipment added successfully')).toBeInTheDocument();
+    expect(JSON.parse(String(calls[2]?.init?.body)).probe).toEqual({ type: 'icmp' });
+  });
+
   it("offers the protocol's port and says what the contract refuses, without saving", async () => {
     const calls = fakeFetch(...lookups);
     renderWithApp(<EquipmentForm roomId={roomId} onDone={() => {}} />);

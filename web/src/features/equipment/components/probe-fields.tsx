@@ -3,17 +3,27 @@ import { useFormContext, useWatch } from 'react-hook-form';
 import { SelectField } from '../../../components/form/select-field';
 import { SwitchField } from '../../../components/form/switch-field';
 import { TextField } from '../../../components/form/text-field';
-import { type ProbeHost, probeTypeLabels } from '../lib/probe-form';
+import { AUTOMATIC, type ProbeHost, probeTypeLabels } from '../lib/probe-form';
 import { SecretField } from './secret-field';
 import { SnmpFields } from './snmp-fields';
 
 const isProbeType = (v: string): v is ProbeType => (probeTypes as readonly string[]).includes(v);
 
+const typeLabel = (v: string) =>
+  isProbeType(v) ? probeTypeLabels[v] : v === AUTOMATIC ? 'Automatic (by preset or type)' : v;
+
 /**
  * How the monitor reads the device beyond ping: the protocol, its port and how often, and the
  * protocol's own settings. `secretsSet`: the secrets the server holds, shown as set, never read.
+ * `automatic`: new equipment may leave the choice to the server.
  */
-export function ProbeFields({ secretsSet }: { secretsSet: readonly ProbeSecretName[] }) {
+export function ProbeFields({
+  secretsSet,
+  automatic,
+}: {
+  secretsSet: readonly ProbeSecretName[];
+  automatic: boolean;
+}) {
   const form = useFormContext<ProbeHost>();
   const [type, https] = useWatch({ control: form.control, name: ['probe.type', 'probe.https'] });
   const port = isProbeType(type) ? probePortOf({ type, https }) : undefined;
@@ -24,11 +34,17 @@ export function ProbeFields({ secretsSet }: { secretsSet: readonly ProbeSecretNa
         form={form}
         name="probe.type"
         label="Probe type"
-        options={probeTypes}
-        labelOf={(v) => (isProbeType(v) ? probeTypeLabels[v] : v)}
+        options={automatic ? [AUTOMATIC, ...probeTypes] : probeTypes}
+        labelOf={typeLabel}
         placeholder="Choose how to read it"
         hint="Beyond ping: power, lamp hours, errors and firmware, as the device reports them"
       />
+      {type === AUTOMATIC ? (
+        <p className="text-sm text-slate-600">
+          Projectors are read by PJLink, Q-SYS processors by QRC and network switches by SNMP; other equipment
+          is pinged only.
+        </p>
+      ) : null}
       {type === 'icmp' || !isProbeType(type) ? null : (
         <>
           <div className="grid grid-cols-2 gap-3">

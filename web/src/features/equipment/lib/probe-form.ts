@@ -1,6 +1,8 @@
 import {
   type ProbeInput,
   probeInputSchema,
+  type ProbeSettings,
+  probeSettingsSchema,
   type ProbeSecretName,
   type ProbeSecrets,
   type ProbeType,
@@ -56,8 +58,11 @@ const probeFormValuesSchema = z.object({
   oids: z.array(oidFormSchema),
   https: z.boolean(),
   path: z.string(),
-  /** Not on the form: kept as the server has it, so that saving other settings does not reset it. */
-  certificateWarningDays: z.number().optional(),
+  /**
+   * The settings as the server answered them, the form's and those it does not show (an HTTPS
+   * certificate's warning days): a save of the same type keeps what the form does not change.
+   */
+  kept: z.record(z.string(), z.unknown()).optional(),
   /** Each secret's box, and whether it is to be cleared. */
   secrets: secretBoxes,
   clear: clearFlags,
@@ -74,8 +79,14 @@ const noneCleared = { password: false, community: false, authKey: false, privKey
 
 export const emptyOid: OidFormValues = { label: '', oid: '', operator: '>', warning: '', error: '' };
 
+/**
+ * New equipment's choice until a person makes one: no probe is sent, and the server chooses by
+ * the preset product or the type (projectors PJLink, Q-SYS processors QRC, switches SNMP).
+ */
+export const AUTOMATIC = 'auto';
+
 export const emptyProbe: ProbeFormValues = {
-  type: 'icmp',
+  type: AUTOMATIC,
   port: '',
   intervalSeconds: String(PROBE_INTERVAL_DEFAULT_SECONDS),
   version: '2c',
@@ -92,11 +103,15 @@ export const emptyProbe: ProbeFormValues = {
 
 const text = (v: string | number | undefined) => (v === undefined ? '' : String(v));
 
-/** The form's values for a probe as the server answered it; secrets are never read back. */
-export function probeValuesOf(probe: ProbeView | undefined): ProbeFormValues {
-  if (!probe) return emptyProbe;
+/**
+ * The form's values for a probe as the server answered it (ICMP when it names none), or as a
+ * preset suggests it; secrets are never read back.
+ */
+export function probeValuesOf(probe: ProbeView | ProbeSettings = { type: 'icmp' }): ProbeFormValues {
+  const { secretsSet: _secretsSet, ...kept } = { secretsSet: [], ...probe };
   const values: ProbeFormValues = {
     ...emptyProbe,
+    kept,
     type: probe.type,
     port: text(probe.port),
     intervalSeconds: text(probe.intervalSeconds ?? PROBE_INTERVAL_DEFAULT_SECONDS),
@@ -119,7 +134,6 @@ export function probeValuesOf(probe: ProbeView | undefined): ProbeFormValues {
         ...values,
         https: probe.https,
         path: probe.path,
-        certificateWarningDays: probe.certificateWarningDays,
       };
     default:
       return values;
@@ -189,8 +203,17 @@ function snmpInputOf(v: ProbeFormValues): Omit<SnmpInput, 'type'> {
   };
 }
 
-/** What the form sends as `probe`: the chosen type's settings, and the secrets it changed. */
-export function probeInputOf(v: ProbeFormValues): ProbeInput {
+/**
+ * What the form sends as `probe`: the chosen type's settings over those it had and the form does
+ * not show, and the secrets it changed. Nothing while new equipment's choice is automatic.
+ */
+export function probeInputOf(v: ProbeFormValues): ProbeInput | undefined {
+  if (v.type === AUTOMATIC) return undefined;
+  const shown = shownSettingsOf(v);
+  return v.kept?.type === v.type ? ({ ...v.kept, ...shown } as ProbeInput) : shown;
+}
+
+function shownSettingsOf(v: ProbeFormValues): ProbeInput {
   if (v.type === 'icmp') return { type: 'icmp' };
   const base = { port: numberOf(v.port), intervalSeconds: numberOf(v.intervalSeconds) };
   const secrets = secretsOf(v);
@@ -202,13 +225,7 @@ export function probeInputOf(v: ProbeFormValues): ProbeInput {
       return { type: 'qsys', ...base, username: given(v.username), ...withSecrets };
     case 'http': {
       const path = v.path.trim() === '' ? '/' : v.path;
-      return {
-        type: 'http',
-        ...base,
-        https: v.https,
-        path,
-        certificateWarningDays: v.certificateWarningDays,
-      };
+      return { type: 'http', ...base, https: v.https, path };
     }
     default:
       return {
@@ -223,7 +240,14 @@ export function probeInputOf(v: ProbeFormValues): ProbeInput {
  * The form's probe checked by the contract: what it would send is judged by `probeInputSchema`,
  * whose messages land on the boxes of the same names (`port`, `oids.0.label`, `secrets.authKey`).
  */
-export const probeFormSchema = probeFormValuesSchema.transform(probeInputOf).pipe(probeInputSchema);
+export const probeFormSchema = probeFormValuesSchema
+  .transform(probeInputOf)
+  .pipe(probeInputSchema.optional());
+
+/** The probe a preset product suggests, when the catalogue gives one. */
+export function suggestedProbe(product: object): ProbeSettings | undefined {
+  return probeSettingsSchema.safeParse((product as { probe?: unknown }).probe).data;
+}
 
 /** A form that holds a probe under `probe`: what the probe's fields read from the form context. */
 export interface ProbeHost {
