@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type ProbeSettings, probeSettingsSchema, type ProbeType } from './device-health';
 
 export const productCategories = [
   'Matrix Switchers',
@@ -16,8 +17,15 @@ export const presetProductSchema = z.object({
   category: z.enum(productCategories),
   description: z.string(),
   specifications: z.record(z.string(), z.string()),
+  /** How the product's health is read beyond ping, when its protocol is known. */
+  probe: probeSettingsSchema.optional(),
 });
 export type PresetProduct = z.infer<typeof presetProductSchema>;
+
+// Crestron's control protocol (CIP, 41794) and Kramer's Protocol 3000 (5000) are not public:
+// their devices are probed by a TCP connect.
+const crestron: ProbeSettings = { type: 'tcp', port: 41794 };
+const kramer: ProbeSettings = { type: 'tcp', port: 5000 };
 
 /** The preset catalogue that pre-fills name and model on the equipment form. */
 export const presetProducts: readonly PresetProduct[] = [
@@ -32,6 +40,7 @@ export const presetProducts: readonly PresetProduct[] = [
       resolution: '4096x2160 @ 60 Hz 4:4:4',
       control: 'RS-232, Ethernet',
     },
+    probe: { type: 'extron' },
   },
   {
     model: 'DM-MD8X8-CPU3',
@@ -44,6 +53,7 @@ export const presetProducts: readonly PresetProduct[] = [
       rack: '4 RU',
       control: 'Ethernet, Crestron Fusion',
     },
+    probe: crestron,
   },
   {
     model: 'VS-88H2',
@@ -56,6 +66,7 @@ export const presetProducts: readonly PresetProduct[] = [
       bandwidth: '18 Gbps',
       control: 'RS-232, Ethernet, front panel',
     },
+    probe: kramer,
   },
   {
     model: 'DGX800-ENC',
@@ -128,6 +139,7 @@ export const presetProducts: readonly PresetProduct[] = [
       latency: 'under one frame',
       security: '802.1X, AES-128',
     },
+    probe: crestron,
   },
   {
     model: 'NAV E 101',
@@ -140,6 +152,7 @@ export const presetProducts: readonly PresetProduct[] = [
       compression: 'PURE3',
       audio: '2-channel and multi-channel',
     },
+    probe: { type: 'extron' },
   },
   {
     model: 'AT-OMNI-121',
@@ -159,6 +172,7 @@ export const presetProducts: readonly PresetProduct[] = [
       latency: 'zero frame',
       control: 'Ethernet',
     },
+    probe: kramer,
   },
   {
     model: 'MXA920',
@@ -171,6 +185,7 @@ export const presetProducts: readonly PresetProduct[] = [
       network: 'Dante, PoE+',
       dsp: 'IntelliMix',
     },
+    probe: { type: 'tcp', port: 2202 },
   },
   {
     model: 'TesiraFORTE X 400',
@@ -190,6 +205,7 @@ export const presetProducts: readonly PresetProduct[] = [
       control: 'Q-SYS scripting',
       rack: '1/2 RU',
     },
+    probe: { type: 'qsys' },
   },
   {
     model: 'XPA 2001-70V',
@@ -214,6 +230,7 @@ export const presetProducts: readonly PresetProduct[] = [
       rack: '1 RU',
       os: 'Crestron 4-Series',
     },
+    probe: crestron,
   },
   {
     model: 'IPCP Pro 250',
@@ -226,6 +243,7 @@ export const presetProducts: readonly PresetProduct[] = [
       mounting: 'furniture or rack',
       programming: 'Global Configurator',
     },
+    probe: { type: 'extron' },
   },
   {
     model: 'TSW-770',
@@ -238,6 +256,7 @@ export const presetProducts: readonly PresetProduct[] = [
       audio: 'built-in mics and speaker',
       mounting: 'wall or table kit',
     },
+    probe: crestron,
   },
   {
     model: 'Studio X50',
@@ -250,6 +269,7 @@ export const presetProducts: readonly PresetProduct[] = [
       platforms: 'Zoom, Microsoft Teams',
       network: 'Ethernet, Wi-Fi',
     },
+    probe: { type: 'http', https: true, port: 443, path: '/', certificateWarningDays: 21 },
   },
   {
     model: 'Rally Bar',
@@ -276,3 +296,21 @@ export const presetProducts: readonly PresetProduct[] = [
     },
   },
 ];
+
+/**
+ * The probe new equipment gets when its form chose none: its preset product's, else by its type
+ * (projectors speak PJLink, network switches SNMP, Q-SYS processors QRC), else ICMP.
+ */
+export function defaultProbeFor(equipment: { model?: string | null; type?: string | null }): ProbeSettings {
+  const preset = presetProducts.find((p) => p.model === equipment.model);
+  if (preset?.probe) return preset.probe;
+  const type = probeTypeByWords(`${equipment.type ?? ''} ${equipment.model ?? ''}`);
+  return probeSettingsSchema.parse({ type });
+}
+
+function probeTypeByWords(words: string): ProbeType {
+  if (/projector/i.test(words)) return 'pjlink';
+  if (/q-?sys/i.test(words)) return 'qsys';
+  if (/\bswitch(es)?\b/i.test(words) && !/matrix/i.test(words)) return 'snmp';
+  return 'icmp';
+}

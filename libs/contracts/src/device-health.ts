@@ -96,6 +96,12 @@ const httpPath = z
       'HTTP path must not contain spaces or special characters; write them encoded, such as %20 for a space',
   });
 
+const ratedHours = z
+  .number({ message: 'Rated life must be a number of hours' })
+  .int({ message: 'Rated life must be a whole number of hours' })
+  .min(1, { message: 'Rated life must be at least 1 hour' })
+  .max(200_000, { message: 'Rated life must be at most 200000 hours' });
+
 /**
  * Settings that are not secret, by probe type. Secrets (passwords, the SNMP community, v3 keys)
  * travel apart, in `ProbeSecrets`: written, never read back.
@@ -105,7 +111,14 @@ export const probeSettingsSchema = z.discriminatedUnion(
   'type',
   [
     z.object({ type: z.literal('icmp'), ...probeBase }),
-    z.object({ type: z.literal('pjlink'), ...probeBase }),
+    z.object({
+      type: z.literal('pjlink'),
+      ...probeBase,
+      /** The lamp's rated life (the lamp maker's figure), for the lamp warning and its forecast. */
+      lampRatedHours: ratedHours.optional(),
+      /** The filter's rated life, when the maker gives one. */
+      filterRatedHours: ratedHours.optional(),
+    }),
     z.object({
       type: z.literal('snmp'),
       ...probeBase,
@@ -139,6 +152,31 @@ export type ProbeSettingsInput = z.input<typeof probeSettingsSchema>;
 
 export const probeSecretNames = ['password', 'community', 'authKey', 'privKey'] as const;
 export type ProbeSecretName = (typeof probeSecretNames)[number];
+
+/** The secrets each probe type uses (SNMP: the v2c community, or the v3 keys). */
+export const probeSecretsByType: Record<ProbeType, readonly ProbeSecretName[]> = {
+  icmp: [],
+  pjlink: ['password'],
+  snmp: ['community', 'authKey', 'privKey'],
+  qsys: ['password'],
+  extron: ['password'],
+  tcp: [],
+  http: [],
+};
+
+/** Each protocol's name as a person reads it, in health reasons and on screens. */
+export const probeLabels: Record<ProbeType, string> = {
+  icmp: 'ping',
+  pjlink: 'PJLink',
+  snmp: 'SNMP',
+  qsys: 'Q-SYS',
+  extron: 'Extron SIS',
+  tcp: 'TCP',
+  http: 'HTTP',
+};
+
+/** A probe beyond ping needs one address: ranges are pinged, never deep-probed. */
+export const deepProbeRangeMessage = 'Deep probes need a single IP address, not a range';
 
 /**
  * Write-only: a secret given is sealed and stored, `null` clears it, one left out keeps its value.

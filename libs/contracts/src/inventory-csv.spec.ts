@@ -40,6 +40,26 @@ describe(checkImportHeader.name, () => {
 });
 
 describe(parseImportLine.name, () => {
+  it("reads an equipment's probe type in any letter case and its port, and says what is wrong with them", () => {
+    const line = (probe: string, port: string) =>
+      parseImportLine(
+        columns,
+        cells({
+          building_name: 'Hall',
+          room_name: 'R1',
+          equipment_name: 'Projector',
+          equipment_probe_type: probe,
+          equipment_probe_port: port,
+        }),
+        3,
+      );
+    expect(line('PJLink', '4353').row?.equipment).toMatchObject({ probeType: 'pjlink', probePort: 4353 });
+    expect(line('telnet', '70000').errors.map((e) => e.message)).toEqual([
+      'Line 3, column equipment_probe_type: "telnet" is not a probe. Use one of: icmp, pjlink, snmp, qsys, extron, tcp, http, or leave it empty.',
+      'Line 3, column equipment_probe_port: "70000" is not a port. Give a whole number from 1 to 65535, or leave it empty.',
+    ]);
+  });
+
   it('reads a line into its building, room and equipment, empty cells as null', () => {
     const { row, errors } = parseImportLine(
       columns,

@@ -3,6 +3,7 @@ import { parseAddressTarget, isAddressError } from './address';
 import { idSchema, limits, optionalText, requiredText, type TextOptions } from './common';
 import { csvCellValue, csvLine } from './csv';
 import { type ImportError, importError, importErrorSchema, MAX_IMPORT_ROWS } from './inventory-import';
+import { probeTypes, type ProbeType } from './device-health';
 import { equipmentStatuses } from './equipment';
 import { picturePath } from './media';
 import { roomTypes } from './rooms';
@@ -33,6 +34,9 @@ export const inventoryCsvColumns = [
   'equipment_status',
   'equipment_notes',
   'equipment_image_url',
+  // How its health is read beyond ping (never its credentials, which the file does not carry).
+  'equipment_probe_type',
+  'equipment_probe_port',
 ] as const;
 export type InventoryCsvColumn = (typeof inventoryCsvColumns)[number];
 
@@ -101,6 +105,8 @@ export const importRowSchema = z.object({
       status: maybe(z.string()),
       notes: maybe(z.string()),
       imageUrl: maybe(z.string()),
+      probeType: maybe(z.enum(probeTypes)),
+      probePort: maybe(z.number().int()),
     })
     .nullable(),
 });
@@ -249,6 +255,24 @@ const cellParsers: { [C in InventoryCsvColumn]: (v: string) => Checked<unknown> 
   },
   equipment_notes: text(limits.notes, 'Notes', { multiline: true }),
   equipment_image_url: picture('imageUrl'),
+  equipment_probe_type: (v) => {
+    const type = probeTypes.find((t) => t === v.toLowerCase());
+    return type
+      ? { ok: true, value: type satisfies ProbeType }
+      : {
+          ok: false,
+          message: `${quoted(v)} is not a probe. Use one of: ${probeTypes.join(', ')}, or leave it empty.`,
+        };
+  },
+  equipment_probe_port: (v) => {
+    const n = Number(v);
+    return /^\d+$/.test(v) && n >= 1 && n <= 65_535
+      ? { ok: true, value: n }
+      : {
+          ok: false,
+          message: `${quoted(v)} is not a port. Give a whole number from 1 to 65535, or leave it empty.`,
+        };
+  },
 };
 
 /** The columns of a room or an equipment other than its name. */
@@ -348,6 +372,8 @@ export function parseImportLine(
             status: v.equipment_status,
             notes: v.equipment_notes,
             imageUrl: v.equipment_image_url,
+            probeType: v.equipment_probe_type,
+            probePort: v.equipment_probe_port,
           }
         : null,
     },

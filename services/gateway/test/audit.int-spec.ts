@@ -273,6 +273,33 @@ describe('audit log', () => {
     });
   });
 
+  it('records equipment probes with which secrets are set, never their values', async () => {
+    const building = await ok<{ id: string }>('/api/buildings', 'POST', { name: 'Probe Hall' });
+    const room = await ok<{ id: string }>(`/api/buildings/${building.id}/rooms`, 'POST', {
+      name: 'P-1',
+      type: 'Classroom',
+      floor: '1',
+    });
+    secrets.push('pjlink first password', 'pjlink second password');
+    const device = await ok<{ id: string }>(`/api/rooms/${room.id}/equipment`, 'POST', {
+      name: 'Projector',
+      ipAddress: '10.0.0.7',
+      probe: { type: 'pjlink', secrets: { password: 'pjlink first password' } },
+    });
+    await ok(`/api/equipment/${device.id}`, 'PUT', {
+      name: 'Projector',
+      probe: { type: 'pjlink', secrets: { password: 'pjlink second password' } },
+    });
+    const [update, create] = await entriesOf('equipment', device.id);
+    expect(create.after).toMatchObject({ probe: { type: 'pjlink', secretsSet: ['password'] } });
+    // The password changed, though the probe's settings did not: shown as changed, without values.
+    expect(update).toMatchObject({
+      action: 'update',
+      before: { 'probe.secrets': '[redacted]' },
+      after: { 'probe.secrets': '[redacted]' },
+    });
+  });
+
   it('records sign-ins, refused sign-ins, token creation, token use and administrators using admin routes', async () => {
     const clerkSession = await sut.signIn(clerk.username, 'clerk second phrase');
     expect(

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -59,7 +60,10 @@ describe('the inventory CSV: export and import', () => {
   let cookie: string;
 
   beforeAll(async () => {
-    sut = await startAuthAndGateway({}, { everyService: true });
+    sut = await startAuthAndGateway(
+      {},
+      { everyService: true, inventoryEnv: { ALERTS_SECRET_KEY: randomBytes(32).toString('base64') } },
+    );
     cookie = await sut.adminCookie();
   }, 60_000);
   afterAll(() => sut?.close());
@@ -186,6 +190,53 @@ describe('the inventory CSV: export and import', () => {
       }),
     );
     expect(second.after).toMatchObject({ applied: true, changes: [], changesNotListed: 0 });
+  });
+
+  it("carries each equipment's probe type and port, never its credentials", async () => {
+    const file = [
+      header,
+      line({
+        building_name: 'Probe Hall',
+        room_name: 'P1',
+        room_type: 'Classroom',
+        room_floor: '1',
+        equipment_name: 'Ceiling projector',
+        equipment_probe_type: 'PJLink',
+        equipment_probe_port: '4353',
+      }),
+    ].join('\r\n');
+    expect((await importFile(file, false)).body).toMatchObject({ applied: true, errors: [] });
+    const hall = (await buildingNamed('Probe Hall'))!;
+    const [room] = await get<Room[]>(`/api/buildings/${hall.id}/rooms`);
+    const listed = () => get<{ id: string; probe: unknown }[]>(`/api/rooms/${room.id}/equipment`);
+    const [device] = await listed();
+    expect(device.probe).toEqual({ type: 'pjlink', port: 4353, secretsSet: [] });
+    const put = await fetch(`${sut.base}/api/equipment/${device.id}`, {
+      method: 'PUT',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Ceiling projector',
+        probe: { type: 'pjlink', port: 4353, secrets: { password: 'csv-never-sees-me' } },
+      }),
+    });
+    expect(put.status).toBe(200);
+
+    const text = await exported();
+    expect(text).not.toContain('csv-never-sees-me');
+    const records = parse(text, { columns: true }) as Record<string, string>[];
+    expect(records.find((r) => r.equipment_name === 'Ceiling projector')).toMatchObject({
+      equipment_probe_type: 'pjlink',
+      equipment_probe_port: '4353',
+    });
+    // The same type again keeps the probe's password; another type starts without it.
+    expect((await importFile(text, false)).body).toMatchObject({ applied: true, errors: [] });
+    const [kept] = await listed();
+    expect(kept.probe).toEqual({ type: 'pjlink', port: 4353, secretsSet: ['password'] });
+    await importFile(file.replace('PJLink,4353', 'tcp,'), false);
+    expect((await listed())[0].probe).toEqual({
+      type: 'tcp',
+      secretsSet: [],
+    });
   });
 
   it('exports every building, room and equipment, and its own export imports as unchanged', async () => {

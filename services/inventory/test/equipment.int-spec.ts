@@ -43,6 +43,8 @@ describe('inventory equipment', () => {
       upstreamEquipmentId: null,
       lastCheckedAt: null,
       lastRttMs: null,
+      probe: { type: 'icmp', secretsSet: [] },
+      health: null,
     });
     await expect(history(created.id)).resolves.toEqual([{ status: 'active' }]);
   });

@@ -3,12 +3,16 @@ import {
   kvBuckets,
   namespacedName,
   namespacedSubject,
+  probeBatchSchema,
+  type ProbeBatch,
+  type ProbeReading,
   statusBatchSchema,
   type StatusEvent,
+  streams,
 } from '@cm/contracts';
 import { deleteNamespaceStreams } from '@cm/platform';
 import { testNatsUrl } from '@cm/platform/testing';
-import { connect, JSONCodec, type NatsConnection } from 'nats';
+import { type ConsumerMessages, connect, JSONCodec, type NatsConnection } from 'nats';
 
 const json = JSONCodec<unknown>();
 
@@ -65,6 +69,42 @@ export class StatusEvents {
   }
 
   async close(): Promise<void> {
+    await this.nc.drain();
+  }
+}
+
+/** The probe readings stored in the HEALTH stream, in stream order, read by an ordered consumer. */
+export class HealthReadings {
+  readonly batches: (ProbeBatch & { msgId: string | undefined })[] = [];
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly messages: ConsumerMessages,
+  ) {}
+
+  static async listen(namespace: string): Promise<HealthReadings> {
+    const nc = await connect({ servers: testNatsUrl, name: 'health-listener' });
+    const consumer = await nc.jetstream().consumers.get(namespacedName(namespace, streams.health.name));
+    const sut = new HealthReadings(nc, await consumer.consume());
+    void (async () => {
+      for await (const msg of sut.messages) {
+        const batch = probeBatchSchema.parse(json.decode(msg.data));
+        sut.batches.push({ ...batch, msgId: msg.headers?.get('Nats-Msg-Id') });
+      }
+    })();
+    return sut;
+  }
+
+  get all(): ProbeReading[] {
+    return this.batches.flatMap((b) => b.readings);
+  }
+
+  of(equipmentId: string): ProbeReading[] {
+    return this.all.filter((r) => r.equipmentId === equipmentId);
+  }
+
+  async close(): Promise<void> {
+    this.messages.stop();
     await this.nc.drain();
   }
 }

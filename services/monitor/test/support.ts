@@ -9,6 +9,7 @@ import {
   type MonitorTarget,
   namespacedSubject,
   messages,
+  type ProbeTarget,
   type TargetsPageRequest,
 } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
@@ -74,13 +75,23 @@ export async function joined(...replicas: Replica[]): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 200));
 }
 
+/** Answers a Nest request for a page by id, as inventory's lists do. */
+function pageOf<T extends { equipmentId: string }>(all: T[], { after, limit = 500 }: TargetsPageRequest) {
+  const sorted = [...all].sort((a, b) => a.equipmentId.localeCompare(b.equipmentId));
+  const items = sorted.filter((t) => !after || t.equipmentId > after).slice(0, limit);
+  return { items, nextCursor: items.length === limit ? items[items.length - 1].equipmentId : null };
+}
+
 /**
- * Stands in for inventory's `inventory.equipment.targets` (Nest's request/reply format, pages by
- * id like the real one) and `inventory.monitoring.*`, and publishes equipment changes on the real
- * stream. (`monitoring-restore.int-spec.ts` runs the real inventory.)
+ * Stands in for inventory's `inventory.equipment.targets` and `…probe-targets` (Nest's
+ * request/reply format, pages by id like the real ones) and `inventory.monitoring.*`, and
+ * publishes equipment changes on the real stream. (`monitoring-restore.int-spec.ts` runs the
+ * real inventory.)
  */
 export class FakeInventory {
   targets: MonitorTarget[] = [];
+  /** Equipment probed beyond ping, with their secrets, as `listProbeTargets` answers. */
+  probeTargets: ProbeTarget[] = [];
   /** The durable monitoring state (`inventory.monitoring.*`), kept in memory here. */
   monitoringState: DurableMonitoringState | null = null;
   pagesServed = 0;
@@ -102,12 +113,14 @@ export class FakeInventory {
     nc.subscribe(namespacedSubject(namespace, messages.inventory.listTargets.subject), {
       callback: (_error, msg) => {
         const { id, data } = json.decode(msg.data) as { id: string; data: TargetsPageRequest };
-        const limit = data.limit ?? 500;
-        const sorted = [...fake.targets].sort((a, b) => a.equipmentId.localeCompare(b.equipmentId));
-        const items = sorted.filter((t) => !data.after || t.equipmentId > data.after).slice(0, limit);
-        const nextCursor = items.length === limit ? items[items.length - 1].equipmentId : null;
         fake.pagesServed++;
-        msg.respond(json.encode({ id, response: { items, nextCursor }, isDisposed: true }));
+        msg.respond(json.encode({ id, response: pageOf(fake.targets, data), isDisposed: true }));
+      },
+    });
+    nc.subscribe(namespacedSubject(namespace, messages.inventory.listProbeTargets.subject), {
+      callback: (_error, msg) => {
+        const { id, data } = json.decode(msg.data) as { id: string; data: TargetsPageRequest };
+        msg.respond(json.encode({ id, response: pageOf(fake.probeTargets, data), isDisposed: true }));
       },
     });
     nc.subscribe(namespacedSubject(namespace, messages.inventory.getMonitoringState.subject), {
@@ -152,6 +165,23 @@ export class FakeInventory {
     await this.jetstream.publish(events.equipmentChanged, event, { msgId: event.eventId });
   }
 
+  /**
+   * Sets an equipment's probe (adding it, or replacing its settings and secrets) and publishes
+   * `probeChanged`, as inventory does when someone edits them.
+   */
+  async setProbe(target: ProbeTarget): Promise<void> {
+    this.probeTargets = [...this.probeTargets.filter((t) => t.equipmentId !== target.equipmentId), target];
+    const event: EquipmentChangedEvent = {
+      eventId: randomUUID(),
+      kind: 'probeChanged',
+      equipmentId: target.equipmentId,
+      ipAddress: target.address,
+      previousIpAddress: target.address,
+      changedAt: new Date().toISOString(),
+    };
+    await this.jetstream.publish(events.equipmentChanged, event, { msgId: event.eventId });
+  }
+
   async close(): Promise<void> {
     await this.jetstream.close();
     await this.nc.drain();
@@ -159,4 +189,4 @@ export class FakeInventory {
 }
 
 export { NetnsLab } from './netns-lab';
-export { dropNamespace, StatusEvents } from './nats-helpers';
+export { dropNamespace, HealthReadings, StatusEvents } from './nats-helpers';

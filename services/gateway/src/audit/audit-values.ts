@@ -1,5 +1,8 @@
 /** Fields whose values never enter the log: only that they were there (or changed). */
 const secretKey = /password|secret|token|hash|key/i;
+/** Names that look secret but hold none: which of a probe's secrets are set (never their values). */
+const notSecret = new Set(['secretsSet']);
+const isSecret = (key: string) => secretKey.test(key) && !notSecret.has(key);
 export const REDACTED = '[redacted]';
 
 /**
@@ -7,7 +10,7 @@ export const REDACTED = '[redacted]';
  * to its origin (Slack's and Teams' put their credential in the path).
  */
 export function redact(value: unknown, key = ''): unknown {
-  if (secretKey.test(key)) return value === null || value === undefined ? value : REDACTED;
+  if (isSecret(key)) return value === null || value === undefined ? value : REDACTED;
   if (key === 'url' && typeof value === 'string' && URL.canParse(value)) return `${new URL(value).origin}/…`;
   if (Array.isArray(value)) return value.map((item) => redact(item));
   if (value && typeof value === 'object')
@@ -45,14 +48,24 @@ export function changedFields(
     changedBefore[key] = before[key] ?? null;
     changedAfter[key] = after[key];
   }
-  const setSecrets = Object.entries(body && typeof body === 'object' ? body : {})
-    .filter(([key, value]) => secretKey.test(key) && value)
-    .map(([key]) => key);
-  for (const key of [...setSecrets, ...replaced]) {
+  for (const key of [...secretsSetBy(body), ...replaced]) {
     changedBefore[key] = REDACTED;
     changedAfter[key] = REDACTED;
   }
   return { before: changedBefore, after: changedAfter };
+}
+
+/**
+ * The secret fields a request body sets, at any depth, as paths (`password`, `probe.secrets`):
+ * shown as changed, with neither value.
+ */
+function secretsSetBy(body: unknown, prefix = ''): string[] {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return [];
+  return Object.entries(body).flatMap(([key, value]) => {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (isSecret(key)) return value ? [path] : [];
+    return secretsSetBy(value, path);
+  });
 }
 
 export const valuesOf = asValues;

@@ -11,6 +11,7 @@ import { QuietHours1764500000000 } from './1764500000000-quiet-hours';
 import { ImportStaging1764550000000 } from './1764550000000-import-staging';
 import { DeliveryErrorsWithoutAnswers1764610000000 } from './1764610000000-delivery-errors-without-answers';
 import { MonitoringState1764700000000 } from './1764700000000-monitoring-state';
+import { DeviceHealth1764900000000 } from './1764900000000-device-health';
 
 /** Applied in order by the platform's DatabaseModule. */
 export const migrations = [
@@ -27,4 +28,5 @@ export const migrations = [
   ImportStaging1764550000000,
   DeliveryErrorsWithoutAnswers1764610000000,
   MonitoringState1764700000000,
+  DeviceHealth1764900000000,
 ];

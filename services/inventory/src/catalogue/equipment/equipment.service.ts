@@ -17,6 +17,7 @@ import { found, notFound } from '../../shared/database/not-found';
 import { withParent } from '../../shared/database/sql';
 import { InventoryEventBus } from '../../shared/events/inventory-event-bus';
 import { type AddressGuard, EquipmentRepository } from './equipment.repository';
+import { ProbeService } from './probe.service';
 
 /**
  * Equipment edits. What follows one (the outbox relay kicked, live events, alerts settled) reacts
@@ -29,14 +30,20 @@ export class EquipmentService {
     private readonly equipment: EquipmentRepository,
     private readonly events: InventoryEventBus,
     @Inject(CONFIG) private readonly config: Config,
+    private readonly probes: ProbeService,
   ) {}
 
   async listByRoom(roomId: string): Promise<Equipment[]> {
-    return found(await this.equipment.listByRoom(roomId), () => notFound.room(roomId));
+    return this.probes.withProbes(
+      found(await this.equipment.listByRoom(roomId), () => notFound.room(roomId)),
+    );
   }
 
   async get(id: string): Promise<Equipment> {
-    return found(await this.equipment.get(id), () => notFound.equipment(id));
+    const [equipment] = await this.probes.withProbes([
+      found(await this.equipment.get(id), () => notFound.equipment(id)),
+    ]);
+    return equipment;
   }
 
   async listByBuilding(buildingId: string): Promise<EquipmentOption[]> {
@@ -45,7 +52,7 @@ export class EquipmentService {
 
   async create(
     roomId: string,
-    { roomId: bodyRoomId, ...equipment }: EquipmentCreateBody,
+    { roomId: bodyRoomId, probe, ...equipment }: EquipmentCreateBody,
   ): Promise<Equipment> {
     if (bodyRoomId && bodyRoomId !== roomId) {
       const message = 'roomId in the body must be the room of the path, or left out';
@@ -55,7 +62,11 @@ export class EquipmentService {
     return withParent(
       () =>
         this.events.transaction(this.equipment, async (tx, events) => {
-          const created = await this.equipment.create(tx, roomId, equipment, guard);
+          const created = await this.probes.created(
+            tx,
+            await this.equipment.create(tx, roomId, equipment, guard),
+            probe,
+          );
           await events.emit('equipment.created', { equipment: created });
           return created;
         }),
@@ -72,7 +83,11 @@ export class EquipmentService {
             events.emit('equipment.status-set', { equipmentId: id, status });
           const result = await this.equipment.update(tx, id, changes, setStatus, guard);
           const addressChanged = changes.ipAddress !== undefined;
-          if (result) await events.emit('equipment.updated', { ...result, addressChanged });
+          if (result) {
+            result.equipment = await this.probes.updated(tx, result.equipment, changes.probe, addressChanged);
+            const probeChanged = changes.probe !== undefined;
+            await events.emit('equipment.updated', { ...result, addressChanged, probeChanged });
+          }
           return result;
         }),
       () => notFound.room(changes.roomId!),

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { type ImportError, importError, type ImportRow } from '@cm/contracts';
+import {
+  deepProbeRangeMessage,
+  defaultProbeFor,
+  type ImportError,
+  importError,
+  type ImportRow,
+} from '@cm/contracts';
 import {
   type AddressRules,
   addChange,
@@ -69,13 +75,21 @@ export function planEquipment(
       notes: pick(e.notes, was?.notes ?? null),
       imageUrl: pick(e.imageUrl, was?.imageUrl ?? null),
       type: pick(e.type, was?.type ?? null),
+      probeType: 'icmp',
+      probePort: pick(e.probePort, was?.probePort ?? null),
     };
+    next.probeType = probeTypeOf(e, was, next);
     if (next.ipAddress && next.ipAddress !== was?.ipAddress) {
       const problem = rules.problem(next.ipAddress);
       if (problem) {
         errors.push(importError(row.line, 'equipment_ip_address', problem));
         continue;
       }
+    }
+    const probeProblem = probeProblemOf(row.line, e, next);
+    if (probeProblem) {
+      errors.push(probeProblem);
+      continue;
     }
     addressesAfter.set(next.id, next.ipAddress);
     addChange(changes, was, next);
@@ -95,6 +109,32 @@ export function planEquipment(
       ),
     );
   }
+}
+
+/**
+ * The probe the file gives (an empty cell: ping only), else the stored one, else for new
+ * equipment its preset's or type's (ping for a range, which cannot be probed deeper).
+ */
+function probeTypeOf(e: FileEquipment, was: EquipmentRecord | undefined, next: EquipmentRecord) {
+  if (e.probeType !== undefined) return e.probeType ?? 'icmp';
+  if (was) return was.probeType;
+  return next.ipAddress?.includes('-') ? 'icmp' : defaultProbeFor(next).type;
+}
+
+function probeProblemOf(line: number, e: FileEquipment, next: EquipmentRecord): ImportError | null {
+  if (next.probeType !== 'icmp' && next.ipAddress?.includes('-'))
+    return importError(
+      line,
+      'equipment_probe_type',
+      `${deepProbeRangeMessage}: leave equipment_probe_type empty for a range.`,
+    );
+  if (next.probeType === 'icmp' && e.probePort)
+    return importError(
+      line,
+      'equipment_probe_port',
+      'A probe port needs a probe other than icmp: give equipment_probe_type too, or leave the port empty.',
+    );
+  return null;
 }
 
 /**

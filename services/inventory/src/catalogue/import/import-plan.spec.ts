@@ -35,6 +35,8 @@ const projector = {
   notes: null,
   imageUrl: null,
   type: null,
+  probeType: 'pjlink' as const,
+  probePort: null,
 };
 const campus: CurrentInventory = { buildings: [hall], rooms: [s101], equipment: [projector] };
 
@@ -50,6 +52,38 @@ const row = (
 });
 
 describe(planImport.name, () => {
+  it("keeps a probe the file has no column for, and gives new equipment its type's", () => {
+    const plan = planImport(
+      [
+        row(2, {}, { notes: 'ceiling' }),
+        row(3, {}, { name: 'Projector 2', type: 'Projector', ipAddress: '10.0.0.6' }),
+      ],
+      campus,
+      rules,
+    );
+    expect(plan.equipment.update).toEqual([{ ...projector, notes: 'ceiling' }]);
+    expect(plan.equipment.create).toEqual([
+      expect.objectContaining({ probeType: 'pjlink', probePort: null }),
+    ]);
+  });
+
+  it('takes the probe type and port of the file, and refuses a deep probe on a range or a port without a probe', () => {
+    const plan = planImport(
+      [
+        row(2, {}, { probeType: 'tcp', probePort: 41794 }),
+        row(3, {}, { name: 'Panels', ipAddress: '10.0.0.20-23', probeType: 'snmp' }),
+        row(4, {}, { name: 'Camera', probeType: null, probePort: 80 }),
+      ],
+      campus,
+      rules,
+    );
+    expect(plan.equipment.update).toEqual([{ ...projector, probeType: 'tcp', probePort: 41794 }]);
+    expect(plan.errors).toEqual([
+      expect.objectContaining({ line: 3, column: 'equipment_probe_type' }),
+      expect.objectContaining({ line: 4, column: 'equipment_probe_port' }),
+    ]);
+  });
+
   it('keeps what a building or room line leaves empty, and counts them unchanged', () => {
     const plan = planImport([row(2, { type: null, roomSize: null })], campus, rules);
     expect(plan.errors).toEqual([]);

@@ -1,4 +1,10 @@
-import { type ImportError } from '@cm/contracts';
+import {
+  defaultProbeFor,
+  type ImportError,
+  type ProbeSettings,
+  probeSettingsSchema,
+  type ProbeType,
+} from '@cm/contracts';
 
 export interface BuildingRecord {
   id: string;
@@ -33,6 +39,20 @@ export interface EquipmentRecord {
   notes: string | null;
   imageUrl: string | null;
   type: string | null;
+  /** Its probe's type and port (the file's columns); its other probe settings are kept as they are. */
+  probeType: ProbeType;
+  probePort: number | null;
+}
+
+/**
+ * The settings a probe is written with when its type is new to the equipment: its preset's (for
+ * the probe its preset gives) or its type's defaults, with the record's port.
+ */
+export function importedProbe(record: EquipmentRecord): ProbeSettings {
+  const preset = defaultProbeFor(record);
+  const base =
+    preset.type === record.probeType ? preset : probeSettingsSchema.parse({ type: record.probeType });
+  return record.probePort === null ? base : { ...base, port: record.probePort };
 }
 
 /** The inventory as it stands, as the plan needs it. */

@@ -7,6 +7,7 @@ import {
   type CurrentInventory,
   type EquipmentRecord,
   type ImportPlan,
+  importedProbe,
   type RoomRecord,
 } from './import-records';
 
@@ -21,7 +22,8 @@ const exportColumns = `
   r.wiring_diagram_url AS room_wiring_diagram_url, r.seating_layout_url AS room_seating_layout_url,
   e.name AS equipment_name, e.type AS equipment_type, e.model AS equipment_model,
   e.serial_number AS equipment_serial_number, e.ip_address AS equipment_ip_address,
-  e.status AS equipment_status, e.notes AS equipment_notes, e.image_url AS equipment_image_url`;
+  e.status AS equipment_status, e.notes AS equipment_notes, e.image_url AS equipment_image_url,
+  e.probe->>'type' AS equipment_probe_type, e.probe->>'port' AS equipment_probe_port`;
 
 /**
  * The export's order (building, room, equipment, each by name then id), which its cursor follows.
@@ -36,7 +38,17 @@ const buildingFields = `id uuid, name text, description text, "imageUrl" text`;
 const roomFields = `id uuid, "buildingId" uuid, name text, type text, floor text, capacity int, "roomSize" text,
   "isAdaAccessible" smallint, "imageUrl" text, "wiringDiagramUrl" text, "seatingLayoutUrl" text`;
 const equipmentFields = `id uuid, "roomId" uuid, name text, model text, "serialNumber" text, "ipAddress" text,
-  status text, notes text, "imageUrl" text, type text`;
+  status text, notes text, "imageUrl" text, type text, "probeType" text, "probePort" int, "probeSettings" jsonb`;
+
+/**
+ * A probe of the same type keeps its other settings and its secrets, with the file's port; a
+ * probe of another type starts from its defaults, without the secrets of the one before.
+ */
+const probeUpdate = `
+  probe = CASE WHEN e.probe->>'type' = x."probeType"
+               THEN (e.probe - 'port') || jsonb_strip_nulls(jsonb_build_object('port', x."probePort"))
+               ELSE x."probeSettings" END,
+  probe_secrets = CASE WHEN e.probe->>'type' = x."probeType" THEN e.probe_secrets ELSE '{}'::jsonb END`;
 
 @Injectable()
 export class ImportRepository extends TableRepository {
@@ -105,7 +117,8 @@ export class ImportRepository extends TableRepository {
       )) as RoomRecord[],
       (await manager.query(
         `SELECT id, room_id AS "roomId", name, model, serial_number AS "serialNumber", ip_address AS "ipAddress",
-                status, notes, image_url AS "imageUrl", type
+                status, notes, image_url AS "imageUrl", type, probe->>'type' AS "probeType",
+                (probe->>'port')::int AS "probePort"
            FROM ${this.t.equipment}`,
       )) as EquipmentRecord[],
     ];
@@ -127,6 +140,8 @@ export class ImportRepository extends TableRepository {
   /** Writes the plan: a statement per table and kind, each for all of its records. */
   async apply(manager: EntityManager, plan: ImportPlan): Promise<void> {
     const json = (records: object[]) => JSON.stringify(records);
+    const withProbes = (records: EquipmentRecord[]) =>
+      json(records.map((r) => ({ ...r, probeSettings: importedProbe(r) })));
     const { buildings, rooms, equipment } = plan;
     if (buildings.create.length)
       await manager.query(
@@ -161,18 +176,19 @@ export class ImportRepository extends TableRepository {
     if (equipment.create.length)
       await manager.query(
         `INSERT INTO ${this.t.equipment} (id, room_id, name, model, serial_number, ip_address, status, notes,
-                image_url, type)
-         SELECT id, "roomId", name, model, "serialNumber", "ipAddress", status, notes, "imageUrl", type
+                image_url, type, probe)
+         SELECT id, "roomId", name, model, "serialNumber", "ipAddress", status, notes, "imageUrl", type, "probeSettings"
            FROM jsonb_to_recordset($1::jsonb) AS x(${equipmentFields})`,
-        [json(equipment.create)],
+        [withProbes(equipment.create)],
       );
     if (equipment.update.length)
       await manager.query(
         `UPDATE ${this.t.equipment} e SET room_id = x."roomId", name = x.name, model = x.model,
                 serial_number = x."serialNumber", ip_address = x."ipAddress", notes = x.notes,
-                image_url = x."imageUrl", type = x.type, updated_at = now()
+                image_url = x."imageUrl", type = x.type, updated_at = now(),
+                ${probeUpdate}
            FROM jsonb_to_recordset($1::jsonb) AS x(${equipmentFields}) WHERE e.id = x.id`,
-        [json(equipment.update)],
+        [withProbes(equipment.update)],
       );
   }
 }

@@ -49,15 +49,15 @@ export class EquipmentEventsRelay implements OnApplicationBootstrap, BeforeAppli
   }
 
   // The equipment triggers wrote an outbox event in the transaction for equipment that has or
-  // had an address.
+  // had an address (and one when its probe changed).
   @OnInventoryEvent('equipment.created')
   equipmentCreated({ equipment }: InventoryEvents['equipment.created']): void {
     if (equipment.ipAddress) this.kick();
   }
 
   @OnInventoryEvent('equipment.updated')
-  equipmentUpdated({ addressChanged }: InventoryEvents['equipment.updated']): void {
-    if (addressChanged) this.kick();
+  equipmentUpdated({ addressChanged, probeChanged }: InventoryEvents['equipment.updated']): void {
+    if (addressChanged || probeChanged) this.kick();
   }
 
   // A delete of a room or a building cascades to its equipment.

@@ -56,6 +56,10 @@ export function tablesOf(dataSource: { options: object }) {
     alerts: `${s}.alerts`,
     quietHours: `${s}.building_quiet_hours`,
     monitoringState: `${s}.monitoring_state`,
+    health: `${s}.equipment_health`,
+    healthSpans: `${s}.health_spans`,
+    healthDays: `${s}.health_days`,
+    firmwareHistory: `${s}.firmware_history`,
   };
 }
 export type Tables = ReturnType<typeof tablesOf>;

@@ -30,13 +30,15 @@ export interface InventoryEvents {
   /** A person created equipment (the catalogue). */
   'equipment.created': { equipment: Equipment };
   /**
-   * A person updated equipment (the catalogue): as it is now, whether its status or address
-   * changed, and the room it was in before (the same room unless it moved).
+   * A person updated equipment (the catalogue): as it is now, whether its status, address or
+   * probe changed, and the room it was in before (the same room unless it moved).
    */
   'equipment.updated': {
     equipment: Equipment;
     statusChanged: boolean;
     addressChanged: boolean;
+    /** Its probe settings or secrets were written: the outbox has a `probeChanged` event for the monitor. */
+    probeChanged?: boolean;
     previousRoomId: string;
   };
   /** A person deleted equipment (the catalogue): its id, and the room and building it was in. */

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { HealthModule } from '../health/health.module';
 import { HistoryRetentionService } from './history-retention.service';
 import { StatusEventsConsumer } from './status-events.consumer';
 import { StatusRepository } from './status.repository';
@@ -8,6 +9,7 @@ import { StatusRepository } from './status.repository';
  * imports no context above it.
  */
 @Module({
+  imports: [HealthModule],
   providers: [StatusRepository, StatusEventsConsumer, HistoryRetentionService],
   exports: [StatusRepository],
 })

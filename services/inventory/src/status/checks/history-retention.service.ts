@@ -7,12 +7,14 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { type Config } from '../../config';
+import { HealthService } from '../health/health.service';
 import { StatusRepository } from './status.repository';
 
 /**
  * Status spans that ended, and day counters, are kept for a bounded time: at least the report
  * window, by default 400 days. They are few (changes, not pings), so deleting them is cheap.
- * Hour counters, 24 rows per device per day, have a shorter retention of their own.
+ * Hour counters, 24 rows per device per day, have a shorter retention of their own; so do the
+ * daily lamp samples, which only the lamp forecast reads.
  */
 @Injectable()
 export class HistoryRetentionService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -23,6 +25,7 @@ export class HistoryRetentionService implements OnApplicationBootstrap, BeforeAp
   constructor(
     @Inject(CONFIG) private readonly config: Config,
     private readonly status: StatusRepository,
+    private readonly health: HealthService,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -49,6 +52,8 @@ export class HistoryRetentionService implements OnApplicationBootstrap, BeforeAp
     const hoursBefore = new Date(now - this.config.INVENTORY_STATUS_HOURS_RETENTION_DAYS * 86_400_000);
     const hours = await this.status.pruneHours(hoursBefore);
     if (hours) this.logger.log(`Removed ${hours} hour counter(s) older than ${hoursBefore.toISOString()}`);
-    return removed + hours;
+    const health = await this.health.prune(before, now);
+    if (health) this.logger.log(`Removed ${health} health span(s), firmware change(s) and lamp sample(s)`);
+    return removed + hours + health;
   }
 }

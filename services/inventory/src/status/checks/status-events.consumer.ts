@@ -1,7 +1,8 @@
 import { durableConsumers, events, type StatusMessage, statusCheckSchema, streams } from '@cm/contracts';
-import { CONFIG, type DeliveryMeta, JetStreamConnection, pgCodeOf } from '@cm/platform';
+import { CONFIG, type DeliveryMeta, JetStreamConnection } from '@cm/platform';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { type Config } from '../../config';
+import { recordHalving } from '../../shared/database/halving';
 import { LiveEventsPublisher } from '../../shared/live/live-events.publisher';
 import { CHECK_ALERTS, type CheckAlerts, noAlerts } from './check-alerts';
 import {
@@ -14,11 +15,6 @@ import {
 
 /** Durable name: replicas of inventory share it, so each status message is persisted by one of them. */
 export const STATUS_CONSUMER = durableConsumers.inventoryStatus;
-
-/** SQLSTATE classes of errors a retry cannot cure: a value out of range, a broken constraint. */
-const dataErrorClasses = ['22', '23'];
-
-const isDataError = (error: unknown) => dataErrorClasses.includes(pgCodeOf(error)?.slice(0, 2) ?? '');
 
 /**
  * Persists the monitor's status messages: a batch of checks (or, from before batches, a single
@@ -106,33 +102,32 @@ export class StatusEventsConsumer implements OnApplicationBootstrap {
    * being unreachable), the batch is halved until the check at fault is found and dropped; the
    * halves already committed are recognised as duplicates if the message comes again.
    */
-  private async record(checks: Check[]): Promise<BatchResult> {
-    try {
-      return await this.status.recordChecks(checks);
-    } catch (error) {
-      if (!isDataError(error)) throw error;
-      if (checks.length === 1) {
+  private record(checks: Check[]): Promise<BatchResult> {
+    return recordHalving(
+      checks,
+      (part) => this.status.recordChecks(part),
+      (a, b) => {
+        const sum = emptyOutcome();
+        for (const key of Object.keys(sum) as (keyof BatchOutcome)[])
+          sum[key] = a.outcome[key] + b.outcome[key];
+        return {
+          outcome: sum,
+          changes: [...a.changes, ...b.changes],
+          alerts: {
+            queued: a.alerts.queued + b.alerts.queued,
+            rooms: [...a.alerts.rooms, ...b.alerts.rooms],
+          },
+        };
+      },
+      (check, error) => {
         this.logger.error({
           msg: 'Dropped a check the database refuses',
-          equipmentId: checks[0].equipmentId,
-          sweepId: checks[0].sweepId,
+          equipmentId: check?.equipmentId,
+          sweepId: check?.sweepId,
           error: String(error),
         });
         return { outcome: emptyOutcome(), changes: [], alerts: noAlerts() };
-      }
-      const half = Math.ceil(checks.length / 2);
-      const [a, b] = [await this.record(checks.slice(0, half)), await this.record(checks.slice(half))];
-      const sum = emptyOutcome();
-      for (const key of Object.keys(sum) as (keyof BatchOutcome)[])
-        sum[key] = a.outcome[key] + b.outcome[key];
-      return {
-        outcome: sum,
-        changes: [...a.changes, ...b.changes],
-        alerts: {
-          queued: a.alerts.queued + b.alerts.queued,
-          rooms: [...a.alerts.rooms, ...b.alerts.rooms],
-        },
-      };
-    }
+      },
+    );
   }
 }
