@@ -21,7 +21,7 @@ import { saveOutcome } from '../../../components/ui/use-toast';
 import { editableField, type SchemaFormProps, useSchemaForm, useServerFieldErrors } from '../../../lib/form';
 import { useBuildingEquipment, useSaveEquipment } from '../api/equipment';
 import { maxLengthsOf } from '../../../lib/text-limit';
-import { emptyProbe, probeFormSchema, probeValuesOf, suggestedProbe } from '../lib/probe-form';
+import { emptyProbe, probeFormSchema, probeValuesOf } from '../lib/probe-form';
 import { statusIndicator } from '../lib/status';
 import { ProbeFields } from './probe-fields';
 
@@ -245,7 +245,7 @@ function PresetField({ editing }: { editing: boolean }) {
     setValue('model', product.model);
     clearErrors(['name', 'type', 'model']);
     // An edit keeps the probe it has.
-    const probe = editing ? undefined : suggestedProbe(product);
+    const probe = editing ? undefined : product.probe;
     if (probe) setValue('probe', probeValuesOf(probe), { shouldDirty: true });
   };
   return (

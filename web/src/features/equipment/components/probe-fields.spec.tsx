@@ -128,6 +128,30 @@ describe(ProbeFields.name, () => {
     expect(JSON.parse(String(calls[2]?.init?.body)).probe).toEqual({ type: 'icmp' });
   });
 
+  it("sends the lamp's and the filter's rated life, which the lamp bar and forecast need", async () => {
+    const save = await editing(projector);
+    await fill('Lamp life (hours)', '3000');
+    await fill('Filter life (hours)', '2000');
+    expect((await save()).probe).toEqual({
+      type: 'pjlink',
+      intervalSeconds: 300,
+      lampRatedHours: 3000,
+      filterRatedHours: 2000,
+    });
+  });
+
+  it("fills new equipment's probe from the preset product chosen", async () => {
+    const calls = fakeFetch(...lookups, { status: 201, body: projector });
+    renderWithApp(<EquipmentForm roomId={roomId} onDone={() => {}} />);
+    await waitFor(() => expect(calls).toHaveLength(2));
+    await choose('Preset Product', 'QSC Q-SYS Core Nano (Core Nano)');
+    expect(screen.getByLabelText('Probe type')).toHaveTextContent('Q-SYS');
+    expect(screen.getByLabelText('Port')).toHaveAttribute('placeholder', '1710');
+    await userEvent.click(screen.getByRole('button', { name: 'Add Equipment' }));
+    expect(await screen.findByText('Equipment added successfully')).toBeInTheDocument();
+    expect(JSON.parse(String(calls[2]?.init?.body)).probe).toEqual({ type: 'qsys', intervalSeconds: 300 });
+  });
+
   it("offers the protocol's port and says what the contract refuses, without saving", async () => {
     const calls = fakeFetch(...lookups);
     renderWithApp(<EquipmentForm roomId={roomId} onDone={() => {}} />);

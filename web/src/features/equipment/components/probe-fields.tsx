@@ -80,12 +80,33 @@ function TypeFields({ type, secretsSet }: { type: ProbeType; secretsSet: readonl
   switch (type) {
     case 'pjlink':
       return (
-        <SecretField
-          name="password"
-          label="PJLink password"
-          isSet={passwordSet}
-          hint="Only when the projector asks for one"
-        />
+        <>
+          <SecretField
+            name="password"
+            label="PJLink password"
+            isSet={passwordSet}
+            hint="Only when the projector asks for one"
+          />
+          {/* The maker's figures: the lamp bar, its warning and the replace-by day need them. */}
+          <div className="grid grid-cols-2 gap-3">
+            <TextField
+              form={form}
+              name="probe.lampRatedHours"
+              label="Lamp life (hours)"
+              max={undefined}
+              inputMode="numeric"
+              autoComplete="off"
+            />
+            <TextField
+              form={form}
+              name="probe.filterRatedHours"
+              label="Filter life (hours)"
+              max={undefined}
+              inputMode="numeric"
+              autoComplete="off"
+            />
+          </div>
+        </>
       );
     case 'extron':
       return (

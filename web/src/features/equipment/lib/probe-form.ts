@@ -2,7 +2,6 @@ import {
   type ProbeInput,
   probeInputSchema,
   type ProbeSettings,
-  probeSettingsSchema,
   type ProbeSecretName,
   type ProbeSecrets,
   type ProbeType,
@@ -58,6 +57,8 @@ const probeFormValuesSchema = z.object({
   oids: z.array(oidFormSchema),
   https: z.boolean(),
   path: z.string(),
+  lampRatedHours: z.string(),
+  filterRatedHours: z.string(),
   /**
    * The settings as the server answered them, the form's and those it does not show (an HTTPS
    * certificate's warning days): a save of the same type keeps what the form does not change.
@@ -97,6 +98,8 @@ export const emptyProbe: ProbeFormValues = {
   oids: [],
   https: false,
   path: '/',
+  lampRatedHours: '',
+  filterRatedHours: '',
   secrets: noSecrets,
   clear: noneCleared,
 };
@@ -129,6 +132,12 @@ export function probeValuesOf(probe: ProbeView | ProbeSettings = { type: 'icmp' 
       };
     case 'qsys':
       return { ...values, username: probe.username ?? '' };
+    case 'pjlink':
+      return {
+        ...values,
+        lampRatedHours: text(probe.lampRatedHours),
+        filterRatedHours: text(probe.filterRatedHours),
+      };
     case 'http':
       return {
         ...values,
@@ -223,13 +232,18 @@ function shownSettingsOf(v: ProbeFormValues): ProbeInput {
       return { type: 'snmp', ...base, ...snmpInputOf(v), ...withSecrets };
     case 'qsys':
       return { type: 'qsys', ...base, username: given(v.username), ...withSecrets };
+    case 'pjlink': {
+      const lampRatedHours = numberOf(v.lampRatedHours);
+      const filterRatedHours = numberOf(v.filterRatedHours);
+      return { type: 'pjlink', ...base, lampRatedHours, filterRatedHours, ...withSecrets };
+    }
     case 'http': {
       const path = v.path.trim() === '' ? '/' : v.path;
       return { type: 'http', ...base, https: v.https, path };
     }
     default:
       return {
-        type: v.type as Exclude<ProbeType, 'icmp' | 'snmp' | 'qsys' | 'http'>,
+        type: v.type as Exclude<ProbeType, 'icmp' | 'snmp' | 'qsys' | 'http' | 'pjlink'>,
         ...base,
         ...withSecrets,
       };
@@ -243,11 +257,6 @@ function shownSettingsOf(v: ProbeFormValues): ProbeInput {
 export const probeFormSchema = probeFormValuesSchema
   .transform(probeInputOf)
   .pipe(probeInputSchema.optional());
-
-/** The probe a preset product suggests, when the catalogue gives one. */
-export function suggestedProbe(product: object): ProbeSettings | undefined {
-  return probeSettingsSchema.safeParse((product as { probe?: unknown }).probe).data;
-}
 
 /** A form that holds a probe under `probe`: what the probe's fields read from the form context. */
 export interface ProbeHost {
