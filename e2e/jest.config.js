@@ -15,7 +15,7 @@ const project = (displayName, testMatch) => ({
  * first-run, which start systems of their own, as every file of the second lane does. In a run on
  * a loaded machine (npm test prints each file's time) the first lane took 1,231 s and the second
  * 1,616 s; with web-qr-labels moved onto the shared system and first-run (97 s) here, each lane
- * has about 1,420 s.
+ * has about 1,420 s. device-health (about 55 s alone) later joined the shared system, in the first.
  */
 const first = [...require('./src/shared-system-files.json'), 'resilience', 'first-run'];
 

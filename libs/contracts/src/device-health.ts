@@ -23,6 +23,16 @@ export const defaultProbePorts: Record<Exclude<ProbeType, 'icmp'>, number> = {
   http: 80,
 };
 
+/** HTTPS's port, where an HTTP probe with `https` names none. */
+export const DEFAULT_HTTPS_PORT = 443;
+
+/** The port a probe connects to: the one it names, else its protocol's; none for ICMP. */
+export function probePortOf(probe: { type: ProbeType; port?: number; https?: boolean }): number | undefined {
+  if (probe.type === 'icmp') return undefined;
+  if (probe.port !== undefined) return probe.port;
+  return probe.type === 'http' && probe.https ? DEFAULT_HTTPS_PORT : defaultProbePorts[probe.type];
+}
+
 export const PROBE_INTERVAL_DEFAULT_SECONDS = 300;
 /** PJLink devices accept one connection at a time and may take 2 s to answer: never faster. */
 export const PROBE_INTERVAL_MIN_SECONDS = 10;

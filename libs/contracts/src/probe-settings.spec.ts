@@ -1,4 +1,4 @@
-import { probeSettingsSchema } from './device-health';
+import { probePortOf, probeSettingsSchema } from './device-health';
 
 describe('HTTP probe settings', () => {
   const parse = (path: string) => probeSettingsSchema.safeParse({ type: 'http', path });
@@ -13,5 +13,15 @@ describe('HTTP probe settings', () => {
     );
     expect(parse('/a\u0007b').success).toBe(false);
     expect(parse('/caf%C3%A9').success).toBe(true);
+  });
+});
+
+describe(probePortOf.name, () => {
+  it("answers the probe's own port, else its protocol's, with HTTPS on 443 and none for ping", () => {
+    expect(probePortOf({ type: 'pjlink', port: 14352 })).toBe(14352);
+    expect(probePortOf({ type: 'snmp' })).toBe(161);
+    expect(probePortOf({ type: 'http' })).toBe(80);
+    expect(probePortOf({ type: 'http', https: true })).toBe(443);
+    expect(probePortOf({ type: 'icmp' })).toBeUndefined();
   });
 });

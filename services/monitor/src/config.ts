@@ -36,8 +36,14 @@ export const configSchema = z
     MONITOR_SWEEP_TIMEOUT_MS: int(120_000, 1000, 3_600_000),
     /** Full reload of the target list from inventory, besides following its change events. */
     MONITOR_TARGETS_RESYNC_MS: int(600_000, 1000, 24 * 3_600_000),
-    /** Where the monitor may ping: an address outside (or not a device's) is skipped and logged. */
+    /** Where the monitor may ping or probe: an address outside (or not a device's) is skipped and logged. */
     ...allowedNetworksEnv,
+    /** Deep probes (PJLink, SNMP, …) running at once on this replica, over all devices. */
+    MONITOR_PROBE_CONCURRENCY: int(64, 1, 4096),
+    /** One deep probe, connection to last answer; past it the device reads as unreachable. */
+    MONITOR_PROBE_TIMEOUT_MS: int(8000, 100, 120_000),
+    /** Full reload of the probe targets (settings and secrets) from inventory, besides change events. */
+    MONITOR_PROBE_TARGETS_RESYNC_MS: int(60_000, 1000, 24 * 3_600_000),
   })
   .refine((c) => c.MONITOR_SWEEP_TIMEOUT_MS > c.MONITOR_PING_TIMEOUT_MS * (c.MONITOR_PING_RETRIES + 1), {
     message: 'MONITOR_SWEEP_TIMEOUT_MS must exceed MONITOR_PING_TIMEOUT_MS × (MONITOR_PING_RETRIES + 1)',

@@ -3,12 +3,18 @@ import {
   kvBuckets,
   namespacedName,
   namespacedSubject,
+  messages,
+  probeBatchSchema,
+  type ProbeBatch,
+  type ProbeReading,
   statusBatchSchema,
   type StatusEvent,
+  streams,
+  type SweepReport,
 } from '@cm/contracts';
 import { deleteNamespaceStreams } from '@cm/platform';
 import { testNatsUrl } from '@cm/platform/testing';
-import { connect, JSONCodec, type NatsConnection } from 'nats';
+import { type ConsumerMessages, connect, JSONCodec, type NatsConnection } from 'nats';
 
 const json = JSONCodec<unknown>();
 
@@ -17,10 +23,12 @@ const json = JSONCodec<unknown>();
  * event id inventory gives it, so a test can count them per sweep. A plain subscription sees each
  * publish, also a batch sent again under its message id (the client does when JetStream does not
  * answer at once), which the stream drops as a duplicate: such a batch counts once, as inventory
- * sees it; two batches that both carry an equipment count twice.
+ * sees it; two batches that both carry an equipment count twice. Also each replica's report of
+ * the share it pinged (`reports`), which says whether the share was cut short.
  */
 export class StatusEvents {
   readonly all: StatusEvent[] = [];
+  readonly reports: SweepReport[] = [];
   private readonly batches = new Set<string>();
 
   private constructor(private readonly nc: NatsConnection) {}
@@ -38,6 +46,12 @@ export class StatusEvents {
         const { sweepId, checks } = statusBatchSchema.parse(json.decode(msg.data));
         for (const check of checks)
           sut.all.push({ eventId: `${check.equipmentId}:${sweepId}`, sweepId, ...check });
+      },
+    });
+    nc.subscribe(namespacedSubject(namespace, messages.monitor.sweepDone.subject), {
+      callback: (_error, msg) => {
+        const report = messages.monitor.sweepDone.payload.safeParse(json.decode(msg.data));
+        if (report.success) sut.reports.push(report.data);
       },
     });
     await nc.flush();
@@ -65,6 +79,42 @@ export class StatusEvents {
   }
 
   async close(): Promise<void> {
+    await this.nc.drain();
+  }
+}
+
+/** The probe readings stored in the HEALTH stream, in stream order, read by an ordered consumer. */
+export class HealthReadings {
+  readonly batches: (ProbeBatch & { msgId: string | undefined })[] = [];
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly messages: ConsumerMessages,
+  ) {}
+
+  static async listen(namespace: string): Promise<HealthReadings> {
+    const nc = await connect({ servers: testNatsUrl, name: 'health-listener' });
+    const consumer = await nc.jetstream().consumers.get(namespacedName(namespace, streams.health.name));
+    const sut = new HealthReadings(nc, await consumer.consume());
+    void (async () => {
+      for await (const msg of sut.messages) {
+        const batch = probeBatchSchema.parse(json.decode(msg.data));
+        sut.batches.push({ ...batch, msgId: msg.headers?.get('Nats-Msg-Id') });
+      }
+    })();
+    return sut;
+  }
+
+  get all(): ProbeReading[] {
+    return this.batches.flatMap((b) => b.readings);
+  }
+
+  of(equipmentId: string): ProbeReading[] {
+    return this.all.filter((r) => r.equipmentId === equipmentId);
+  }
+
+  async close(): Promise<void> {
+    this.messages.stop();
     await this.nc.drain();
   }
 }

@@ -9,6 +9,7 @@ import {
   type MonitorTarget,
   namespacedSubject,
   messages,
+  type ProbeTarget,
   type TargetsPageRequest,
 } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
@@ -21,6 +22,8 @@ import {
 } from '@cm/platform/testing';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import { AppModule } from '../src/app.module';
+import { Membership } from '../src/cluster/membership';
+import { type PingCallback, Pinger, PingerClosedError } from '../src/ping/pinger';
 import { type Config, configSchema } from '../src/config';
 
 const json = JSONCodec<unknown>();
@@ -59,7 +62,7 @@ export function httpBase(replica: Replica): string {
   return `http://127.0.0.1:${port}`;
 }
 
-/** Waits until every replica has joined (each has loaded the list and renewed its membership). */
+/** Waits until every replica has joined (each has loaded the list and is in the membership). */
 export async function joined(...replicas: Replica[]): Promise<void> {
   await eventually(async () => {
     for (const r of replicas) {
@@ -68,19 +71,47 @@ export async function joined(...replicas: Replica[]): Promise<void> {
       const report = (await res.json()) as HealthReport;
       if (res.status !== 200 || report.checks.equipmentList?.status !== 'up')
         throw new Error(`replica has not joined: ${JSON.stringify(report)}`);
+      // Membership is written after the list is loaded: the next sweep is split with it only then.
+      const membership = r.app.get(Membership);
+      expect(await membership.live()).toContain(membership.memberId);
     }
   });
-  // Readiness comes with the list; membership is written right after it.
-  await new Promise((resolve) => setTimeout(resolve, 200));
 }
 
 /**
- * Stands in for inventory's `inventory.equipment.targets` (Nest's request/reply format, pages by
- * id like the real one) and `inventory.monitoring.*`, and publishes equipment changes on the real
- * stream. (`monitoring-restore.int-spec.ts` runs the real inventory.)
+ * Holds every ping `replica` sends from now on, unanswered: a share of a sweep it is given cannot
+ * end, so stopping it is sure to cut that share short. Closing its pinger answers the held pings
+ * as the real one answers those it still waits for. `held()` is how many it holds.
+ */
+export function holdPings(replica: Replica): { held(): number } {
+  const pinger = replica.app.get(Pinger);
+  const waiting: PingCallback[] = [];
+  jest.spyOn(pinger, 'pingWith').mockImplementation((_address, done) => void waiting.push(done));
+  const close = pinger.close.bind(pinger);
+  jest.spyOn(pinger, 'close').mockImplementation(() => {
+    for (const done of waiting.splice(0)) process.nextTick(done, new PingerClosedError(), null);
+    close();
+  });
+  return { held: () => waiting.length };
+}
+
+/** Answers a Nest request for a page by id, as inventory's lists do. */
+function pageOf<T extends { equipmentId: string }>(all: T[], { after, limit = 500 }: TargetsPageRequest) {
+  const sorted = [...all].sort((a, b) => a.equipmentId.localeCompare(b.equipmentId));
+  const items = sorted.filter((t) => !after || t.equipmentId > after).slice(0, limit);
+  return { items, nextCursor: items.length === limit ? items[items.length - 1].equipmentId : null };
+}
+
+/**
+ * Stands in for inventory's `inventory.equipment.targets` and `…probe-targets` (Nest's
+ * request/reply format, pages by id like the real ones) and `inventory.monitoring.*`, and
+ * publishes equipment changes on the real stream. (`monitoring-restore.int-spec.ts` runs the
+ * real inventory.)
  */
 export class FakeInventory {
   targets: MonitorTarget[] = [];
+  /** Equipment probed beyond ping, with their secrets, as `listProbeTargets` answers. */
+  probeTargets: ProbeTarget[] = [];
   /** The durable monitoring state (`inventory.monitoring.*`), kept in memory here. */
   monitoringState: DurableMonitoringState | null = null;
   pagesServed = 0;
@@ -102,12 +133,14 @@ export class FakeInventory {
     nc.subscribe(namespacedSubject(namespace, messages.inventory.listTargets.subject), {
       callback: (_error, msg) => {
         const { id, data } = json.decode(msg.data) as { id: string; data: TargetsPageRequest };
-        const limit = data.limit ?? 500;
-        const sorted = [...fake.targets].sort((a, b) => a.equipmentId.localeCompare(b.equipmentId));
-        const items = sorted.filter((t) => !data.after || t.equipmentId > data.after).slice(0, limit);
-        const nextCursor = items.length === limit ? items[items.length - 1].equipmentId : null;
         fake.pagesServed++;
-        msg.respond(json.encode({ id, response: { items, nextCursor }, isDisposed: true }));
+        msg.respond(json.encode({ id, response: pageOf(fake.targets, data), isDisposed: true }));
+      },
+    });
+    nc.subscribe(namespacedSubject(namespace, messages.inventory.listProbeTargets.subject), {
+      callback: (_error, msg) => {
+        const { id, data } = json.decode(msg.data) as { id: string; data: TargetsPageRequest };
+        msg.respond(json.encode({ id, response: pageOf(fake.probeTargets, data), isDisposed: true }));
       },
     });
     nc.subscribe(namespacedSubject(namespace, messages.inventory.getMonitoringState.subject), {
@@ -152,6 +185,23 @@ export class FakeInventory {
     await this.jetstream.publish(events.equipmentChanged, event, { msgId: event.eventId });
   }
 
+  /**
+   * Sets an equipment's probe (adding it, or replacing its settings and secrets) and publishes
+   * `probeChanged`, as inventory does when someone edits them.
+   */
+  async setProbe(target: ProbeTarget): Promise<void> {
+    this.probeTargets = [...this.probeTargets.filter((t) => t.equipmentId !== target.equipmentId), target];
+    const event: EquipmentChangedEvent = {
+      eventId: randomUUID(),
+      kind: 'probeChanged',
+      equipmentId: target.equipmentId,
+      ipAddress: target.address,
+      previousIpAddress: target.address,
+      changedAt: new Date().toISOString(),
+    };
+    await this.jetstream.publish(events.equipmentChanged, event, { msgId: event.eventId });
+  }
+
   async close(): Promise<void> {
     await this.jetstream.close();
     await this.nc.drain();
@@ -159,4 +209,4 @@ export class FakeInventory {
 }
 
 export { NetnsLab } from './netns-lab';
-export { dropNamespace, StatusEvents } from './nats-helpers';
+export { dropNamespace, HealthReadings, StatusEvents } from './nats-helpers';

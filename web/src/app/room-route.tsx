@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { FaultChip } from '../components/health/fault-chip';
 import { RecentChanges } from '../features/audit/components/recent-changes';
 import { equipmentListQuery } from '../features/equipment/api/equipment';
 import { EquipmentSection } from '../features/equipment/components/equipment-section';
@@ -9,8 +10,8 @@ import { roomQuery } from '../features/rooms/api/rooms';
 import { RoomDetailPage } from '../features/rooms/components/room-detail-page';
 
 /**
- * The room detail with its equipment, open alert, maintenance windows and, for administrators, its
- * recent changes: features composed here.
+ * The room detail with its equipment (and a chip for their faults), open alert, maintenance windows
+ * and, for administrators, its recent changes: features composed here.
  */
 export function RoomRoute({ roomId, isAdmin = false }: { roomId: string; isAdmin?: boolean }) {
   const equipment = useQuery(equipmentListQuery(roomId));
@@ -30,7 +31,12 @@ export function RoomRoute({ roomId, isAdmin = false }: { roomId: string; isAdmin
     <RoomDetailPage
       roomId={roomId}
       equipmentCount={equipment.data?.length}
-      notice={<MaintenanceNotice roomId={roomId} from={from} />}
+      notice={
+        <>
+          <FaultChip equipment={equipment.data ?? []} />
+          <MaintenanceNotice roomId={roomId} from={from} />
+        </>
+      }
       maintenance={
         <>
           <RoomAlerts roomId={roomId} />

@@ -48,6 +48,10 @@ const ImportExportTab = lazyScreen(
   () => import('../features/inventory-csv/components/import-export-tab'),
   (m) => m.ImportExportTab,
 );
+const FleetPage = lazyScreen(
+  () => import('../features/fleet/components/fleet-page'),
+  (m) => m.FleetPage,
+);
 const ReportsPage = lazyScreen(
   () => import('../features/reports/components/reports-page'),
   (m) => m.ReportsPage,
@@ -114,6 +118,7 @@ function Routes({ isAdmin, external }: { isAdmin: boolean; external: boolean }) 
           />
         )}
       </Route>
+      <Route path="/settings/fleet" component={FleetPage} />
       <Route path="/reports" component={ReportsPage} />
       <Route path="/users">
         {() => <UsersPage changesOf={(id) => <RecentChanges entityType="user" entityId={id} />} />}

@@ -30,15 +30,28 @@ export function useSchemaForm<Values extends FieldValues, Output>(
 
 /**
  * A field holds one value, though the schema may judge a part of it (the second of the addresses
- * typed in one box): the field shows the first message found anywhere inside it.
+ * typed in one box): the field shows the first message found anywhere inside it. A group of
+ * fields (the probe's settings) keeps each message on its own field.
  */
 function onTheField<V extends FieldValues, C, O>(resolver: Resolver<V, C, O>): Resolver<V, C, O> {
-  return async (...args) => {
-    const result = await resolver(...args);
-    const errors: Record<string, unknown> = result.errors;
-    for (const [name, error] of Object.entries(errors)) errors[name] = firstError(error) ?? error;
+  return async (values, context, options) => {
+    const result = await resolver(values, context, options);
+    const fields: readonly string[] = options.names ?? [];
+    onFields(result.errors, '', fields);
     return result;
   };
+}
+
+function onFields(errors: Record<string, unknown>, prefix: string, fields: readonly string[]) {
+  for (const [key, error] of Object.entries(errors)) {
+    const name = prefix + key;
+    const group = !fields.includes(name) && fields.some((f) => f.startsWith(`${name}.`));
+    if (group && typeof error === 'object' && error !== null && !('message' in error)) {
+      onFields(error as Record<string, unknown>, `${name}.`, fields);
+    } else {
+      errors[key] = firstError(error) ?? error;
+    }
+  }
 }
 
 function firstError(error: unknown): FieldError | undefined {

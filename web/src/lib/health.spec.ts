@@ -1,5 +1,5 @@
-import { rollupStatus } from '@cm/contracts';
-import { attentionSentence, downFor, statusChips } from './health';
+import { type HealthState, rollupStatus } from '@cm/contracts';
+import { attentionSentence, downFor, faultChip, statusChips } from './health';
 
 const counts = (over: object = {}) => ({ active: 0, inactive: 0, partial: 0, maintenance: 0, ...over });
 
@@ -33,5 +33,35 @@ describe('problem wording', () => {
     expect(rollupStatus(counts({ inactive: 2, maintenance: 1 }))).toBe('inactive');
     expect(rollupStatus(counts({ active: 2, maintenance: 1 }))).toBe('active');
     expect(rollupStatus(counts({ maintenance: 1 }))).toBe('empty');
+  });
+});
+
+describe('faultChip', () => {
+  const health = (state: HealthState, ...reasons: string[]) => ({
+    health: { state, reasons, checkedAt: '2026-01-10T12:00:00Z' },
+  });
+
+  it('shows nothing while every device is well, unread or unknown', () => {
+    expect(
+      faultChip([health('ok'), health('unknown', 'No answer on port 4352'), {}, { health: null }]),
+    ).toBeNull();
+  });
+
+  it("names one device's one fault in its own words", () => {
+    expect(faultChip([health('ok'), health('warning', 'Filter warning')])).toEqual({
+      label: 'Filter warning',
+      tone: 'warning',
+    });
+  });
+
+  it('counts the faulty devices when there are several, red when one is an error', () => {
+    expect(faultChip([health('warning', 'Filter warning'), health('error', 'Lamp failed')])).toEqual({
+      label: '2 faults',
+      tone: 'danger',
+    });
+    expect(faultChip([health('error', 'Lamp 1 at 3,050 of 3,000 hours and past its rated life')])).toEqual({
+      label: '1 fault',
+      tone: 'danger',
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { type StatusCounts } from '@cm/contracts';
+import { type HealthState, type StatusCounts } from '@cm/contracts';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -27,4 +27,26 @@ export function statusChips(counts: StatusCounts): { label: string; tone: ChipTo
   if (counts.partial > 0) chips.push({ label: `${counts.partial} partial`, tone: 'warning' });
   if (counts.maintenance > 0) chips.push({ label: `${counts.maintenance} in maintenance`, tone: 'neutral' });
   return chips;
+}
+
+/** A chip's reason is the one fault's own words when they fit on it. */
+const CHIP_REASON_MAX = 32;
+
+/**
+ * A room's fault chip from its equipment's health (a device can answer ping and still be faulty):
+ * the one fault's reason when there is one short enough ("Filter warning"), else how many devices
+ * report a fault ("2 faults"). Red when any is an error. Null when none is faulty.
+ */
+export function faultChip(
+  equipment: readonly { health?: { state: HealthState; reasons: string[] } | null }[],
+): { label: string; tone: 'danger' | 'warning' } | null {
+  const faulty = equipment.flatMap((e) =>
+    e.health && (e.health.state === 'warning' || e.health.state === 'error') ? [e.health] : [],
+  );
+  if (faulty.length === 0) return null;
+  const tone = faulty.some((h) => h.state === 'error') ? 'danger' : 'warning';
+  const [only] = faulty;
+  const reason = faulty.length === 1 && only?.reasons.length === 1 ? only.reasons[0] : undefined;
+  if (reason && reason.length <= CHIP_REASON_MAX) return { label: reason, tone };
+  return { label: plural(faulty.length, 'fault', 'faults'), tone };
 }

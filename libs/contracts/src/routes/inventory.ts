@@ -13,6 +13,7 @@ import {
   equipmentSchema,
   equipmentUpdateSchema,
 } from '../equipment';
+import { fleetSchema } from '../device-health';
 import { equipmentHistorySchema, HISTORY_MAX_DAYS, historyQuerySchema } from '../history';
 import {
   MAINTENANCE_LIST_MAX,
@@ -211,6 +212,24 @@ export const inventoryRoutes = {
     tag: 'Reports',
     access: 'user',
     responseContentType: 'text/csv',
+  },
+  consumablesReportCsv: {
+    method: 'GET',
+    path: '/api/reports/consumables.csv',
+    summary:
+      'Every lamp and filter as CSV: its equipment, room and building, hours used, rated life when known, the replacement model and the day each is forecast to reach its rated life at the use of the last 30 days',
+    tag: 'Reports',
+    access: 'user',
+    responseContentType: 'text/csv',
+  },
+  fleet: {
+    method: 'GET',
+    path: '/api/fleet',
+    summary:
+      'Firmware versions per model as the probes read them (the newest seen, and the devices not on it), and the devices that restarted in the last 24 hours',
+    tag: 'Equipment',
+    access: 'user',
+    response: fleetSchema,
   },
   listProblems: {
     method: 'GET',

@@ -5,6 +5,9 @@ import { Membership } from '../cluster/membership';
 import { MetricsModule } from '../metrics/metrics.module';
 import { MonitorMetrics } from '../metrics/monitor-metrics';
 import { PingModule } from '../ping/ping.module';
+import { ProbeScheduler } from '../probes/probe-scheduler';
+import { ProbeTargetList } from '../probes/probe-target-list';
+import { ProbesModule } from '../probes/probes.module';
 import { ResultsRecorded } from '../sweep/results-recorded';
 import { SweepCoordinator } from '../sweep/sweep-coordinator';
 import { SweepScheduler } from '../sweep/sweep-scheduler';
@@ -15,9 +18,12 @@ import { MonitoringService } from './monitoring.service';
 import { MonitoringState } from './monitoring-state';
 import { ReplicaLifecycle } from './replica.lifecycle';
 
-/** Start, stop, status and check; the sweeps: scheduling, splitting over replicas, pinging a share. */
+/**
+ * Start, stop, status and check; the sweeps: scheduling, splitting over replicas, pinging a share;
+ * the deep probes of this replica's share while monitoring runs.
+ */
 @Module({
-  imports: [ClusterModule, PingModule, TargetsModule, MetricsModule],
+  imports: [ClusterModule, PingModule, TargetsModule, MetricsModule, ProbesModule],
   controllers: [MonitoringMessageController],
   providers: [
     MonitoringState,
@@ -26,6 +32,8 @@ import { ReplicaLifecycle } from './replica.lifecycle';
     ResultsRecorded,
     SweepScheduler,
     SweepWorker,
+    ProbeTargetList,
+    ProbeScheduler,
     ReplicaLifecycle,
   ],
 })

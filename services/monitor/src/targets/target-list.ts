@@ -1,21 +1,16 @@
 import {
   allowedAddressProblem,
   type EquipmentChangedEvent,
-  equipmentChangedEventSchema,
-  events,
   ipv4ToInt,
   isAddressError,
   MAX_TARGETS_PAGE,
   messages,
-  namespacedName,
-  namespacedSubject,
   parseAddressTarget,
-  streams,
 } from '@cm/contracts';
-import { CONFIG, JetStreamConnection, retryWithBackoff, RpcClient } from '@cm/platform';
+import { CONFIG, retryWithBackoff, RpcClient } from '@cm/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type ConsumerMessages, DeliverPolicy, JSONCodec } from 'nats';
 import { type Config } from '../config';
+import { EquipmentChanges } from './equipment-changes';
 import { packAddresses, type PackedAddresses } from './packed-addresses';
 
 /** The equipment one replica pings in one part of a sweep, in list order, with their addresses. */
@@ -25,11 +20,9 @@ export interface TargetShare {
   addresses: PackedAddresses[];
 }
 
-const json = JSONCodec<unknown>();
-
 /**
  * This replica's copy of the equipment to ping. It starts following inventory's change events
- * (an ordered consumer of its own, from now on), then loads the full list page by page, then
+ * (from now on), then loads the full list page by page, then
  * applies the events that arrived during the load in stream order, so nothing that changed
  * meanwhile is lost. The full load is repeated now and then as a safety net.
  */
@@ -43,8 +36,6 @@ export class TargetList {
   private targets = new Map<string, PackedAddresses>();
   /** Events held back while a full load runs; null when none runs. */
   private held: EquipmentChangedEvent[] | null = null;
-  private messages?: ConsumerMessages;
-  private following?: Promise<void>;
   private resync?: NodeJS.Timeout;
   private readonly stopped = new AbortController();
   private loadedOnce = false;
@@ -52,8 +43,13 @@ export class TargetList {
   constructor(
     @Inject(CONFIG) private readonly config: Config,
     private readonly rpc: RpcClient,
-    private readonly jetstream: JetStreamConnection,
-  ) {}
+    private readonly changes: EquipmentChanges,
+  ) {
+    changes.listen((event) => {
+      if (this.held) this.held.push(event);
+      else this.apply(event);
+    });
+  }
 
   get loaded(): boolean {
     return this.loadedOnce;
@@ -80,7 +76,7 @@ export class TargetList {
 
   /** Follows the change events and loads the list, retrying until inventory answers. */
   async start(): Promise<void> {
-    await this.follow();
+    await this.changes.start();
     await retryWithBackoff(
       this.stopped.signal,
       async () => {
@@ -101,8 +97,6 @@ export class TargetList {
   async stop(): Promise<void> {
     this.stopped.abort();
     clearInterval(this.resync);
-    this.messages?.stop();
-    await this.following;
   }
 
   /** Replaces the list with inventory's, then applies what changed while it was read. */
@@ -128,35 +122,9 @@ export class TargetList {
     }
   }
 
-  private async follow(): Promise<void> {
-    await this.jetstream.ensureStream(streams.equipment);
-    const consumer = await this.jetstream.js.consumers.get(
-      namespacedName(this.jetstream.namespace, streams.equipment.name),
-      {
-        // One subject as a string: a list needs NATS 2.10, and the call then never returns on 2.9.
-        filterSubjects: namespacedSubject(this.jetstream.namespace, events.equipmentChanged),
-        deliver_policy: DeliverPolicy.New,
-      },
-    );
-    this.messages = await consumer.consume();
-    const messages = this.messages;
-    this.following = (async () => {
-      for await (const msg of messages) {
-        const parsed = equipmentChangedEventSchema.safeParse(json.decode(msg.data));
-        if (!parsed.success) {
-          this.logger.warn(`Ignored an equipment change that fails its schema (stream seq ${msg.seq})`);
-          continue;
-        }
-        if (this.held) this.held.push(parsed.data);
-        else this.apply(parsed.data);
-      }
-    })().catch((error: unknown) => {
-      if (!this.stopped.signal.aborted)
-        this.logger.error(`Following equipment changes stopped: ${String(error)}`);
-    });
-  }
-
   private apply(event: EquipmentChangedEvent): void {
+    // Probe settings are the probe targets' concern: the address, and so the ping, is unchanged.
+    if (event.kind === 'probeChanged') return;
     if (event.kind === 'deleted' || !event.ipAddress) this.targets.delete(event.equipmentId);
     else this.put(this.targets, event.equipmentId, event.ipAddress);
   }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { EquipmentChanges } from './equipment-changes';
 import { TargetList } from './target-list';
 
-@Module({ providers: [TargetList], exports: [TargetList] })
+@Module({ providers: [EquipmentChanges, TargetList], exports: [EquipmentChanges, TargetList] })
 export class TargetsModule {}

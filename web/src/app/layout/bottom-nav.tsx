@@ -27,7 +27,7 @@ const settings: Item = {
   label: 'Settings',
   href: '/settings',
   icon: Settings,
-  active: (l) => l === '/settings',
+  active: (l) => l === '/settings' || l.startsWith('/settings/'),
 };
 
 const search: Item = { label: 'Search', href: '/search', icon: Search, active: (l) => l === '/search' };

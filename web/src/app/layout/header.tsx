@@ -44,13 +44,16 @@ function useTrail(): { back: string | null; crumbs: Crumb[] } {
   }
   // Spec section 2: back from a room goes to its building's rooms, or to /buildings when the
   // building is unknown; from anywhere else, to /buildings.
-  // A label sheet goes back to its building's rooms, where it was opened.
+  // A label sheet goes back to its building's rooms, where it was opened; a screen of Settings to
+  // Settings.
   const back =
     onRoom && room.data
       ? `/buildings/${room.data.buildingId}/rooms`
       : onLabels
         ? `/buildings/${labelsParams.buildingId}/rooms`
-        : '/buildings';
+        : location.startsWith('/settings/')
+          ? '/settings'
+          : '/buildings';
   return { back, crumbs };
 }
 

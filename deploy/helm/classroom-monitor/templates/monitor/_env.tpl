@@ -14,6 +14,9 @@ MONITOR_MEMBER_TTL_MS: {{ $m.memberTtlMs | int64 | quote }}
 MONITOR_CHECK_WAIT_MS: {{ $m.checkWaitMs | int64 | quote }}
 MONITOR_SWEEP_TIMEOUT_MS: {{ $m.sweepTimeoutMs | int64 | quote }}
 MONITOR_TARGETS_RESYNC_MS: {{ $m.targetsResyncMs | int64 | quote }}
+MONITOR_PROBE_CONCURRENCY: {{ $m.probes.concurrency | int64 | quote }}
+MONITOR_PROBE_TIMEOUT_MS: {{ $m.probes.timeoutMs | int64 | quote }}
+MONITOR_PROBE_TARGETS_RESYNC_MS: {{ $m.probes.targetsResyncMs | int64 | quote }}
 {{- /*
 Node gives V8 an old generation of at least 256 MB in a container of up to 1 GiB, more than such a
 limit holds beside the rest of the process: bounded at half the limit, the heap is collected before

@@ -5,9 +5,11 @@ import {
   equipmentStatuses,
   equipmentStatusSchema,
   equipmentUpdateSchema,
+  type ProbeSecretName,
   presetProducts,
 } from '@cm/contracts';
 import { useState } from 'react';
+import { FormProvider, useFormContext } from 'react-hook-form';
 import { z } from 'zod';
 import { SelectField } from '../../../components/form/select-field';
 import { FormActions } from '../../../components/form/form-actions';
@@ -19,7 +21,9 @@ import { saveOutcome } from '../../../components/ui/use-toast';
 import { editableField, type SchemaFormProps, useSchemaForm, useServerFieldErrors } from '../../../lib/form';
 import { useBuildingEquipment, useSaveEquipment } from '../api/equipment';
 import { maxLengthsOf } from '../../../lib/text-limit';
+import { emptyProbe, probeFormSchema, probeValuesOf } from '../lib/probe-form';
 import { statusIndicator } from '../lib/status';
+import { ProbeFields } from './probe-fields';
 
 // The status as the form holds it: the one chosen, or whatever the server had (an older
 // client's "online", say), which the contract's list refuses.
@@ -34,10 +38,12 @@ const formUpstream = z
 const createFormSchema = equipmentCreateBodySchema.extend({
   status: formStatus,
   upstreamEquipmentId: formUpstream,
+  probe: probeFormSchema,
 });
 const updateFormSchema = equipmentUpdateSchema.extend({
   status: formStatus,
   upstreamEquipmentId: formUpstream,
+  probe: probeFormSchema,
 });
 
 type EquipmentFormValues = z.input<typeof createFormSchema>;
@@ -53,6 +59,7 @@ const emptyValues = {
   status: 'active',
   notes: '',
   upstreamEquipmentId: NO_UPSTREAM,
+  probe: emptyProbe,
 } satisfies EquipmentFormValues;
 
 const valuesOf = (e: Equipment) =>
@@ -65,6 +72,7 @@ const valuesOf = (e: Equipment) =>
     status: e.status,
     notes: e.notes ?? '',
     upstreamEquipmentId: e.upstreamEquipmentId ?? NO_UPSTREAM,
+    probe: probeValuesOf(e.probe),
   }) satisfies EquipmentFormValues;
 
 const presetModels = presetProducts.map((p) => p.model);
@@ -97,6 +105,7 @@ export function EquipmentForm({ roomId, equipment, onDone }: EquipmentFormProps)
     onCancel: onDone,
     roomId,
     selfId: equipment?.id,
+    secretsSet: equipment?.probe?.secretsSet ?? [],
   };
   // The room is sent with the fields (spec section 7), as a value the form holds but does not show.
   if (equipment) {
@@ -126,6 +135,7 @@ function EquipmentFields<Output>(
     serverError: unknown;
     roomId: string;
     selfId?: string;
+    secretsSet: readonly ProbeSecretName[];
   },
 ) {
   const { schema, defaultValues, onValid, editing, pending, serverError, onCancel, roomId, selfId } = props;
@@ -137,23 +147,11 @@ function EquipmentFields<Output>(
     return choice ? `${choice.name} (${choice.roomName})` : 'A device no longer listed';
   };
   const form = useSchemaForm(schema, defaultValues);
-  const { clearErrors, setValue } = form;
   useServerFieldErrors(form.setError, serverError, serverCheckedFields);
-  const { errors } = form.formState;
-  const [preset, setPreset] = useState('');
-
-  // Spec section 2: choosing a product pre-fills its name and model, and here its category as the
-  // type the reports read; all stay editable.
-  const choosePreset = (model: string) => {
-    const product = presetProducts.find((p) => p.model === model);
-    if (!product) return;
-    setPreset(model);
-    setValue('name', product.name);
-    setValue('type', product.category);
-    setValue('model', product.model);
-    clearErrors(['name', 'type', 'model']);
-  };
-
+  const { dirtyFields } = form.formState;
+  // An untouched probe is left out: the server keeps it as it is, and the monitor is not told of a
+  // change that did not happen.
+  const submit = (body: Output) => onValid(dirtyFields.probe ? body : withoutProbe(body));
   const submitLabel = editing
     ? pending
       ? 'Saving...'
@@ -162,56 +160,108 @@ function EquipmentFields<Output>(
       ? 'Adding...'
       : 'Add Equipment';
   return (
-    <form onSubmit={form.handleSubmit(onValid)} noValidate className="space-y-4">
-      <Field label="Preset Product" hint="Fills in the name, type and model">
-        <Select
-          value={preset}
-          onValueChange={choosePreset}
-          options={presetModels}
-          labelOf={presetLabel}
-          placeholder="Choose from the catalogue"
+    <FormProvider {...form}>
+      <form onSubmit={form.handleSubmit(submit)} noValidate className="space-y-4">
+        <PresetField editing={editing} />
+        <TextField
+          form={form}
+          name="name"
+          label="Name *"
+          max={max.name}
+          placeholder="e.g. Ceiling Projector"
         />
-      </Field>
-      <TextField form={form} name="name" label="Name *" max={max.name} placeholder="e.g. Ceiling Projector" />
-      <TextField form={form} name="type" label="Type" max={max.type} placeholder="e.g. Audio, Projector" />
-      <TextField form={form} name="model" label="Model" max={max.model} />
-      <TextField form={form} name="serialNumber" label="Serial Number" max={max.serialNumber} />
-      <Field
-        label="IP Address"
-        error={errors.ipAddress?.message}
-        hint="One address (10.0.0.5) or a range of the last part (10.0.0.70-73)"
-      >
-        {/* Not "decimal": iOS's decimal pad has no "-", so a range cannot be typed. The text
-            keyboard's number layer has digits, "." and "-" together on iOS and Android ("url" adds
-            "/" and ".com", which an address never needs); no capitals or corrections in an address. */}
-        <Input
-          inputMode="text"
-          autoCapitalize="none"
-          autoCorrect="off"
-          spellCheck={false}
-          autoComplete="off"
-          placeholder="e.g. 10.0.0.5"
-          {...editableField(form, 'ipAddress')}
+        <TextField form={form} name="type" label="Type" max={max.type} placeholder="e.g. Audio, Projector" />
+        <TextField form={form} name="model" label="Model" max={max.model} />
+        <TextField form={form} name="serialNumber" label="Serial Number" max={max.serialNumber} />
+        <AddressField />
+        <SelectField
+          form={form}
+          name="status"
+          label="Status"
+          options={equipmentStatuses}
+          labelOf={(v) => statusIndicator(v).label}
+          placeholder="Select status"
         />
-      </Field>
-      <SelectField
-        form={form}
-        name="status"
-        label="Status"
-        options={equipmentStatuses}
-        labelOf={(v) => statusIndicator(v).label}
-        placeholder="Select status"
-      />
-      <SelectField
-        form={form}
-        name="upstreamEquipmentId"
-        label="Upstream device"
-        options={[NO_UPSTREAM, ...upstreamChoices.map((e) => e.id)]}
-        labelOf={upstreamLabel}
-        placeholder="None"
-      />
-      <TextField form={form} name="notes" label="Notes" max={max.notes} multiline className="min-h-[100px]" />
-      <FormActions submitLabel={submitLabel} busy={pending} onCancel={onCancel} />
-    </form>
+        <SelectField
+          form={form}
+          name="upstreamEquipmentId"
+          label="Upstream device"
+          options={[NO_UPSTREAM, ...upstreamChoices.map((e) => e.id)]}
+          labelOf={upstreamLabel}
+          placeholder="None"
+        />
+        <ProbeFields secretsSet={props.secretsSet} automatic={!editing} />
+        <TextField
+          form={form}
+          name="notes"
+          label="Notes"
+          max={max.notes}
+          multiline
+          className="min-h-[100px]"
+        />
+        <FormActions submitLabel={submitLabel} busy={pending} onCancel={onCancel} />
+      </form>
+    </FormProvider>
   );
+}
+
+function AddressField() {
+  const form = useFormContext<EquipmentFormValues>();
+  return (
+    <Field
+      label="IP Address"
+      error={form.formState.errors.ipAddress?.message}
+      hint="One address (10.0.0.5) or a range of the last part (10.0.0.70-73)"
+    >
+      {/* Not "decimal": iOS's decimal pad has no "-", so a range cannot be typed. The text
+        keyboard's number layer has digits, "." and "-" together on iOS and Android ("url" adds
+        "/" and ".com", which an address never needs); no capitals or corrections in an address. */}
+      <Input
+        inputMode="text"
+        autoCapitalize="none"
+        autoCorrect="off"
+        spellCheck={false}
+        autoComplete="off"
+        placeholder="e.g. 10.0.0.5"
+        {...editableField(form, 'ipAddress')}
+      />
+    </Field>
+  );
+}
+
+/**
+ * Spec section 2: choosing a product pre-fills its name and model, and here its category as the
+ * type the reports read, and for new equipment its probe; all stay editable.
+ */
+function PresetField({ editing }: { editing: boolean }) {
+  const { setValue, clearErrors } = useFormContext<EquipmentFormValues>();
+  const [preset, setPreset] = useState('');
+  const choosePreset = (model: string) => {
+    const product = presetProducts.find((p) => p.model === model);
+    if (!product) return;
+    setPreset(model);
+    setValue('name', product.name);
+    setValue('type', product.category);
+    setValue('model', product.model);
+    clearErrors(['name', 'type', 'model']);
+    // An edit keeps the probe it has.
+    const probe = editing ? undefined : product.probe;
+    if (probe) setValue('probe', probeValuesOf(probe), { shouldDirty: true });
+  };
+  return (
+    <Field label="Preset Product" hint="Fills in the name, type and model">
+      <Select
+        value={preset}
+        onValueChange={choosePreset}
+        options={presetModels}
+        labelOf={presetLabel}
+        placeholder="Choose from the catalogue"
+      />
+    </Field>
+  );
+}
+
+function withoutProbe<T>(body: T): T {
+  const { probe: _probe, ...rest } = body as T & { probe?: unknown };
+  return rest as T;
 }

@@ -60,6 +60,29 @@ describe(EquipmentSection.name, () => {
     ]);
   });
 
+  it('marks a device that answers ping but reports a fault, and names each probe in the details', async () => {
+    const checkedAt = new Date().toISOString();
+    const projector: Equipment = {
+      ...item('Projector', 'active'),
+      probe: { type: 'pjlink', secretsSet: [] },
+      health: { state: 'warning', reasons: ['Filter warning'], checkedAt },
+    };
+    const amp: Equipment = {
+      ...item('Amp', 'active'),
+      probe: { type: 'icmp', secretsSet: [] },
+      health: null,
+    };
+    fakeFetch({ status: 200, body: [projector, amp] }, { status: 200, body: {} });
+    renderWithApp(<EquipmentSection roomId={roomId} />);
+    const [projectorCard, ampCard] = await screen.findAllByTestId('equipment-card');
+    expect(within(projectorCard!).getByTestId('health-badge')).toHaveTextContent('Warning');
+    expect(within(ampCard!).queryByTestId('health-badge')).not.toBeInTheDocument();
+    await userEvent.click(ampCard!);
+    const dialog = await screen.findByRole('dialog', { name: 'Equipment Details' });
+    expect(within(dialog).getByText('Health Probe').nextSibling).toHaveTextContent('Ping only (ICMP)');
+    expect(within(dialog).queryByTestId('health-panel')).not.toBeInTheDocument();
+  });
+
   it('names the upstream device, with its room, in the details', async () => {
     const sw = item('Switch', 'active');
     const projector = { ...item('Projector', 'active'), upstreamEquipmentId: sw.id };

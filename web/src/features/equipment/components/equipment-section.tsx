@@ -2,6 +2,7 @@ import { type Equipment } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { ChevronRight } from 'lucide-react';
 import { useState } from 'react';
+import { HealthBadge } from '../../../components/health/health-badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
@@ -9,9 +10,12 @@ import { LoadError } from '../../../components/ui/load-error';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { toast } from '../../../components/ui/use-toast';
 import { equipmentListQuery, useBuildingEquipment, useDeleteEquipment } from '../api/equipment';
+import { probeTypeLabels } from '../lib/probe-form';
 import { EquipmentForm } from './equipment-form';
 import { EquipmentTimeline } from './equipment-timeline';
+import { HealthPanel } from './health-panel';
 import { StatusIndicator } from './status-indicator';
+import { FactList } from './fact-list';
 
 type Panel =
   | { kind: 'closed' }
@@ -98,6 +102,10 @@ function EquipmentCard({ equipment, onOpen }: { equipment: Equipment; onOpen: ()
         {equipment.ipAddress ? (
           <span className="block font-mono text-xs break-all text-slate-500">{equipment.ipAddress}</span>
         ) : null}
+        {/* Reachable and faulty are two answers: a projector that pings may have a dead lamp. */}
+        {equipment.health?.state === 'warning' || equipment.health?.state === 'error' ? (
+          <HealthBadge state={equipment.health.state} className="mt-1" />
+        ) : null}
       </span>
       <StatusIndicator status={equipment.status} className="shrink-0" />
       <ChevronRight aria-hidden className="h-5 w-5 shrink-0 text-slate-400" />
@@ -137,6 +145,7 @@ function EquipmentDetails({ roomId, equipment, onEdit, onDeleted }: EquipmentDet
     ['Serial Number', equipment.serialNumber],
     ['IP Address', equipment.ipAddress],
     ['Upstream Device', upstream ? `${upstream.name} (${upstream.roomName})` : upstreamId ? '…' : null],
+    ['Health Probe', probeTypeLabels[equipment.probe?.type ?? 'icmp']],
   ];
   return (
     <div className="space-y-4">
@@ -144,20 +153,14 @@ function EquipmentDetails({ roomId, equipment, onEdit, onDeleted }: EquipmentDet
         <p className="min-w-0 text-base font-semibold break-words text-slate-900">{equipment.name}</p>
         <StatusIndicator status={equipment.status} className="shrink-0" />
       </div>
-      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm">
-        {rows.map(([label, value]) => (
-          <div key={label} className="contents">
-            <dt className="text-slate-500">{label}</dt>
-            <dd className="min-w-0 break-words text-slate-900">{value || '—'}</dd>
-          </div>
-        ))}
-      </dl>
+      <FactList rows={rows.map(([label, value]) => [label, value || '—'])} />
       {equipment.notes ? (
         <div className="space-y-1">
           <p className="text-sm text-slate-500">Notes</p>
           <p className="text-sm whitespace-pre-wrap text-slate-900">{equipment.notes}</p>
         </div>
       ) : null}
+      <HealthPanel probe={equipment.probe} health={equipment.health} />
       <EquipmentTimeline equipmentId={equipment.id} />
       <div className="flex gap-2 pt-2">
         <Button variant="destructive" className="flex-1" disabled={remove.isPending} onClick={confirmDelete}>

@@ -6,7 +6,8 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { cn } from '../../../lib/cn';
 import { equipmentHistoryQuery } from '../api/equipment-history';
 import { statusIndicator, toneDotClass } from '../lib/status';
-import { duration, timeAgo } from '../lib/time';
+import { duration, timeAgo } from '../../../lib/time';
+import { FactList } from './fact-list';
 
 const exact = (iso: string) => new Date(iso).toLocaleString();
 const percent = (value: number) => `${value.toFixed(1)} %`;
@@ -79,14 +80,7 @@ function TimelineBody({ history }: { history: EquipmentHistory }) {
   ];
   return (
     <div className="space-y-3">
-      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm" data-testid="timeline-figures">
-        {rows.map(([label, value]) => (
-          <div key={label} className="contents">
-            <dt className="text-slate-500">{label}</dt>
-            <dd className="min-w-0 break-words text-slate-900">{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <FactList rows={rows} data-testid="timeline-figures" />
       <StatusStrip spans={history.spans} from={Date.parse(history.from)} to={now} />
     </div>
   );

@@ -28,6 +28,13 @@ describe(SettingsPage.name, () => {
     expect(calls[1]).toMatchObject({ url: '/api/monitoring/start', init: { method: 'POST' } });
   });
 
+  it('leads from Monitoring to the Device Fleet screen', async () => {
+    fakeFetch({ status: 200, body: { isRunning: false, interval: null } });
+    renderWithApp(<SettingsPage />);
+    expect(screen.getByRole('link', { name: /^Device Fleet/ })).toHaveAttribute('href', '/settings/fleet');
+    expect(await screen.findByText('Stopped')).toBeInTheDocument();
+  });
+
   it('says a failed check failed, in the destructive style', async () => {
     fakeFetch(
       { status: 200, body: { isRunning: false, interval: 30_000 } },

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { Activity, Play, RefreshCw, Square } from 'lucide-react';
+import { Activity, ChevronRight, Cpu, Play, RefreshCw, Square } from 'lucide-react';
 import { type ReactNode, Suspense } from 'react';
+import { Link } from 'wouter';
 import { Button } from '../../../components/ui/button';
 import { Card, CardTitle } from '../../../components/ui/card';
 import { LoadError } from '../../../components/ui/load-error';
@@ -51,8 +52,9 @@ export function SettingsPage({
           {importExport ? <TabsTrigger value="import-export">Import / export</TabsTrigger> : null}
           <TabsTrigger value="about">About</TabsTrigger>
         </TabsList>
-        <TabsContent value="monitoring">
+        <TabsContent value="monitoring" className="space-y-4">
           <MonitoringTab />
+          <FleetLink />
         </TabsContent>
         {notifications ? (
           <TabsContent value="notifications">
@@ -136,6 +138,27 @@ function MonitoringTab() {
         While monitoring runs, equipment status is updated every 30 seconds by pinging each device&apos;s IP
         address. Check Now pings every device once without starting or stopping monitoring.
       </p>
+    </Card>
+  );
+}
+
+/** The Device fleet screen: firmware per model, restarts, consumables. */
+function FleetLink() {
+  return (
+    <Card className="p-0">
+      <Link
+        href="/settings/fleet"
+        className="flex min-h-16 items-center gap-3 rounded-xl p-4 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-brand-600"
+      >
+        <Cpu aria-hidden className="h-5 w-5 shrink-0 text-brand-700" />
+        <span className="min-w-0 flex-1">
+          <span className="block text-lg font-semibold text-slate-900">Device Fleet</span>
+          <span className="block text-sm text-slate-600">
+            Firmware by model, restarts in the last day, lamps and filters to order
+          </span>
+        </span>
+        <ChevronRight aria-hidden className="h-5 w-5 shrink-0 text-slate-400" />
+      </Link>
     </Card>
   );
 }

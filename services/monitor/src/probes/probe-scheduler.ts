@@ -1,0 +1,116 @@
+import { type ProbeTarget } from '@cm/contracts';
+import { CONFIG, JetStreamConnection, MetricsService } from '@cm/platform';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Membership } from '../cluster/membership';
+import { ownerOf } from '../cluster/rendezvous';
+import { type Config } from '../config';
+import { ProbeMetrics } from '../metrics/probe-metrics';
+import { MonitoringState } from '../monitoring/monitoring-state';
+import { describeSkipped, type PlannedProbe, planProbes } from './probe-plan';
+import { ProbeRegistry } from './probe-registry';
+import { ProbeRunner } from './probe-runner';
+import { ProbeTargetList } from './probe-target-list';
+import { ReadingPublisher } from './reading-publisher';
+
+/** How often the running state and the live replicas are read. */
+const POLL_MS = 2000;
+
+/**
+ * Deep probes (PJLink, SNMP, Q-SYS, Extron, TCP, HTTP) on every replica, beside the ping sweeps:
+ * each replica probes the devices rendezvous hashing gives it among the live replicas, while
+ * monitoring runs, and publishes the readings on the HEALTH stream. Unlike the sweeps, nothing
+ * fires probes centrally: every replica computes the same owners from the same member list, and
+ * when the list changes, shares move. Devices are owned by address, not equipment id, so that
+ * two equipment records of one device never have it probed from two replicas at once.
+ */
+@Injectable()
+export class ProbeScheduler {
+  private readonly logger = new Logger(ProbeScheduler.name);
+  private readonly runner: ProbeRunner;
+  private readonly publisher: ReadingPublisher;
+  private timer?: NodeJS.Timeout;
+  private polling?: Promise<void>;
+  private loading?: Promise<void>;
+  private members = '';
+  private pollFailing = false;
+  private lastSkipped: string | null = null;
+
+  constructor(
+    @Inject(CONFIG) private readonly config: Config,
+    private readonly registry: ProbeRegistry,
+    private readonly targets: ProbeTargetList,
+    private readonly membership: Membership,
+    private readonly state: MonitoringState,
+    jetstream: JetStreamConnection,
+    metrics: ProbeMetrics,
+    metricsService: MetricsService,
+  ) {
+    this.publisher = new ReadingPublisher(jetstream, metrics);
+    this.runner = new ProbeRunner({
+      registry,
+      concurrency: config.MONITOR_PROBE_CONCURRENCY,
+      timeoutMs: config.MONITOR_PROBE_TIMEOUT_MS,
+      publish: (reading) => this.publisher.add(reading),
+      metrics,
+    });
+    targets.onLoad((list) => this.load(list));
+    metricsService.addCollector(() => {
+      metrics.inFlight.set(this.runner.inFlight);
+      metrics.targets.set({ share: 'all' }, this.runner.targets);
+      metrics.targets.set({ share: 'own' }, this.runner.ownedTargets());
+    });
+  }
+
+  /** Once this replica has joined: loads the targets (retrying) and starts probing its share. */
+  start(): void {
+    this.loading = this.targets
+      .start()
+      .catch((error: unknown) => this.logger.error(`Loading the probe targets failed: ${String(error)}`));
+    const loop = () => {
+      this.polling = this.poll().finally(() => {
+        if (this.timer) this.timer = setTimeout(loop, POLL_MS);
+      });
+    };
+    this.timer = setTimeout(loop, 0);
+  }
+
+  /** Cancels the probes under way and sends the readings gathered. */
+  async stop(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.polling;
+    await this.targets.stop();
+    await this.loading;
+    await this.runner.stop();
+    await this.publisher.close();
+  }
+
+  private load(targets: ProbeTarget[]): void {
+    const { plans, skipped } = planProbes(targets, this.config.MONITOR_ALLOWED_NETWORKS, (type) =>
+      Boolean(this.registry.get(type)),
+    );
+    const said = describeSkipped(skipped);
+    if (said && said !== this.lastSkipped) this.logger.warn(said);
+    this.lastSkipped = said;
+    this.runner.sync(plans);
+  }
+
+  /** A replica that cannot read the state or the members keeps to what it last read. */
+  private async poll(): Promise<void> {
+    try {
+      const [status, members] = await Promise.all([this.state.get(), this.membership.live()]);
+      const key = members.join(',');
+      if (key !== this.members) {
+        this.members = key;
+        const me = this.membership.memberId;
+        // Not among them (its entry lapsed): the others have its share, so it probes nothing.
+        this.runner.setOwnership((plan: PlannedProbe) => ownerOf(plan.device, members) === me);
+      }
+      this.runner.setActive(status.isRunning);
+      this.pollFailing = false;
+    } catch (error) {
+      if (!this.pollFailing) this.logger.warn(`Reading the monitoring state failed: ${String(error)}`);
+      this.pollFailing = true;
+    }
+  }
+}
