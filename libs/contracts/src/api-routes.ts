@@ -3,6 +3,7 @@ import { accountRoutes } from './routes/account';
 import { apiTokenRoutes } from './routes/api-tokens';
 import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
+import { deviceHealthRoutes } from './routes/device-health';
 import { eventRoutes } from './routes/events';
 import { inventoryRoutes } from './routes/inventory';
 import { inventoryCsvRoutes } from './routes/inventory-csv';
@@ -29,6 +30,7 @@ export const apiRoutes = {
   ...mediaRoutes,
   ...inventoryRoutes,
   ...inventoryCsvRoutes,
+  ...deviceHealthRoutes,
   ...monitoringRoutes,
   ...notificationRoutes,
   ...eventRoutes,

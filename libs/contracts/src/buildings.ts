@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idSchema, limits, optionalText, requiredText } from './common';
 import { picturePath } from './media';
-import { statusCountsSchema } from './problems';
+import { faultCountSchema, statusCountsSchema } from './problems';
 
 export const buildingCreateSchema = z.object({
   name: requiredText(limits.name, 'Building name', 'Building name is required'),
@@ -32,6 +32,7 @@ export type Building = z.infer<typeof buildingSchema>;
 export const buildingListItemSchema = buildingSchema.extend({
   roomCount: z.number().int().nonnegative(),
   statusCounts: statusCountsSchema,
+  faults: faultCountSchema.optional(),
 });
 export type BuildingListItem = z.infer<typeof buildingListItemSchema>;
 

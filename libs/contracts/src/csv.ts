@@ -33,3 +33,9 @@ export function csvCellValue(cell: string): string {
 
 /** One CSV line of cells, CRLF-terminated. */
 export const csvLine = (cells: readonly string[]): string => cells.map(csvCell).join(',') + '\r\n';
+
+/** `{prefix}-{date}.csv`, the date as YYYY-MM-DD in local time (the day the person downloads it). */
+export function datedCsvFileName(prefix: string, now: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${prefix}-${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}.csv`;
+}

@@ -5,6 +5,7 @@ export * from './audit';
 export * from './buildings';
 export * from './catalogue';
 export * from './common';
+export * from './consumables';
 export * from './device-health';
 export * from './csv';
 export * from './equipment';

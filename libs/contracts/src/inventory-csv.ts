@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parseAddressTarget, isAddressError } from './address';
 import { idSchema, limits, optionalText, requiredText, type TextOptions } from './common';
-import { csvCellValue, csvLine } from './csv';
+import { csvCellValue, csvLine, datedCsvFileName } from './csv';
 import { type ImportError, importError, importErrorSchema, MAX_IMPORT_ROWS } from './inventory-import';
 import { probeTypes, type ProbeType } from './device-health';
 import { equipmentStatuses } from './equipment';
@@ -393,7 +393,4 @@ export function importRowPictures(row: ImportRow): { column: InventoryCsvColumn;
   return named.flatMap(([column, path]) => (path ? [{ column, path }] : []));
 }
 
-export const inventoryExportFileName = (now: Date): string => {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `inventory-${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}.csv`;
-};
+export const inventoryExportFileName = (now: Date): string => datedCsvFileName('inventory', now);

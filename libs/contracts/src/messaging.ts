@@ -13,7 +13,8 @@ import {
   equipmentSchema,
   equipmentUpdateMessageSchema,
 } from './equipment';
-import { probeTargetsPageSchema } from './device-health';
+import { consumablesPageRequestSchema, consumablesPageSchema } from './consumables';
+import { fleetSchema, probeTargetsPageSchema } from './device-health';
 import { healthReportSchema } from './health';
 import {
   exportPageRequestSchema,
@@ -256,6 +257,8 @@ export const messages = {
     equipmentHistory: query('inventory.equipment.history', historyRequestSchema, equipmentHistorySchema),
     report: query('inventory.report', reportPageRequestSchema, reportPageSchema),
     listProblems: query('inventory.problems.list', noArguments, problemsSchema),
+    consumables: query('inventory.reports.consumables', consumablesPageRequestSchema, consumablesPageSchema),
+    fleet: query('inventory.fleet', noArguments, fleetSchema),
     search: query('inventory.search', searchQuerySchema, searchResultSchema),
     listMaintenanceWindows: query(
       'inventory.maintenance.list',

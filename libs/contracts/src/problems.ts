@@ -11,6 +11,12 @@ export const statusCountsSchema = z.object({
 export type StatusCounts = z.infer<typeof statusCountsSchema>;
 
 /**
+ * How many of a room's or building's devices report a fault beyond ping now (their health is a
+ * warning or an error), whatever their status: a projector that answers ping with a dead lamp.
+ */
+export const faultCountSchema = z.number().int().nonnegative();
+
+/**
  * One word for a room or building: offline when every device that should answer is down,
  * partial when only some are (or some answer only in part), active otherwise. Devices in
  * maintenance are left out: nobody expects them to answer.
@@ -50,6 +56,29 @@ export const problemBuildingSchema = z.object({
   rooms: z.array(problemRoomSchema),
 });
 
+/** A device that answers ping but whose probe reports a fault: its health state and reasons. */
+export const faultDeviceSchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  ipAddress: z.string().nullable(),
+  state: z.enum(['warning', 'error']),
+  reasons: z.array(z.string()),
+  /** When its health state began. */
+  since: timestampSchema,
+});
+export type FaultDevice = z.infer<typeof faultDeviceSchema>;
+
+/** Faults by building and room, ordered as the problems are: longest first. */
+export const faultsSchema = z.object({
+  deviceCount: z.number().int().nonnegative(),
+  buildings: z.array(
+    problemBuildingSchema.extend({
+      rooms: z.array(problemRoomSchema.extend({ devices: z.array(faultDeviceSchema) })),
+    }),
+  ),
+});
+export type Faults = z.infer<typeof faultsSchema>;
+
 /**
  * What is down now: inactive or partial equipment by building and room. Everything is ordered by
  * how long it has been down, longest first: a building or room by its longest-down device.
@@ -58,5 +87,10 @@ export const problemsSchema = z.object({
   deviceCount: z.number().int().nonnegative(),
   roomCount: z.number().int().nonnegative(),
   buildings: z.array(problemBuildingSchema),
+  /**
+   * Devices that answer ping but report a fault beyond it (a lamp, a wrong probe password, a
+   * protocol that does not answer), apart from those offline or in maintenance.
+   */
+  faults: faultsSchema.optional(),
 });
 export type Problems = z.infer<typeof problemsSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema, timestampSchema } from './common';
-import { csvLine } from './csv';
+import { csvLine, datedCsvFileName } from './csv';
 
 /** Reports cover the last 30 days (spec section 9). */
 export const REPORT_WINDOW_HOURS = 720;
@@ -120,7 +120,4 @@ export function uptimeCsv(rows: readonly EquipmentUptime[]): string {
 }
 
 /** Spec section 9: equipment-uptime-report-{date}.csv, the date as YYYY-MM-DD in local time. */
-export function uptimeCsvFileName(now: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `equipment-uptime-report-${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}.csv`;
-}
+export const uptimeCsvFileName = (now: Date): string => datedCsvFileName('equipment-uptime-report', now);

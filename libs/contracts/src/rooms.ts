@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { flagSchema, idSchema, limits, optionalText, requiredText } from './common';
 import { picturePath } from './media';
-import { statusCountsSchema } from './problems';
+import { faultCountSchema, statusCountsSchema } from './problems';
 
 export const roomTypes = [
   'Classroom',
@@ -78,6 +78,7 @@ export type Room = z.infer<typeof roomSchema>;
 export const roomListItemSchema = roomSchema.extend({
   equipmentCount: z.number().int().nonnegative(),
   statusCounts: statusCountsSchema,
+  faults: faultCountSchema.optional(),
 });
 export type RoomListItem = z.infer<typeof roomListItemSchema>;
 

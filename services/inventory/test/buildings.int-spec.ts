@@ -33,8 +33,18 @@ describe('inventory buildings', () => {
     await make.room(zoo.id, { name: '102' });
     const list = await send(messages.inventory.listBuildings, {});
     expect(list).toEqual([
-      { ...arts, roomCount: 0, statusCounts: { active: 0, inactive: 0, partial: 0, maintenance: 0 } },
-      { ...zoo, roomCount: 2, statusCounts: { active: 0, inactive: 0, partial: 0, maintenance: 0 } },
+      {
+        ...arts,
+        roomCount: 0,
+        statusCounts: { active: 0, inactive: 0, partial: 0, maintenance: 0 },
+        faults: 0,
+      },
+      {
+        ...zoo,
+        roomCount: 2,
+        statusCounts: { active: 0, inactive: 0, partial: 0, maintenance: 0 },
+        faults: 0,
+      },
     ]);
   });
 

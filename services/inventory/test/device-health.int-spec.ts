@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { type Equipment, events, messages, type ProbeReading } from '@cm/contracts';
-import { type JetStreamConnection } from '@cm/platform';
+import { type Equipment, messages, namespacedName, streams } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
+import { DeliverPolicy, JSONCodec } from 'nats';
 import { HistoryRetentionService } from '../src/status/checks/history-retention.service';
+import { probeReadings } from './probe-readings';
 import { inventoryUnderTest, monitorOf, sql } from './support';
 
 /** Minutes before the test began, as ISO text: readings of one device must come in time order. */
@@ -12,35 +12,13 @@ const at = (minutes: number) => new Date(start + minutes * 60_000).toISOString()
 describe('inventory device health from probe readings', () => {
   const inventory = inventoryUnderTest();
   const { make, send } = inventory;
-  let monitor: JetStreamConnection;
+  const { publish, recorded } = probeReadings(inventory);
   let roomId: string;
 
   beforeAll(async () => {
-    monitor = await monitorOf(inventory.namespace);
     roomId = (await make.room((await make.building()).id)).id;
   });
-  afterAll(() => monitor?.close());
 
-  const publish = (
-    readings: (Partial<ProbeReading> & Pick<ProbeReading, 'equipmentId' | 'checkedAt'>)[],
-    msgId = randomUUID(),
-  ) =>
-    monitor.publish(
-      events.healthProbed,
-      {
-        batchId: msgId.slice(0, 32),
-        readings: readings.map((r) => ({ probeType: 'pjlink', outcome: 'answered', findings: [], ...r })),
-      },
-      { msgId },
-    );
-  const equipment = (id: string) => send(messages.inventory.getEquipment, { id });
-  /** The equipment once a reading at `checkedAt` is recorded. */
-  const recorded = (id: string, checkedAt: string) =>
-    eventually(async () => {
-      const current = await equipment(id);
-      expect(current.health?.checkedAt).toBe(checkedAt);
-      return current;
-    });
   const projector = (over: object = {}) =>
     make.equipment(roomId, {
       ipAddress: `10.0.1.${Math.floor(Math.random() * 250) + 1}`,
@@ -186,5 +164,108 @@ describe('inventory device health from probe readings', () => {
         )
       )[0].n;
     expect([await left('health_days'), await left('health_spans')]).toEqual([1, 1]);
+  });
+
+  it('tells open screens of a change of health state, once, after the commit', async () => {
+    const building = await make.building({ name: 'Live health' });
+    const { id, roomId: room } = await make.equipment((await make.room(building.id)).id, {
+      ipAddress: '10.0.5.1',
+      probe: { type: 'pjlink' },
+    });
+    const js = await monitorOf(inventory.namespace);
+    const seen: Record<string, unknown>[] = [];
+    const consumer = await js.js.consumers.get(namespacedName(inventory.namespace, streams.live.name), {
+      deliver_policy: DeliverPolicy.New,
+    });
+    const live = await consumer.consume();
+    void (async () => {
+      for await (const msg of live) seen.push(JSONCodec<Record<string, unknown>>().decode(msg.data));
+    })();
+    try {
+      await publish([{ equipmentId: id, checkedAt: at(1), outcome: 'unreachable' }]);
+      await recorded(id, at(1));
+      // Still unreachable: no change to announce.
+      await publish([{ equipmentId: id, checkedAt: at(2), outcome: 'unreachable' }]);
+      await recorded(id, at(2));
+      await publish([{ equipmentId: id, checkedAt: at(3) }]);
+      await recorded(id, at(3));
+      const announced = { kind: 'equipment', action: 'updated', id, roomId: room, buildingId: building.id };
+      await eventually(() =>
+        expect(seen.filter((e) => e.id === id && e.action === 'updated')).toEqual([announced, announced]),
+      );
+    } finally {
+      live.stop();
+      await js.close();
+    }
+  });
+
+  it('counts the faults of each room and building beside their statuses', async () => {
+    const building = await make.building({ name: 'Fault Hall' });
+    const [faulty, quiet] = [
+      await make.room(building.id, { name: 'F-1' }),
+      await make.room(building.id, { name: 'F-2' }),
+    ];
+    const probed = (room: string, ip: string) =>
+      make.equipment(room, { ipAddress: ip, probe: { type: 'pjlink' } }).then((e) => e.id);
+    const [a, b, c] = [
+      await probed(faulty.id, '10.0.6.1'),
+      await probed(faulty.id, '10.0.6.2'),
+      await probed(quiet.id, '10.0.6.3'),
+    ];
+    await publish([
+      { equipmentId: a, checkedAt: at(1), findings: [{ state: 'warning', reason: 'Filter warning' }] },
+      { equipmentId: b, checkedAt: at(1), outcome: 'auth-failed' },
+      { equipmentId: c, checkedAt: at(1) },
+    ]);
+    for (const id of [a, b, c]) await recorded(id, at(1));
+    const rooms = await send(messages.inventory.listRooms, { buildingId: building.id });
+    expect(rooms.map((r) => [r.name, r.faults])).toEqual([
+      ['F-1', 2],
+      ['F-2', 0],
+    ]);
+    const buildings = await send(messages.inventory.listBuildings);
+    expect(buildings.find((x) => x.id === building.id)?.faults).toBe(2);
+  });
+
+  it('lists what answers ping but reports a fault apart from what is offline', async () => {
+    const building = await make.building({ name: 'Faults Hall' });
+    const room = await make.room(building.id, { name: 'FH-1', floor: '2' });
+    const probed = (name: string, ip: string, status = 'active') =>
+      make.equipment(room.id, { name, ipAddress: ip, status, probe: { type: 'pjlink' } }).then((e) => e.id);
+    const [lamp, offline, serviced] = [
+      await probed('Lamp projector', '10.0.7.1'),
+      await probed('Offline projector', '10.0.7.2', 'inactive'),
+      await probed('Serviced projector', '10.0.7.3', 'maintenance'),
+    ];
+    await publish(
+      [lamp, offline, serviced].map((equipmentId) => ({
+        equipmentId,
+        checkedAt: at(1),
+        findings: [{ state: 'warning' as const, reason: 'Lamp warning' }],
+      })),
+    );
+    for (const id of [lamp, offline, serviced]) await recorded(id, at(1));
+    const { faults } = await send(messages.inventory.listProblems, {});
+    expect(faults?.buildings.find((b) => b.id === building.id)).toEqual({
+      id: building.id,
+      name: 'Faults Hall',
+      rooms: [
+        {
+          id: room.id,
+          name: 'FH-1',
+          floor: '2',
+          devices: [
+            {
+              id: lamp,
+              name: 'Lamp projector',
+              ipAddress: '10.0.7.1',
+              state: 'warning',
+              reasons: ['Lamp warning'],
+              since: at(1),
+            },
+          ],
+        },
+      ],
+    });
   });
 });

@@ -108,6 +108,7 @@ describe('inventory health roll-up and what is down now', () => {
     expect(problems).toEqual({
       deviceCount: 4,
       roomCount: 3,
+      faults: { deviceCount: 0, buildings: [] },
       buildings: [
         {
           id: south.id,
@@ -195,6 +196,7 @@ describe('inventory health roll-up and what is down now', () => {
       deviceCount: 0,
       roomCount: 0,
       buildings: [],
+      faults: { deviceCount: 0, buildings: [] },
     });
   });
 });

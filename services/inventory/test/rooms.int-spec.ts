@@ -47,8 +47,18 @@ describe('inventory rooms', () => {
     await make.room(other.id);
     const list = await send(messages.inventory.listRooms, { buildingId });
     expect(list).toEqual([
-      { ...a, equipmentCount: 0, statusCounts: { active: 0, inactive: 0, partial: 0, maintenance: 0 } },
-      { ...b, equipmentCount: 2, statusCounts: { active: 2, inactive: 0, partial: 0, maintenance: 0 } },
+      {
+        ...a,
+        equipmentCount: 0,
+        statusCounts: { active: 0, inactive: 0, partial: 0, maintenance: 0 },
+        faults: 0,
+      },
+      {
+        ...b,
+        equipmentCount: 2,
+        statusCounts: { active: 2, inactive: 0, partial: 0, maintenance: 0 },
+        faults: 0,
+      },
     ]);
     await expect(send(messages.inventory.listRooms, { buildingId: other.id })).resolves.toHaveLength(1);
   });

@@ -3,12 +3,14 @@ import {
   kvBuckets,
   namespacedName,
   namespacedSubject,
+  messages,
   probeBatchSchema,
   type ProbeBatch,
   type ProbeReading,
   statusBatchSchema,
   type StatusEvent,
   streams,
+  type SweepReport,
 } from '@cm/contracts';
 import { deleteNamespaceStreams } from '@cm/platform';
 import { testNatsUrl } from '@cm/platform/testing';
@@ -21,10 +23,12 @@ const json = JSONCodec<unknown>();
  * event id inventory gives it, so a test can count them per sweep. A plain subscription sees each
  * publish, also a batch sent again under its message id (the client does when JetStream does not
  * answer at once), which the stream drops as a duplicate: such a batch counts once, as inventory
- * sees it; two batches that both carry an equipment count twice.
+ * sees it; two batches that both carry an equipment count twice. Also each replica's report of
+ * the share it pinged (`reports`), which says whether the share was cut short.
  */
 export class StatusEvents {
   readonly all: StatusEvent[] = [];
+  readonly reports: SweepReport[] = [];
   private readonly batches = new Set<string>();
 
   private constructor(private readonly nc: NatsConnection) {}
@@ -42,6 +46,12 @@ export class StatusEvents {
         const { sweepId, checks } = statusBatchSchema.parse(json.decode(msg.data));
         for (const check of checks)
           sut.all.push({ eventId: `${check.equipmentId}:${sweepId}`, sweepId, ...check });
+      },
+    });
+    nc.subscribe(namespacedSubject(namespace, messages.monitor.sweepDone.subject), {
+      callback: (_error, msg) => {
+        const report = messages.monitor.sweepDone.payload.safeParse(json.decode(msg.data));
+        if (report.success) sut.reports.push(report.data);
       },
     });
     await nc.flush();

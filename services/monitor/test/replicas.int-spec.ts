@@ -1,8 +1,10 @@
 import { messages } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
+import { Membership } from '../src/cluster/membership';
 import {
   dropNamespace,
   FakeInventory,
+  holdPings,
   httpBase,
   joined,
   NetnsLab,
@@ -101,22 +103,39 @@ describe('monitor replicas', () => {
       const leaders = await Promise.all(replicas.map((r) => metric(r, 'cm_monitor_leader')));
       const index = which === 'the leader' ? leaders.indexOf(1) : leaders.indexOf(0);
       const [stopping] = replicas.splice(index, 1);
-      // Wait for a sweep to begin, then stop the replica while its share is being pinged.
-      const started = statuses.sweeps().length;
-      let interrupted: string;
+      const stoppingId = stopping.app.get(Membership).memberId;
+      // Its pings go unanswered from now on: once it is pinging a share, stopping cuts it short.
+      const pings = holdPings(stopping);
       try {
-        await eventually(() => expect(statuses.sweeps().length).toBe(started + 1), 30_000);
-        interrupted = statuses.sweeps().at(-1)!;
-        expect(statuses.of(interrupted).length).toBeLessThan(equipment.length);
+        await eventually(() => expect(pings.held()).toBeGreaterThan(0), 30_000);
       } finally {
-        // Also when the sweep was missed: a replica left running keeps jest from exiting.
+        // Also when no share came: a replica left running keeps jest from exiting.
         await stopping.close();
       }
+      const stoppedAt = statuses.sweeps().length;
 
-      // The interrupted sweep: the stopped replica's share went to the others (a few may be
+      // The replica reported its share cut short, and the others pinged it instead (a few may be
       // there twice: what it published before stopping is published again, the stream keeps one).
-      const [next] = await sweepsAfter(started + 1, 1);
-      expect([...statuses.countsIn(interrupted).keys()].sort()).toEqual([...equipment].sort());
+      const interrupted = await eventually(() => {
+        const aborted = statuses.reports.filter((r) => r.memberId === stoppingId && r.aborted);
+        expect(aborted).not.toEqual([]);
+        return aborted.map((r) => r.sweepId);
+      });
+      for (const sweepId of interrupted) {
+        await eventually(
+          () => expect([...statuses.countsIn(sweepId).keys()].sort()).toEqual([...equipment].sort()),
+          30_000,
+        );
+      }
+      // The next sweep is split between the replicas left, each equipment once.
+      await eventually(() => {
+        const next = statuses.sweeps().slice(stoppedAt);
+        expect(next.filter((id) => !interrupted.includes(id)).length).toBeGreaterThanOrEqual(2);
+      }, 30_000);
+      const [next] = statuses
+        .sweeps()
+        .slice(stoppedAt)
+        .filter((id) => !interrupted.includes(id));
       expectEachOnce(next);
       expect(await replicas[0].rpc.send(messages.monitor.status)).toEqual({
         isRunning: true,

@@ -22,6 +22,8 @@ import {
 } from '@cm/platform/testing';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import { AppModule } from '../src/app.module';
+import { Membership } from '../src/cluster/membership';
+import { type PingCallback, Pinger, PingerClosedError } from '../src/ping/pinger';
 import { type Config, configSchema } from '../src/config';
 
 const json = JSONCodec<unknown>();
@@ -60,7 +62,7 @@ export function httpBase(replica: Replica): string {
   return `http://127.0.0.1:${port}`;
 }
 
-/** Waits until every replica has joined (each has loaded the list and renewed its membership). */
+/** Waits until every replica has joined (each has loaded the list and is in the membership). */
 export async function joined(...replicas: Replica[]): Promise<void> {
   await eventually(async () => {
     for (const r of replicas) {
@@ -69,10 +71,28 @@ export async function joined(...replicas: Replica[]): Promise<void> {
       const report = (await res.json()) as HealthReport;
       if (res.status !== 200 || report.checks.equipmentList?.status !== 'up')
         throw new Error(`replica has not joined: ${JSON.stringify(report)}`);
+      // Membership is written after the list is loaded: the next sweep is split with it only then.
+      const membership = r.app.get(Membership);
+      expect(await membership.live()).toContain(membership.memberId);
     }
   });
-  // Readiness comes with the list; membership is written right after it.
-  await new Promise((resolve) => setTimeout(resolve, 200));
+}
+
+/**
+ * Holds every ping `replica` sends from now on, unanswered: a share of a sweep it is given cannot
+ * end, so stopping it is sure to cut that share short. Closing its pinger answers the held pings
+ * as the real one answers those it still waits for. `held()` is how many it holds.
+ */
+export function holdPings(replica: Replica): { held(): number } {
+  const pinger = replica.app.get(Pinger);
+  const waiting: PingCallback[] = [];
+  jest.spyOn(pinger, 'pingWith').mockImplementation((_address, done) => void waiting.push(done));
+  const close = pinger.close.bind(pinger);
+  jest.spyOn(pinger, 'close').mockImplementation(() => {
+    for (const done of waiting.splice(0)) process.nextTick(done, new PingerClosedError(), null);
+    close();
+  });
+  return { held: () => waiting.length };
 }
 
 /** Answers a Nest request for a page by id, as inventory's lists do. */

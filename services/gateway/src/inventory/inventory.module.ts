@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { BuildingsController } from './buildings.controller';
+import { DeviceHealthController } from './device-health.controller';
 import { EquipmentController } from './equipment.controller';
 import { IMPORT_IDLE_TIMERS, idleTimersProvider } from '../http/idle-timers';
 import { InventoryCsvController } from './inventory-csv.controller';
@@ -16,8 +17,8 @@ import { UptimeReportService } from './uptime-report.service';
 
 /**
  * Buildings, rooms, equipment, what is down now, search, the uptime report, maintenance windows and
- * notification channels with their delivery log, and the inventory CSV (export and import), each
- * a call to the inventory service.
+ * notification channels with their delivery log, the inventory CSV (export and import), and the
+ * consumables report and fleet view of device health, each a call to the inventory service.
  */
 @Module({
   controllers: [
@@ -30,6 +31,7 @@ import { UptimeReportService } from './uptime-report.service';
     MaintenanceWindowsController,
     NotificationsController,
     InventoryCsvController,
+    DeviceHealthController,
   ],
   providers: [
     RegisteredPictures,

@@ -7,7 +7,7 @@ import {
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TableRepository, type Transaction } from '../../shared/database/table.repository';
-import { statusCountsOf, statusCountsSelect } from '../status-counts';
+import { buildingFaultsJoin, statusCountsOf, statusCountsSelect } from '../status-counts';
 
 const columns = `b.id, b.name, b.description, b.image_url AS "imageUrl"`;
 const updatable = { name: 'name', description: 'description', imageUrl: 'image_url' } as const;
@@ -27,8 +27,9 @@ export class BuildingRepository extends TableRepository {
     return this.dataSource.query(
       `SELECT ${columns},
               (SELECT count(*)::int FROM ${this.t.rooms} r WHERE r.building_id = b.id) AS "roomCount",
-              ${statusCountsOf('c')} AS "statusCounts"
+              ${statusCountsOf('c')} AS "statusCounts", coalesce(f.faults, 0) AS faults
          FROM ${this.t.buildings} b
+         ${buildingFaultsJoin(this.t, 'b')}
          LEFT JOIN (
            SELECT r.building_id, ${statusCountsSelect('e')}
              FROM ${this.t.rooms} r

@@ -2,7 +2,7 @@ import { type Room, type RoomCreate, type RoomListItem, type RoomUpdate } from '
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TableRepository, type Transaction } from '../../shared/database/table.repository';
-import { statusCountsOf, statusCountsSelect } from '../status-counts';
+import { roomFaultsSelect, statusCountsOf, statusCountsSelect } from '../status-counts';
 
 const columns = `r.id, r.building_id AS "buildingId", r.name, r.type, r.floor, r.capacity,
   r.room_size AS "roomSize", r.is_ada_accessible::int AS "isAdaAccessible", r.image_url AS "imageUrl",
@@ -33,7 +33,8 @@ export class RoomRepository extends TableRepository {
   async listByBuilding(buildingId: string): Promise<RoomListItem[] | null> {
     const rows: (RoomListItem | { id: null })[] = await this.dataSource.query(
       `SELECT ${columns},
-              c.total AS "equipmentCount", ${statusCountsOf('c')} AS "statusCounts"
+              c.total AS "equipmentCount", ${statusCountsOf('c')} AS "statusCounts",
+              ${roomFaultsSelect(this.t, 'r')} AS faults
          FROM ${this.t.buildings} b
          LEFT JOIN ${this.t.rooms} r ON r.building_id = b.id
          CROSS JOIN LATERAL (

@@ -3,6 +3,7 @@ import { CONFIG, type DeliveryMeta, JetStreamConnection } from '@cm/platform';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { type Config } from '../../config';
 import { recordHalving } from '../../shared/database/halving';
+import { LiveEventsPublisher } from '../../shared/live/live-events.publisher';
 import { type HealthBatchResult, HealthService } from './health.service';
 
 /** Durable name: replicas of inventory share it, so each batch of readings is recorded by one of them. */
@@ -21,6 +22,7 @@ export class HealthEventsConsumer implements OnApplicationBootstrap {
     @Inject(CONFIG) private readonly config: Config,
     private readonly jetstream: JetStreamConnection,
     private readonly health: HealthService,
+    private readonly live: LiveEventsPublisher,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -39,6 +41,10 @@ export class HealthEventsConsumer implements OnApplicationBootstrap {
   async handle(batch: ProbeBatch, meta: DeliveryMeta): Promise<HealthBatchResult> {
     // The batch passed its schema on delivery (the platform terminates one that fails it).
     const result = await this.record(batch.readings);
+    // Committed: open screens refetch the equipment whose health state changed (and their room's
+    // and building's fault counts). A live event NATS refuses is held back and sent later.
+    for (const { equipmentId: id, roomId, buildingId } of result.changes)
+      this.live.inventoryChanged({ kind: 'equipment', action: 'updated', id, roomId, buildingId });
     if (result.unknownEquipment > 0)
       this.logger.debug?.({
         msg: `Dropped ${result.unknownEquipment} reading(s) of equipment that no longer exists`,

@@ -8,6 +8,7 @@ import { type HealthRecord, type HoursSample } from './health-rules';
 export interface LockedDevice {
   id: string;
   roomId: string;
+  buildingId: string;
   /** The inventory's own fields, which a probe's reading fills where empty. */
   model: string | null;
   serialNumber: string | null;
@@ -51,9 +52,11 @@ export class HealthRepository extends TableRepository {
    */
   async lock(tx: Transaction, ids: readonly string[]): Promise<LockedDevice[]> {
     const rows: (Omit<LockedDevice, 'previous'> & { previous: HealthRecord | null })[] = await tx.query(
-      `SELECT e.id, e.room_id AS "roomId", e.model, e.serial_number AS "serialNumber", e.probe AS settings,
+      `SELECT e.id, e.room_id AS "roomId", rm.building_id AS "buildingId", e.model,
+              e.serial_number AS "serialNumber", e.probe AS settings,
               CASE WHEN h.equipment_id IS NULL THEN NULL ELSE row_to_json(r) END AS previous
          FROM ${this.t.equipment} e
+         JOIN ${this.t.rooms} rm ON rm.id = e.room_id
          LEFT JOIN ${this.t.health} h ON h.equipment_id = e.id
          LEFT JOIN LATERAL (SELECT ${recordColumns}) r ON true
         WHERE e.id = ANY($1::uuid[])

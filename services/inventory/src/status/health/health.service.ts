@@ -11,6 +11,7 @@ export const FORECAST_DAYS = 30;
 export interface HealthChange {
   equipmentId: string;
   roomId: string;
+  buildingId: string;
   record: HealthRecord;
   previousState: HealthRecord['state'] | null;
   /** Its probe was refused the credentials now, and was not at its reading before. */
@@ -166,6 +167,7 @@ function changesOf(
     return {
       equipmentId: id,
       roomId: device.roomId,
+      buildingId: device.buildingId,
       record: latest.get(id)!.record,
       previousState: device.previous?.state ?? null,
       authFailedNow: authFailedNow.has(id),

@@ -2,6 +2,7 @@ import { type Problems, problemStatuses, type ProblemDevice } from '@cm/contract
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TableRepository } from '../../shared/database/table.repository';
+import { byPlace } from './by-place';
 
 interface ProblemRow {
   id: string;
@@ -38,28 +39,13 @@ export class ProblemsRepository extends TableRepository {
         ORDER BY st.status_at, e.id`,
       [problemStatuses],
     );
-    const buildings = new Map<string, Problems['buildings'][number]>();
-    const rooms = new Map<string, Problems['buildings'][number]['rooms'][number]>();
-    for (const row of rows) {
-      let building = buildings.get(row.buildingId);
-      if (!building) {
-        building = { id: row.buildingId, name: row.buildingName, rooms: [] };
-        buildings.set(row.buildingId, building);
-      }
-      let room = rooms.get(row.roomId);
-      if (!room) {
-        room = { id: row.roomId, name: row.roomName, floor: row.floor, devices: [] };
-        rooms.set(row.roomId, room);
-        building.rooms.push(room);
-      }
-      room.devices.push({
-        id: row.id,
-        name: row.name,
-        status: row.status,
-        ipAddress: row.ipAddress,
-        since: row.since.toISOString(),
-      });
-    }
-    return { deviceCount: rows.length, roomCount: rooms.size, buildings: [...buildings.values()] };
+    const { buildings, roomCount } = byPlace(rows, (row) => ({
+      id: row.id,
+      name: row.name,
+      status: row.status,
+      ipAddress: row.ipAddress,
+      since: row.since.toISOString(),
+    }));
+    return { deviceCount: rows.length, roomCount, buildings };
   }
 }
