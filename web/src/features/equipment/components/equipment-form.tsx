@@ -1,4 +1,5 @@
 import {
+  deepProbeRangeMessage,
   type Equipment,
   equipmentCreateBodySchema,
   equipmentCreateSchema,
@@ -35,16 +36,20 @@ const formUpstream = z
   .optional()
   .transform((v) => (!v || v === NO_UPSTREAM ? null : v))
   .pipe(z.uuid({ message: 'Choose a device from the list' }).nullable());
-const createFormSchema = equipmentCreateBodySchema.extend({
-  status: formStatus,
-  upstreamEquipmentId: formUpstream,
-  probe: probeFormSchema,
-});
-const updateFormSchema = equipmentUpdateSchema.extend({
-  status: formStatus,
-  upstreamEquipmentId: formUpstream,
-  probe: probeFormSchema,
-});
+/** As the server says it, before the form is sent: ranges are pinged, never probed deeper. */
+const noDeepProbeOnRange = (
+  v: { ipAddress?: string | null; probe?: { type: string } },
+  ctx: z.RefinementCtx,
+) => {
+  if (v.probe && v.probe.type !== 'icmp' && v.ipAddress?.includes('-'))
+    ctx.addIssue({ code: 'custom', path: ['ipAddress'], message: deepProbeRangeMessage });
+};
+const createFormSchema = equipmentCreateBodySchema
+  .extend({ status: formStatus, upstreamEquipmentId: formUpstream, probe: probeFormSchema })
+  .superRefine(noDeepProbeOnRange);
+const updateFormSchema = equipmentUpdateSchema
+  .extend({ status: formStatus, upstreamEquipmentId: formUpstream, probe: probeFormSchema })
+  .superRefine(noDeepProbeOnRange);
 
 type EquipmentFormValues = z.input<typeof createFormSchema>;
 
@@ -162,7 +167,7 @@ function EquipmentFields<Output>(
   return (
     <FormProvider {...form}>
       <form onSubmit={form.handleSubmit(submit)} noValidate className="space-y-4">
-        <PresetField editing={editing} />
+        <PresetField />
         <TextField
           form={form}
           name="name"
@@ -231,9 +236,9 @@ function AddressField() {
 
 /**
  * Spec section 2: choosing a product pre-fills its name and model, and here its category as the
- * type the reports read, and for new equipment its probe; all stay editable.
+ * type the reports read; all stay editable. New equipment's automatic probe follows the model.
  */
-function PresetField({ editing }: { editing: boolean }) {
+function PresetField() {
   const { setValue, clearErrors } = useFormContext<EquipmentFormValues>();
   const [preset, setPreset] = useState('');
   const choosePreset = (model: string) => {
@@ -244,9 +249,6 @@ function PresetField({ editing }: { editing: boolean }) {
     setValue('type', product.category);
     setValue('model', product.model);
     clearErrors(['name', 'type', 'model']);
-    // An edit keeps the probe it has.
-    const probe = editing ? undefined : product.probe;
-    if (probe) setValue('probe', probeValuesOf(probe), { shouldDirty: true });
   };
   return (
     <Field label="Preset Product" hint="Fills in the name, type and model">

@@ -1,4 +1,4 @@
-import { type Equipment } from '@cm/contracts';
+import { deepProbeRangeMessage, type Equipment } from '@cm/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeFetch, renderWithApp } from '../../../test/render';
@@ -119,7 +119,7 @@ describe(ProbeFields.name, () => {
     const calls = fakeFetch(...lookups, { status: 201, body: projector });
     renderWithApp(<EquipmentForm roomId={roomId} onDone={() => {}} />);
     await waitFor(() => expect(calls).toHaveLength(2));
-    expect(screen.getByLabelText('Probe type')).toHaveTextContent('Automatic (by preset or type)');
+    expect(screen.getByLabelText('Probe type')).toHaveTextContent('Automatic: Ping only (ICMP)');
     await fill('Name *', 'Amplifier');
     await choose('Probe type', 'Ping only (ICMP)');
     expect(screen.queryByLabelText('Port')).not.toBeInTheDocument();
@@ -140,16 +140,29 @@ describe(ProbeFields.name, () => {
     });
   });
 
-  it("fills new equipment's probe from the preset product chosen", async () => {
+  it('shows the probe new equipment gets from its preset, ping only for a range, and leaves it to the server', async () => {
     const calls = fakeFetch(...lookups, { status: 201, body: projector });
     renderWithApp(<EquipmentForm roomId={roomId} onDone={() => {}} />);
     await waitFor(() => expect(calls).toHaveLength(2));
     await choose('Preset Product', 'QSC Q-SYS Core Nano (Core Nano)');
-    expect(screen.getByLabelText('Probe type')).toHaveTextContent('Q-SYS');
-    expect(screen.getByLabelText('Port')).toHaveAttribute('placeholder', '1710');
+    expect(screen.getByLabelText('Probe type')).toHaveTextContent('Automatic: Q-SYS');
+    await fill('IP Address', '127.0.0.70-73');
+    expect(screen.getByLabelText('Probe type')).toHaveTextContent('Automatic: Ping only (ICMP)');
     await userEvent.click(screen.getByRole('button', { name: 'Add Equipment' }));
     expect(await screen.findByText('Equipment added successfully')).toBeInTheDocument();
-    expect(JSON.parse(String(calls[2]?.init?.body)).probe).toEqual({ type: 'qsys', intervalSeconds: 300 });
+    expect(JSON.parse(String(calls[2]?.init?.body))).not.toHaveProperty('probe');
+  });
+
+  it('refuses a probe beyond ping on an address range, as the server would, without sending it', async () => {
+    const calls = fakeFetch(...lookups);
+    renderWithApp(<EquipmentForm roomId={roomId} equipment={projector} onDone={() => {}} />);
+    await waitFor(() => expect(calls).toHaveLength(2));
+    await userEvent.clear(screen.getByLabelText('IP Address'));
+    await fill('IP Address', '10.0.0.70-73');
+    await userEvent.click(screen.getByRole('button', { name: 'Save Equipment' }));
+    expect(await screen.findByText(deepProbeRangeMessage)).toBeInTheDocument();
+    expect(screen.getByLabelText('IP Address')).toHaveAccessibleDescription(deepProbeRangeMessage);
+    expect(calls).toHaveLength(2);
   });
 
   it("offers the protocol's port and says what the contract refuses, without saving", async () => {

@@ -3,14 +3,17 @@ import { useFormContext, useWatch } from 'react-hook-form';
 import { SelectField } from '../../../components/form/select-field';
 import { SwitchField } from '../../../components/form/switch-field';
 import { TextField } from '../../../components/form/text-field';
-import { AUTOMATIC, type ProbeHost, probeTypeLabels } from '../lib/probe-form';
+import {
+  AUTOMATIC,
+  automaticLabel,
+  automaticProbe,
+  type ProbeHost,
+  probeTypeLabels,
+} from '../lib/probe-form';
 import { SecretField } from './secret-field';
 import { SnmpFields } from './snmp-fields';
 
 const isProbeType = (v: string): v is ProbeType => (probeTypes as readonly string[]).includes(v);
-
-const typeLabel = (v: string) =>
-  isProbeType(v) ? probeTypeLabels[v] : v === AUTOMATIC ? 'Automatic (by preset or type)' : v;
 
 /**
  * How the monitor reads the device beyond ping: the protocol, its port and how often, and the
@@ -25,8 +28,15 @@ export function ProbeFields({
   automatic: boolean;
 }) {
   const form = useFormContext<ProbeHost>();
-  const [type, https] = useWatch({ control: form.control, name: ['probe.type', 'probe.https'] });
+  const [type, https, ...equipment] = useWatch({
+    control: form.control,
+    name: ['probe.type', 'probe.https', 'model', 'type', 'ipAddress'],
+  });
   const port = isProbeType(type) ? probePortOf({ type, https }) : undefined;
+  const [model, kind, ipAddress] = equipment;
+  const automaticChoice = automaticLabel(automaticProbe({ model, type: kind, ipAddress }));
+  const typeLabel = (v: string) =>
+    isProbeType(v) ? probeTypeLabels[v] : v === AUTOMATIC ? automaticChoice : v;
   return (
     <fieldset className="space-y-4 rounded-xl border border-slate-200 p-3" data-testid="probe-fields">
       <legend className="px-1 text-base font-semibold text-slate-900">Health probe</legend>
@@ -41,8 +51,8 @@ export function ProbeFields({
       />
       {type === AUTOMATIC ? (
         <p className="text-sm text-slate-600">
-          Projectors are read by PJLink, Q-SYS processors by QRC and network switches by SNMP; other equipment
-          is pinged only.
+          Chosen by the preset product or the type: projectors are read by PJLink, Q-SYS processors by QRC and
+          network switches by SNMP; other equipment and address ranges are pinged only.
         </p>
       ) : null}
       {type === 'icmp' || !isProbeType(type) ? null : (

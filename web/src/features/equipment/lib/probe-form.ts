@@ -1,5 +1,7 @@
 import {
+  defaultProbeFor,
   type ProbeInput,
+  probePortOf,
   probeInputSchema,
   type ProbeSettings,
   type ProbeSecretName,
@@ -258,7 +260,28 @@ export const probeFormSchema = probeFormValuesSchema
   .transform(probeInputOf)
   .pipe(probeInputSchema.optional());
 
-/** A form that holds a probe under `probe`: what the probe's fields read from the form context. */
+/**
+ * A form that holds a probe under `probe`, beside the equipment's model, type and address that
+ * choose the automatic one: what the probe's fields read from the form context.
+ */
 export interface ProbeHost {
   probe: ProbeFormValues;
+  model?: string;
+  type?: string;
+  ipAddress?: string;
+}
+
+/**
+ * The probe the server gives new equipment left on automatic: its preset's or its type's, but
+ * ping only for an address range, which a deeper probe cannot cover.
+ */
+export function automaticProbe(equipment: Omit<ProbeHost, 'probe'>): ProbeSettings {
+  if (equipment.ipAddress?.includes('-')) return { type: 'icmp' };
+  return defaultProbeFor(equipment);
+}
+
+/** "Automatic: PJLink", "Automatic: TCP port 41794". */
+export function automaticLabel(probe: ProbeSettings): string {
+  const name = probe.type === 'tcp' ? `TCP port ${probePortOf(probe)}` : probeTypeLabels[probe.type];
+  return `Automatic: ${name}`;
 }
