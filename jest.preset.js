@@ -51,6 +51,7 @@ function projects(rootDir) {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/**/*.int-spec.ts'],
       slowTestThreshold: 30,
+      setupFilesAfterEnv: [path.join(__dirname, 'scripts/jest-integration-timeout.js')],
       globalSetup: path.join(__dirname, 'scripts/jest-integration-setup.js'),
       globalTeardown: path.join(__dirname, 'scripts/jest-integration-teardown.js'),
     },

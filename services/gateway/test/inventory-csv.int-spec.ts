@@ -65,7 +65,7 @@ describe('the inventory CSV: export and import', () => {
       { everyService: true, inventoryEnv: { ALERTS_SECRET_KEY: randomBytes(32).toString('base64') } },
     );
     cookie = await sut.adminCookie();
-  }, 60_000);
+  });
   afterAll(() => sut?.close());
 
   const upload = (file: string | Buffer, query = '', as = cookie) => {
@@ -420,7 +420,7 @@ describe('the inventory CSV: export and import', () => {
     const big = await upload(Buffer.alloc(MAX_UPLOAD_BYTES + 1, 'a'), '?dryRun=true');
     expect(big.status).toBe(413);
     // Room for the load: checking the 50,001 lines alone takes this machine 20 s when it is quiet.
-  }, 300_000);
+  });
 
   it('refuses a file over the import limit by its size, before reading a line, sent with or without its length', async () => {
     // 60,000 lines of about 500 bytes: within the upload limit of pictures, over the import's.
@@ -541,7 +541,7 @@ describe('the inventory CSV: export and import', () => {
     const order = lines.map((r) => `${r.building_name}/${r.room_name}`);
     expect(order).toEqual([...order].sort((a, b) => a.localeCompare(b, 'en', { numeric: false })));
     // Room for the load: 25 s when the machine is quiet. Its speed is no part of what this shows.
-  }, 300_000);
+  });
 });
 
 describe('an import whose client stops sending', () => {

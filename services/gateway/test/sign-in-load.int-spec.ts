@@ -96,7 +96,7 @@ describe('sign-in while password hashing is saturated', () => {
     });
     // Room for the load: what counts is which sign-ins pass and which are refused, not how fast.
     // On a loaded machine the flood, this process's own, takes its turns beside the user's.
-  }, 300_000);
+  });
 
   it('signs in a browser that signed in before every time while sign-ins from many addresses fill auth', async () => {
     const signedIn = await login(sut.base, 'ivy', 'ivy secret phrase', '10.4.1.1');
@@ -138,5 +138,5 @@ describe('sign-in while password hashing is saturated', () => {
     // The flood did fill auth: strangers were turned away busy meanwhile.
     expect(flood).toContain(503);
     // Room for the load, as above.
-  }, 300_000);
+  });
 });

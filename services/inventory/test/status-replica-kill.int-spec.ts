@@ -137,5 +137,5 @@ describe('inventory replica killed mid-batch', () => {
         if (statusOf(d, s) !== (s === 0 ? 'active' : statusOf(d, s - 1))) changes++;
     }
     expect(spans).toBe(changes);
-  }, 180_000);
+  });
 });

@@ -58,7 +58,7 @@ describe('monitoring state after NATS lost its store', () => {
     nc = await connect({ servers: testNatsUrl, name: 'monitoring-restore' });
     sut = await startReplica(namespace);
     await joined(sut);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await sut?.close();
@@ -80,7 +80,7 @@ describe('monitoring state after NATS lost its store', () => {
     await eventually(async () => expect(await status()).toEqual({ isRunning: true, interval: 1000 }), 60_000);
     // The bucket came back without a last sweep: one recorded now is a scheduled sweep fired again.
     await eventually(async () => expect(await lastSweep()).not.toBeNull(), 60_000);
-  }, 180_000);
+  });
 
   it('stays stopped, with its interval, when the entry is lost while the leader runs', async () => {
     expect(await sut.rpc.send(messages.monitor.stop)).toEqual({ isRunning: false, interval: 1000 });
@@ -100,7 +100,7 @@ describe('monitoring state after NATS lost its store', () => {
       interval: 1000,
       changedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
     });
-  }, 120_000);
+  });
 
   it('refuses Start while inventory cannot keep it, saying why, and stays stopped', async () => {
     await inventory!.close();
