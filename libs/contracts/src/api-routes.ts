@@ -3,7 +3,6 @@ import { accountRoutes } from './routes/account';
 import { apiTokenRoutes } from './routes/api-tokens';
 import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
-import { deviceHealthRoutes } from './routes/device-health';
 import { eventRoutes } from './routes/events';
 import { inventoryRoutes } from './routes/inventory';
 import { inventoryCsvRoutes } from './routes/inventory-csv';
@@ -30,7 +29,6 @@ export const apiRoutes = {
   ...mediaRoutes,
   ...inventoryRoutes,
   ...inventoryCsvRoutes,
-  ...deviceHealthRoutes,
   ...monitoringRoutes,
   ...notificationRoutes,
   ...eventRoutes,

@@ -217,7 +217,7 @@ export const inventoryRoutes = {
     method: 'GET',
     path: '/api/reports/consumables.csv',
     summary:
-      'Every lamp and filter as CSV: its equipment, room and building, hours used, rated life when known, the replacement model and the day each is forecast to reach its rated life at the use of the last 30 days',
+      'Every lamp and filter as CSV (consumables-{date}.csv): its equipment, room and building, hours used, rated life when known, the replacement model, hours used per day and the day each is forecast to reach its rated life at the use of the last 30 days; streamed as it is read',
     tag: 'Reports',
     access: 'user',
     responseContentType: 'text/csv',
@@ -226,7 +226,7 @@ export const inventoryRoutes = {
     method: 'GET',
     path: '/api/fleet',
     summary:
-      'Firmware versions per model as the probes read them (the newest seen, and the devices not on it), and the devices that restarted in the last 24 hours',
+      'Firmware versions per model as the probes read them (the newest seen, compared number by number, how many devices run each, and the devices not on the newest: at most 100 per model), and the devices that restarted in the last 24 hours (at most 500, latest first)',
     tag: 'Equipment',
     access: 'user',
     response: fleetSchema,

@@ -21,7 +21,7 @@ export class DeviceHealthController {
   constructor(private readonly rpc: RpcClient) {}
 
   /** Streamed as inventory's pages arrive, like the uptime report. */
-  @ApiRoute(apiRoutes.consumablesCsv)
+  @ApiRoute(apiRoutes.consumablesReportCsv)
   async consumablesCsv(@Res() res: Response): Promise<void> {
     const lines = await pagedCsv(consumablesCsvHeader, consumablesCsvLine, (after?: string) =>
       this.rpc.send(messages.inventory.consumables, { after, limit: CONSUMABLES_PAGE }),

@@ -1,8 +1,8 @@
 import {
-  defaultProbePorts,
   type HealthState,
   type PowerState,
   probeLabels,
+  probePortOf,
   type ProbeReading,
   type ProbeSettings,
   type ProbeType,
@@ -143,9 +143,12 @@ export function outcomeReason(
   settings: ProbeSettings | null,
 ): string | null {
   const type = reading.probeType;
-  const https = settings?.type === 'http' && settings.https;
+  // The settings the reading was made with, unless the probe was changed since.
+  const own: { type: ProbeType; port?: number; https?: boolean } =
+    settings?.type === type ? settings : { type };
+  const https = own.https === true;
   const label = https ? 'HTTPS' : probeLabels[type];
-  const port = settings?.port ?? (https ? 443 : type === 'icmp' ? null : defaultProbePorts[type]);
+  const port = probePortOf(own);
   const where = port ? ` on port ${port}` : '';
   switch (reading.outcome) {
     case 'answered':
