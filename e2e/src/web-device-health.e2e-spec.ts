@@ -66,7 +66,7 @@ describe('web app: device health beyond ping', () => {
   it('sets a PJLink probe with its password, which is never shown and stays when left blank', async () => {
     await page.goto(`/rooms/${room.id}`);
     let form = await openEdit('Ceiling Projector');
-    await form.getByLabel('Probe type').click();
+    await form.getByLabel('Protocol').click();
     await page.getByRole('option', { name: 'PJLink' }).click();
     expect(await form.getByLabel('Port').getAttribute('placeholder')).toBe('4352');
     await form.getByLabel('Port').fill(String(projector.port));

@@ -119,9 +119,9 @@ describe(ProbeFields.name, () => {
     const calls = fakeFetch(...lookups, { status: 201, body: projector });
     renderWithApp(<EquipmentForm roomId={roomId} onDone={() => {}} />);
     await waitFor(() => expect(calls).toHaveLength(2));
-    expect(screen.getByLabelText('Probe type')).toHaveTextContent('Automatic: Ping only (ICMP)');
+    expect(screen.getByLabelText('Protocol')).toHaveTextContent('Automatic: Ping only (ICMP)');
     await fill('Name *', 'Amplifier');
-    await choose('Probe type', 'Ping only (ICMP)');
+    await choose('Protocol', 'Ping only (ICMP)');
     expect(screen.queryByLabelText('Port')).not.toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Add Equipment' }));
     expect(await screen.findByText('Equipment added successfully')).toBeInTheDocument();
@@ -145,9 +145,9 @@ describe(ProbeFields.name, () => {
     renderWithApp(<EquipmentForm roomId={roomId} onDone={() => {}} />);
     await waitFor(() => expect(calls).toHaveLength(2));
     await choose('Preset Product', 'QSC Q-SYS Core Nano (Core Nano)');
-    expect(screen.getByLabelText('Probe type')).toHaveTextContent('Automatic: Q-SYS');
+    expect(screen.getByLabelText('Protocol')).toHaveTextContent('Automatic: Q-SYS');
     await fill('IP Address', '127.0.0.70-73');
-    expect(screen.getByLabelText('Probe type')).toHaveTextContent('Automatic: Ping only (ICMP)');
+    expect(screen.getByLabelText('Protocol')).toHaveTextContent('Automatic: Ping only (ICMP)');
     await userEvent.click(screen.getByRole('button', { name: 'Add Equipment' }));
     expect(await screen.findByText('Equipment added successfully')).toBeInTheDocument();
     expect(JSON.parse(String(calls[2]?.init?.body))).not.toHaveProperty('probe');
@@ -170,7 +170,7 @@ describe(ProbeFields.name, () => {
     renderWithApp(<EquipmentForm roomId={roomId} onDone={() => {}} />);
     await waitFor(() => expect(calls).toHaveLength(2));
     await fill('Name *', 'Rack switch');
-    await choose('Probe type', 'SNMP');
+    await choose('Protocol', 'SNMP');
     expect(screen.getByLabelText('Port')).toHaveAttribute('placeholder', '161');
     await choose('SNMP version', 'v3');
     await fill('Authentication key', 'short');
@@ -190,7 +190,7 @@ describe(ProbeFields.name, () => {
     renderWithApp(<EquipmentForm roomId={roomId} onDone={() => {}} />);
     await waitFor(() => expect(calls).toHaveLength(2));
     await fill('Name *', 'Display');
-    await choose('Probe type', 'SNMP');
+    await choose('Protocol', 'SNMP');
     await fill('Community', 'av-ro');
     await userEvent.click(screen.getByRole('button', { name: 'Add a value to watch' }));
     await fill('Label', 'Panel temperature');

@@ -43,7 +43,7 @@ export function ProbeFields({
       <SelectField
         form={form}
         name="probe.type"
-        label="Probe type"
+        label="Protocol"
         options={automatic ? [AUTOMATIC, ...probeTypes] : probeTypes}
         labelOf={typeLabel}
         placeholder="Choose how to read it"
