@@ -2,6 +2,7 @@ import { platformMetrics } from '../../../libs/platform/src/metrics/platform-met
 import { EventMetrics } from '../../../services/gateway/src/events/event-metrics';
 import { InventoryMetrics } from '../../../services/inventory/src/shared/metrics/inventory-metrics';
 import { MonitorMetrics } from '../../../services/monitor/src/metrics/monitor-metrics';
+import { ProbeMetrics } from '../../../services/monitor/src/metrics/probe-metrics';
 
 /**
  * The source files that define prom-client metrics, each with the registries it gives. A new
@@ -15,6 +16,7 @@ export const metricModules: Record<
   'services/gateway/src/events/event-metrics.ts': () => new EventMetrics().registry,
   'services/inventory/src/shared/metrics/inventory-metrics.ts': () => new InventoryMetrics().registry,
   'services/monitor/src/metrics/monitor-metrics.ts': () => new MonitorMetrics().registry,
+  'services/monitor/src/metrics/probe-metrics.ts': () => new ProbeMetrics().registry,
 };
 
 /** Sample names a series type adds to its metric name in the Prometheus text format. */
