@@ -1,10 +1,12 @@
-import { type Building, type Equipment, type Room } from '@cm/contracts';
+import { type Building, type Equipment, type Fleet, type Room } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
 import { PjlinkSimulator } from '@cm/simulators';
 import { type Page } from 'playwright-core';
 import { expectToast, screenshot, signedInPhonePerTest, startWebSystem, type WebSystem } from './browser';
 
 const PASSWORD = 'lamp-room-7';
+/** The simulator's maker and model, as the probe names them. */
+const MODEL = 'EPSON EB-L1070U';
 /** The monitor's first probe comes within the interval, then inventory records it: generous. */
 const READING_DEADLINE_MS = 90_000;
 
@@ -13,6 +15,8 @@ describe('web app: device health beyond ping', () => {
   let page: Page;
   let room: Room;
   let projector: PjlinkSimulator;
+  /** The same model on newer firmware, healthy: the fleet view puts the ceiling projector behind it. */
+  let rearProjector: PjlinkSimulator;
   const api: WebSystem['api'] = (method, path, body) => web.api(method, path, body);
   const equipmentNamed = async (name: string) =>
     (await api<Equipment[]>('GET', `/api/rooms/${room.id}/equipment`)).find((e) => e.name === name)!;
@@ -41,6 +45,12 @@ describe('web app: device health beyond ping', () => {
       firmware: '1.05',
       errors: { filter: 'warning' },
     });
+    rearProjector = await PjlinkSimulator.start({
+      host: '127.0.0.62',
+      class: 2,
+      lamps: [{ hours: 120, on: true }],
+      firmware: '1.07',
+    });
     web = await startWebSystem({ MONITOR_ALLOWED_NETWORKS: '127.0.0.0/8' });
     const building = await api<Building>('POST', '/api/buildings', { name: 'Probe Hall' });
     room = await api<Room>('POST', `/api/buildings/${building.id}/rooms`, {
@@ -52,11 +62,17 @@ describe('web app: device health beyond ping', () => {
       name: 'Ceiling Projector',
       ipAddress: '127.0.0.61',
     });
+    await api('POST', `/api/rooms/${room.id}/equipment`, {
+      name: 'Rear Projector',
+      ipAddress: '127.0.0.62',
+      probe: { type: 'pjlink', port: rearProjector.port, intervalSeconds: 10 },
+    });
   });
   afterAll(async () => {
     await web?.api('POST', '/api/monitoring/stop').catch(() => undefined);
     await web?.close();
     await projector?.close();
+    await rearProjector?.close();
   });
   signedInPhonePerTest(
     () => web,
@@ -130,6 +146,65 @@ describe('web app: device health beyond ping', () => {
     await screenshot(page, 'device-health-details-320');
   });
 
+  it('Settings → Device Fleet lists the firmware versions per model and the projector behind the newest, at 390 and 320 px', async () => {
+    await eventually(
+      async () => {
+        const model = (await api<Fleet>('GET', '/api/fleet')).models.find((m) => m.model === MODEL);
+        if (model?.versions.length !== 2) throw new Error(`Not both read yet: ${JSON.stringify(model)}`);
+      },
+      READING_DEADLINE_MS,
+      1000,
+    );
+    await page.goto('/settings');
+    await page.getByRole('link', { name: /^Device Fleet/ }).click();
+    await page.waitForURL('**/settings/fleet');
+    const model = page.getByRole('group', { name: MODEL });
+    expect(await model.getByText(/^Newest firmware:/).innerText()).toBe('Newest firmware: 1.07');
+    expect(
+      await model
+        .getByRole('list', { name: `Firmware versions of ${MODEL}` })
+        .getByRole('listitem')
+        .allTextContents(),
+    ).toEqual(['1.07newest1 device', '1.051 device']);
+    await model.getByRole('heading', { name: 'Not on 1.07 (1 device)' }).waitFor();
+    const behind = model.getByTestId('fleet-devices').getByRole('listitem');
+    expect(await behind.count()).toBe(1);
+    expect(await behind.getByRole('link', { name: 'Ceiling Projector' }).getAttribute('href')).toBe(
+      `/rooms/${room.id}`,
+    );
+    expect(await behind.innerText()).toMatch(/P1 · Probe Hall[\s\S]*1\.05/);
+    await screenshot(page, 'device-health-fleet-390');
+    await page.setViewportSize({ width: 320, height: 720 });
+    await screenshot(page, 'device-health-fleet-320');
+  });
+
+  it("the cards count the projector's warning as a fault, and the banner lists it with its reasons, at 390 and 320 px", async () => {
+    await page.goto(`/buildings/${room.buildingId}/rooms`);
+    expect(await page.getByTestId('room-card').getByTestId('fault-chip').innerText()).toBe('1 fault');
+    await screenshot(page, 'device-health-rooms-faults-390');
+    await page.setViewportSize({ width: 320, height: 720 });
+    await page.goto('/');
+    const building = page.getByTestId('building-card').filter({ hasText: 'Probe Hall' });
+    expect(await building.getByTestId('fault-chip').innerText()).toBe('1 fault');
+    await screenshot(page, 'device-health-buildings-faults-320');
+    await page.getByRole('button', { name: '1 device needs attention in 1 room · 1 fault' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Needs attention' });
+    expect(await dialog.getByTestId('problem-list').count()).toBe(0);
+    const faults = dialog.getByRole('region', { name: 'Faults' });
+    expect(await faults.getByRole('link', { name: /P1 · Floor 1/ }).getAttribute('href')).toBe(
+      `/rooms/${room.id}`,
+    );
+    const device = faults.getByTestId('fault-device');
+    expect(await device.count()).toBe(1);
+    expect(await device.innerText()).toMatch(/^Ceiling Projector/);
+    expect(await device.getByTestId('health-badge').innerText()).toBe('Warning');
+    expect(
+      await device.getByRole('list', { name: 'Reasons for Ceiling Projector' }).getByRole('listitem').count(),
+    ).toBeGreaterThan(0);
+    expect(await device.innerText()).toMatch(/127\.0\.0\.61\s*for /);
+    await screenshot(page, 'device-health-banner-faults-320');
+  });
+
   it('clears the password with Clear: the projector then refuses the probe, and the details say so', async () => {
     await page.goto(`/rooms/${room.id}`);
     const form = await openEdit('Ceiling Projector');
@@ -154,5 +229,12 @@ describe('web app: device health beyond ping', () => {
     expect((await panel.getByRole('list', { name: 'Reasons' }).innerText()).toLowerCase()).toContain(
       'password',
     );
+
+    // The banner lists the refused probe as an error among the faults.
+    await page.goto('/');
+    await page.getByRole('button', { name: /· 1 fault$/ }).click();
+    const fault = page.getByRole('dialog', { name: 'Needs attention' }).getByTestId('fault-device');
+    expect(await fault.getByTestId('health-badge').innerText()).toBe('Error');
+    expect((await fault.innerText()).toLowerCase()).toContain('password');
   });
 });

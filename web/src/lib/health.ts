@@ -1,10 +1,39 @@
-import { type HealthState, type StatusCounts } from '@cm/contracts';
+import { type HealthState, type Problems, type StatusCounts } from '@cm/contracts';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** The banner's sentence, singular where a count is one. */
-export const attentionSentence = (devices: number, rooms: number) =>
-  `${plural(devices, 'device needs', 'devices need')} attention in ${plural(rooms, 'room', 'rooms')}`;
+/**
+ * The banner's sentence, singular where a count is one. The faults among the devices are named
+ * after it ("3 devices need attention in 2 rooms · 2 faults"); without any it reads as before.
+ */
+export const attentionSentence = (devices: number, rooms: number, faults = 0) =>
+  `${plural(devices, 'device needs', 'devices need')} attention in ${plural(rooms, 'room', 'rooms')}` +
+  (faults > 0 ? ` · ${plural(faults, 'fault', 'faults')}` : '');
+
+/**
+ * What the banner counts: the devices and rooms either offline or faulty, and the faults. A partial
+ * device may be in both lists: it and its room count once.
+ */
+export function attentionCounts(problems: Problems): { devices: number; rooms: number; faults: number } {
+  const faults = problems.faults;
+  if (!faults || faults.deviceCount === 0) {
+    return { devices: problems.deviceCount, rooms: problems.roomCount, faults: 0 };
+  }
+  const rooms = (list: { buildings: { rooms: { id: string; devices: { id: string }[] }[] }[] }) =>
+    list.buildings.flatMap((b) => b.rooms);
+  const downRooms = rooms(problems);
+  const downRoomIds = new Set(downRooms.map((r) => r.id));
+  const downDeviceIds = new Set(downRooms.flatMap((r) => r.devices.map((d) => d.id)));
+  const faultRooms = rooms(faults);
+  return {
+    devices:
+      problems.deviceCount +
+      faultRooms.flatMap((r) => r.devices).filter((d) => !downDeviceIds.has(d.id)).length,
+    rooms:
+      problems.roomCount + new Set(faultRooms.map((r) => r.id).filter((id) => !downRoomIds.has(id))).size,
+    faults: faults.deviceCount,
+  };
+}
 
 /** How long something has been down, in its two largest units ("3 d 4 h", "5 min"). */
 export function downFor(sinceIso: string, now: number): string {
@@ -50,3 +79,10 @@ export function faultChip(
   if (reason && reason.length <= CHIP_REASON_MAX) return { label: reason, tone };
   return { label: plural(faulty.length, 'fault', 'faults'), tone };
 }
+
+/**
+ * The chip from the server's count of a room's or building's faulty devices. The count carries
+ * neither reasons nor severity: amber, as a warning.
+ */
+export const faultCountChip = (count: number | undefined): { label: string; tone: 'warning' } | null =>
+  count ? { label: plural(count, 'fault', 'faults'), tone: 'warning' } : null;

@@ -3,6 +3,7 @@ import { Building2, DoorOpen } from 'lucide-react';
 import { Link } from 'wouter';
 import { Card } from '../../../components/ui/card';
 import { EditDeleteButtons } from '../../../components/ui/edit-delete-buttons';
+import { FaultChip } from '../../../components/health/fault-chip';
 import { StatusChips } from '../../../components/health/status-chips';
 
 export const roomCountLabel = (count: number) => `${count} ${count === 1 ? 'Room' : 'Rooms'}`;
@@ -41,6 +42,7 @@ export function BuildingCard({ building, deleting, onEdit, onDelete }: BuildingC
             {roomCountLabel(building.roomCount)}
           </p>
           <StatusChips counts={building.statusCounts} />
+          <FaultChip count={building.faults} className="mt-2" />
         </Link>
         <EditDeleteButtons name={building.name} deleting={deleting} onEdit={onEdit} onDelete={onDelete} />
       </div>

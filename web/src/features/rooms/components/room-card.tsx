@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import { Badge } from '../../../components/ui/badge';
 import { Card } from '../../../components/ui/card';
 import { EditDeleteButtons } from '../../../components/ui/edit-delete-buttons';
+import { FaultChip } from '../../../components/health/fault-chip';
 import { StatusChips } from '../../../components/health/status-chips';
 import { roomTags } from '../lib/room-tags';
 
@@ -37,6 +38,7 @@ export function RoomCard({ room, deleting, onEdit, onDelete }: RoomCardProps) {
           </span>
         </p>
         <StatusChips counts={room.statusCounts} />
+        <FaultChip count={room.faults} className="mt-2" />
         {tags.length > 0 ? (
           <div className="mt-2 flex flex-wrap gap-1.5">
             {tags.map((tag) => (

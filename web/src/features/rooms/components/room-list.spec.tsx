@@ -80,4 +80,20 @@ describe(RoomList.name, () => {
     expect(within(card('A')).getByText('Capacity 30')).toBeInTheDocument();
     expect(within(card('A')).getByText('2 Equipment')).toBeInTheDocument();
   });
+
+  it("shows the server's fault count on a room's card, and no chip where there is none", () => {
+    render(
+      <RoomList
+        rooms={[{ ...room('Lab 2', '1'), faults: 2 }, { ...room('B', '1'), faults: 0 }, room('C', '1')]}
+        onEdit={() => {}}
+        onDelete={() => {}}
+      />,
+    );
+    const [chip, ...others] = screen.getAllByTestId('fault-chip');
+    expect(others).toHaveLength(0);
+    expect(chip!.closest('[data-testid="room-card"]')).toHaveTextContent('Lab 2');
+    expect(chip).toHaveTextContent('2 faults');
+    // Every device answers ping: faults are apart from the offline chips.
+    expect(screen.queryByTestId('status-chips')).not.toBeInTheDocument();
+  });
 });
