@@ -93,12 +93,14 @@ export class Membership {
     }
   }
 
-  /** Member ids whose entry has not expired, sorted. */
+  /**
+   * Member ids whose entry has not expired, sorted, each once: the listing is a consumer of the
+   * bucket's stream, so a member that renews its entry while the keys are read is listed twice.
+   */
   async live(): Promise<string[]> {
-    const ids: string[] = [];
-    for await (const key of await this.kv.keys(`${MEMBER_PREFIX}*`))
-      ids.push(key.slice(MEMBER_PREFIX.length));
-    return ids.sort();
+    const ids = new Set<string>();
+    for await (const key of await this.kv.keys(`${MEMBER_PREFIX}*`)) ids.add(key.slice(MEMBER_PREFIX.length));
+    return [...ids].sort();
   }
 
   private get memberKey(): string {
