@@ -22,7 +22,39 @@ function statusLag({ messages, acks }, from, to) {
   const checks = messages
     .filter((m) => m.storedAt >= from && m.storedAt < to)
     .reduce((sum, m) => sum + m.checks, 0);
-  return { perMessage: spread(lags), perSweepLast: spread(sweepLags), sweeps: sweepLags.length, checks };
+  return {
+    perMessage: spread(lags),
+    perSweepLast: spread(sweepLags),
+    sweepLastMs: sweepLags.map((v) => round(v, 0)),
+    sweeps: sweepLags.length,
+    checks,
+    ...consumerIn(acks.samples, from, to),
+    slowest: slowest(messages, committed, acks.samples, from, to),
+  };
+}
+
+/** Inventory's consumer in the window: its largest backlog, and the longest gap between readings of it. */
+function consumerIn(samples, from, to) {
+  const inWindow = samples.filter((x) => x.at >= from && x.at < to);
+  let gap = 0;
+  for (let i = 1; i < inWindow.length; i++) gap = Math.max(gap, inWindow[i].at - inWindow[i - 1].at);
+  return { backlogMax: Math.max(0, ...inWindow.map((x) => x.backlog)), ackReadingGapMaxMs: gap };
+}
+
+/** The five slowest status messages: their lag, how far into their sweep, the backlog when stored. */
+function slowest(messages, committed, samples, from, to) {
+  const firstOfSweep = new Map();
+  for (const m of messages) if (!firstOfSweep.has(m.sweepId)) firstOfSweep.set(m.sweepId, m.storedAt);
+  return messages
+    .filter((m) => m.storedAt >= from && m.storedAt < to)
+    .map((m) => ({ m, lag: (committed.get(m.seq) ?? Infinity) - m.storedAt }))
+    .sort((a, b) => b.lag - a.lag)
+    .slice(0, 5)
+    .map(({ m, lag }) => ({
+      lagMs: round(lag, 0),
+      intoSweepMs: m.storedAt - firstOfSweep.get(m.sweepId),
+      backlogWhenStored: samples.findLast((x) => x.at <= m.storedAt)?.backlog ?? null,
+    }));
 }
 
 /** Each reading whose probe answered in the window → its batch's commit. */
@@ -85,7 +117,6 @@ export function summarizePhase(p) {
     monitorMaxRssMiB: p.monitor.maxRssMiB,
     monitorPeakMiB: p.monitor.memory?.peak ?? null,
     inventoryCpuPercent: round(p.inventoryCpuMs / seconds / 10, 1),
-    postgresCpuPercent: round(p.postgresCpuMs / seconds / 10, 1),
     status,
     health,
     metrics: probeMetrics(p.metricsBefore, p.metricsAfter),
@@ -124,15 +155,15 @@ export function printSummary(r) {
         `${r.phaseS} s per phase after ${r.warmupS} s of warm-up; monitor NODE_OPTIONS ${r.monitorNodeOptions ?? '(none)'}`,
     );
     console.log(
-      '| phase | load (1/5/15 min) | monitor CPU % of a core | RSS max / peak MiB | status msgs → commit p50 / p99 / max ms | sweeps: last msg → commit p50 / max ms | readings (devices) | answer → commit p50 / p99 / max ms | inventory CPU % | its PostgreSQL % |',
+      '| phase | load (1/5/15 min) | monitor CPU % of a core | RSS max / peak MiB | status msgs → commit p50 / p99 / max ms | sweeps: last msg → commit p50 / max ms | readings (devices) | answer → commit p50 / p99 / max ms | inventory CPU % |',
     );
-    console.log('|---|---|---|---|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|---|');
     for (const x of [ref, pro]) {
       const s = x.status;
       const h = x.health;
       console.log(
         `| ${x.label} | ${x.load?.join(' / ')} | ${x.monitorCpuPercent} | ${x.monitorMaxRssMiB} / ${x.monitorPeakMiB} | ${s.perMessage.p50} / ${s.perMessage.p99} / ${s.perMessage.max} (${s.perMessage.n}) | ` +
-          `${s.perSweepLast.p50} / ${s.perSweepLast.max} (${s.sweeps}) | ${h.readings} (${h.devices}) | ${h.answerToCommit.p50} / ${h.answerToCommit.p99} / ${h.answerToCommit.max} | ${x.inventoryCpuPercent} | ${x.postgresCpuPercent} |`,
+          `${s.perSweepLast.p50} / ${s.perSweepLast.max} (${s.sweeps}) | ${h.readings} (${h.devices}) | ${h.answerToCommit.p50} / ${h.answerToCommit.p99} / ${h.answerToCommit.max} | ${x.inventoryCpuPercent} |`,
       );
     }
     for (const [name, g] of Object.entries(r.goals))

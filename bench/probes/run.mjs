@@ -39,14 +39,7 @@ import {
   stackEnv,
   tearDown,
 } from '../support/campus.mjs';
-import {
-  backendCpu,
-  backendCpuDelta,
-  cpuMs,
-  loadAverage,
-  resetPeakMemory,
-  round,
-} from '../support/measure.mjs';
+import { cpuMs, loadAverage, resetPeakMemory, round } from '../support/measure.mjs';
 import { followStream, pollAckFloor, scrapeMetrics, watchProcess } from './observe.mjs';
 import { briefOf, printSummary, summarizePhase } from './results.mjs';
 import { MAX_PER_KIND } from './layout.mjs';
@@ -129,7 +122,7 @@ function monitoring(url, cookie) {
  * Starting monitoring spreads each probe target's slots over its interval afresh.
  */
 async function runPhase(ctx, label) {
-  const { db, post, pids, metricsPort, streams } = ctx;
+  const { post, pids, metricsPort, streams } = ctx;
   resetPeakMemory(pids.monitor);
   await post('start');
   log(`${label}: monitoring started; ${WARMUP_S} s warm-up, then ${PHASE_S} s measured`);
@@ -137,13 +130,11 @@ async function runPhase(ctx, label) {
   const metricsBefore = await scrapeMetrics(metricsPort);
   const monitor = watchProcess(pids.monitor);
   const inventoryCpu = cpuMs(pids.inventory);
-  const pgBefore = await backendCpu(db, pids.inventory);
   const from = Date.now();
   await sleep(PHASE_S * 1000);
   const to = Date.now();
   const monitorStats = monitor.stop();
   const inventoryCpuMs = cpuMs(pids.inventory) - inventoryCpu;
-  const postgresCpuMs = backendCpuDelta(pgBefore, await backendCpu(db, pids.inventory));
   const metricsAfter = await scrapeMetrics(metricsPort);
   const load = loadAverage();
   await post('stop');
@@ -163,7 +154,6 @@ async function runPhase(ctx, label) {
     health: streams[1],
     monitor: monitorStats,
     inventoryCpuMs,
-    postgresCpuMs,
     metricsBefore,
     metricsAfter,
     load,
