@@ -4,6 +4,7 @@ import {
   apiRoutes,
   type Building,
   type Equipment,
+  ErrorCode,
   healthAnswerSchema,
   type Room,
   type User,
@@ -40,14 +41,26 @@ const serviceCallTimeoutMs = '30000';
  * did not answer within its two seconds, say): that is what they are for, whatever the input.
  */
 const statusProbes: string[] = [apiRoutes.readyz.path, apiRoutes.systemStatus.path];
-const isStatusReport = (route: ApiRouteDef, answer: Answer) => {
-  if (answer.status !== 503 || !statusProbes.includes(route.path)) return false;
-  try {
-    return healthAnswerSchema.safeParse(JSON.parse(answer.text)).success;
-  } catch {
-    return false;
-  }
+/**
+ * Check Now answers 504 when the sweep outlasts its wait (15 s here): on a loaded machine that is
+ * the documented answer, and says nothing of how the input was handled.
+ */
+const isTimeReport = (route: ApiRouteDef, answer: Answer) => {
+  const parsed = parseJson(answer.text);
+  if (answer.status === 503 && statusProbes.includes(route.path))
+    return healthAnswerSchema.safeParse(parsed).success;
+  if (answer.status === 504 && route.path === apiRoutes.checkMonitoring.path)
+    return (parsed as { code?: unknown } | undefined)?.code === ErrorCode.CHECK_INCOMPLETE;
+  return false;
 };
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 /** Objects are served outside /api and the registry, behind the same session check. */
 const objectsRoute: ApiRouteDef = {
@@ -117,7 +130,7 @@ function send(base: string, req: FuzzRequest, cookie: string | undefined): Promi
 /** Why an answer fails the test, or null when it is fine. */
 function judge(c: FuzzCase, route: ApiRouteDef, answer: Answer | string, base: string): string | null {
   if (typeof answer === 'string') return answer;
-  if (isStatusReport(route, answer)) return null;
+  if (isTimeReport(route, answer)) return null;
   if (answer.status >= 500) return `answered ${answer.status}: ${answer.text.slice(0, 300)}`;
   if (answer.status === 408) return `answered 408 to a body sent whole: ${answer.text.slice(0, 300)}`;
   if (answer.ms > answerWithinMs) return `answered after ${Math.round(answer.ms)} ms`;
