@@ -7,6 +7,13 @@ import { encode, isRevisionConflict } from './monitor-store';
 const MEMBER_PREFIX = 'members.';
 const SESSION_PREFIX = 'sessions.';
 const SESSION_ID_ATTEMPTS = 50;
+/**
+ * How long listing the members may take. The listing is a consumer that ends on the message it
+ * sees with nothing pending; an entry that expires between the consumer's start and its delivery
+ * is never delivered, and the listing would wait forever (seen under load: a replica stuck in
+ * its shutdown, and sweeps that never started).
+ */
+export const MEMBER_LIST_TIMEOUT_MS = 5000;
 
 /** KV keys and NATS subject tokens allow letters, digits, `-` and `_` here. */
 const token = (text: string, max: number) => text.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, max) || 'host';
@@ -97,9 +104,18 @@ export class Membership {
    * Member ids whose entry has not expired, sorted, each once: the listing is a consumer of the
    * bucket's stream, so a member that renews its entry while the keys are read is listed twice.
    */
-  async live(): Promise<string[]> {
+  async live(timeoutMs = MEMBER_LIST_TIMEOUT_MS): Promise<string[]> {
+    const keys = await this.kv.keys(`${MEMBER_PREFIX}*`);
+    const timer = setTimeout(
+      () => keys.stop(new Error(`Listing the monitor replicas took over ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
     const ids = new Set<string>();
-    for await (const key of await this.kv.keys(`${MEMBER_PREFIX}*`)) ids.add(key.slice(MEMBER_PREFIX.length));
+    try {
+      for await (const key of keys) ids.add(key.slice(MEMBER_PREFIX.length));
+    } finally {
+      clearTimeout(timer);
+    }
     return [...ids].sort();
   }
 
