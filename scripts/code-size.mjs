@@ -17,7 +17,23 @@ const allowedFiles = new Map([
   // Data, not code: the list of passwords refused at sign-up, one a line.
   ['services/auth/src/passwords/common-passwords.ts', 'data'],
 ]);
-const allowedFunctions = new Map([]);
+// Screens whose markup is one long JSX tree, kept as they were when the rule came in: the next change
+// to each splits it into sub-components (issue 35). Listed so a new long one still fails.
+const allowedFunctions = new Map(
+  [
+    'web/src/components/upload/image-upload-dialog.tsx#ImageUploadForm',
+    'web/src/features/account/components/account-page.tsx#EnrolCard',
+    'web/src/features/auth/components/sign-in-page.tsx#SignInPage',
+    'web/src/features/buildings/components/building-form.tsx#BuildingForm',
+    'web/src/features/inventory-csv/components/import-export-tab.tsx#ImportCard',
+    'web/src/features/notifications/components/channel-list.tsx#ChannelList',
+    'web/src/features/rooms/components/connection-details.tsx#ConnectionDetails',
+    'web/src/features/rooms/components/room-detail-page.tsx#RoomDetailPage',
+    'web/src/features/tokens/components/api-tokens-tab.tsx#ApiTokensTab',
+    'web/src/features/tokens/components/api-tokens-tab.tsx#TokenForm',
+    'web/src/features/users/components/users-page.tsx#UsersPage',
+  ].map((name) => [name, 'screen markup']),
+);
 
 // Tests, their helpers and schema history do not count: migrations are written once and never
 // read as a whole; generated files are not written by hand.
