@@ -19,4 +19,5 @@ export * from './retry-with-backoff';
 export * from './rpc-error.filter';
 export * from './secret-box';
 export * from './shutdown';
+export * from './typed-query';
 export * from './validation';
