@@ -22,7 +22,6 @@ const allowedFiles = new Map([
 const allowedFunctions = new Map(
   [
     'web/src/components/upload/image-upload-dialog.tsx#ImageUploadForm',
-    'web/src/features/account/components/account-page.tsx#EnrolCard',
     'web/src/features/auth/components/sign-in-page.tsx#SignInPage',
     'web/src/features/buildings/components/building-form.tsx#BuildingForm',
     'web/src/features/notifications/components/channel-list.tsx#ChannelList',
