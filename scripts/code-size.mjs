@@ -22,7 +22,6 @@ const allowedFiles = new Map([
 const allowedFunctions = new Map(
   [
     'web/src/features/auth/components/sign-in-page.tsx#SignInPage',
-    'web/src/features/buildings/components/building-form.tsx#BuildingForm',
     'web/src/features/rooms/components/room-detail-page.tsx#RoomDetailPage',
     'web/src/features/users/components/users-page.tsx#UsersPage',
   ].map((name) => [name, 'screen markup']),
