@@ -42,6 +42,23 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: ['typeorm'] }] },
   },
   {
+    // Inventory's SQL answers typed rows: queryRows<Row>/queryChanged<Row>/execute from the platform
+    // name the shape and the row where the SQL is written, instead of TypeORM's `any` (see
+    // docs/architecture.md, "Data access"). Migrations keep the query runner.
+    files: ['services/inventory/src/**/*.ts'],
+    ignores: ['**/migrations/**', '**/*.spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='query']",
+          message:
+            'Run SQL through queryRows<Row>(), queryRow<Row>(), queryChanged<Row>() or execute() from @cm/platform.',
+        },
+      ],
+    },
+  },
+  {
     // Gateway handlers take their parameters typed by the route contract (`@Param() { id }:
     // RouteParams<typeof apiRoutes.x>`), so a parameter renamed in the contract fails to compile.
     files: ['services/gateway/src/**/*.controller.ts'],

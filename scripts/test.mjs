@@ -40,6 +40,7 @@ const steps = [
         'web/src',
       ],
     ],
+    ['Size rules', 'node', ['scripts/code-size.mjs']],
     [
       'Lint of scripts, benchmarks and root configuration',
       'npx',

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { durableConsumers, namespacedName, streams } from '../../libs/contracts/src/messaging';
+import { durableConsumers, streams } from '../../libs/contracts/src/jetstream-names';
+import { namespacedName } from '../../libs/contracts/src/namespace';
 import { componentOf, type Manifest, releaseNamespace, render } from './support/helm';
 import { deployments, ofKind } from './support/kubernetes';
 import { exportedMetricNames, externalMetrics, metricModules } from './support/metrics';

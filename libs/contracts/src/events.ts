@@ -2,7 +2,7 @@ import { type z } from 'zod';
 import { probeBatchSchema } from './device-health';
 import { equipmentChangedEventSchema } from './equipment';
 import { equipmentStatusEventSchema, inventoryChangedEventSchema, monitoringStateEventSchema } from './live';
-import { events } from './messaging';
+import { events } from './jetstream-names';
 import { statusMessageSchema } from './monitoring';
 import { accountChangedEventSchema } from './users';
 

@@ -1,5 +1,6 @@
 import { csvCell, csvCellValue } from './csv';
-import { checkImportHeader, inventoryCsvColumns, parseImportLine } from './inventory-csv';
+import { checkImportHeader, inventoryCsvColumns } from './inventory-csv';
+import { parseImportLine } from './inventory-csv-line';
 
 const columns = [...inventoryCsvColumns];
 const cells = (given: Partial<Record<(typeof inventoryCsvColumns)[number], string>>) =>

@@ -3,7 +3,7 @@ import { buildingUpdateSchema } from './buildings';
 import { equipmentChangedEventSchema, equipmentCreateBodySchema, equipmentUpdateSchema } from './equipment';
 import { describeZodError } from './errors';
 import { eventSchemas } from './events';
-import { events } from './messaging';
+import { events } from './jetstream-names';
 import { targetsPageRequestSchema } from './monitoring';
 import { roomCreateSchema, roomUpdateSchema } from './rooms';
 import { inventoryRoutes } from './routes/inventory';

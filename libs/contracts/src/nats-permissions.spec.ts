@@ -1,4 +1,5 @@
-import { events, messages } from './messaging';
+import { events } from './jetstream-names';
+import { messages } from './messaging';
 import { natsPermissions, natsPrincipals, streamsOf } from './nats-permissions';
 
 describe(natsPermissions.name, () => {

@@ -1,15 +1,6 @@
-import {
-  durableConsumers,
-  events,
-  kvBuckets,
-  type MessageDef,
-  messages,
-  namespacedName,
-  namespacedSubject,
-  type NoticeDef,
-  serviceNames,
-  streams,
-} from './messaging';
+import { durableConsumers, events, kvBuckets, streams } from './jetstream-names';
+import { type MessageDef, messages, type NoticeDef, serviceNames } from './messaging';
+import { namespacedName, namespacedSubject } from './namespace';
 
 /** Every process that connects to NATS, each with a user of its own. */
 export const natsPrincipals = ['gateway', ...serviceNames] as const;

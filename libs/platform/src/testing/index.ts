@@ -8,7 +8,7 @@ import { Client } from 'pg';
 import { type z } from 'zod';
 import { bootstrapService } from '../bootstrap';
 import { ConfigError, type CoreConfig, type HttpPortConfig, parseEnv } from '../config';
-import { deleteNamespaceStreams } from '../nats/jetstream';
+import { deleteNamespaceStreams } from '../nats/streams';
 import { RpcClient } from '../nats/rpc-client';
 
 export { eventually } from './eventually';

@@ -1,13 +1,14 @@
 import http, { type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { ErrorCode, MAX_UPLOAD_BYTES, mediaMessages, messages, objectKeyPattern } from '@cm/contracts';
-import { AppError, CONFIG, httpStatusFor, RpcClient } from '@cm/platform';
+import { AppError, CONFIG, RpcClient } from '@cm/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { type Config } from '../config';
 import { type IdleTimers, UPLOAD_IDLE_TIMERS } from '../http/idle-timers';
 import { ownOrigins, publicOriginOf } from '../security/same-origin';
 import { drain } from './drain';
+import { readStoreError, respond, storeFailed, storeRefusal } from './store-answer';
 import { UploadSignature } from './upload-signature';
 import { TooManyUploads, UploadSlots } from './upload-slots';
 
@@ -28,11 +29,7 @@ const SIGNATURE_PARAMS = [
 const CONTINUE_WAIT_MS = 1000;
 /** How long the store may take to answer once the whole file is sent. */
 const STORE_ANSWER_MS = 60_000;
-/** The store's error document is short; only its start is read. */
-const ERROR_DOCUMENT_BYTES = 16 * 1024;
 
-const storeFailed = () =>
-  new AppError(ErrorCode.SERVICE_UNAVAILABLE, 'The file could not be stored just now. Try again.');
 const idle = () => new AppError(ErrorCode.UPLOAD_TIMEOUT, mediaMessages.idle);
 const refused = (message: string) => () => new AppError(ErrorCode.UPLOAD_LINK_REFUSED, message);
 /** Why a link is not let through, by what is wrong with it. */
@@ -245,27 +242,9 @@ export class StoreProxy {
 
   /** Streams the body to the store at the client's pace, and answers what the store answers. */
   private forward(req: Request, res: Response, pathAndQuery: string, length: number): void {
-    const store = this.store!;
-    // The store decides on the link from the headers alone; asked to, it answers then, before any of
-    // the body is sent. Otherwise a refusal mid-body closes the connection under our writes, and
-    // node reports the broken pipe instead of the store's answer.
-    const headers: OutgoingHttpHeaders = { 'content-length': length, expect: '100-continue' };
-    if (req.headers['content-type']) headers['content-type'] = req.headers['content-type'];
     let upstream: ClientRequest;
     try {
-      upstream = (store.protocol === 'https:' ? https : http).request({
-        protocol: store.protocol,
-        // node writes the Host header from these, as the signer wrote it (IPv6 in brackets).
-        hostname: this.bucketHost.replace(/^\[(.*)\]$/, '$1'),
-        port: store.port || undefined,
-        method: 'PUT',
-        path: pathAndQuery,
-        headers,
-        // A connection of its own: a kept-alive one the store has meanwhile closed would fail the
-        // upload, and a body streamed once cannot be sent again.
-        agent: false,
-        timeout: Math.max(STORE_ANSWER_MS, this.idleMs),
-      });
+      upstream = this.openUpstream(req, pathAndQuery, length);
     } catch {
       // node refuses a path with characters a URL may not hold unescaped.
       return this.refuse(
@@ -274,7 +253,53 @@ export class StoreProxy {
         new AppError(ErrorCode.VALIDATION_FAILED, 'The upload link is malformed. Request a new one.'),
       );
     }
+    const stop = this.streamBody(req, res, upstream);
 
+    // A store that answers before the whole body is sent may close the connection under our writes:
+    // its answer is the one that counts.
+    let answered = false;
+    upstream.once('timeout', () => upstream.destroy(new Error(`no answer within ${STORE_ANSWER_MS} ms`)));
+    upstream.on('error', (error) => {
+      if (answered || res.headersSent || res.destroyed) return;
+      stop();
+      this.logger.warn(`Object store unreachable for a forwarded upload: ${String(error)}`);
+      this.refuse(req, res, storeFailed());
+    });
+    upstream.once('response', (answer) => {
+      answered = true;
+      stop();
+      void this.relay(req, res, answer);
+    });
+  }
+
+  /** The PUT to the store, nothing sent yet; throws on a path node will not send. */
+  private openUpstream(req: Request, pathAndQuery: string, length: number): ClientRequest {
+    const store = this.store!;
+    // The store decides on the link from the headers alone; asked to, it answers then, before any of
+    // the body is sent. Otherwise a refusal mid-body closes the connection under our writes, and
+    // node reports the broken pipe instead of the store's answer.
+    const headers: OutgoingHttpHeaders = { 'content-length': length, expect: '100-continue' };
+    if (req.headers['content-type']) headers['content-type'] = req.headers['content-type'];
+    return (store.protocol === 'https:' ? https : http).request({
+      protocol: store.protocol,
+      // node writes the Host header from these, as the signer wrote it (IPv6 in brackets).
+      hostname: this.bucketHost.replace(/^\[(.*)\]$/, '$1'),
+      port: store.port || undefined,
+      method: 'PUT',
+      path: pathAndQuery,
+      headers,
+      // A connection of its own: a kept-alive one the store has meanwhile closed would fail the
+      // upload, and a body streamed once cannot be sent again.
+      agent: false,
+      timeout: Math.max(STORE_ANSWER_MS, this.idleMs),
+    });
+  }
+
+  /**
+   * Copies the client's body to the store once the store says to go on, pausing the client while
+   * the store holds us back. Answers the function that stops the copy.
+   */
+  private streamBody(req: Request, res: Response, upstream: ClientRequest): () => void {
     // The client's silence counts, not the store's: while the store holds us back, the timer waits.
     let heldByStore = true;
     const timer = this.timers.start(this.idleMs, function expire() {
@@ -328,22 +353,7 @@ export class StoreProxy {
       stop();
       upstream.destroy();
     });
-
-    // A store that answers before the whole body is sent may close the connection under our writes:
-    // its answer is the one that counts.
-    let answered = false;
-    upstream.once('timeout', () => upstream.destroy(new Error(`no answer within ${STORE_ANSWER_MS} ms`)));
-    upstream.on('error', (error) => {
-      if (answered || res.headersSent || res.destroyed) return;
-      stop();
-      this.logger.warn(`Object store unreachable for a forwarded upload: ${String(error)}`);
-      this.refuse(req, res, storeFailed());
-    });
-    upstream.once('response', (answer) => {
-      answered = true;
-      stop();
-      void this.relay(req, res, answer);
-    });
+    return stop;
   }
 
   private async relay(req: Request, res: Response, answer: IncomingMessage): Promise<void> {
@@ -354,40 +364,11 @@ export class StoreProxy {
       res.status(200).end();
       return;
     }
-    const document = await readStart(answer, ERROR_DOCUMENT_BYTES).catch(() => '');
-    const code = /<Code>([^<]*)<\/Code>/.exec(document)?.[1];
-    const message = /<Message>([^<]*)<\/Message>/.exec(document)?.[1] ?? '';
+    const { code, message } = await readStoreError(answer);
     if (res.headersSent || res.destroyed) return;
     // Upload libraries name the store's refusal by this header, as when they reach the store directly.
     if (code && /^\w+$/.test(code)) res.setHeader('x-amz-error-code', code);
-    this.refuse(req, res, this.refusal(status, code, message));
-  }
-
-  /** What the store's refusal means to the person uploading. */
-  private refusal(status: number, code: string | undefined, message: string): AppError {
-    const named = code ? ` (${code})` : '';
-    if (status === 403 && /expired/i.test(message)) {
-      return new AppError(
-        ErrorCode.UPLOAD_LINK_REFUSED,
-        'The upload link has expired (Request has expired). Start the upload again.',
-      );
-    }
-    if (status === 403) {
-      return new AppError(
-        ErrorCode.UPLOAD_LINK_REFUSED,
-        `The file store refused the upload link${named}: it does not match this file or was altered. Start the upload again.`,
-      );
-    }
-    if (code === 'EntityTooLarge') return new AppError(ErrorCode.FILE_TOO_LARGE, mediaMessages.tooLarge);
-    if (status >= 400 && status < 500 && status !== 404) {
-      return new AppError(
-        ErrorCode.VALIDATION_FAILED,
-        `The file store refused the upload${named}. Start the upload again.`,
-      );
-    }
-    // The bucket missing or the store failing is ours to fix, not the person's.
-    this.logger.warn(`Object store answered ${status}${named} to a forwarded upload: ${message}`);
-    return storeFailed();
+    this.refuse(req, res, storeRefusal(status, code, message, this.logger));
   }
 
   /** Answers now; what the client still sends is read and dropped, so that it reads the answer. */
@@ -395,23 +376,4 @@ export class StoreProxy {
     respond(res, error);
     void drain(req, this.idleMs);
   }
-}
-
-function respond(res: Response, error: AppError): void {
-  if (res.headersSent) return;
-  res.status(httpStatusFor(error.code)).json(error.toBody());
-}
-
-/** Up to `limit` bytes of a response, as text; the rest is dropped. */
-function readStart(stream: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    stream.on('data', (chunk: Buffer) => {
-      if (size < limit) chunks.push(chunk);
-      size += chunk.length;
-    });
-    stream.once('end', () => resolve(Buffer.concat(chunks).toString('utf8').slice(0, limit)));
-    stream.once('error', reject);
-  });
 }

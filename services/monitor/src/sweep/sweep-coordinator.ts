@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { ErrorCode, messages, namespacedSubject, type SweepAssignment } from '@cm/contracts';
-import { AppError, CONFIG, injectTraceHeaders, JetStreamConnection } from '@cm/platform';
+import { ErrorCode, messages, type SweepAssignment } from '@cm/contracts';
+import { AppError, CONFIG, JetStreamConnection } from '@cm/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { ErrorCode as NatsErrorCode, NatsError } from 'nats';
@@ -9,7 +9,7 @@ import { type Config } from '../config';
 import { MonitorMetrics } from '../metrics/monitor-metrics';
 import { TargetList } from '../targets/target-list';
 import { SweepRun } from './sweep-run';
-import { decodeJson, encodeJson } from './wire';
+import { ReplicaWire } from './wire';
 
 /**
  * How long a replica has to accept its share. One that does not answer in time but is still in
@@ -52,14 +52,17 @@ export function newSweepId(now = Date.now()): string {
 export class SweepCoordinator {
   private readonly logger = new Logger(SweepCoordinator.name);
   private readonly running = new Set<SweepRun>();
+  private readonly wire: ReplicaWire;
 
   constructor(
     @Inject(CONFIG) private readonly config: Config,
-    private readonly jetstream: JetStreamConnection,
+    jetstream: JetStreamConnection,
     private readonly membership: Membership,
     private readonly targets: TargetList,
     private readonly metrics: MonitorMetrics,
-  ) {}
+  ) {
+    this.wire = new ReplicaWire(jetstream.nc, jetstream.namespace);
+  }
 
   /**
    * For a replica going away: waits (a little) until the sweeps fired here have handed its own
@@ -112,17 +115,9 @@ export class SweepCoordinator {
     }
     const sweep = new SweepRun(sweepId, members, this.targets.size);
     const started = performance.now();
-    const nc = this.jetstream.nc;
-    const reports = nc.subscribe(
-      namespacedSubject(this.jetstream.namespace, messages.monitor.sweepDone.subject),
-      {
-        callback: (error, msg) => {
-          if (error) return;
-          const report = messages.monitor.sweepDone.payload.safeParse(decodeJson(msg.data));
-          if (report.success && report.data.sweepId === sweep.id) sweep.onReport(report.data);
-        },
-      },
-    );
+    const reports = this.wire.listen(messages.monitor.sweepDone, (report) => {
+      if (report.sweepId === sweep.id) sweep.onReport(report);
+    });
     const deadline = setTimeout(() => sweep.end(false), this.config.MONITOR_SWEEP_TIMEOUT_MS);
     this.running.add(sweep);
     // A member counts as gone once two reads in a row miss it: a read of the bucket under load can
@@ -166,19 +161,11 @@ export class SweepCoordinator {
 
   private assign(sweep: SweepRun, part: { assignment: SweepAssignment; assignees: string[] }): void {
     for (const member of part.assignees) {
-      const subject = namespacedSubject(
-        this.jetstream.namespace,
-        `${messages.monitor.assignSweep.subject}.${member}`,
-      );
       sweep.track(
-        this.jetstream.nc
-          .request(subject, encodeJson(part.assignment satisfies SweepAssignment), {
-            timeout: ACCEPT_TIMEOUT_MS,
-            headers: injectTraceHeaders(),
-          })
-          .then((reply) => {
-            const acceptance = messages.monitor.assignSweep.reply.safeParse(decodeJson(reply.data));
-            if (!acceptance.data?.accepted) sweep.fail(member);
+        this.wire
+          .ask(messages.monitor.assignSweep, member, part.assignment, ACCEPT_TIMEOUT_MS)
+          .then((acceptance) => {
+            if (!acceptance.accepted) sweep.fail(member);
           })
           .catch((error: unknown) => {
             if (error instanceof NatsError && error.code === NatsErrorCode.Timeout) {

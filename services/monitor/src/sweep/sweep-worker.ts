@@ -1,14 +1,8 @@
-import {
-  messages,
-  namespacedSubject,
-  type SweepAcceptance,
-  type SweepAssignment,
-  type SweepReport,
-} from '@cm/contracts';
+import { messages, type SweepAcceptance, type SweepAssignment, type SweepReport } from '@cm/contracts';
 import { extractTraceContext, JetStreamConnection } from '@cm/platform';
 import { Injectable, Logger } from '@nestjs/common';
 import { context, trace } from '@opentelemetry/api';
-import { type Msg, type Subscription } from 'nats';
+import { type MsgHdrs, type Subscription } from 'nats';
 import { ownership } from '../cluster/assignment';
 import { Membership } from '../cluster/membership';
 import { MonitorMetrics } from '../metrics/monitor-metrics';
@@ -17,7 +11,7 @@ import { summarize } from '../ping/status';
 import { TargetList } from '../targets/target-list';
 import { pingShare } from './ping-share';
 import { StatusPublisher } from './status-publisher';
-import { decodeJson, encodeJson } from './wire';
+import { ReplicaWire } from './wire';
 
 const tracer = trace.getTracer('@cm/monitor');
 
@@ -45,6 +39,7 @@ export class SweepWorker {
   private readonly shares = new Set<Share>();
   private subscription?: Subscription;
   private stopping = false;
+  private readonly wire: ReplicaWire;
 
   constructor(
     private readonly jetstream: JetStreamConnection,
@@ -52,19 +47,17 @@ export class SweepWorker {
     private readonly targets: TargetList,
     private readonly pinger: Pinger,
     private readonly metrics: MonitorMetrics,
-  ) {}
+  ) {
+    this.wire = new ReplicaWire(jetstream.nc, jetstream.namespace);
+  }
 
   start(): void {
-    const subject = namespacedSubject(
-      this.jetstream.namespace,
-      `${messages.monitor.assignSweep.subject}.${this.membership.memberId}`,
+    this.subscription = this.wire.serve(
+      messages.monitor.assignSweep,
+      this.membership.memberId,
+      (assignment, respond, headers) => this.accept(assignment, respond, headers),
+      (error) => this.logger.warn(`Sweep assignments: ${String(error)}`),
     );
-    this.subscription = this.jetstream.nc.subscribe(subject, {
-      callback: (error, msg) => {
-        if (error) this.logger.warn(`Sweep assignments: ${String(error)}`);
-        else this.accept(msg);
-      },
-    });
   }
 
   /** Stops taking shares, cuts the running ones short (reported aborted), and closes the pinger. */
@@ -76,17 +69,19 @@ export class SweepWorker {
     await Promise.all([...this.shares].map((s) => s.done));
   }
 
-  private accept(msg: Msg): void {
-    const parsed = messages.monitor.assignSweep.request.safeParse(decodeJson(msg.data));
-    const accepted = parsed.success && !this.stopping;
-    msg.respond(encodeJson({ accepted } satisfies SweepAcceptance));
-    if (!parsed.success) this.logger.warn('Ignored a sweep assignment that fails its schema');
-    if (!accepted || !parsed.success) return;
+  private accept(
+    assignment: SweepAssignment | undefined,
+    respond: (reply: SweepAcceptance) => void,
+    headers: MsgHdrs | undefined,
+  ): void {
+    const accepted = assignment !== undefined && !this.stopping;
+    respond({ accepted });
+    if (!assignment) this.logger.warn('Ignored a sweep assignment that fails its schema');
+    if (!accepted || !assignment) return;
     const share: Share = { aborted: false, done: Promise.resolve() };
     // The coordinator's sweep span is the parent: the events published here continue its trace.
-    const assignment = parsed.data;
     share.done = context
-      .with(extractTraceContext(msg.headers), () =>
+      .with(extractTraceContext(headers), () =>
         tracer.startActiveSpan(
           'monitor sweep share',
           { attributes: { 'cm.sweep.id': assignment.sweepId, 'cm.sweep.part': assignment.part } },
@@ -94,7 +89,7 @@ export class SweepWorker {
         ),
       )
       .catch((error: unknown) =>
-        this.logger.error(`Sweep ${parsed.data.sweepId} failed here: ${String(error)}`),
+        this.logger.error(`Sweep ${assignment.sweepId} failed here: ${String(error)}`),
       )
       .finally(() => this.shares.delete(share));
     this.shares.add(share);
@@ -138,9 +133,6 @@ export class SweepWorker {
     report.lastSequence = publisher.lastSequence;
     report.aborted = share.aborted;
     this.metrics.shareDuration.observe((performance.now() - started) / 1000);
-    this.jetstream.nc.publish(
-      namespacedSubject(this.jetstream.namespace, messages.monitor.sweepDone.subject),
-      encodeJson(report satisfies SweepReport),
-    );
+    this.wire.publish(messages.monitor.sweepDone, report);
   }
 }

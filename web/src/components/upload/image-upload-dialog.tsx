@@ -118,18 +118,7 @@ function ImageUploadForm({ maxBytes, onUploaded, onClose }: ImageUploadFormProps
           {problem}
         </p>
       ) : null}
-      {uploading ? (
-        <div
-          role="progressbar"
-          aria-label="Upload progress"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={Math.round(progress * 100)}
-          className="h-2 overflow-hidden rounded-full bg-slate-200"
-        >
-          <div className="h-full bg-brand-700 transition-[width]" style={{ width: `${progress * 100}%` }} />
-        </div>
-      ) : null}
+      {uploading ? <UploadProgress progress={progress} /> : null}
       <div className="flex gap-2">
         <Button variant="outline" className="flex-1" onClick={onClose}>
           Cancel
@@ -138,6 +127,22 @@ function ImageUploadForm({ maxBytes, onUploaded, onClose }: ImageUploadFormProps
           {uploading ? 'Uploading...' : 'Upload'}
         </Button>
       </div>
+    </div>
+  );
+}
+
+/** The upload's progress, 0 to 1. */
+function UploadProgress({ progress }: { progress: number }) {
+  return (
+    <div
+      role="progressbar"
+      aria-label="Upload progress"
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={Math.round(progress * 100)}
+      className="h-2 overflow-hidden rounded-full bg-slate-200"
+    >
+      <div className="h-full bg-brand-700 transition-[width]" style={{ width: `${progress * 100}%` }} />
     </div>
   );
 }

@@ -5,7 +5,7 @@ import {
   type OpenAlertQuery,
   type QuietHours,
 } from '@cm/contracts';
-import { CONFIG } from '@cm/platform';
+import { CONFIG, execute, queryChanged, queryRows } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type Config } from '../../config';
@@ -67,13 +67,15 @@ export class AlertRepository extends TableRepository {
    * building given does not exist.
    */
   async listOpen(query: OpenAlertQuery): Promise<OpenAlert[] | null> {
-    const [place]: { room: boolean; building: boolean }[] = await this.dataSource.query(
+    const [place] = await queryRows<{ room: boolean; building: boolean }>(
+      this.dataSource,
       `SELECT $1::uuid IS NULL OR EXISTS (SELECT 1 FROM ${this.t.rooms} WHERE id = $1) AS room,
               $2::uuid IS NULL OR EXISTS (SELECT 1 FROM ${this.t.buildings} WHERE id = $2) AS building`,
       [query.roomId ?? null, query.buildingId ?? null],
     );
     if (!place.room || !place.building) return null;
-    const alerts: OpenAlert[] = await this.dataSource.query(
+    const alerts = await queryRows<OpenAlert>(
+      this.dataSource,
       `SELECT a.id, json_build_object('id', r.id, 'name', r.name) AS room,
               json_build_object('id', b.id, 'name', b.name) AS building,
               ${isoOf('a.opened_at')} AS "openedAt", NULL AS "closedAt",
@@ -98,7 +100,8 @@ export class AlertRepository extends TableRepository {
 
   async writeStates(tx: Transaction, states: readonly { id: string; state: DeviceAlertState }[]) {
     const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
-    await tx.query(
+    await execute(
+      tx,
       `UPDATE ${this.t.state} st
           SET alert_failed_checks = x.failed, alert_id = x.alert_id, alert_since = x.since,
               alert_changes = x.changes, alert_flapping_at = x.flapping_at
@@ -124,7 +127,8 @@ export class AlertRepository extends TableRepository {
   /** Of the equipment given, those whose upstream device is failing now: by id, the upstream's room. */
   async failingUpstreams(tx: Transaction, ids: string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
-    const rows: { id: string; roomId: string }[] = await tx.query(
+    const rows = await queryRows<{ id: string; roomId: string }>(
+      tx,
       `SELECT e.id, u.room_id AS "roomId"
          FROM ${this.t.equipment} e
          JOIN ${this.t.equipment} u ON u.id = e.upstream_equipment_id
@@ -137,7 +141,8 @@ export class AlertRepository extends TableRepository {
 
   /** Locks the rooms (in id order, so two batches over the same rooms wait, never deadlock). */
   lockRooms(tx: Transaction, roomIds: readonly string[]): Promise<AlertRoom[]> {
-    return tx.query(
+    return queryRows<AlertRoom>(
+      tx,
       `SELECT r.id, r.name, b.id AS "buildingId", b.name AS "buildingName"
          FROM ${this.t.rooms} r JOIN ${this.t.buildings} b ON b.id = r.building_id
         WHERE r.id = ANY($1::uuid[])
@@ -148,14 +153,16 @@ export class AlertRepository extends TableRepository {
   }
 
   openAlerts(tx: Transaction, roomIds: readonly string[]): Promise<StoredAlert[]> {
-    return tx.query(
+    return queryRows<StoredAlert>(
+      tx,
       `SELECT ${storedColumns} FROM ${this.t.alerts} WHERE room_id = ANY($1::uuid[]) AND closed_at IS NULL`,
       [roomIds],
     );
   }
 
   async open(tx: Transaction, roomId: string): Promise<StoredAlert> {
-    const [alert]: StoredAlert[] = await tx.query(
+    const [alert] = await queryRows<StoredAlert>(
+      tx,
       `INSERT INTO ${this.t.alerts} (room_id) VALUES ($1) RETURNING ${storedColumns}`,
       [roomId],
     );
@@ -163,7 +170,7 @@ export class AlertRepository extends TableRepository {
   }
 
   async join(tx: Transaction, alertId: string, equipmentIds: string[]): Promise<void> {
-    await tx.query(`UPDATE ${this.t.state} SET alert_id = $1 WHERE equipment_id = ANY($2::uuid[])`, [
+    await execute(tx, `UPDATE ${this.t.state} SET alert_id = $1 WHERE equipment_id = ANY($2::uuid[])`, [
       alertId,
       equipmentIds,
     ]);
@@ -171,7 +178,8 @@ export class AlertRepository extends TableRepository {
 
   /** Lets go of members that are no longer the room's monitored equipment, or that a person took over. */
   async releaseLeavers(tx: Transaction, alertId: string, roomId: string): Promise<void> {
-    await tx.query(
+    await execute(
+      tx,
       `UPDATE ${this.t.state} st SET alert_id = NULL, alert_failed_checks = 0, alert_since = NULL
          FROM ${this.t.equipment} e
         WHERE st.alert_id = $1 AND e.id = st.equipment_id
@@ -181,20 +189,25 @@ export class AlertRepository extends TableRepository {
   }
 
   async members(tx: Transaction, alertId: string): Promise<AlertDevice[]> {
-    const devices: AlertDevice[] = await tx.query(`${this.membersSql('$1')} ORDER BY lower(e.name), e.id`, [
-      alertId,
-    ]);
+    const devices = await queryRows<AlertDevice>(
+      tx,
+      `${this.membersSql('$1')} ORDER BY lower(e.name), e.id`,
+      [alertId],
+    );
     return this.withBehind(tx, devices);
   }
 
   async discard(tx: Transaction, alertId: string): Promise<void> {
-    await tx.query(`DELETE FROM ${this.t.alerts} WHERE id = $1`, [alertId]);
+    await execute(tx, `DELETE FROM ${this.t.alerts} WHERE id = $1`, [alertId]);
   }
 
   /** Closes the alert: when, and whether its devices all answer again (rather than being gone or set aside). */
   async close(tx: Transaction, alertId: string): Promise<{ closedAt: string; allAnswering: boolean }> {
     // An UPDATE answers its rows and its count.
-    const [[closed]]: [{ closedAt: string; allAnswering: boolean }[]] = await tx.query(
+    const {
+      rows: [closed],
+    } = await queryChanged<{ closedAt: string; allAnswering: boolean }>(
+      tx,
       `UPDATE ${this.t.alerts} a SET closed_at = now(), updated_at = now()
         WHERE id = $1
        RETURNING ${isoOf('closed_at')} AS "closedAt",
@@ -207,14 +220,15 @@ export class AlertRepository extends TableRepository {
   }
 
   async setDevices(tx: Transaction, alertId: string, devices: AlertDevice[]): Promise<void> {
-    await tx.query(`UPDATE ${this.t.alerts} SET devices = $2, updated_at = now() WHERE id = $1`, [
+    await execute(tx, `UPDATE ${this.t.alerts} SET devices = $2, updated_at = now() WHERE id = $1`, [
       alertId,
       JSON.stringify(devices),
     ]);
   }
 
   async device(tx: Transaction, id: string): Promise<AlertDevice | undefined> {
-    const [device]: AlertDevice[] = await tx.query(
+    const [device] = await queryRows<AlertDevice>(
+      tx,
       `SELECT e.id, e.name, e.ip_address AS address, e.status, NULL AS since
          FROM ${this.t.equipment} e WHERE e.id = $1`,
       [id],
@@ -223,7 +237,8 @@ export class AlertRepository extends TableRepository {
   }
 
   async openAlertOf(tx: Transaction, roomId: string): Promise<{ id: string; openedAt: string } | null> {
-    const [open]: { id: string; openedAt: string }[] = await tx.query(
+    const [open] = await queryRows<{ id: string; openedAt: string }>(
+      tx,
       `SELECT id, ${isoOf('opened_at')} AS "openedAt" FROM ${this.t.alerts} WHERE room_id = $1 AND closed_at IS NULL`,
       [roomId],
     );
@@ -232,7 +247,8 @@ export class AlertRepository extends TableRepository {
 
   /** The room's equipment with an address. */
   async monitored(tx: Transaction, roomId: string): Promise<number> {
-    const [row]: { n: number }[] = await tx.query(
+    const [row] = await queryRows<{ n: number }>(
+      tx,
       `SELECT count(*)::int AS n FROM ${this.t.equipment} WHERE room_id = $1 AND ip_address IS NOT NULL`,
       [roomId],
     );
@@ -245,7 +261,8 @@ export class AlertRepository extends TableRepository {
    * a statement here waits for the claim and then no longer matches.
    */
   async dropWaitingOpenings(tx: Transaction, alertId: string): Promise<string[]> {
-    const [dropped]: [{ channel_id: string }[]] = await tx.query(
+    const { rows: dropped } = await queryChanged<{ channel_id: string }>(
+      tx,
       `DELETE FROM ${this.t.deliveries} WHERE ${waiting} AND kind = 'alert.opened' RETURNING channel_id`,
       [alertId],
     );
@@ -261,7 +278,8 @@ export class AlertRepository extends TableRepository {
       content.kind === 'alert.recovered'
         ? `payload = $2::jsonb, kind = $2::jsonb->>'kind'`
         : `payload = $2::jsonb || jsonb_build_object('kind', d.kind)`;
-    const [rewritten]: [{ channel_id: string }[]] = await tx.query(
+    const { rows: rewritten } = await queryChanged<{ channel_id: string }>(
+      tx,
       `UPDATE ${this.t.deliveries} d SET ${set} WHERE ${waiting} RETURNING channel_id`,
       [alertId, JSON.stringify(content)],
     );
@@ -270,7 +288,8 @@ export class AlertRepository extends TableRepository {
 
   /** The enabled channels of the building (or of the whole campus). */
   async channelsOf(tx: Transaction, buildingId: string): Promise<string[]> {
-    const channels: { id: string }[] = await tx.query(
+    const channels = await queryRows<{ id: string }>(
+      tx,
       `SELECT id FROM ${this.t.channels}
         WHERE enabled AND (building_ids IS NULL OR $1::uuid = ANY(building_ids))
         ORDER BY id`,
@@ -280,7 +299,8 @@ export class AlertRepository extends TableRepository {
   }
 
   async quietHoursOf(tx: Transaction, buildingId: string): Promise<QuietHours | undefined> {
-    const [quiet]: QuietHours[] = await tx.query(
+    const [quiet] = await queryRows<QuietHours>(
+      tx,
       `SELECT days, starts AS start, ends AS end, time_zone AS "timeZone", outside
          FROM ${this.t.quietHours} WHERE building_id = $1`,
       [buildingId],
@@ -299,7 +319,8 @@ export class AlertRepository extends TableRepository {
     { digest, line, dueAt }: { digest: DeliveryContent; line: string; dueAt: number },
   ): Promise<void> {
     if (channelIds.length === 0) return;
-    await tx.query(
+    await execute(
+      tx,
       `INSERT INTO ${this.t.deliveries} AS d (channel_id, kind, payload, digest_building_id, next_attempt_at)
        SELECT channel_id, 'alert.digest', $2::jsonb, $3, $4 FROM unnest($1::uuid[]) AS c(channel_id)
        ON CONFLICT (digest_building_id, channel_id)
@@ -322,7 +343,8 @@ export class AlertRepository extends TableRepository {
    */
   private async withBehind<T extends AlertDevice>(tx: Transaction, devices: T[]): Promise<T[]> {
     if (devices.length === 0) return devices;
-    const rows: { root: string; id: string; name: string; address: string | null }[] = await tx.query(
+    const rows = await queryRows<{ root: string; id: string; name: string; address: string | null }>(
+      tx,
       `WITH RECURSIVE behind (id, root) AS (
          SELECT e.id, e.upstream_equipment_id FROM ${this.t.equipment} e WHERE e.upstream_equipment_id = ANY($1::uuid[])
          UNION

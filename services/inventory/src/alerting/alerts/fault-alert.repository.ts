@@ -1,3 +1,4 @@
+import { execute, queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TableRepository, type Transaction } from '../../shared/database/table.repository';
@@ -17,7 +18,8 @@ export class FaultAlertRepository extends TableRepository {
   }
 
   async places(tx: Transaction, ids: readonly string[]): Promise<FaultPlace[]> {
-    return tx.query(
+    return queryRows<FaultPlace>(
+      tx,
       `SELECT e.id, e.name, e.ip_address AS address, e.status,
               json_build_object('id', r.id, 'name', r.name) AS room,
               json_build_object('id', b.id, 'name', b.name) AS building,
@@ -34,9 +36,10 @@ export class FaultAlertRepository extends TableRepository {
   /** Marks the devices whose fault was told (`at`), or clears the mark (null). */
   async mark(tx: Transaction, ids: readonly string[], at: Date | null): Promise<void> {
     if (ids.length === 0) return;
-    await tx.query(`UPDATE ${this.t.health} SET fault_alerted_at = $2 WHERE equipment_id = ANY($1::uuid[])`, [
-      ids,
-      at,
-    ]);
+    await execute(
+      tx,
+      `UPDATE ${this.t.health} SET fault_alerted_at = $2 WHERE equipment_id = ANY($1::uuid[])`,
+      [ids, at],
+    );
   }
 }

@@ -1,4 +1,5 @@
 import { type BuildingQuietHours, type QuietHours } from '@cm/contracts';
+import { execute, queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TableRepository } from '../../shared/database/table.repository';
@@ -12,7 +13,8 @@ export class QuietHoursRepository extends TableRepository {
 
   /** Null when the building does not exist. */
   async get(buildingId: string): Promise<BuildingQuietHours | null> {
-    const rows: { id: string; quietHours: QuietHours | null }[] = await this.dataSource.query(
+    const rows = await queryRows<{ id: string; quietHours: QuietHours | null }>(
+      this.dataSource,
       `SELECT b.id,
               CASE WHEN q.building_id IS NULL THEN NULL
                    ELSE json_build_object('days', q.days, 'start', q.starts, 'end', q.ends,
@@ -27,10 +29,11 @@ export class QuietHoursRepository extends TableRepository {
   /** Sets or (null) removes them; fails with a foreign key violation for an unknown building. */
   async set(buildingId: string, hours: QuietHours | null): Promise<void> {
     if (hours === null) {
-      await this.dataSource.query(`DELETE FROM ${this.t.quietHours} WHERE building_id = $1`, [buildingId]);
+      await execute(this.dataSource, `DELETE FROM ${this.t.quietHours} WHERE building_id = $1`, [buildingId]);
       return;
     }
-    await this.dataSource.query(
+    await execute(
+      this.dataSource,
       `INSERT INTO ${this.t.quietHours} (building_id, days, starts, ends, time_zone, outside)
        VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (building_id) DO UPDATE

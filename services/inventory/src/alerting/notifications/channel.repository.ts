@@ -1,4 +1,5 @@
 import { type Channel, type ChannelCreate, webhookHost } from '@cm/contracts';
+import { queryChanged, queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isoOf } from '../../shared/database/sql';
@@ -20,14 +21,16 @@ export class ChannelRepository extends TableRepository {
   }
 
   async list(): Promise<Channel[]> {
-    const rows: Row<Channel>[] = await this.dataSource.query(
+    const rows = await queryRows<Row<Channel>>(
+      this.dataSource,
       `SELECT ${columns} FROM ${this.t.channels} c ORDER BY lower(c.name), c.id`,
     );
     return rows.map(withHost);
   }
 
   async get(id: string): Promise<StoredChannel | null> {
-    const rows: Row<StoredChannel>[] = await this.dataSource.query(
+    const rows = await queryRows<Row<StoredChannel>>(
+      this.dataSource,
       `SELECT ${columns}, c.secret AS "sealedSecret" FROM ${this.t.channels} c WHERE c.id = $1`,
       [id],
     );
@@ -35,7 +38,8 @@ export class ChannelRepository extends TableRepository {
   }
 
   async create(id: string, channel: ChannelCreate, sealedSecret: string | null): Promise<Channel> {
-    const [row]: Row<Channel>[] = await this.dataSource.query(
+    const [row] = await queryRows<Row<Channel>>(
+      this.dataSource,
       `INSERT INTO ${this.t.channels} AS c (id, name, type, url, recipients, enabled, building_ids, secret)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${columns}`,
       formValues(id, channel, sealedSecret),
@@ -45,7 +49,8 @@ export class ChannelRepository extends TableRepository {
 
   /** The whole form; the secret stays unless a new one is given. */
   async update(id: string, channel: ChannelCreate, sealedSecret: string | null): Promise<Channel | null> {
-    const [rows]: [Row<Channel>[]] = await this.dataSource.query(
+    const { rows } = await queryChanged<Row<Channel>>(
+      this.dataSource,
       `UPDATE ${this.t.channels} AS c
           SET name = $2, type = $3, url = $4, recipients = $5, enabled = $6, building_ids = $7,
               secret = coalesce($8, c.secret), updated_at = now()
@@ -57,7 +62,8 @@ export class ChannelRepository extends TableRepository {
   }
 
   async setSecret(id: string, sealedSecret: string): Promise<Channel | null> {
-    const [rows]: [Row<Channel>[]] = await this.dataSource.query(
+    const { rows } = await queryChanged<Row<Channel>>(
+      this.dataSource,
       `UPDATE ${this.t.channels} AS c SET secret = $2, updated_at = now() WHERE c.id = $1 RETURNING ${columns}`,
       [id, sealedSecret],
     );
@@ -71,7 +77,8 @@ export class ChannelRepository extends TableRepository {
 
   /** The ids among `ids` that name no building. */
   async missingBuildings(ids: string[]): Promise<string[]> {
-    const rows: { id: string }[] = await this.dataSource.query(
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource,
       `SELECT id FROM unnest($1::uuid[]) AS given(id)
         WHERE NOT EXISTS (SELECT 1 FROM ${this.t.buildings} b WHERE b.id = given.id)`,
       [ids],

@@ -5,6 +5,7 @@ import {
   type DeliveryPage,
   type DeliveryQuery,
 } from '@cm/contracts';
+import { queryChanged, queryRows } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { isoOf, type Tables, tablesOf } from '../../shared/database/sql';
@@ -69,7 +70,8 @@ export class DeliveryRepository {
     manager: EntityManager = this.dataSource.manager,
   ): Promise<string[]> {
     if (items.length === 0) return [];
-    const rows: { id: string }[] = await manager.query(
+    const rows = await queryRows<{ id: string }>(
+      manager,
       `INSERT INTO ${this.t.deliveries} (channel_id, kind, payload, alert_id, next_attempt_at)
        SELECT channel_id, payload->>'kind', payload, alert_id, $5::timestamptz + delay_ms * interval '1 millisecond'
          FROM unnest($1::uuid[], $2::jsonb[], $3::uuid[], $4::int[]) AS i(channel_id, payload, alert_id, delay_ms)
@@ -91,7 +93,8 @@ export class DeliveryRepository {
     content: DeliveryContent,
     leaseMs: number,
   ): Promise<ClaimedDelivery> {
-    const [row]: ClaimedDelivery[] = await this.dataSource.query(
+    const [row] = await queryRows<ClaimedDelivery>(
+      this.dataSource,
       `WITH d AS (
          INSERT INTO ${this.t.deliveries} (channel_id, kind, payload, state, attempts, next_attempt_at)
          VALUES ($1, $2, $3, 'sending', 1, $5::timestamptz + $4::int * interval '1 millisecond')
@@ -109,8 +112,8 @@ export class DeliveryRepository {
    * skipped, not waited for, so replicas share the work and none sends a row another holds.
    */
   async claimDue(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-    // An UPDATE answers its rows and its count.
-    const [rows]: [ClaimedDelivery[], number] = await this.dataSource.query(
+    const { rows } = await queryChanged<ClaimedDelivery>(
+      this.dataSource,
       `WITH due AS (
          SELECT id FROM ${this.t.deliveries}
           WHERE state IN ('pending', 'sending') AND next_attempt_at <= $3::timestamptz
@@ -139,7 +142,8 @@ export class DeliveryRepository {
     const params: unknown[] = [id, attempt];
     if (outcome.state !== 'sent') params.push(outcome.error.slice(0, 1000));
     if (outcome.state === 'pending') params.push(outcome.retryInMs, this.clock.now());
-    const [, count]: [unknown, number] = await this.dataSource.query(
+    const { count } = await queryChanged(
+      this.dataSource,
       `UPDATE ${this.t.deliveries} SET ${set} WHERE id = $1 AND state = 'sending' AND attempts = $2`,
       params,
     );
@@ -147,7 +151,8 @@ export class DeliveryRepository {
   }
 
   async get(id: string): Promise<Delivery | null> {
-    const rows: Delivery[] = await this.dataSource.query(
+    const rows = await queryRows<Delivery>(
+      this.dataSource,
       `SELECT ${columns} FROM ${this.t.deliveries} d JOIN ${this.t.channels} c ON c.id = d.channel_id WHERE d.id = $1`,
       [id],
     );
@@ -165,7 +170,8 @@ export class DeliveryRepository {
     if (query.to) where.push(`d.created_at < ${param(query.to)}`);
     if (after)
       where.push(`(d.created_at, d.id) < (${param(after.at)}::timestamptz, ${param(after.id)}::uuid)`);
-    const rows: (Delivery & { cursorAt: string })[] = await this.dataSource.query(
+    const rows = await queryRows<Delivery & { cursorAt: string }>(
+      this.dataSource,
       `SELECT ${columns},
               to_char(d.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "cursorAt"
          FROM ${this.t.deliveries} d JOIN ${this.t.channels} c ON c.id = d.channel_id

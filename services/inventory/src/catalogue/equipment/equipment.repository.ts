@@ -7,7 +7,7 @@ import {
   ErrorCode,
   type MonitorTarget,
 } from '@cm/contracts';
-import { AppError } from '@cm/platform';
+import { AppError, execute, queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { TableRepository, type Transaction } from '../../shared/database/table.repository';
@@ -66,7 +66,8 @@ export class EquipmentRepository extends TableRepository {
   }
 
   async get(id: string): Promise<Equipment | null> {
-    const rows: Equipment[] = await this.dataSource.query(
+    const rows = await queryRows<Equipment>(
+      this.dataSource,
       `SELECT ${columns}, ${checkColumns}
          FROM ${this.t.equipment} e
          LEFT JOIN ${this.t.state} st ON st.equipment_id = e.id
@@ -78,7 +79,8 @@ export class EquipmentRepository extends TableRepository {
 
   /** A room's equipment; null when the room does not exist (one query either way). */
   async listByRoom(roomId: string): Promise<Equipment[] | null> {
-    const rows: (Equipment | { id: null })[] = await this.dataSource.query(
+    const rows = await queryRows<Equipment | { id: null }>(
+      this.dataSource,
       `SELECT ${columns}, ${checkColumns}
          FROM ${this.t.rooms} r
          LEFT JOIN ${this.t.equipment} e ON e.room_id = r.id
@@ -93,7 +95,8 @@ export class EquipmentRepository extends TableRepository {
 
   /** A building's equipment with its room, by room and name; null when the building does not exist. */
   async listByBuilding(buildingId: string): Promise<EquipmentOption[] | null> {
-    const rows: (EquipmentOption | { id: null })[] = await this.dataSource.query(
+    const rows = await queryRows<EquipmentOption | { id: null }>(
+      this.dataSource,
       `SELECT e.id, e.name, e.ip_address AS "ipAddress", r.id AS "roomId", r.name AS "roomName"
          FROM ${this.t.buildings} b
          LEFT JOIN ${this.t.rooms} r ON r.building_id = b.id
@@ -127,7 +130,8 @@ export class EquipmentRepository extends TableRepository {
     roomId: string,
     equipment: EquipmentCreate,
   ): Promise<Equipment> {
-    const [row]: Equipment[] = await manager.query(
+    const [row] = await queryRows<Equipment>(
+      manager,
       `INSERT INTO ${this.t.equipment} AS e (room_id, name, model, serial_number, ip_address, status, notes,
               image_url, type, upstream_equipment_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
@@ -160,8 +164,9 @@ export class EquipmentRepository extends TableRepository {
   ): Promise<void> {
     if (!upstreamId) return;
     if (upstreamId === id) throw upstreamRefused('A device cannot be its own upstream device');
-    await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.t.equipment}.upstream`]);
-    const [row]: { name: string; loops: boolean }[] = await manager.query(
+    await execute(manager, 'SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.t.equipment}.upstream`]);
+    const [row] = await queryRows<{ name: string; loops: boolean }>(
+      manager,
       `WITH RECURSIVE chain (id, depth) AS (
          SELECT $1::uuid, 0
          UNION ALL
@@ -192,8 +197,9 @@ export class EquipmentRepository extends TableRepository {
     id: string | null,
     guard: AddressGuard,
   ): Promise<void> {
-    await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.t.equipment}.addresses`]);
-    const [counts]: AddressCounts[] = await manager.query(
+    await execute(manager, 'SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.t.equipment}.addresses`]);
+    const [counts] = await queryRows<AddressCounts>(
+      manager,
       `SELECT coalesce(sum(n) FILTER (WHERE id = $1::uuid), 0)::int AS own,
               coalesce(sum(n) FILTER (WHERE id IS DISTINCT FROM $1::uuid), 0)::int AS others
          FROM (SELECT id,
@@ -221,7 +227,8 @@ export class EquipmentRepository extends TableRepository {
     recordStatus: StatusRecorder,
     guard?: AddressGuard,
   ): Promise<EquipmentUpdated | null> {
-    const current: { status: string; roomId: string }[] = await manager.query(
+    const current = await queryRows<{ status: string; roomId: string }>(
+      manager,
       `SELECT status, room_id AS "roomId" FROM ${this.t.equipment} WHERE id = $1 FOR UPDATE`,
       [id],
     );
@@ -236,7 +243,8 @@ export class EquipmentRepository extends TableRepository {
       updatable,
       manager,
     });
-    const [check]: Pick<Equipment, 'lastCheckedAt' | 'lastRttMs'>[] = await manager.query(
+    const [check] = await queryRows<Pick<Equipment, 'lastCheckedAt' | 'lastRttMs'>>(
+      manager,
       `SELECT ${checkColumns} FROM ${this.t.state} st WHERE st.equipment_id = $1`,
       [id],
     );
@@ -262,7 +270,8 @@ export class EquipmentRepository extends TableRepository {
 
   /** The building of a room, or null when the room is gone. */
   async buildingOf(roomId: string): Promise<string | null> {
-    const [row]: { buildingId: string }[] = await this.dataSource.query(
+    const [row] = await queryRows<{ buildingId: string }>(
+      this.dataSource,
       `SELECT building_id AS "buildingId" FROM ${this.t.rooms} WHERE id = $1`,
       [roomId],
     );
@@ -271,7 +280,8 @@ export class EquipmentRepository extends TableRepository {
 
   /** Equipment with an address, ordered by id, after a cursor. */
   targets(after: string | undefined, limit: number): Promise<MonitorTarget[]> {
-    return this.dataSource.query(
+    return queryRows<MonitorTarget>(
+      this.dataSource,
       `SELECT id AS "equipmentId", ip_address AS "ipAddress", status
          FROM ${this.t.equipment}
         WHERE ip_address IS NOT NULL AND ($1::uuid IS NULL OR id > $1::uuid)

@@ -1,4 +1,5 @@
 import { type ProbeSettings } from '@cm/contracts';
+import { execute, queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TableRepository, type Transaction } from '../../shared/database/table.repository';
@@ -33,7 +34,8 @@ export class ProbeRepository extends TableRepository {
 
   /** The equipment's probe as it is, locked for the write that follows; null when it is gone. */
   async lock(tx: Transaction, id: string): Promise<StoredProbe | null> {
-    const [row]: StoredProbe[] = await tx.query(
+    const [row] = await queryRows<StoredProbe>(
+      tx,
       `SELECT ip_address AS "ipAddress", model, type, probe AS settings, probe_secrets AS secrets
          FROM ${this.t.equipment} WHERE id = $1 FOR UPDATE`,
       [id],
@@ -46,7 +48,8 @@ export class ProbeRepository extends TableRepository {
    * equipment with an address).
    */
   async write(tx: Transaction, id: string, settings: ProbeSettings, secrets: SealedSecrets): Promise<void> {
-    await tx.query(
+    await execute(
+      tx,
       `UPDATE ${this.t.equipment} SET probe = $2::jsonb, probe_secrets = $3::jsonb
         WHERE id = $1 AND (probe IS DISTINCT FROM $2::jsonb OR probe_secrets IS DISTINCT FROM $3::jsonb)`,
       [id, JSON.stringify(settings), JSON.stringify(secrets)],
@@ -56,7 +59,8 @@ export class ProbeRepository extends TableRepository {
   /** The probe and health of each equipment named, in `tx` when given (to see its own writes). */
   async views(ids: readonly string[], tx?: Transaction): Promise<Map<string, ProbeRow>> {
     if (ids.length === 0) return new Map();
-    const rows: ProbeRow[] = await (tx ?? this.dataSource.manager).query(
+    const rows = await queryRows<ProbeRow>(
+      tx ?? this.dataSource.manager,
       `SELECT e.id, e.probe AS settings,
               ARRAY(SELECT jsonb_object_keys(e.probe_secrets)) AS "secretNames",
               ${healthColumns}
@@ -70,7 +74,8 @@ export class ProbeRepository extends TableRepository {
 
   /** Equipment probed beyond ping (a single address, a probe other than ICMP), by id, after a cursor. */
   targets(after: string | undefined, limit: number): Promise<SealedTarget[]> {
-    return this.dataSource.query(
+    return queryRows<SealedTarget>(
+      this.dataSource,
       `SELECT id AS "equipmentId", ip_address AS address, probe AS settings, probe_secrets AS secrets
          FROM ${this.t.equipment}
         WHERE probe->>'type' <> 'icmp' AND ip_address IS NOT NULL AND strpos(ip_address, '-') = 0

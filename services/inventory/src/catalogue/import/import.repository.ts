@@ -1,4 +1,5 @@
 import { type ExportPage, type ImportRow } from '@cm/contracts';
+import { execute, queryChanged, queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { TableRepository } from '../../shared/database/table.repository';
@@ -61,7 +62,8 @@ export class ImportRepository extends TableRepository {
   async exportPage(after: string[] | undefined, limit: number): Promise<ExportPage> {
     // The first condition repeats the cursor's building part alone, so that the buildings' name index
     // starts the scan at the cursor: each page reads on from there instead of sorting the campus.
-    const rows: (ExportPage['rows'][number] & { k: string[] })[] = await this.dataSource.query(
+    const rows = await queryRows<ExportPage['rows'][number] & { k: string[] }>(
+      this.dataSource,
       `SELECT ${exportColumns},
               ARRAY[lower(b.name), b.id::text, coalesce(lower(r.name), ''), coalesce(r.id, ${nil})::text,
                     coalesce(lower(e.name), ''), coalesce(e.id, ${nil})::text] AS k
@@ -83,11 +85,13 @@ export class ImportRepository extends TableRepository {
   }
 
   async stage(importId: string, seq: number, rows: ImportRow[]): Promise<void> {
-    await this.dataSource.query(
+    await execute(
+      this.dataSource,
       `DELETE FROM ${this.t.importBatches} WHERE created_at < now() - make_interval(mins => $1)`,
       [STAGED_FOR_MINUTES],
     );
-    await this.dataSource.query(
+    await execute(
+      this.dataSource,
       `INSERT INTO ${this.t.importBatches} (import_id, seq, rows) VALUES ($1, $2, $3::jsonb)
        ON CONFLICT (import_id, seq) DO UPDATE SET rows = excluded.rows`,
       [importId, seq, JSON.stringify(rows)],
@@ -96,7 +100,8 @@ export class ImportRepository extends TableRepository {
 
   /** The staged lines of an import, in order; they are deleted as they are read (an import runs once). */
   async takeStaged(importId: string): Promise<ImportRow[]> {
-    const [batches]: [{ seq: number; rows: ImportRow[] }[]] = await this.dataSource.query(
+    const { rows: batches } = await queryChanged<{ seq: number; rows: ImportRow[] }>(
+      this.dataSource,
       `DELETE FROM ${this.t.importBatches} WHERE import_id = $1 RETURNING seq, rows`,
       [importId],
     );
@@ -106,21 +111,24 @@ export class ImportRepository extends TableRepository {
   /** Everything the plan matches against, read in `manager`'s transaction when given. */
   async current(manager: EntityManager = this.dataSource.manager): Promise<CurrentInventory> {
     const [buildings, rooms, equipment] = [
-      (await manager.query(
+      await queryRows<BuildingRecord>(
+        manager,
         `SELECT id, name, description, image_url AS "imageUrl" FROM ${this.t.buildings}`,
-      )) as BuildingRecord[],
-      (await manager.query(
+      ),
+      await queryRows<RoomRecord>(
+        manager,
         `SELECT id, building_id AS "buildingId", name, type, floor, capacity, room_size AS "roomSize",
                 is_ada_accessible AS "isAdaAccessible", image_url AS "imageUrl",
                 wiring_diagram_url AS "wiringDiagramUrl", seating_layout_url AS "seatingLayoutUrl"
            FROM ${this.t.rooms}`,
-      )) as RoomRecord[],
-      (await manager.query(
+      ),
+      await queryRows<EquipmentRecord>(
+        manager,
         `SELECT id, room_id AS "roomId", name, model, serial_number AS "serialNumber", ip_address AS "ipAddress",
                 status, notes, image_url AS "imageUrl", type, probe->>'type' AS "probeType",
                 (probe->>'port')::int AS "probePort"
            FROM ${this.t.equipment}`,
-      )) as EquipmentRecord[],
+      ),
     ];
     return { buildings, rooms, equipment };
   }
@@ -132,7 +140,7 @@ export class ImportRepository extends TableRepository {
    */
   inTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(async (manager) => {
-      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.t.equipment}.addresses`]);
+      await execute(manager, 'SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.t.equipment}.addresses`]);
       return work(manager);
     });
   }
@@ -144,19 +152,22 @@ export class ImportRepository extends TableRepository {
       json(records.map((r) => ({ ...r, probeSettings: importedProbe(r) })));
     const { buildings, rooms, equipment } = plan;
     if (buildings.create.length)
-      await manager.query(
+      await execute(
+        manager,
         `INSERT INTO ${this.t.buildings} (id, name, description, image_url)
          SELECT id, name, description, "imageUrl" FROM jsonb_to_recordset($1::jsonb) AS x(${buildingFields})`,
         [json(buildings.create)],
       );
     if (buildings.update.length)
-      await manager.query(
+      await execute(
+        manager,
         `UPDATE ${this.t.buildings} b SET description = x.description, image_url = x."imageUrl", updated_at = now()
            FROM jsonb_to_recordset($1::jsonb) AS x(${buildingFields}) WHERE b.id = x.id`,
         [json(buildings.update)],
       );
     if (rooms.create.length)
-      await manager.query(
+      await execute(
+        manager,
         `INSERT INTO ${this.t.rooms} (id, building_id, name, type, floor, capacity, room_size, is_ada_accessible,
                 image_url, wiring_diagram_url, seating_layout_url)
          SELECT id, "buildingId", name, type, floor, capacity, "roomSize", "isAdaAccessible", "imageUrl",
@@ -165,7 +176,8 @@ export class ImportRepository extends TableRepository {
         [json(rooms.create)],
       );
     if (rooms.update.length)
-      await manager.query(
+      await execute(
+        manager,
         `UPDATE ${this.t.rooms} r SET type = x.type, floor = x.floor, capacity = x.capacity, room_size = x."roomSize",
                 is_ada_accessible = x."isAdaAccessible", image_url = x."imageUrl",
                 wiring_diagram_url = x."wiringDiagramUrl", seating_layout_url = x."seatingLayoutUrl", updated_at = now()
@@ -174,7 +186,8 @@ export class ImportRepository extends TableRepository {
       );
     // The equipment triggers write the monitor's outbox events (and the state rows) per row.
     if (equipment.create.length)
-      await manager.query(
+      await execute(
+        manager,
         `INSERT INTO ${this.t.equipment} (id, room_id, name, model, serial_number, ip_address, status, notes,
                 image_url, type, probe)
          SELECT id, "roomId", name, model, "serialNumber", "ipAddress", status, notes, "imageUrl", type, "probeSettings"
@@ -182,7 +195,8 @@ export class ImportRepository extends TableRepository {
         [withProbes(equipment.create)],
       );
     if (equipment.update.length)
-      await manager.query(
+      await execute(
+        manager,
         `UPDATE ${this.t.equipment} e SET room_id = x."roomId", name = x.name, model = x.model,
                 serial_number = x."serialNumber", ip_address = x."ipAddress", notes = x.notes,
                 image_url = x."imageUrl", type = x.type, updated_at = now(),

@@ -1,4 +1,5 @@
 import { type EquipmentChangedEvent } from '@cm/contracts';
+import { execute, queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type Tables, tablesOf } from '../../shared/database/sql';
@@ -17,7 +18,8 @@ export class EquipmentEventRepository {
    * it at each scrape is cheap; it is large only when publishing has stopped.
    */
   async backlog(): Promise<{ events: number; oldestAgeSeconds: number }> {
-    const [row]: { events: number; age: number | null }[] = await this.dataSource.query(
+    const [row] = await queryRows<{ events: number; age: number | null }>(
+      this.dataSource,
       `SELECT count(*)::int AS events,
               extract(epoch FROM clock_timestamp() - min(changed_at))::float8 AS age
          FROM ${this.t.events}`,
@@ -38,12 +40,14 @@ export class EquipmentEventRepository {
     publish: (events: EquipmentChangedEvent[]) => Promise<number>,
   ): Promise<{ published: number; remaining: boolean } | null> {
     return this.dataSource.transaction(async (manager) => {
-      const [{ locked }]: { locked: boolean }[] = await manager.query(
+      const [{ locked }] = await queryRows<{ locked: boolean }>(
+        manager,
         'SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked',
         [`${this.t.events}.relay`],
       );
       if (!locked) return null;
-      const rows: (EquipmentChangedEvent & { seq: string })[] = await manager.query(
+      const rows = await queryRows<EquipmentChangedEvent & { seq: string }>(
+        manager,
         `SELECT seq, event_id::text AS "eventId", kind, equipment_id AS "equipmentId", ip_address AS "ipAddress",
                 previous_ip_address AS "previousIpAddress", changed_at AS "changedAt"
            FROM ${this.t.events}
@@ -61,7 +65,7 @@ export class EquipmentEventRepository {
       // seq but committed after the read above is visible to this delete (each statement sees
       // what has committed by then), and would go unpublished. Left alone, it is read next round.
       if (published > 0) {
-        await manager.query(`DELETE FROM ${this.t.events} WHERE seq = ANY($1::bigint[])`, [
+        await execute(manager, `DELETE FROM ${this.t.events} WHERE seq = ANY($1::bigint[])`, [
           rows.slice(0, published).map((row) => row.seq),
         ]);
       }

@@ -1,4 +1,5 @@
 import { type Room, type RoomCreate, type RoomListItem, type RoomUpdate } from '@cm/contracts';
+import { queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TableRepository, type Transaction } from '../../shared/database/table.repository';
@@ -31,7 +32,8 @@ export class RoomRepository extends TableRepository {
    * the building does not exist (the outer join keeps one row for a building without rooms).
    */
   async listByBuilding(buildingId: string): Promise<RoomListItem[] | null> {
-    const rows: (RoomListItem | { id: null })[] = await this.dataSource.query(
+    const rows = await queryRows<RoomListItem | { id: null }>(
+      this.dataSource,
       `SELECT ${columns},
               c.total AS "equipmentCount", ${statusCountsOf('c')} AS "statusCounts",
               ${roomFaultsSelect(this.t, 'r')} AS faults
@@ -51,7 +53,8 @@ export class RoomRepository extends TableRepository {
   }
 
   async get(id: string): Promise<Room | null> {
-    const rows: Room[] = await this.dataSource.query(
+    const rows = await queryRows<Room>(
+      this.dataSource,
       `SELECT ${columns} FROM ${this.t.rooms} r WHERE r.id = $1`,
       [id],
     );
@@ -60,7 +63,8 @@ export class RoomRepository extends TableRepository {
 
   /** Fails with a foreign key violation when the building does not exist. */
   async create(tx: Transaction, buildingId: string, room: RoomCreate): Promise<Room> {
-    const [row]: Room[] = await tx.query(
+    const [row] = await queryRows<Room>(
+      tx,
       `INSERT INTO ${this.t.rooms} AS r (building_id, name, type, floor, capacity, room_size, is_ada_accessible,
               image_url, wiring_diagram_url, seating_layout_url)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)

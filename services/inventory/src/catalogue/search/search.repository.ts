@@ -1,4 +1,5 @@
 import { type BuildingHit, type EquipmentHit, type RoomHit } from '@cm/contracts';
+import { queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type Tables, tablesOf } from '../../shared/database/sql';
@@ -34,7 +35,8 @@ export class SearchRepository {
   }
 
   buildings(pattern: string, limit: number): Promise<BuildingHit[]> {
-    return this.dataSource.query(
+    return queryRows<BuildingHit>(
+      this.dataSource,
       `SELECT id, name, description
          FROM (SELECT id, name, description FROM ${this.t.buildings}
                 WHERE ${searchText.buildings} LIKE $1 LIMIT ${CANDIDATES}) b
@@ -44,7 +46,8 @@ export class SearchRepository {
   }
 
   rooms(pattern: string, limit: number): Promise<RoomHit[]> {
-    return this.dataSource.query(
+    return queryRows<RoomHit>(
+      this.dataSource,
       `SELECT r.id, r.name, r.floor, b.id AS "buildingId", b.name AS "buildingName",
               b.name || ' > ' || r.name AS path
          FROM (SELECT * FROM (SELECT id, name, floor, building_id FROM ${this.t.rooms}
@@ -57,7 +60,8 @@ export class SearchRepository {
   }
 
   equipment(pattern: string, limit: number): Promise<EquipmentHit[]> {
-    return this.dataSource.query(
+    return queryRows<EquipmentHit>(
+      this.dataSource,
       `SELECT e.id, e.name, e.model, e.serial_number AS "serialNumber", e.ip_address AS "ipAddress",
               e.status, e.room_id AS "roomId", b.id AS "buildingId", b.name || ' > ' || r.name AS path
          FROM (SELECT * FROM (SELECT id, name, model, serial_number, ip_address, status, room_id

@@ -1,3 +1,4 @@
+import { queryChanged } from '@cm/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { setClause, type Tables, tablesOf } from './sql';
 
@@ -38,7 +39,8 @@ export abstract class TableRepository {
   ): Promise<R | null> {
     const { changes, updatable, extraSet = '', manager = this.dataSource.manager } = update;
     const set = setClause(changes, updatable, 2);
-    const [rows]: [R[]] = await manager.query(
+    const { rows } = await queryChanged<R>(
+      manager,
       `UPDATE ${table} SET ${set.sql}, updated_at = now()${extraSet} WHERE id = $1 RETURNING ${returning}`,
       [id, ...set.values],
     );
@@ -56,9 +58,11 @@ export abstract class TableRepository {
     id: string,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<R | null> {
-    const [rows]: [R[]] = await manager.query(`DELETE FROM ${table} WHERE id = $1 RETURNING ${returning}`, [
-      id,
-    ]);
+    const { rows } = await queryChanged<R>(
+      manager,
+      `DELETE FROM ${table} WHERE id = $1 RETURNING ${returning}`,
+      [id],
+    );
     return rows[0] ?? null;
   }
 
@@ -68,7 +72,7 @@ export abstract class TableRepository {
     id: string,
     manager: EntityManager = this.dataSource.manager,
   ): Promise<boolean> {
-    const [, count]: [unknown, number] = await manager.query(`DELETE FROM ${table} WHERE id = $1`, [id]);
+    const { count } = await queryChanged(manager, `DELETE FROM ${table} WHERE id = $1`, [id]);
     return count > 0;
   }
 }

@@ -1,4 +1,5 @@
 import { type EquipmentStatus, type LiveEquipmentStatus } from '@cm/contracts';
+import { execute, queryChanged, queryRows } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type Tables, tablesOf } from '../../shared/database/sql';
@@ -48,6 +49,21 @@ export interface BatchResult {
   outcome: BatchOutcome;
   changes: LiveEquipmentStatus[];
   alerts: AlertOutcome;
+}
+
+/** A stored status span, read for late observations. */
+interface SpanRow {
+  equipment_id: string;
+  started_at: Date;
+  ended_at: Date | null;
+  status: EquipmentStatus;
+}
+
+/** Equipment whose status a batch changed, with what places it for live screens. */
+interface LiveChangeRow {
+  id: string;
+  roomId: string;
+  buildingId: string;
 }
 
 /** A timestamptz column as epoch milliseconds (bigint): cheaper to read than a timestamp. */
@@ -116,7 +132,8 @@ export class StatusRepository {
     const outcome = emptyOutcome();
     // Locked in id order, so batches that share devices wait for each other instead of
     // deadlocking; KEY SHARE on the equipment makes a concurrent delete wait for this commit.
-    const rows: StateRow[] = await manager.query(
+    const rows = await queryRows<StateRow>(
+      manager,
       `SELECT e.id, e.room_id, e.status, ${this.alerts.stateColumns}, st.status_at, st.last_checked_at, st.last_rtt_ms, st.last_sweep_id,
               st.recent[cardinality(st.recent)] AS newest,
               st.span_started_at, st.span_status, ${epochMs('st.hour')} AS hour, st.hour_checks, st.hour_answered, st.hour_pings,
@@ -176,17 +193,14 @@ export class StatusRepository {
     }
     if (since.size === 0) return new Set();
     const ids = [...since.keys()];
-    const lists: { equipment_id: string; recent: string[] }[] = await manager.query(
+    const lists = await queryRows<{ equipment_id: string; recent: string[] }>(
+      manager,
       `SELECT equipment_id, recent FROM ${this.t.state} WHERE equipment_id = ANY($1::uuid[])`,
       [ids],
     );
     const recentById = new Map(lists.map((l) => [l.equipment_id, l.recent.map(Number)]));
-    const spans: {
-      equipment_id: string;
-      started_at: Date;
-      ended_at: Date | null;
-      status: EquipmentStatus;
-    }[] = await manager.query(
+    const spans = await queryRows<SpanRow>(
+      manager,
       `SELECT s.equipment_id, s.started_at, s.ended_at, s.status
            FROM ${this.t.spans} s
            JOIN unnest($1::uuid[], $2::timestamptz[]) AS l (id, since) ON s.equipment_id = l.id
@@ -215,7 +229,8 @@ export class StatusRepository {
     full: Set<string>,
   ): Promise<LiveEquipmentStatus[]> {
     const states = stateRowsOf(devices, before, full);
-    await manager.query(
+    await execute(
+      manager,
       `UPDATE ${this.t.state} st
           SET status_at = x.status_at, last_checked_at = x.last_checked_at, last_rtt_ms = x.last_rtt_ms,
               last_sweep_id = x.last_sweep_id,
@@ -238,7 +253,8 @@ export class StatusRepository {
 
     const { deleted, written } = spanRowsOf(devices, before);
     if (deleted.length) {
-      await manager.query(
+      await execute(
+        manager,
         `DELETE FROM ${this.t.spans} s
           USING jsonb_to_recordset($1::jsonb) AS x (equipment_id uuid, started_at timestamptz)
           WHERE s.equipment_id = x.equipment_id AND s.started_at = x.started_at`,
@@ -246,7 +262,8 @@ export class StatusRepository {
       );
     }
     if (written.length) {
-      await manager.query(
+      await execute(
+        manager,
         `INSERT INTO ${this.t.spans} (equipment_id, started_at, ended_at, status)
          SELECT equipment_id, started_at, ended_at, status
            FROM jsonb_to_recordset($1::jsonb)
@@ -259,15 +276,16 @@ export class StatusRepository {
     const statuses = devices
       .filter((d, i) => d.state.status !== before[i].status)
       .map((d) => ({ id: d.state.equipmentId, status: d.state.status }));
-    let changed: { id: string; roomId: string; buildingId: string }[] = [];
+    let changed: LiveChangeRow[] = [];
     if (statuses.length) {
-      [changed] = await manager.query(
+      ({ rows: changed } = await queryChanged<LiveChangeRow>(
+        manager,
         `UPDATE ${this.t.equipment} e SET status = x.status
            FROM jsonb_to_recordset($1::jsonb) AS x (id uuid, status varchar), ${this.t.rooms} r
           WHERE e.id = x.id AND r.id = e.room_id
           RETURNING e.id, e.room_id AS "roomId", r.building_id AS "buildingId"`,
         [JSON.stringify(statuses)],
-      );
+      ));
     }
 
     const counters = counterRowsOf(devices);
@@ -285,7 +303,8 @@ export class StatusRepository {
     rows: CounterRow[],
   ): Promise<void> {
     if (rows.length === 0) return;
-    await manager.query(
+    await execute(
+      manager,
       `INSERT INTO ${table} AS d (equipment_id, ${column}, checks, answered, pings, pings_answered, rtt_min,
                                  rtt_max, rtt_sum)
        SELECT equipment_id, period, checks, answered, pings, pings_answered, rtt_min, rtt_max, rtt_sum
@@ -303,11 +322,13 @@ export class StatusRepository {
 
   /** Deletes spans that ended and day counters that closed before `before`; answers how many rows went. */
   async prune(before: Date): Promise<number> {
-    const [, spans]: [unknown, number] = await this.dataSource.query(
+    const { count: spans } = await queryChanged(
+      this.dataSource,
       `DELETE FROM ${this.t.spans} WHERE ended_at < $1`,
       [before],
     );
-    const [, days]: [unknown, number] = await this.dataSource.query(
+    const { count: days } = await queryChanged(
+      this.dataSource,
       `DELETE FROM ${this.t.days} WHERE day < ($1::timestamptz AT TIME ZONE 'UTC')::date`,
       [before],
     );
@@ -316,7 +337,8 @@ export class StatusRepository {
 
   /** Deletes hour counters of hours that began before `before`; answers how many rows went. */
   async pruneHours(before: Date): Promise<number> {
-    const [, hours]: [unknown, number] = await this.dataSource.query(
+    const { count: hours } = await queryChanged(
+      this.dataSource,
       `DELETE FROM ${this.t.hours} WHERE hour < $1`,
       [before],
     );

@@ -1,4 +1,5 @@
 import { type ProbeSettings } from '@cm/contracts';
+import { queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isoOf } from '../../shared/database/sql';
@@ -49,7 +50,8 @@ export class HealthReportsRepository extends TableRepository {
 
   /** Equipment with lamp or filter hours, by id, after a cursor. */
   consumables(after: string | undefined, limit: number): Promise<ConsumablesRow[]> {
-    return this.dataSource.query(
+    return queryRows<ConsumablesRow>(
+      this.dataSource,
       `SELECT h.equipment_id AS "equipmentId", e.name AS "equipmentName",
               coalesce(nullif(e.model, ''), h.model) AS model, r.name AS "roomName", b.name AS "buildingName",
               e.probe AS settings, h.lamps, h.filter_hours AS "filterHours", h.lamp_rates AS "lampRates",
@@ -66,7 +68,8 @@ export class HealthReportsRepository extends TableRepository {
 
   /** Devices with a firmware read, or restarted since `rebootedSince`. */
   fleet(rebootedSince: Date): Promise<FleetRow[]> {
-    return this.dataSource.query(
+    return queryRows<FleetRow>(
+      this.dataSource,
       `SELECT h.equipment_id AS "equipmentId", e.name, r.id AS "roomId", r.name AS "roomName",
               b.name AS "buildingName", coalesce(h.model, nullif(e.model, '')) AS model, h.firmware,
               ${isoOf('h.rebooted_at')} AS "rebootedAt", coalesce(h.rebooted_at >= $1, false) AS rebooted

@@ -1,4 +1,5 @@
 import { type ProbeSettings } from '@cm/contracts';
+import { execute, queryChanged, queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TableRepository, type Transaction } from '../../shared/database/table.repository';
@@ -51,7 +52,8 @@ export class HealthRepository extends TableRepository {
    * and a delete waits for the commit) and reads their records. Equipment since deleted is absent.
    */
   async lock(tx: Transaction, ids: readonly string[]): Promise<LockedDevice[]> {
-    const rows: (Omit<LockedDevice, 'previous'> & { previous: HealthRecord | null })[] = await tx.query(
+    const rows = await queryRows<Omit<LockedDevice, 'previous'> & { previous: HealthRecord | null }>(
+      tx,
       `SELECT e.id, e.room_id AS "roomId", rm.building_id AS "buildingId", e.model,
               e.serial_number AS "serialNumber", e.probe AS settings,
               CASE WHEN h.equipment_id IS NULL THEN NULL ELSE row_to_json(r) END AS previous
@@ -70,7 +72,8 @@ export class HealthRepository extends TableRepository {
   /** Writes each device's record: one statement for the batch. */
   async write(tx: Transaction, records: readonly HealthRecord[]): Promise<void> {
     if (records.length === 0) return;
-    await tx.query(
+    await execute(
+      tx,
       `INSERT INTO ${this.t.health} AS h (equipment_id, state, reasons, outcome, probe_type, auth_failed, power,
               lamps, filter_hours, input, model, serial, firmware, replacement_lamp, replacement_filter,
               uptime_seconds, uptime_read_at, rebooted_at, checked_at, state_since, lamp_sampled_on, lamp_rates,
@@ -107,7 +110,8 @@ export class HealthRepository extends TableRepository {
   ): Promise<void> {
     if (spans.length === 0) return;
     const json = JSON.stringify(spans);
-    await tx.query(
+    await execute(
+      tx,
       `UPDATE ${this.t.healthSpans} s SET ended_at = ${time('first')}
          FROM (SELECT "equipmentId", min("startedAt") AS first
                  FROM jsonb_to_recordset($1::jsonb) AS y("equipmentId" uuid, "startedAt" float8)
@@ -115,7 +119,8 @@ export class HealthRepository extends TableRepository {
         WHERE s.equipment_id = x."equipmentId" AND s.ended_at IS NULL`,
       [json],
     );
-    await tx.query(
+    await execute(
+      tx,
       `INSERT INTO ${this.t.healthSpans} (equipment_id, started_at, ended_at, state, reasons)
        SELECT x."equipmentId", ${time('startedAt')}, ${time('endedAt')}, x.state, x.reasons
          FROM jsonb_to_recordset($1::jsonb)
@@ -130,7 +135,8 @@ export class HealthRepository extends TableRepository {
     changes: readonly { equipmentId: string; from: string | null; to: string; at: number }[],
   ): Promise<void> {
     if (changes.length === 0) return;
-    await tx.query(
+    await execute(
+      tx,
       `INSERT INTO ${this.t.firmwareHistory} (equipment_id, from_version, to_version, changed_at)
        SELECT x."equipmentId", x."from", x."to", ${time('at')}
          FROM jsonb_to_recordset($1::jsonb) AS x("equipmentId" uuid, "from" text, "to" text, at float8)`,
@@ -146,7 +152,8 @@ export class HealthRepository extends TableRepository {
   ): Promise<Map<string, HoursSample[]>> {
     const recent = new Map<string, HoursSample[]>();
     if (samples.length === 0) return recent;
-    await tx.query(
+    await execute(
+      tx,
       `INSERT INTO ${this.t.healthDays} (equipment_id, day, sampled_at, lamp_hours, filter_hours)
        SELECT x."equipmentId", x.day, ${time('sampledAt')},
               ARRAY(SELECT jsonb_array_elements_text(x."lampHours")::int), x."filterHours"
@@ -155,7 +162,8 @@ export class HealthRepository extends TableRepository {
        ON CONFLICT (equipment_id, day) DO NOTHING`,
       [JSON.stringify(samples)],
     );
-    const rows: (HoursSample & { equipmentId: string })[] = await tx.query(
+    const rows = await queryRows<HoursSample & { equipmentId: string }>(
+      tx,
       `SELECT equipment_id AS "equipmentId", ${ms('sampled_at')} AS "sampledAt", lamp_hours AS "lampHours",
               filter_hours AS "filterHours"
          FROM ${this.t.healthDays}
@@ -176,7 +184,8 @@ export class HealthRepository extends TableRepository {
     fills: readonly { id: string; model: string | null; serial: string | null }[],
   ): Promise<void> {
     if (fills.length === 0) return;
-    await tx.query(
+    await execute(
+      tx,
       `UPDATE ${this.t.equipment} e
           SET model = coalesce(nullif(e.model, ''), x.model),
               serial_number = coalesce(nullif(e.serial_number, ''), x.serial)
@@ -194,10 +203,9 @@ export class HealthRepository extends TableRepository {
       [this.t.firmwareHistory, 'changed_at < $1', before],
       [this.t.healthDays, 'day < $1::date', daysBefore],
     ] as const) {
-      const [, count]: [unknown, number] = await this.dataSource.query(
-        `DELETE FROM ${table} WHERE ${condition}`,
-        [value],
-      );
+      const { count } = await queryChanged(this.dataSource, `DELETE FROM ${table} WHERE ${condition}`, [
+        value,
+      ]);
       removed += count;
     }
     return removed;
@@ -206,15 +214,21 @@ export class HealthRepository extends TableRepository {
   /** Health spans overlapping [from, to), and firmware changes within it, oldest first (epoch ms). */
   async timeline(id: string, from: number, to: number) {
     const range = [id, new Date(from), new Date(to)];
-    const spans: { start: number; end: number | null; state: HealthRecord['state']; reasons: string[] }[] =
-      await this.dataSource.query(
-        `SELECT ${ms('started_at')} AS start, ${ms('ended_at')} AS "end", state, reasons
+    const spans = await queryRows<{
+      start: number;
+      end: number | null;
+      state: HealthRecord['state'];
+      reasons: string[];
+    }>(
+      this.dataSource,
+      `SELECT ${ms('started_at')} AS start, ${ms('ended_at')} AS "end", state, reasons
            FROM ${this.t.healthSpans}
           WHERE equipment_id = $1 AND started_at < $3 AND (ended_at IS NULL OR ended_at > $2)
           ORDER BY started_at`,
-        range,
-      );
-    const firmware: { at: number; from: string | null; to: string }[] = await this.dataSource.query(
+      range,
+    );
+    const firmware = await queryRows<{ at: number; from: string | null; to: string }>(
+      this.dataSource,
       `SELECT ${ms('changed_at')} AS at, from_version AS "from", to_version AS "to"
          FROM ${this.t.firmwareHistory}
         WHERE equipment_id = $1 AND changed_at >= $2 AND changed_at < $3

@@ -1,4 +1,5 @@
 import { type EquipmentStatus } from '@cm/contracts';
+import { queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type Tables, tablesOf } from '../../shared/database/sql';
@@ -41,7 +42,8 @@ export class HistoryRepository {
 
   /** Null when there is no such equipment. */
   async state(id: string): Promise<HistoryState | null> {
-    const [row]: StateRow[] = await this.dataSource.query(
+    const [row] = await queryRows<StateRow>(
+      this.dataSource,
       `SELECT e.status, ${epochMs('st.status_at')} AS "statusAt", ${epochMs('st.last_checked_at')} AS "lastCheckedAt",
               st.last_rtt_ms AS "lastRttMs", ${epochMs('st.hour')} AS hour,
               json_build_object('checks', st.hour_checks, 'answered', st.hour_answered, 'pings', st.hour_pings,
@@ -59,7 +61,8 @@ export class HistoryRepository {
 
   /** Spans that overlap [from, to), oldest first. */
   spans(id: string, from: number, to: number): Promise<StoredSpan[]> {
-    return this.dataSource.query(
+    return queryRows<StoredSpan>(
+      this.dataSource,
       `SELECT ${epochMs('started_at')} AS start, ${epochMs('ended_at')} AS "end", status
          FROM ${this.t.spans}
         WHERE equipment_id = $1 AND started_at < $3 AND (ended_at IS NULL OR ended_at > $2)
@@ -70,7 +73,8 @@ export class HistoryRepository {
 
   /** Stored hour counters of the hours that begin in [from, to), oldest first. */
   hours(id: string, from: number, to: number): Promise<HourStats[]> {
-    return this.dataSource.query(
+    return queryRows<HourStats>(
+      this.dataSource,
       `SELECT ${epochMs('hour')} AS hour, ${counters()}
          FROM ${this.t.hours}
         WHERE equipment_id = $1 AND hour >= $2 AND hour < $3
@@ -81,7 +85,8 @@ export class HistoryRepository {
 
   /** Stored day counters of the UTC days from `from` up to, not including, `to` (YYYY-MM-DD). */
   days(id: string, from: string, to: string): Promise<DayStats[]> {
-    return this.dataSource.query(
+    return queryRows<DayStats>(
+      this.dataSource,
       `SELECT to_char(day, 'YYYY-MM-DD') AS day, ${counters()}
          FROM ${this.t.days}
         WHERE equipment_id = $1 AND day >= $2::date AND day < $3::date
@@ -92,7 +97,8 @@ export class HistoryRepository {
 
   /** Seconds up and down within [from, to), as the uptime report counts them. */
   async uptime(id: string, from: number, to: number): Promise<{ up: number; down: number }> {
-    const [row]: { up: number | null; down: number | null }[] = await this.dataSource.query(
+    const [row] = await queryRows<{ up: number | null; down: number | null }>(
+      this.dataSource,
       `SELECT u.up::float8 AS up, u.down::float8 AS down
          FROM (${uptimeSecondsSql(this.t, '$1', '$2::timestamptz', '$3::timestamptz')}) u`,
       [id, new Date(from), new Date(to)],

@@ -1,4 +1,5 @@
 import { MAINTENANCE_LIST_MAX, type MaintenanceWindow } from '@cm/contracts';
+import { queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TableRepository } from '../../shared/database/table.repository';
@@ -63,7 +64,8 @@ export class MaintenanceWindowRepository extends TableRepository {
   }
 
   async get(id: string): Promise<MaintenanceWindow | null> {
-    const rows: WindowRow[] = await this.dataSource.query(
+    const rows = await queryRows<WindowRow>(
+      this.dataSource,
       `SELECT ${columns} FROM ${this.from(this.t.windows)} WHERE w.id = $1`,
       [id],
     );
@@ -104,7 +106,8 @@ export class MaintenanceWindowRepository extends TableRepository {
     }
     if (from) where.push(`w.ends_at > ${param(from)}`);
     if (to) where.push(`w.starts_at < ${param(to)}`);
-    const rows: WindowRow[] = await this.dataSource.query(
+    const rows = await queryRows<WindowRow>(
+      this.dataSource,
       `SELECT ${columns} FROM ${this.from(this.t.windows)}
         ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
         ORDER BY w.starts_at, w.id
@@ -116,7 +119,8 @@ export class MaintenanceWindowRepository extends TableRepository {
 
   /** Fails with a foreign key violation when the target does not exist. */
   async create(fields: WindowFields): Promise<MaintenanceWindow> {
-    const [row]: WindowRow[] = await this.dataSource.query(
+    const [row] = await queryRows<WindowRow>(
+      this.dataSource,
       `WITH w AS (
          INSERT INTO ${this.t.windows} (building_id, room_id, equipment_id, starts_at, ends_at, reason)
          VALUES ($1, $2, $3, $4, $5, $6) RETURNING *
@@ -144,7 +148,8 @@ export class MaintenanceWindowRepository extends TableRepository {
     if (changes.startsAt !== undefined) set('starts_at', changes.startsAt);
     if (changes.endsAt !== undefined) set('ends_at', changes.endsAt);
     if (changes.reason !== undefined) set('reason', changes.reason);
-    const [row]: WindowRow[] = await this.dataSource.query(
+    const [row] = await queryRows<WindowRow>(
+      this.dataSource,
       `WITH w AS (
          UPDATE ${this.t.windows} SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1 RETURNING *
        )
@@ -166,19 +171,22 @@ export class MaintenanceWindowRepository extends TableRepository {
   /** The target and what holds it; null when the target does not exist. */
   async placeOf(target: WindowTarget): Promise<Place | null> {
     const { buildingId, roomId, equipmentId } = target;
-    const [row]: Place[] = equipmentId
-      ? await this.dataSource.query(
+    const [row] = equipmentId
+      ? await queryRows<Place>(
+          this.dataSource,
           `SELECT r.building_id AS "buildingId", e.room_id AS "roomId", e.id AS "equipmentId"
              FROM ${this.t.equipment} e JOIN ${this.t.rooms} r ON r.id = e.room_id WHERE e.id = $1`,
           [equipmentId],
         )
       : roomId
-        ? await this.dataSource.query(
+        ? await queryRows<Place>(
+            this.dataSource,
             `SELECT building_id AS "buildingId", id AS "roomId", NULL AS "equipmentId"
                FROM ${this.t.rooms} WHERE id = $1`,
             [roomId],
           )
-        : await this.dataSource.query(
+        : await queryRows<Place>(
+            this.dataSource,
             `SELECT id AS "buildingId", NULL AS "roomId", NULL AS "equipmentId"
                FROM ${this.t.buildings} WHERE id = $1`,
             [buildingId],
@@ -195,7 +203,8 @@ export class MaintenanceWindowRepository extends TableRepository {
     at: Date,
   ): Promise<(MaintenanceWindow & { coveredId: string })[]> {
     if (equipmentIds.length === 0) return [];
-    const rows: (WindowRow & { coveredId: string })[] = await this.dataSource.query(
+    const rows = await queryRows<WindowRow & { coveredId: string }>(
+      this.dataSource,
       `SELECT e.id AS "coveredId", ${columns}
          FROM ${this.t.equipment} e
          JOIN ${this.t.rooms} r ON r.id = e.room_id

@@ -1,4 +1,5 @@
 import { type DurableMonitoringState, type MonitoringStateSave } from '@cm/contracts';
+import { queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TableRepository } from '../../shared/database/table.repository';
@@ -14,14 +15,16 @@ export class MonitoringStateRepository extends TableRepository {
   }
 
   async get(): Promise<DurableMonitoringState | null> {
-    const rows: DurableMonitoringState[] = await this.dataSource.query(
+    const rows = await queryRows<DurableMonitoringState>(
+      this.dataSource,
       `SELECT ${columns} FROM ${this.t.monitoringState}`,
     );
     return rows[0] ?? null;
   }
 
   async save({ isRunning, interval }: MonitoringStateSave): Promise<DurableMonitoringState> {
-    const rows: DurableMonitoringState[] = await this.dataSource.query(
+    const rows = await queryRows<DurableMonitoringState>(
+      this.dataSource,
       `INSERT INTO ${this.t.monitoringState} (is_running, interval_ms) VALUES ($1, $2)
        ON CONFLICT (id) DO UPDATE
           SET is_running = excluded.is_running, interval_ms = excluded.interval_ms, changed_at = now()

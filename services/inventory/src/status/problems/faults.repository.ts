@@ -1,4 +1,5 @@
 import { type FaultDevice, type Faults } from '@cm/contracts';
+import { queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isoOf } from '../../shared/database/sql';
@@ -20,7 +21,8 @@ export class FaultsRepository extends TableRepository {
 
   /** One query, longest first, read by the health table's index of faults. */
   async list(): Promise<Faults> {
-    const rows: FaultRow[] = await this.dataSource.query(
+    const rows = await queryRows<FaultRow>(
+      this.dataSource,
       `SELECT e.id, e.name, e.ip_address AS "ipAddress", h.state, h.reasons, ${isoOf('h.state_since')} AS since,
               r.id AS "roomId", r.name AS "roomName", r.floor, b.id AS "buildingId", b.name AS "buildingName"
          FROM ${this.t.health} h

@@ -1,4 +1,5 @@
 import { type Problems, problemStatuses, type ProblemDevice } from '@cm/contracts';
+import { queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TableRepository } from '../../shared/database/table.repository';
@@ -28,7 +29,8 @@ export class ProblemsRepository extends TableRepository {
    * their longest-down device does.
    */
   async list(): Promise<Problems> {
-    const rows: ProblemRow[] = await this.dataSource.query(
+    const rows = await queryRows<ProblemRow>(
+      this.dataSource,
       `SELECT e.id, e.name, e.status, e.ip_address AS "ipAddress", st.status_at AS since,
               r.id AS "roomId", r.name AS "roomName", r.floor, b.id AS "buildingId", b.name AS "buildingName"
          FROM ${this.t.equipment} e

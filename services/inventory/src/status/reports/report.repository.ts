@@ -1,4 +1,5 @@
 import { type EquipmentUptime, type ReportSummary } from '@cm/contracts';
+import { queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type Tables, tablesOf } from '../../shared/database/sql';
@@ -19,7 +20,8 @@ export class ReportRepository {
   }
 
   async counts(): Promise<Omit<ReportSummary, 'overallUptimePercent'>> {
-    const [row] = await this.dataSource.query(
+    const [row] = await queryRows<Omit<ReportSummary, 'overallUptimePercent'>>(
+      this.dataSource,
       `SELECT (SELECT count(*)::int FROM ${this.t.buildings}) AS buildings,
               count(*)::int AS "totalEquipment",
               (count(*) FILTER (WHERE status = 'active'))::int AS online,
@@ -34,7 +36,8 @@ export class ReportRepository {
    * (`uptimeSecondsSql`, maintenance windows left out). Read through the spans' (equipment, start) key, a page at a time.
    */
   uptimePage(after: string | undefined, limit: number, from: Date, to: Date): Promise<UptimeRow[]> {
-    return this.dataSource.query(
+    return queryRows<UptimeRow>(
+      this.dataSource,
       `SELECT e.id AS "equipmentId", b.id AS "buildingId", b.name AS "buildingName", r.id AS "roomId",
               r.name AS "roomName", e.name, e.type, e.ip_address AS "ipAddress", e.status,
               GREATEST(st.status_at, e.updated_at) AS "lastUpdated",

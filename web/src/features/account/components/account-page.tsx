@@ -110,27 +110,7 @@ function EnrolCard({ status, onCodes }: { status: TotpStatus; onCodes: (codes: s
         </Button>
       ) : (
         <form onSubmit={confirm} noValidate className="space-y-4">
-          <ol className="list-decimal space-y-3 pl-5 text-slate-700">
-            <li>
-              Scan this QR code with an authenticator app (such as Google Authenticator, Microsoft
-              Authenticator or FreeOTP).
-              <QrCode
-                text={started.otpauthUrl}
-                label="QR code for your authenticator app"
-                className="mx-auto mt-2 w-48"
-              />
-            </li>
-            <li>
-              Or type this key into the app:
-              <code
-                data-testid="totp-secret"
-                className="mt-1 block break-all font-mono text-base text-slate-900"
-              >
-                {grouped(started.secret)}
-              </code>
-            </li>
-            <li>Enter the 6-digit code the app shows.</li>
-          </ol>
+          <EnrolSteps setup={started} />
           <Field label="Code from the app">
             <Input
               name="code"
@@ -146,6 +126,30 @@ function EnrolCard({ status, onCodes }: { status: TotpStatus; onCodes: (codes: s
         </form>
       )}
     </Card>
+  );
+}
+
+/** How to add the key to an authenticator app: by its QR code, or typed. */
+function EnrolSteps({ setup }: { setup: TotpSetup }) {
+  return (
+    <ol className="list-decimal space-y-3 pl-5 text-slate-700">
+      <li>
+        Scan this QR code with an authenticator app (such as Google Authenticator, Microsoft Authenticator or
+        FreeOTP).
+        <QrCode
+          text={setup.otpauthUrl}
+          label="QR code for your authenticator app"
+          className="mx-auto mt-2 w-48"
+        />
+      </li>
+      <li>
+        Or type this key into the app:
+        <code data-testid="totp-secret" className="mt-1 block break-all font-mono text-base text-slate-900">
+          {grouped(setup.secret)}
+        </code>
+      </li>
+      <li>Enter the 6-digit code the app shows.</li>
+    </ol>
   );
 }
 

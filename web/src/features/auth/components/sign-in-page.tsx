@@ -1,4 +1,4 @@
-import { ErrorCode, loginSchema, returnPath } from '@cm/contracts';
+import { ErrorCode, type Login, loginSchema, returnPath } from '@cm/contracts';
 import { CircleX, MonitorSmartphone } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
@@ -47,43 +47,9 @@ export function SignInPage() {
     },
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = loginSchema.safeParse({ username, password });
-    if (!parsed.success) {
-      toast({
-        title: 'Missing information',
-        description: 'Please enter both username and password.',
-        variant: 'destructive',
-      });
-      return;
-    }
-    signIn.mutate(parsed.data);
-  };
-
-  const submitCode = (event: FormEvent) => {
-    event.preventDefault();
-    if (!challenge) return;
-    if (!code.trim()) {
-      toast({
-        title: 'Missing information',
-        description: 'Please enter the code from your authenticator app.',
-        variant: 'destructive',
-      });
-      return;
-    }
-    codeSignIn.mutate({ challenge, code });
-  };
-
   return (
     <main className="mx-auto flex min-h-dvh max-w-md flex-col justify-center px-4 py-10">
-      <div className="mb-8 flex flex-col items-center text-center">
-        <div className="mb-4 flex h-16 w-16 items-center justify-center rounded-2xl bg-brand-700 text-white shadow-md">
-          <MonitorSmartphone aria-hidden className="h-9 w-9" />
-        </div>
-        <h1 className="text-2xl font-bold text-slate-900">Classroom Monitor</h1>
-        <p className="mt-1 text-slate-600">Sign in to access the system</p>
-      </div>
+      <SignInHeading />
       <Card className="p-5">
         {refusal ? (
           <div role="alert" className="mb-4 flex gap-3 rounded-lg bg-red-50 p-3 text-sm text-red-800">
@@ -92,68 +58,150 @@ export function SignInPage() {
           </div>
         ) : null}
         {challenge ? (
-          <form onSubmit={submitCode} noValidate className="space-y-4">
-            <Field
-              label="Two-factor code"
-              hint="The 6-digit code from your authenticator app, or one of your recovery codes."
-            >
-              <Input
-                name="code"
-                autoComplete="one-time-code"
-                inputMode="text"
-                autoCapitalize="none"
-                value={code}
-                onChange={(e) => setCode(e.target.value)}
-              />
-            </Field>
-            <Button type="submit" className="w-full" disabled={codeSignIn.isPending}>
-              {codeSignIn.isPending ? 'Checking...' : 'Verify'}
-            </Button>
-            <Button variant="ghost" className="w-full" onClick={() => setChallenge(null)}>
-              Back to username and password
-            </Button>
-          </form>
+          <CodeForm
+            code={code}
+            onCode={setCode}
+            pending={codeSignIn.isPending}
+            onSubmit={() => codeSignIn.mutate({ challenge, code })}
+            onBack={() => setChallenge(null)}
+          />
         ) : (
-          <form onSubmit={submit} noValidate className="space-y-4">
-            <Field label="Username">
-              <Input
-                name="username"
-                autoComplete="username"
-                autoCapitalize="none"
-                value={username}
-                onChange={(e) => setUsername(e.target.value)}
-              />
-            </Field>
-            <Field label="Password">
-              <Input
-                name="password"
-                type="password"
-                autoComplete="current-password"
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-              />
-            </Field>
-            <Button type="submit" className="w-full" disabled={signIn.isPending}>
-              {signIn.isPending ? 'Signing In...' : 'Sign In'}
-            </Button>
-          </form>
+          <PasswordForm
+            username={username}
+            password={password}
+            onUsername={setUsername}
+            onPassword={setPassword}
+            pending={signIn.isPending}
+            onSubmit={(credentials) => signIn.mutate(credentials)}
+          />
         )}
-        {singleSignOn && !challenge ? (
-          <>
-            <p className="my-4 flex items-center gap-3 text-sm text-slate-500">
-              <span aria-hidden className="h-px flex-1 bg-slate-200" />
-              or
-              <span aria-hidden className="h-px flex-1 bg-slate-200" />
-            </p>
-            <a
-              href={singleSignOnHref(withoutSignInError(window.location))}
-              className={buttonClass({ variant: 'outline', className: 'w-full' })}
-            >
-              {`Sign in with ${singleSignOn.displayName}`}
-            </a>
-          </>
-        ) : null}
+        {singleSignOn && !challenge ? <SingleSignOnLink displayName={singleSignOn.displayName} /> : null}
       </Card>
     </main>
+  );
+}
+
+function SignInHeading() {
+  return (
+    <div className="mb-8 flex flex-col items-center text-center">
+      <div className="mb-4 flex h-16 w-16 items-center justify-center rounded-2xl bg-brand-700 text-white shadow-md">
+        <MonitorSmartphone aria-hidden className="h-9 w-9" />
+      </div>
+      <h1 className="text-2xl font-bold text-slate-900">Classroom Monitor</h1>
+      <p className="mt-1 text-slate-600">Sign in to access the system</p>
+    </div>
+  );
+}
+
+const missing = (description: string): void => {
+  toast({ title: 'Missing information', description, variant: 'destructive' });
+};
+
+function PasswordForm({
+  username,
+  password,
+  onUsername,
+  onPassword,
+  pending,
+  onSubmit,
+}: {
+  username: string;
+  password: string;
+  onUsername: (value: string) => void;
+  onPassword: (value: string) => void;
+  pending: boolean;
+  onSubmit: (credentials: Login) => void;
+}) {
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = loginSchema.safeParse({ username, password });
+    if (!parsed.success) return missing('Please enter both username and password.');
+    onSubmit(parsed.data);
+  };
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4">
+      <Field label="Username">
+        <Input
+          name="username"
+          autoComplete="username"
+          autoCapitalize="none"
+          value={username}
+          onChange={(e) => onUsername(e.target.value)}
+        />
+      </Field>
+      <Field label="Password">
+        <Input
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => onPassword(e.target.value)}
+        />
+      </Field>
+      <Button type="submit" className="w-full" disabled={pending}>
+        {pending ? 'Signing In...' : 'Sign In'}
+      </Button>
+    </form>
+  );
+}
+
+function CodeForm({
+  code,
+  onCode,
+  pending,
+  onSubmit,
+  onBack,
+}: {
+  code: string;
+  onCode: (value: string) => void;
+  pending: boolean;
+  onSubmit: () => void;
+  onBack: () => void;
+}) {
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!code.trim()) return missing('Please enter the code from your authenticator app.');
+    onSubmit();
+  };
+  return (
+    <form onSubmit={submit} noValidate className="space-y-4">
+      <Field
+        label="Two-factor code"
+        hint="The 6-digit code from your authenticator app, or one of your recovery codes."
+      >
+        <Input
+          name="code"
+          autoComplete="one-time-code"
+          inputMode="text"
+          autoCapitalize="none"
+          value={code}
+          onChange={(e) => onCode(e.target.value)}
+        />
+      </Field>
+      <Button type="submit" className="w-full" disabled={pending}>
+        {pending ? 'Checking...' : 'Verify'}
+      </Button>
+      <Button variant="ghost" className="w-full" onClick={onBack}>
+        Back to username and password
+      </Button>
+    </form>
+  );
+}
+
+function SingleSignOnLink({ displayName }: { displayName: string }) {
+  return (
+    <>
+      <p className="my-4 flex items-center gap-3 text-sm text-slate-500">
+        <span aria-hidden className="h-px flex-1 bg-slate-200" />
+        or
+        <span aria-hidden className="h-px flex-1 bg-slate-200" />
+      </p>
+      <a
+        href={singleSignOnHref(withoutSignInError(window.location))}
+        className={buttonClass({ variant: 'outline', className: 'w-full' })}
+      >
+        {`Sign in with ${displayName}`}
+      </a>
+    </>
   );
 }

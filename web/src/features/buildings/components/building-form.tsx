@@ -22,59 +22,19 @@ interface BuildingFormProps {
 /** Shown in place of the list (it has no route of its own). */
 export function BuildingForm({ building, onDone }: BuildingFormProps) {
   const editing = Boolean(building);
-  const photoId = useId();
   const form = useSchemaForm(buildingCreateSchema, {
     name: building?.name ?? '',
     description: building?.description ?? '',
   });
-  const [photo, setPhoto] = useState<File | null>(null);
-  // The current photo, removed on save once a person confirmed it.
-  const [removingPhoto, setRemovingPhoto] = useState(false);
-  const currentPhoto = removingPhoto ? null : (building?.imageUrl ?? null);
-  // The photo is not a form value: it is uploaded before the save, and its problems are said here.
-  const [photoError, setPhotoError] = useState<string | null>(null);
-  const [uploading, setUploading] = useState(false);
-  // The photo as uploaded for an earlier try of this save: a retry sends the same body (and so the
-  // same Idempotency-Key) instead of a second copy of the photo and, maybe, a second building.
-  const [uploaded, setUploaded] = useState<{ file: File; url: string } | null>(null);
+  const photo = useBuildingPhoto(building);
   const save = useSaveBuilding();
-  const busy = uploading || save.isPending;
-
-  const pickPhoto = (file: File | undefined) => {
-    if (!file) return;
-    const refusal = refuseFile(file, MAX_UPLOAD_BYTES);
-    setPhotoError(refusal);
-    setPhoto(refusal ? null : file);
-  };
-
-  const removePhoto = () => {
-    if (photo) return setPhoto(null);
-    if (window.confirm('Remove the building photo? It is removed when you save the building.'))
-      setRemovingPhoto(true);
-  };
+  const busy = photo.uploading || save.isPending;
 
   const submit = form.handleSubmit(
     async ({ name, description }) => {
-      setPhotoError(null);
       // Upload first, then save; a failed upload saves nothing (spec section 8).
-      let imageUrl: string | undefined;
-      if (photo && uploaded?.file === photo) imageUrl = uploaded.url;
-      else if (photo) {
-        setUploading(true);
-        try {
-          imageUrl = await uploadFile(photo);
-          setUploaded({ file: photo, url: imageUrl });
-        } catch (error) {
-          toast({ title: 'Upload Error', description: 'Failed to upload image', variant: 'destructive' });
-          // The toast is the spec's; the reason (not an image, too large) is said beside the picker.
-          setPhotoError(uploadProblem(error));
-          return;
-        } finally {
-          setUploading(false);
-        }
-      }
-      // An edit without a new photo leaves imageUrl out, so the current photo stays; null removes it.
-      const photoChange = imageUrl ? { imageUrl } : removingPhoto ? { imageUrl: null } : {};
+      const photoChange = await photo.upload();
+      if (!photoChange) return;
       const body = { name, description: description ?? '', ...photoChange };
       save.mutate(
         { id: building?.id, body },
@@ -85,7 +45,7 @@ export function BuildingForm({ building, onDone }: BuildingFormProps) {
         }),
       );
     },
-    () => setPhotoError(null),
+    () => photo.setError(null),
   );
 
   const submitLabel = editing ? (busy ? 'Saving...' : 'Save Building') : busy ? 'Adding...' : 'Add Building';
@@ -108,51 +68,120 @@ export function BuildingForm({ building, onDone }: BuildingFormProps) {
           multiline
           rows={3}
         />
-        <div className="space-y-1.5">
-          <span className="block text-sm font-medium text-slate-800">Building Photo</span>
-          <label
-            htmlFor={photoId}
-            className="flex min-h-28 cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed border-slate-300 p-4 text-center text-sm text-slate-600 hover:border-brand-600"
-          >
-            {currentPhoto && !photo ? (
-              <img
-                src={currentPhoto}
-                alt={`${building?.name ?? 'Building'} (current)`}
-                className="h-24 w-full rounded-lg object-cover"
-              />
-            ) : (
-              <ImagePlus aria-hidden className="h-8 w-8 text-slate-400" />
-            )}
-            <span className={photo ? 'font-medium break-all text-slate-900' : undefined}>
-              {photo ? photo.name : 'Tap to upload building photo'}
-            </span>
-          </label>
-          <input
-            id={photoId}
-            type="file"
-            accept="image/*"
-            aria-label="Building Photo"
-            className="sr-only"
-            onChange={(e) => {
-              pickPhoto(e.target.files?.[0]);
-              // So that the same file can be picked again after it was taken off.
-              e.target.value = '';
-            }}
-          />
-          {photo || currentPhoto ? (
-            <Button variant="outline" className="w-full text-red-700" onClick={removePhoto}>
-              <Trash2 aria-hidden className="h-4 w-4" />
-              Remove Photo
-            </Button>
-          ) : null}
-          {photoError ? (
-            <p role="alert" className="text-sm text-red-600">
-              {photoError}
-            </p>
-          ) : null}
-        </div>
+        <PhotoPicker photo={photo} buildingName={building?.name} />
         <FormActions submitLabel={submitLabel} busy={busy} onCancel={onDone} />
       </form>
     </Card>
+  );
+}
+
+/**
+ * The building's photo as the form holds it: the file picked, the current photo (unless a person
+ * confirmed its removal), and its upload before the save.
+ */
+function useBuildingPhoto(building: BuildingListItem | undefined) {
+  const [picked, setPicked] = useState<File | null>(null);
+  // The current photo, removed on save once a person confirmed it.
+  const [removing, setRemoving] = useState(false);
+  const current = removing ? null : (building?.imageUrl ?? null);
+  // The photo is not a form value: it is uploaded before the save, and its problems are said here.
+  const [error, setError] = useState<string | null>(null);
+  const [uploading, setUploading] = useState(false);
+  // The photo as uploaded for an earlier try of this save: a retry sends the same body (and so the
+  // same Idempotency-Key) instead of a second copy of the photo and, maybe, a second building.
+  const [uploaded, setUploaded] = useState<{ file: File; url: string } | null>(null);
+
+  const pick = (file: File | undefined) => {
+    if (!file) return;
+    const refusal = refuseFile(file, MAX_UPLOAD_BYTES);
+    setError(refusal);
+    setPicked(refusal ? null : file);
+  };
+
+  const remove = () => {
+    if (picked) return setPicked(null);
+    if (window.confirm('Remove the building photo? It is removed when you save the building.'))
+      setRemoving(true);
+  };
+
+  /** The save's photo change once the picked photo is uploaded; null when the upload failed. */
+  const upload = async (): Promise<{ imageUrl?: string | null } | null> => {
+    setError(null);
+    let imageUrl: string | undefined;
+    if (picked && uploaded?.file === picked) imageUrl = uploaded.url;
+    else if (picked) {
+      setUploading(true);
+      try {
+        imageUrl = await uploadFile(picked);
+        setUploaded({ file: picked, url: imageUrl });
+      } catch (failure) {
+        toast({ title: 'Upload Error', description: 'Failed to upload image', variant: 'destructive' });
+        // The toast is the spec's; the reason (not an image, too large) is said beside the picker.
+        setError(uploadProblem(failure));
+        return null;
+      } finally {
+        setUploading(false);
+      }
+    }
+    // An edit without a new photo leaves imageUrl out, so the current photo stays; null removes it.
+    return imageUrl ? { imageUrl } : removing ? { imageUrl: null } : {};
+  };
+
+  return { picked, current, error, setError, uploading, pick, remove, upload };
+}
+
+function PhotoPicker({
+  photo,
+  buildingName,
+}: {
+  photo: ReturnType<typeof useBuildingPhoto>;
+  buildingName: string | undefined;
+}) {
+  const photoId = useId();
+  const { picked, current, error } = photo;
+  return (
+    <div className="space-y-1.5">
+      <span className="block text-sm font-medium text-slate-800">Building Photo</span>
+      <label
+        htmlFor={photoId}
+        className="flex min-h-28 cursor-pointer flex-col items-center justify-center gap-2 rounded-xl border-2 border-dashed border-slate-300 p-4 text-center text-sm text-slate-600 hover:border-brand-600"
+      >
+        {current && !picked ? (
+          <img
+            src={current}
+            alt={`${buildingName ?? 'Building'} (current)`}
+            className="h-24 w-full rounded-lg object-cover"
+          />
+        ) : (
+          <ImagePlus aria-hidden className="h-8 w-8 text-slate-400" />
+        )}
+        <span className={picked ? 'font-medium break-all text-slate-900' : undefined}>
+          {picked ? picked.name : 'Tap to upload building photo'}
+        </span>
+      </label>
+      <input
+        id={photoId}
+        type="file"
+        accept="image/*"
+        aria-label="Building Photo"
+        className="sr-only"
+        onChange={(e) => {
+          photo.pick(e.target.files?.[0]);
+          // So that the same file can be picked again after it was taken off.
+          e.target.value = '';
+        }}
+      />
+      {picked || current ? (
+        <Button variant="outline" className="w-full text-red-700" onClick={photo.remove}>
+          <Trash2 aria-hidden className="h-4 w-4" />
+          Remove Photo
+        </Button>
+      ) : null}
+      {error ? (
+        <p role="alert" className="text-sm text-red-600">
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }

@@ -42,7 +42,6 @@ export function ImportExportTab() {
 }
 
 function ImportCard() {
-  const inputId = useId();
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<ImportAnswer | null>(null);
   const [applied, setApplied] = useState<ImportAnswer | null>(null);
@@ -81,6 +80,38 @@ function ImportCard() {
         Buildings are matched by name, rooms by name within their building, equipment by serial number or else
         by name within its room. You see what would change before anything does.
       </p>
+      <CsvFilePicker file={file} disabled={mutation.isPending} onPick={pick} />
+      {previewing ? <p className="text-sm text-slate-600">Reading the file…</p> : null}
+      {mutation.isError ? (
+        <p role="alert" className="text-sm text-red-600">
+          {errorMessage(mutation.error)}
+        </p>
+      ) : null}
+      {preview ? <Summary answer={preview} /> : null}
+      {preview ? (
+        <Button className="w-full" onClick={confirm} disabled={importing || preview.errorCount > 0}>
+          <Upload aria-hidden className="h-4 w-4" />
+          {importing ? 'Importing...' : 'Import'}
+        </Button>
+      ) : null}
+      {applied ? <Summary answer={applied} /> : null}
+    </Card>
+  );
+}
+
+/** The file input, shown as a drop-zone-like label with the chosen file's name. */
+function CsvFilePicker({
+  file,
+  disabled,
+  onPick,
+}: {
+  file: File | null;
+  disabled: boolean;
+  onPick: (picked: File | undefined) => void;
+}) {
+  const inputId = useId();
+  return (
+    <>
       <label
         htmlFor={inputId}
         className="flex min-h-12 cursor-pointer items-center gap-2 rounded-lg border border-dashed border-slate-300 p-3 text-sm text-slate-600"
@@ -98,28 +129,14 @@ function ImportCard() {
         accept=".csv,text/csv"
         className="sr-only"
         aria-label="Choose a CSV file"
-        disabled={mutation.isPending}
+        disabled={disabled}
         onChange={(e) => {
-          pick(e.target.files?.[0]);
+          onPick(e.target.files?.[0]);
           // The same file picked again (after editing it) is read again.
           e.target.value = '';
         }}
       />
-      {previewing ? <p className="text-sm text-slate-600">Reading the file…</p> : null}
-      {mutation.isError ? (
-        <p role="alert" className="text-sm text-red-600">
-          {errorMessage(mutation.error)}
-        </p>
-      ) : null}
-      {preview ? <Summary answer={preview} /> : null}
-      {preview ? (
-        <Button className="w-full" onClick={confirm} disabled={importing || preview.errorCount > 0}>
-          <Upload aria-hidden className="h-4 w-4" />
-          {importing ? 'Importing...' : 'Import'}
-        </Button>
-      ) : null}
-      {applied ? <Summary answer={applied} /> : null}
-    </Card>
+    </>
   );
 }
 

@@ -87,34 +87,59 @@ export function ChannelList({ onAdd, onEdit, onSecret }: ChannelListProps) {
                   onDelete={() => confirmDelete(channel)}
                 />
               </div>
-              <div className="mt-2 flex flex-wrap gap-2">
-                <Button
-                  variant="secondary"
-                  aria-label={`Send a test message to ${channel.name}`}
-                  disabled={test.isPending && test.variables === channel.id}
-                  onClick={() => runTest(channel)}
-                >
-                  <Send aria-hidden className="h-4 w-4" />
-                  {test.isPending && test.variables === channel.id ? 'Sending test...' : 'Send test'}
-                </Button>
-                {channel.type === 'webhook' ? (
-                  <Button
-                    variant="outline"
-                    aria-label={`Make a new signing secret for ${channel.name}`}
-                    disabled={rotate.isPending && rotate.variables === channel.id}
-                    onClick={() => confirmRotate(channel)}
-                  >
-                    <KeyRound aria-hidden className="h-4 w-4" />
-                    New secret
-                  </Button>
-                ) : null}
-              </div>
+              <ChannelActions
+                channel={channel}
+                testing={test.isPending && test.variables === channel.id}
+                rotating={rotate.isPending && rotate.variables === channel.id}
+                onTest={() => runTest(channel)}
+                onRotate={() => confirmRotate(channel)}
+              />
               <TestOutcome outcome={tested[channel.id]} />
             </li>
           ))}
         </ul>
       )}
     </Card>
+  );
+}
+
+/** A channel's test button and, for a webhook, its new-secret button. */
+function ChannelActions({
+  channel,
+  testing,
+  rotating,
+  onTest,
+  onRotate,
+}: {
+  channel: Channel;
+  testing: boolean;
+  rotating: boolean;
+  onTest: () => void;
+  onRotate: () => void;
+}) {
+  return (
+    <div className="mt-2 flex flex-wrap gap-2">
+      <Button
+        variant="secondary"
+        aria-label={`Send a test message to ${channel.name}`}
+        disabled={testing}
+        onClick={onTest}
+      >
+        <Send aria-hidden className="h-4 w-4" />
+        {testing ? 'Sending test...' : 'Send test'}
+      </Button>
+      {channel.type === 'webhook' ? (
+        <Button
+          variant="outline"
+          aria-label={`Make a new signing secret for ${channel.name}`}
+          disabled={rotating}
+          onClick={onRotate}
+        >
+          <KeyRound aria-hidden className="h-4 w-4" />
+          New secret
+        </Button>
+      ) : null}
+    </div>
   );
 }
 

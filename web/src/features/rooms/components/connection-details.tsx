@@ -50,47 +50,11 @@ export function ConnectionDetails() {
         <ul className="space-y-2">
           {fields.map((field) => (
             <li key={field.id}>
-              <Card className="space-y-2 p-3" data-testid="connection-field">
-                <div className="flex items-center justify-between gap-2">
-                  <label
-                    htmlFor={`${field.id}-value`}
-                    className="min-w-0 font-medium break-words text-slate-900"
-                  >
-                    {field.label}
-                  </label>
-                  <Button
-                    variant="ghost"
-                    size="icon"
-                    className="text-red-600 hover:bg-red-50"
-                    aria-label={`Remove ${field.label}`}
-                    onClick={() => setFields((current) => current.filter((f) => f.id !== field.id))}
-                  >
-                    <Trash2 aria-hidden className="h-5 w-5" />
-                  </Button>
-                </div>
-                {field.type === 'textarea' ? (
-                  <Textarea
-                    id={`${field.id}-value`}
-                    rows={3}
-                    placeholder="Value"
-                    value={field.value}
-                    onChange={(e) => update(field.id, { value: e.target.value })}
-                  />
-                ) : (
-                  <Input
-                    id={`${field.id}-value`}
-                    placeholder="Value"
-                    value={field.value}
-                    onChange={(e) => update(field.id, { value: e.target.value })}
-                  />
-                )}
-                <Input
-                  aria-label={`${field.label} additional info`}
-                  placeholder="Additional info"
-                  value={field.additionalInfo}
-                  onChange={(e) => update(field.id, { additionalInfo: e.target.value })}
-                />
-              </Card>
+              <FieldCard
+                field={field}
+                onChange={(change) => update(field.id, change)}
+                onRemove={() => setFields((current) => current.filter((f) => f.id !== field.id))}
+              />
             </li>
           ))}
         </ul>
@@ -124,5 +88,57 @@ export function ConnectionDetails() {
         </div>
       </Card>
     </section>
+  );
+}
+
+/** One noted field: its value, additional info, and a button to remove it. */
+function FieldCard({
+  field,
+  onChange,
+  onRemove,
+}: {
+  field: ConnectionField;
+  onChange: (change: Partial<ConnectionField>) => void;
+  onRemove: () => void;
+}) {
+  return (
+    <Card className="space-y-2 p-3" data-testid="connection-field">
+      <div className="flex items-center justify-between gap-2">
+        <label htmlFor={`${field.id}-value`} className="min-w-0 font-medium break-words text-slate-900">
+          {field.label}
+        </label>
+        <Button
+          variant="ghost"
+          size="icon"
+          className="text-red-600 hover:bg-red-50"
+          aria-label={`Remove ${field.label}`}
+          onClick={onRemove}
+        >
+          <Trash2 aria-hidden className="h-5 w-5" />
+        </Button>
+      </div>
+      {field.type === 'textarea' ? (
+        <Textarea
+          id={`${field.id}-value`}
+          rows={3}
+          placeholder="Value"
+          value={field.value}
+          onChange={(e) => onChange({ value: e.target.value })}
+        />
+      ) : (
+        <Input
+          id={`${field.id}-value`}
+          placeholder="Value"
+          value={field.value}
+          onChange={(e) => onChange({ value: e.target.value })}
+        />
+      )}
+      <Input
+        aria-label={`${field.label} additional info`}
+        placeholder="Additional info"
+        value={field.additionalInfo}
+        onChange={(e) => onChange({ additionalInfo: e.target.value })}
+      />
+    </Card>
   );
 }

@@ -1,21 +1,8 @@
 import { MAX_UPLOAD_BYTES, type Room } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
-import {
-  Accessibility,
-  Cable,
-  Camera,
-  LayoutGrid,
-  Layers,
-  Monitor,
-  Pencil,
-  QrCode,
-  Ruler,
-  Trash2,
-  Users,
-} from 'lucide-react';
+import { QrCode, Trash2 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Button } from '../../../components/ui/button';
-import { Card } from '../../../components/ui/card';
 import { FullScreenViewer } from '../../../components/ui/full-screen-viewer';
 import { LoadError } from '../../../components/ui/load-error';
 import { NotFound } from '../../../components/ui/not-found';
@@ -23,12 +10,11 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { toast } from '../../../components/ui/use-toast';
 import { ImageUploadDialog } from '../../../components/upload/image-upload-dialog';
 import { ApiError } from '../../../lib/api';
-import { cn } from '../../../lib/cn';
 import { type RoomAttachmentField, roomQuery, useAttachToRoom } from '../api/rooms';
 import { ConnectionDetails } from './connection-details';
-import { DefaultRoomPicture } from './default-room-picture';
 import { RoomFormDialog } from './room-form';
 import { RoomQrDialog } from './room-qr-dialog';
+import { RoomPhoto, RoomTiles } from './room-tiles';
 
 // Spec section 8: "{what} uploaded successfully" after a detail-page upload. Removing is ours
 // (docs/spec-differences.md).
@@ -69,7 +55,7 @@ export function RoomDetailPage({
   changes,
 }: RoomDetailPageProps) {
   const room = useQuery(roomQuery(roomId));
-  const attach = useAttachToRoom();
+  const { attach, attachUploaded, removeAttachment } = useRoomAttachments();
   const [uploading, setUploading] = useState<RoomAttachmentField | null>(null);
   const [viewing, setViewing] = useState<'wiring' | 'seating' | null>(null);
   const [showingQr, setShowingQr] = useState(false);
@@ -82,18 +68,78 @@ export function RoomDetailPage({
   }
   const data = room.data;
 
-  // A failure here is reported by the upload dialog, which stays open.
-  const attachUploaded = async (field: RoomAttachmentField, path: string) => {
-    await attach.mutateAsync({ id: data.id, field, path });
-    toast({ title: 'Success', description: `${attachments[field].what} uploaded successfully` });
+  const remove = (field: RoomAttachmentField) => {
+    if (removeAttachment(data, field)) setViewing(null);
+  };
+  const replace = (field: RoomAttachmentField) => () => {
+    setViewing(null);
+    setUploading(field);
   };
 
-  const remove = (field: RoomAttachmentField) => {
+  return (
+    <div className="space-y-5">
+      <RoomPhoto
+        room={data}
+        removeLabel={attachments.imageUrl.removeLabel}
+        busy={attach.isPending}
+        onRemove={() => remove('imageUrl')}
+        onChange={() => setUploading('imageUrl')}
+      />
+      <RoomHeading room={data} onQrLabel={() => setShowingQr(true)} />
+      {notice}
+      <RoomTiles
+        room={data}
+        equipmentCount={equipmentCount}
+        onEdit={() => setEditing(true)}
+        onWiring={() => (data.wiringDiagramUrl ? setViewing('wiring') : setUploading('wiringDiagramUrl'))}
+        onSeating={() => (data.seatingLayoutUrl ? setViewing('seating') : setUploading('seatingLayoutUrl'))}
+      />
+      {maintenance}
+      <ConnectionDetails />
+      {equipment}
+      {changes}
+      <ImageUploadDialog
+        open={uploading !== null}
+        onOpenChange={(open) => !open && setUploading(null)}
+        title={uploading ? attachments[uploading].dialogTitle : ''}
+        maxBytes={MAX_UPLOAD_BYTES}
+        onUploaded={(path) => (uploading ? attachUploaded(data, uploading, path) : undefined)}
+      />
+      <RoomQrDialog room={data} open={showingQr} onOpenChange={setShowingQr} />
+      <RoomFormDialog open={editing} onOpenChange={setEditing} buildingId={data.buildingId} room={data} />
+      <WiringDiagramView
+        room={data}
+        open={viewing === 'wiring'}
+        onOpenChange={(open) => setViewing(open ? 'wiring' : null)}
+        onReplace={replace('wiringDiagramUrl')}
+        onRemove={() => remove('wiringDiagramUrl')}
+      />
+      <SeatingLayoutView
+        room={data}
+        equipmentCount={equipmentCount}
+        open={viewing === 'seating'}
+        onOpenChange={(open) => setViewing(open ? 'seating' : null)}
+        onReplace={replace('seatingLayoutUrl')}
+        onRemove={() => remove('seatingLayoutUrl')}
+      />
+    </div>
+  );
+}
+
+/** Attaching a room's uploaded picture, and removing one once a person confirms it. */
+function useRoomAttachments() {
+  const attach = useAttachToRoom();
+  // A failure here is reported by the upload dialog, which stays open.
+  const attachUploaded = async (room: Room, field: RoomAttachmentField, path: string) => {
+    await attach.mutateAsync({ id: room.id, field, path });
+    toast({ title: 'Success', description: `${attachments[field].what} uploaded successfully` });
+  };
+  /** Whether the person confirmed the removal (it is then under way). */
+  const removeAttachment = (room: Room, field: RoomAttachmentField): boolean => {
     const { what } = attachments[field];
-    if (!window.confirm(`Remove the ${what.toLowerCase()} of ${data.name}?`)) return;
-    setViewing(null);
+    if (!window.confirm(`Remove the ${what.toLowerCase()} of ${room.name}?`)) return false;
     attach.mutate(
-      { id: data.id, field, path: null },
+      { id: room.id, field, path: null },
       {
         onSuccess: () => toast({ title: 'Success', description: `${what} removed` }),
         onError: () =>
@@ -104,166 +150,23 @@ export function RoomDetailPage({
           }),
       },
     );
+    return true;
   };
+  return { attach, attachUploaded, removeAttachment };
+}
 
+function RoomHeading({ room, onQrLabel }: { room: Room; onQrLabel: () => void }) {
   return (
-    <div className="space-y-5">
-      <div className="relative -mx-4 -mt-4 overflow-hidden bg-slate-200">
-        {data.imageUrl ? (
-          // The screen calls it the room photo (Change Room Photo, the default "No room photo yet"),
-          // and people and browser tests find it by that name.
-          // eslint-disable-next-line jsx-a11y/img-redundant-alt
-          <img src={data.imageUrl} alt={`Photo of ${data.name}`} className="h-52 w-full object-cover" />
-        ) : (
-          <DefaultRoomPicture className="h-52 w-full" />
-        )}
-        <div className="absolute right-3 bottom-3 flex gap-2">
-          {data.imageUrl ? (
-            <Button
-              variant="secondary"
-              size="round"
-              aria-label={attachments.imageUrl.removeLabel}
-              className="bg-white/90 text-red-700"
-              disabled={attach.isPending}
-              onClick={() => remove('imageUrl')}
-            >
-              <Trash2 aria-hidden className="h-6 w-6" />
-            </Button>
-          ) : null}
-          <Button
-            variant="secondary"
-            size="round"
-            aria-label="Change Room Photo"
-            className="bg-white/90"
-            onClick={() => setUploading('imageUrl')}
-          >
-            <Camera aria-hidden className="h-6 w-6" />
-          </Button>
-        </div>
+    <div className="flex items-start justify-between gap-3">
+      <div className="min-w-0">
+        <h1 className="text-2xl font-bold break-words text-slate-900">{room.name}</h1>
+        <p className="text-slate-600">{room.type}</p>
       </div>
-      <div className="flex items-start justify-between gap-3">
-        <div className="min-w-0">
-          <h1 className="text-2xl font-bold break-words text-slate-900">{data.name}</h1>
-          <p className="text-slate-600">{data.type}</p>
-        </div>
-        <Button variant="outline" className="shrink-0" onClick={() => setShowingQr(true)}>
-          <QrCode aria-hidden className="h-5 w-5" />
-          QR label
-        </Button>
-      </div>
-      {notice}
-      <div className="grid grid-cols-2 gap-3">
-        <Tile
-          icon={<Users aria-hidden className="h-5 w-5" />}
-          label="Capacity"
-          value={String(data.capacity)}
-        />
-        <Tile icon={<Layers aria-hidden className="h-5 w-5" />} label="Floor" value={data.floor} text />
-        <Tile
-          icon={<Ruler aria-hidden className="h-5 w-5" />}
-          label="Room Size"
-          value={data.roomSize || 'Not specified'}
-          text
-        />
-        <Tile
-          icon={<Accessibility aria-hidden className="h-5 w-5" />}
-          label="ADA Accessible"
-          value={data.isAdaAccessible === 1 ? 'Yes' : 'No'}
-          text
-        />
-        <Tile
-          icon={<Monitor aria-hidden className="h-5 w-5" />}
-          label="Equipment"
-          value={equipmentCount === undefined ? '…' : String(equipmentCount)}
-        />
-        <ActionTile
-          icon={<Pencil aria-hidden className="h-5 w-5" />}
-          label="Edit Room"
-          onClick={() => setEditing(true)}
-        />
-        <ActionTile
-          icon={<Cable aria-hidden className="h-5 w-5" />}
-          label={data.wiringDiagramUrl ? 'View Wiring' : 'Upload Wiring'}
-          onClick={() => (data.wiringDiagramUrl ? setViewing('wiring') : setUploading('wiringDiagramUrl'))}
-        />
-        <ActionTile
-          icon={<LayoutGrid aria-hidden className="h-5 w-5" />}
-          label={data.seatingLayoutUrl ? 'View Seating' : 'Upload Seating'}
-          onClick={() => (data.seatingLayoutUrl ? setViewing('seating') : setUploading('seatingLayoutUrl'))}
-        />
-      </div>
-      {maintenance}
-      <ConnectionDetails />
-      {equipment}
-      {changes}
-      <ImageUploadDialog
-        open={uploading !== null}
-        onOpenChange={(open) => !open && setUploading(null)}
-        title={uploading ? attachments[uploading].dialogTitle : ''}
-        maxBytes={MAX_UPLOAD_BYTES}
-        onUploaded={(path) => (uploading ? attachUploaded(uploading, path) : undefined)}
-      />
-      <RoomQrDialog room={data} open={showingQr} onOpenChange={setShowingQr} />
-      <RoomFormDialog open={editing} onOpenChange={setEditing} buildingId={data.buildingId} room={data} />
-      <WiringDiagramView
-        room={data}
-        open={viewing === 'wiring'}
-        onOpenChange={(open) => setViewing(open ? 'wiring' : null)}
-        onReplace={() => {
-          setViewing(null);
-          setUploading('wiringDiagramUrl');
-        }}
-        onRemove={() => remove('wiringDiagramUrl')}
-      />
-      <SeatingLayoutView
-        room={data}
-        equipmentCount={equipmentCount}
-        open={viewing === 'seating'}
-        onOpenChange={(open) => setViewing(open ? 'seating' : null)}
-        onReplace={() => {
-          setViewing(null);
-          setUploading('seatingLayoutUrl');
-        }}
-        onRemove={() => remove('seatingLayoutUrl')}
-      />
+      <Button variant="outline" className="shrink-0" onClick={onQrLabel}>
+        <QrCode aria-hidden className="h-5 w-5" />
+        QR label
+      </Button>
     </div>
-  );
-}
-
-interface TileProps {
-  icon: ReactNode;
-  label: string;
-  value: string;
-  /** Words (a room size, "Not specified") in a size that fits half a 320 px screen. */
-  text?: boolean;
-}
-
-function Tile({ icon, label, value, text = false }: TileProps) {
-  return (
-    <Card className="flex min-h-20 flex-col justify-center gap-1 p-3">
-      <span className="flex items-center gap-1.5 text-sm text-slate-600">
-        {icon}
-        {label}
-      </span>
-      <span
-        className={cn('break-words text-slate-900', text ? 'text-lg font-semibold' : 'text-2xl font-bold')}
-      >
-        {value}
-      </span>
-    </Card>
-  );
-}
-
-function ActionTile({ icon, label, onClick }: { icon: ReactNode; label: string; onClick: () => void }) {
-  return (
-    <button
-      type="button"
-      onClick={onClick}
-      className="flex min-h-20 flex-col items-start justify-center gap-1 rounded-xl border border-slate-200 bg-white p-3 text-left font-semibold text-brand-800 shadow-sm hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-brand-600"
-    >
-      <span className="text-brand-700">{icon}</span>
-      {label}
-    </button>
   );
 }
 

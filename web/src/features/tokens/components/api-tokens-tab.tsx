@@ -69,36 +69,13 @@ export function ApiTokensTab({ userRole }: { userRole: UserRole }) {
       ) : (
         <ul className="space-y-2">
           {tokens.data.map((token) => (
-            <li key={token.id} className="rounded-lg border border-slate-200 p-3" data-testid="api-token">
-              <div className="flex items-start gap-2">
-                <div className="min-w-0 flex-1 space-y-1">
-                  <h3 className="font-semibold break-words text-slate-900">{token.name}</h3>
-                  <dl className="grid grid-cols-[auto_1fr] gap-x-2 text-sm text-slate-600">
-                    <dt>Expires</dt>
-                    <dd>{when(token.expiresAt)}</dd>
-                    <dt>Last used</dt>
-                    <dd data-testid="token-last-used">
-                      {token.lastUsedAt ? when(token.lastUsedAt) : 'Never'}
-                    </dd>
-                  </dl>
-                  <div className="flex flex-wrap gap-1.5">
-                    <Badge variant="neutral">{apiTokenScopeLabels[token.scope]}</Badge>
-                    {new Date(token.expiresAt).getTime() <= now ? (
-                      <Badge variant="danger">Expired</Badge>
-                    ) : null}
-                  </div>
-                </div>
-                <Button
-                  variant="outline"
-                  aria-label={`Revoke ${token.name}`}
-                  disabled={revoke.isPending && revoke.variables === token.id}
-                  onClick={() => confirmRevoke(token)}
-                >
-                  <Trash2 aria-hidden className="h-4 w-4" />
-                  Revoke
-                </Button>
-              </div>
-            </li>
+            <TokenItem
+              key={token.id}
+              token={token}
+              expired={new Date(token.expiresAt).getTime() <= now}
+              revoking={revoke.isPending && revoke.variables === token.id}
+              onRevoke={() => confirmRevoke(token)}
+            />
           ))}
         </ul>
       )}
@@ -123,6 +100,42 @@ export function ApiTokensTab({ userRole }: { userRole: UserRole }) {
         </DialogContent>
       </Dialog>
     </Card>
+  );
+}
+
+function TokenItem({
+  token,
+  expired,
+  revoking,
+  onRevoke,
+}: {
+  token: ApiToken;
+  expired: boolean;
+  revoking: boolean;
+  onRevoke: () => void;
+}) {
+  return (
+    <li className="rounded-lg border border-slate-200 p-3" data-testid="api-token">
+      <div className="flex items-start gap-2">
+        <div className="min-w-0 flex-1 space-y-1">
+          <h3 className="font-semibold break-words text-slate-900">{token.name}</h3>
+          <dl className="grid grid-cols-[auto_1fr] gap-x-2 text-sm text-slate-600">
+            <dt>Expires</dt>
+            <dd>{when(token.expiresAt)}</dd>
+            <dt>Last used</dt>
+            <dd data-testid="token-last-used">{token.lastUsedAt ? when(token.lastUsedAt) : 'Never'}</dd>
+          </dl>
+          <div className="flex flex-wrap gap-1.5">
+            <Badge variant="neutral">{apiTokenScopeLabels[token.scope]}</Badge>
+            {expired ? <Badge variant="danger">Expired</Badge> : null}
+          </div>
+        </div>
+        <Button variant="outline" aria-label={`Revoke ${token.name}`} disabled={revoking} onClick={onRevoke}>
+          <Trash2 aria-hidden className="h-4 w-4" />
+          Revoke
+        </Button>
+      </div>
+    </li>
   );
 }
 
@@ -198,14 +211,20 @@ function TokenForm({
           />
         </Field>
       ) : null}
-      <div className="grid gap-2">
-        <Button type="submit" disabled={create.isPending}>
-          {create.isPending ? 'Creating...' : 'Create Token'}
-        </Button>
-        <Button type="button" variant="outline" onClick={onCancel}>
-          Cancel
-        </Button>
-      </div>
+      <FormActions creating={create.isPending} onCancel={onCancel} />
     </form>
+  );
+}
+
+function FormActions({ creating, onCancel }: { creating: boolean; onCancel: () => void }) {
+  return (
+    <div className="grid gap-2">
+      <Button type="submit" disabled={creating}>
+        {creating ? 'Creating...' : 'Create Token'}
+      </Button>
+      <Button type="button" variant="outline" onClick={onCancel}>
+        Cancel
+      </Button>
+    </div>
   );
 }

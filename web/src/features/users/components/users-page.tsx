@@ -22,24 +22,73 @@ const fullName = (u: User) => [u.firstName, u.lastName].filter(Boolean).join(' '
 /** `changesOf`: a user's recent changes from the audit log, shown under the edit form. */
 export function UsersPage({ changesOf }: { changesOf?: (userId: string) => ReactNode }) {
   const users = useQuery(usersQuery);
-  const remove = useDeleteUser();
-  const clearLock = useClearSignInLock();
-  const resetTotp = useResetTotp();
+  const actions = useUserActions();
   const [form, setForm] = useState<FormState>({ open: false });
 
   // The server answers 403 to anyone but an administrator; say so rather than show an error.
   if (users.error instanceof ApiError && users.error.status === 403) {
-    return (
-      <Card role="alert" className="space-y-3 p-6 text-center">
-        <Lock aria-hidden className="mx-auto h-10 w-10 text-slate-400" />
-        <h1 className="text-lg font-semibold text-slate-900">Administrators only</h1>
-        <p className="text-slate-600">
-          User Management is available to administrators only. Ask an administrator if you need an account
-          changed.
-        </p>
-      </Card>
-    );
+    return <AdministratorsOnly />;
   }
+
+  return (
+    <div className="space-y-4">
+      <div className="flex items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold text-slate-900">User Management</h1>
+        <Tooltip content="Add user">
+          <Button size="round" aria-label="Add user" onClick={() => setForm({ open: true })}>
+            <Plus aria-hidden className="h-6 w-6" />
+          </Button>
+        </Tooltip>
+      </div>
+      {users.isPending ? (
+        <div aria-busy="true" aria-label="Loading users" className="space-y-2">
+          {Array.from({ length: 3 }, (_, i) => (
+            <Skeleton key={i} className="h-20 rounded-xl" />
+          ))}
+        </div>
+      ) : users.isError ? (
+        <LoadError what="users" error={users.error} onRetry={() => users.refetch()} />
+      ) : users.data.length === 0 ? (
+        <Card className="p-8 text-center text-slate-600">No users found</Card>
+      ) : (
+        <ul className="space-y-2">
+          {users.data.map((user) => (
+            <li key={user.id}>
+              <UserCard user={user} actions={actions} onEdit={() => setForm({ open: true, user })} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <Dialog open={form.open} onOpenChange={(open) => !open && setForm({ open: false })}>
+        <DialogContent title={form.open && form.user ? 'Edit User' : 'Add User'}>
+          {form.open ? <UserForm user={form.user} onDone={() => setForm({ open: false })} /> : null}
+          {form.open && form.user && changesOf ? (
+            <Suspense fallback={<Skeleton className="h-16 w-full" />}>{changesOf(form.user.id)}</Suspense>
+          ) : null}
+        </DialogContent>
+      </Dialog>
+    </div>
+  );
+}
+
+function AdministratorsOnly() {
+  return (
+    <Card role="alert" className="space-y-3 p-6 text-center">
+      <Lock aria-hidden className="mx-auto h-10 w-10 text-slate-400" />
+      <h1 className="text-lg font-semibold text-slate-900">Administrators only</h1>
+      <p className="text-slate-600">
+        User Management is available to administrators only. Ask an administrator if you need an account
+        changed.
+      </p>
+    </Card>
+  );
+}
+
+/** Deleting a user, clearing a sign-in lock and turning off two-factor sign-in, each once confirmed. */
+function useUserActions() {
+  const remove = useDeleteUser();
+  const clearLock = useClearSignInLock();
+  const resetTotp = useResetTotp();
 
   const confirmDelete = (user: User) => {
     if (!window.confirm(`Are you sure you want to delete the user ${user.username}?`)) return;
@@ -88,113 +137,93 @@ export function UsersPage({ changesOf }: { changesOf?: (userId: string) => React
     });
   };
 
+  return { remove, clearLock, resetTotp, confirmDelete, confirmClearLock, confirmResetTotp };
+}
+
+function UserCard({
+  user,
+  actions,
+  onEdit,
+}: {
+  user: UserListItem;
+  actions: ReturnType<typeof useUserActions>;
+  onEdit: () => void;
+}) {
   return (
-    <div className="space-y-4">
-      <div className="flex items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold text-slate-900">User Management</h1>
-        <Tooltip content="Add user">
-          <Button size="round" aria-label="Add user" onClick={() => setForm({ open: true })}>
-            <Plus aria-hidden className="h-6 w-6" />
+    <Card className="flex items-start gap-2 p-4 pr-2" data-testid="user-card">
+      <div className="min-w-0 flex-1 space-y-1">
+        <h2 className="font-semibold break-words text-slate-900">{user.username}</h2>
+        {fullName(user) ? <p className="text-sm break-words text-slate-700">{fullName(user)}</p> : null}
+        {user.email ? <p className="text-sm break-all text-slate-500">{user.email}</p> : null}
+        <UserBadges user={user} />
+        {user.signInLocked ? (
+          <Button
+            variant="outline"
+            className="mt-2"
+            aria-label={`Clear sign-in lock of ${user.username}`}
+            disabled={actions.clearLock.isPending && actions.clearLock.variables === user.id}
+            onClick={() => actions.confirmClearLock(user)}
+          >
+            <LockOpen aria-hidden className="h-4 w-4" />
+            Clear sign-in lock
           </Button>
-        </Tooltip>
+        ) : null}
+        {user.totpEnabled ? (
+          <Button
+            variant="outline"
+            className="mt-2"
+            aria-label={`Turn off two-factor sign-in of ${user.username}`}
+            disabled={actions.resetTotp.isPending && actions.resetTotp.variables === user.id}
+            onClick={() => actions.confirmResetTotp(user)}
+          >
+            <KeyRound aria-hidden className="h-4 w-4" />
+            Turn off two-factor
+          </Button>
+        ) : null}
       </div>
-      {users.isPending ? (
-        <div aria-busy="true" aria-label="Loading users" className="space-y-2">
-          {Array.from({ length: 3 }, (_, i) => (
-            <Skeleton key={i} className="h-20 rounded-xl" />
-          ))}
-        </div>
-      ) : users.isError ? (
-        <LoadError what="users" error={users.error} onRetry={() => users.refetch()} />
-      ) : users.data.length === 0 ? (
-        <Card className="p-8 text-center text-slate-600">No users found</Card>
+      <EditDeleteButtons
+        name={user.username}
+        deleting={actions.remove.isPending && actions.remove.variables === user.id}
+        onEdit={onEdit}
+        onDelete={() => actions.confirmDelete(user)}
+      />
+    </Card>
+  );
+}
+
+function UserBadges({ user }: { user: UserListItem }) {
+  return (
+    <div className="flex flex-wrap gap-1.5 pt-1">
+      {user.role === 'admin' ? (
+        <Badge>
+          <ShieldCheck aria-hidden className="h-3.5 w-3.5" />
+          {userRoleLabels.admin}
+        </Badge>
       ) : (
-        <ul className="space-y-2">
-          {users.data.map((user) => (
-            <li key={user.id}>
-              <Card className="flex items-start gap-2 p-4 pr-2" data-testid="user-card">
-                <div className="min-w-0 flex-1 space-y-1">
-                  <h2 className="font-semibold break-words text-slate-900">{user.username}</h2>
-                  {fullName(user) ? (
-                    <p className="text-sm break-words text-slate-700">{fullName(user)}</p>
-                  ) : null}
-                  {user.email ? <p className="text-sm break-all text-slate-500">{user.email}</p> : null}
-                  <div className="flex flex-wrap gap-1.5 pt-1">
-                    {user.role === 'admin' ? (
-                      <Badge>
-                        <ShieldCheck aria-hidden className="h-3.5 w-3.5" />
-                        {userRoleLabels.admin}
-                      </Badge>
-                    ) : (
-                      <Badge variant="neutral">
-                        <UserIcon aria-hidden className="h-3.5 w-3.5" />
-                        {userRoleLabels.user}
-                      </Badge>
-                    )}
-                    {user.isActive === 0 ? <Badge variant="danger">Inactive</Badge> : null}
-                    {user.external ? (
-                      <Badge variant="neutral">
-                        <LogIn aria-hidden className="h-3.5 w-3.5" />
-                        Single sign-on
-                      </Badge>
-                    ) : null}
-                    {user.totpEnabled ? (
-                      <Badge variant="neutral">
-                        <KeyRound aria-hidden className="h-3.5 w-3.5" />
-                        Two-factor
-                      </Badge>
-                    ) : null}
-                    {user.signInLocked ? (
-                      <Badge variant="warning">
-                        <Lock aria-hidden className="h-3.5 w-3.5" />
-                        Sign-in locked
-                      </Badge>
-                    ) : null}
-                  </div>
-                  {user.signInLocked ? (
-                    <Button
-                      variant="outline"
-                      className="mt-2"
-                      aria-label={`Clear sign-in lock of ${user.username}`}
-                      disabled={clearLock.isPending && clearLock.variables === user.id}
-                      onClick={() => confirmClearLock(user)}
-                    >
-                      <LockOpen aria-hidden className="h-4 w-4" />
-                      Clear sign-in lock
-                    </Button>
-                  ) : null}
-                  {user.totpEnabled ? (
-                    <Button
-                      variant="outline"
-                      className="mt-2"
-                      aria-label={`Turn off two-factor sign-in of ${user.username}`}
-                      disabled={resetTotp.isPending && resetTotp.variables === user.id}
-                      onClick={() => confirmResetTotp(user)}
-                    >
-                      <KeyRound aria-hidden className="h-4 w-4" />
-                      Turn off two-factor
-                    </Button>
-                  ) : null}
-                </div>
-                <EditDeleteButtons
-                  name={user.username}
-                  deleting={remove.isPending && remove.variables === user.id}
-                  onEdit={() => setForm({ open: true, user })}
-                  onDelete={() => confirmDelete(user)}
-                />
-              </Card>
-            </li>
-          ))}
-        </ul>
+        <Badge variant="neutral">
+          <UserIcon aria-hidden className="h-3.5 w-3.5" />
+          {userRoleLabels.user}
+        </Badge>
       )}
-      <Dialog open={form.open} onOpenChange={(open) => !open && setForm({ open: false })}>
-        <DialogContent title={form.open && form.user ? 'Edit User' : 'Add User'}>
-          {form.open ? <UserForm user={form.user} onDone={() => setForm({ open: false })} /> : null}
-          {form.open && form.user && changesOf ? (
-            <Suspense fallback={<Skeleton className="h-16 w-full" />}>{changesOf(form.user.id)}</Suspense>
-          ) : null}
-        </DialogContent>
-      </Dialog>
+      {user.isActive === 0 ? <Badge variant="danger">Inactive</Badge> : null}
+      {user.external ? (
+        <Badge variant="neutral">
+          <LogIn aria-hidden className="h-3.5 w-3.5" />
+          Single sign-on
+        </Badge>
+      ) : null}
+      {user.totpEnabled ? (
+        <Badge variant="neutral">
+          <KeyRound aria-hidden className="h-3.5 w-3.5" />
+          Two-factor
+        </Badge>
+      ) : null}
+      {user.signInLocked ? (
+        <Badge variant="warning">
+          <Lock aria-hidden className="h-3.5 w-3.5" />
+          Sign-in locked
+        </Badge>
+      ) : null}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { streams } from '@cm/contracts';
-import { replicaProblem, streamConfigFor } from './jetstream';
+import { replicaProblem, streamConfigFor } from './streams';
 
 describe(streamConfigFor.name, () => {
   it('asks for one copy unless told more', () => {
