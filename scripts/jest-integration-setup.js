@@ -1,6 +1,7 @@
 // Integration tests talk to real PostgreSQL and NATS: the ones on this machine. Only where those
 // do not answer and a Docker engine does, testcontainers starts them for this run.
 const net = require('node:net');
+const { deleteStaleTestStreams } = require('./test-leftovers.cjs');
 
 const defaults = {
   DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/classroom_monitor_test',
@@ -38,36 +39,15 @@ async function ensureTestDatabase(url) {
   }
 }
 
-/** A test namespace (`testNamespace`: a label and 8 hex digits) and what JetStream names after it. */
-const testStream = /^(KV_)?[a-z0-9]{1,8}_[0-9a-f]{8}_[A-Za-z_]+$/;
+/** Streams of runs stopped midway; hours old only, so that a run beside this one keeps its own. */
 const STALE_MS = 3 * 3600_000;
-
-/**
- * Streams that test runs stopped midway (a killed run, a crash) left behind: JetStream reserves each
- * stream's max_bytes, so enough of them fill its storage and every later run fails to create its
- * own. Only test namespaces' streams, and only hours old, so a run beside this one keeps its own.
- */
-async function deleteStaleTestStreams(url) {
-  const { connect } = require('nats');
-  const nc = await connect({ servers: url, timeout: 5000, name: 'test-setup' });
-  try {
-    const jsm = await nc.jetstreamManager({ timeout: 5000 });
-    for await (const stream of jsm.streams.list()) {
-      const { name } = stream.config;
-      if (testStream.test(name) && Date.now() - Date.parse(stream.created) > STALE_MS)
-        await jsm.streams.delete(name).catch(() => undefined);
-    }
-  } finally {
-    await nc.close();
-  }
-}
 
 module.exports = async function setup() {
   const databaseUrl = process.env.DATABASE_URL ?? defaults.DATABASE_URL;
   const natsUrl = (process.env.NATS_URL ?? defaults.NATS_URL).split(',')[0];
   const [pgUp, natsUp] = await Promise.all([answers(databaseUrl, 5432), answers(natsUrl, 4222)]);
   if (pgUp) await ensureTestDatabase(databaseUrl);
-  if (natsUp) await deleteStaleTestStreams(natsUrl);
+  if (natsUp) await deleteStaleTestStreams(natsUrl, STALE_MS);
   if (pgUp && natsUp) return;
 
   const missing = [

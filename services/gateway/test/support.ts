@@ -225,6 +225,21 @@ export async function signIn(base: string, username: string, password: string, h
   return { cookie: sessionCookieOf(res)!, user: (await res.json()) as User };
 }
 
+/** Says which service a test's teardown waits on, every 20 s, so that a hang names itself. */
+async function watchClose(name: string, closing: Promise<unknown>) {
+  const started = Date.now();
+  const timer = setInterval(
+    () =>
+      console.warn(`The ${name} service has been closing for ${Math.round((Date.now() - started) / 1000)} s`),
+    20_000,
+  );
+  try {
+    await closing;
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 /** Monitor settings for tests: quick, and pinging nothing but loopback. */
 const monitorEnv = {
   MONITOR_PING_TIMEOUT_MS: '400',
@@ -259,7 +274,7 @@ export async function startAuthAndGateway(
   const closers: (() => Promise<unknown>)[] = [];
   const start = async (service: ServiceName, serviceEnv: Record<string, string> = {}) => {
     const started = await startTestService({ ...serviceFromSource(service), namespace, env: serviceEnv });
-    closers.unshift(() => started.close());
+    closers.unshift(() => watchClose(service, started.close()));
   };
   let gateway: Gateway;
   let signaturesChecked = () => 0;
@@ -333,7 +348,7 @@ export async function startAuthAndGateway(
       gateway = await startGateway(namespace, env);
     },
     close: async () => {
-      await gateway.close();
+      await watchClose('gateway', gateway.close());
       for (const close of closers) await close();
       await dropNamespaceSchemas(namespace);
       // Every gateway creates the live stream.

@@ -1,0 +1,70 @@
+// What test runs stopped midway (a killed run, a crash, a session ended under a run) leave in the
+// machine's PostgreSQL and NATS: a schema per service and namespace, and JetStream streams and KV
+// buckets. JetStream reserves each stream's max_bytes, so enough of them make every later run fail
+// to create its own, and thousands of schemas slow every later DROP SCHEMA. Only test namespaces'
+// names (`testNamespace`: a label and 8 hex digits; benchmarks' `bench_` and 8) are touched.
+//
+// `node scripts/test-leftovers.cjs` removes all of them: for CI, which runs alone on its machine.
+// Test runs themselves call deleteStaleTestStreams, which spares streams younger than a run.
+const testStream = /^(KV_)?[a-z0-9]{1,8}_[0-9a-f]{8}_[A-Za-z_]+$/;
+const testSchema = /^[a-z0-9]{1,8}_[0-9a-f]{8}_[a-z_]+$/;
+
+const defaults = {
+  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/classroom_monitor_test',
+  NATS_URL: 'nats://127.0.0.1:4222',
+};
+
+/** Deletes test streams created more than `olderThanMs` ago; answers how many went. */
+async function deleteStaleTestStreams(url, olderThanMs) {
+  const { connect } = require('nats');
+  const nc = await connect({ servers: url, timeout: 5000, name: 'test-leftovers' });
+  let deleted = 0;
+  try {
+    const jsm = await nc.jetstreamManager({ timeout: 5000 });
+    for await (const stream of jsm.streams.list()) {
+      const { name } = stream.config;
+      if (!testStream.test(name) || Date.now() - Date.parse(stream.created) < olderThanMs) continue;
+      if (await jsm.streams.delete(name).catch(() => false)) deleted++;
+    }
+  } finally {
+    await nc.close();
+  }
+  return deleted;
+}
+
+/** Drops every test schema of the test database; answers how many went. */
+async function dropTestSchemas(url) {
+  const { Client } = require('pg');
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  let dropped = 0;
+  try {
+    await client.connect();
+    const { rows } = await client.query('SELECT nspname FROM pg_namespace');
+    for (const { nspname } of rows) {
+      if (!testSchema.test(nspname)) continue;
+      await client.query(`DROP SCHEMA "${nspname}" CASCADE`);
+      dropped++;
+    }
+  } catch (error) {
+    // A fresh machine has no test database yet: nothing was left.
+    if (error.code !== '3D000') throw error;
+  } finally {
+    await client.end();
+  }
+  return dropped;
+}
+
+module.exports = { deleteStaleTestStreams, dropTestSchemas };
+
+if (require.main === module) {
+  const databaseUrl = process.env.DATABASE_URL ?? defaults.DATABASE_URL;
+  const natsUrl = (process.env.NATS_URL ?? defaults.NATS_URL).split(',')[0];
+  Promise.all([dropTestSchemas(databaseUrl), deleteStaleTestStreams(natsUrl, 0)]).then(
+    ([schemas, streams]) =>
+      console.log(`Leftovers of earlier test runs: ${schemas} schemas and ${streams} streams removed`),
+    (error) => {
+      console.error(`Could not remove the leftovers of earlier test runs: ${error.message}`);
+      process.exit(1);
+    },
+  );
+}
