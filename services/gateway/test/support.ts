@@ -230,7 +230,9 @@ async function watchClose(name: string, closing: Promise<unknown>) {
   const started = Date.now();
   const timer = setInterval(
     () =>
-      console.warn(`The ${name} service has been closing for ${Math.round((Date.now() - started) / 1000)} s`),
+      process.stderr.write(
+        `The ${name} service has been closing for ${Math.round((Date.now() - started) / 1000)} s\n`,
+      ),
     20_000,
   );
   try {
