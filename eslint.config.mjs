@@ -64,9 +64,9 @@ export default tseslint.config(
         'error',
         rawQuery,
         {
-          selector: "Decorator > CallExpression[callee.name='Param'] > Literal",
+          selector: 'Decorator > CallExpression[callee.name=/^(Param|Query|Body)$/] > Literal',
           message:
-            'Take the parameters whole, typed by the route: @Param() { id }: RouteParams<typeof apiRoutes.x>.',
+            'Take the parameters whole, typed by the route: @Param() { id }: RouteParams<typeof apiRoutes.x> (RouteQuery, RouteBody).',
         },
       ],
     },
