@@ -9,6 +9,13 @@ export interface AlertsChanged {
   rooms: { roomId: string; buildingId: string }[];
 }
 
+/** What a maintenance window covers: a building, a room or equipment (the other two null). */
+export interface MaintenanceTarget {
+  buildingId: string | null;
+  roomId: string | null;
+  equipmentId: string | null;
+}
+
 /**
  * Every in-process event of inventory, by name, with its payload: emitted inside the transaction
  * that made it true, delivered to `inTransaction` subscribers at once (with that transaction) and
@@ -48,6 +55,19 @@ export interface InventoryEvents {
    * status history records it in the update's transaction.
    */
   'equipment.status-set': { equipmentId: string; status: EquipmentStatus };
+  /**
+   * A CSV import applied its plan (the catalogue): the buildings it created, the others whose own
+   * row, rooms or equipment it created or changed, and whether it wrote equipment (the outbox then
+   * has events for the monitor).
+   */
+  'import.applied': { createdBuildingIds: string[]; changedBuildingIds: string[]; equipmentWritten: boolean };
+  /**
+   * A person planned, changed or deleted a maintenance window (status): its id and what it covers
+   * (one of the three ids set), and for a change what it covered before (the same unless it moved).
+   */
+  'maintenance-window.created': { id: string; target: MaintenanceTarget };
+  'maintenance-window.updated': { id: string; target: MaintenanceTarget; previousTarget: MaintenanceTarget };
+  'maintenance-window.deleted': { id: string; target: MaintenanceTarget };
   /** Alert decisions committed (alerting). */
   'alerts.changed': AlertsChanged;
 }
