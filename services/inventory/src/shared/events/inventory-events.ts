@@ -1,4 +1,4 @@
-import { type Equipment, type EquipmentStatus } from '@cm/contracts';
+import { type Equipment, type EquipmentStatus, type LiveEquipmentStatus } from '@cm/contracts';
 
 /**
  * What alert decisions committed: deliveries queued (the relay is kicked after the commit) and
@@ -68,7 +68,9 @@ export interface InventoryEvents {
   'maintenance-window.created': { id: string; target: MaintenanceTarget };
   'maintenance-window.updated': { id: string; target: MaintenanceTarget; previousTarget: MaintenanceTarget };
   'maintenance-window.deleted': { id: string; target: MaintenanceTarget };
-  /** Alert decisions committed (alerting). */
+  /** A batch of the monitor's checks changed these equipment's statuses (status), in order. */
+  'status.changed': { changes: LiveEquipmentStatus[] };
+  /** Alert decisions committed (alerting, or status for the decisions of its batch). */
   'alerts.changed': AlertsChanged;
 }
 
