@@ -51,6 +51,17 @@ module.exports = {
       to: { path: '^services/gateway/src/auth/' },
     },
     {
+      name: 'gateway-folders-one-way',
+      comment:
+        "Two of the gateway's feature folders never import each other both ways (directly or " +
+        'round a longer circle): what both need lives in a third, lower folder.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^services/gateway/src/[^/]+$' },
+      // The root folder (the composition root, the configuration) is no feature.
+      to: { circular: true, viaOnly: { path: '^services/gateway/src/[^/]+$' } },
+    },
+    {
       name: 'orm-in-repositories',
       comment: 'TypeORM appears only in entities, repositories, migrations and the shared data source.',
       severity: 'error',

@@ -11,6 +11,12 @@ const webFeatures = readdirSync(new URL('./web/src/features', import.meta.url), 
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
 
+const rawQuery = {
+  selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='query']",
+  message:
+    'Run SQL through queryRows<Row>(), queryRow<Row>(), queryChanged<Row>() or execute() from @cm/platform.',
+};
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', 'deploy/**'] },
   js.configs.recommended,
@@ -42,21 +48,12 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: ['typeorm'] }] },
   },
   {
-    // Inventory's SQL answers typed rows: queryRows<Row>/queryChanged<Row>/execute from the platform
-    // name the shape and the row where the SQL is written, instead of TypeORM's `any` (see
+    // The services' SQL answers typed rows: queryRows<Row>/queryChanged<Row>/execute from the
+    // platform name the shape and the row where the SQL is written, instead of TypeORM's `any` (see
     // docs/architecture.md, "Data access"). Migrations keep the query runner.
-    files: ['services/inventory/src/**/*.ts'],
+    files: ['services/*/src/**/*.ts'],
     ignores: ['**/migrations/**', '**/*.spec.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='query']",
-          message:
-            'Run SQL through queryRows<Row>(), queryRow<Row>(), queryChanged<Row>() or execute() from @cm/platform.',
-        },
-      ],
-    },
+    rules: { 'no-restricted-syntax': ['error', rawQuery] },
   },
   {
     // Gateway handlers take their parameters typed by the route contract (`@Param() { id }:
@@ -65,10 +62,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
+        rawQuery,
         {
-          selector: "Decorator > CallExpression[callee.name='Param'] > Literal",
+          selector: 'Decorator > CallExpression[callee.name=/^(Param|Query|Body)$/] > Literal',
           message:
-            'Take the parameters whole, typed by the route: @Param() { id }: RouteParams<typeof apiRoutes.x>.',
+            'Take the parameters whole, typed by the route: @Param() { id }: RouteParams<typeof apiRoutes.x> (RouteQuery, RouteBody).',
         },
       ],
     },

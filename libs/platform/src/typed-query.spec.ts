@@ -1,4 +1,4 @@
-import { execute, queryChanged, queryRow, queryRows, type SqlRunner } from './typed-query';
+import { execute, poolRunner, queryChanged, queryRow, queryRows, type SqlRunner } from './typed-query';
 
 /** A runner that answers as TypeORM's PostgreSQL driver does: rows, or [rows, count] for UPDATE/DELETE. */
 const answering = (answer: unknown): SqlRunner & { calls: unknown[][] } => {
@@ -48,5 +48,22 @@ describe(execute.name, () => {
     const db = answering([[], 2]);
     await expect(execute(db, 'DELETE FROM t', [])).resolves.toBeUndefined();
     expect(db.calls).toHaveLength(1);
+  });
+});
+
+describe(poolRunner.name, () => {
+  const pool = (command: string) => ({
+    query: async () => ({ command, rows: [{ id: 'a' }], rowCount: 1 }),
+  });
+
+  it('answers rows for a SELECT or INSERT and the changed pair for an UPDATE or DELETE', async () => {
+    await expect(queryRows(poolRunner(pool('SELECT')), 'SELECT id FROM t')).resolves.toEqual([{ id: 'a' }]);
+    await expect(queryRows(poolRunner(pool('INSERT')), 'INSERT INTO t … RETURNING id')).resolves.toEqual([
+      { id: 'a' },
+    ]);
+    await expect(queryChanged(poolRunner(pool('DELETE')), 'DELETE FROM t')).resolves.toEqual({
+      rows: [{ id: 'a' }],
+      count: 1,
+    });
   });
 });

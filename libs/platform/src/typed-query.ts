@@ -55,3 +55,23 @@ export async function queryChanged<R = never>(
 export async function execute(db: SqlRunner, sql: string, parameters?: readonly unknown[]): Promise<void> {
   await db.query(sql, parameters as unknown[]);
 }
+
+/** What node-postgres answers a statement with (a `Pool` or a `PoolClient`). */
+interface PgQueryable {
+  query(
+    sql: string,
+    parameters?: unknown[],
+  ): Promise<{ command: string; rows: unknown[]; rowCount: number | null }>;
+}
+
+/**
+ * A node-postgres pool as a runner answering as TypeORM does, for what keeps a pool of its own
+ * beside the data source (the gateway's sessions): the same functions then type its rows.
+ */
+export const poolRunner = (pool: PgQueryable): SqlRunner => ({
+  async query(sql, parameters) {
+    const result = await pool.query(sql, parameters);
+    const changed = result.command === 'UPDATE' || result.command === 'DELETE';
+    return changed ? [result.rows, result.rowCount ?? 0] : result.rows;
+  },
+});

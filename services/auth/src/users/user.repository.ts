@@ -1,5 +1,5 @@
 import { type AccountAccess, ErrorCode } from '@cm/contracts';
-import { AppError, schemaNameOf } from '@cm/platform';
+import { AppError, execute, schemaNameOf } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager, QueryFailedError, type Repository } from 'typeorm';
 import { accessOf } from './account-events';
@@ -51,7 +51,7 @@ export class UserRepository {
     beforeCommit: () => Promise<void> = async () => undefined,
   ): Promise<UserEntity | null> {
     return this.dataSource.transaction(async (manager) => {
-      await manager.query("SELECT pg_advisory_xact_lock(hashtext('auth.first-admin'))");
+      await execute(manager, "SELECT pg_advisory_xact_lock(hashtext('auth.first-admin'))");
       if ((await manager.count(UserEntity)) > 0) return null;
       const created = await manager.save(
         manager.create(UserEntity, { username, passwordHash, role: 'admin', isActive: 1 }),
@@ -88,7 +88,7 @@ export class UserRepository {
     beforeCommit: (before: AccountAccess | null, after: UserEntity) => Promise<void> = async () => undefined,
   ): Promise<UserEntity> {
     return this.dataSource.transaction(async (manager) => {
-      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
+      await execute(manager, 'SELECT pg_advisory_xact_lock(hashtext($1))', [
         `${this.schema}.external:${identity.issuer}:${identity.subject}`,
       ]);
       const user = await manager.findOne(UserEntity, {
@@ -146,7 +146,7 @@ export class UserRepository {
     change: (user: UserEntity | null, store: AdminLockedStore) => Promise<T>,
   ): Promise<T> {
     return this.dataSource.transaction(async (manager) => {
-      await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.schema}.admins`]);
+      await execute(manager, 'SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.schema}.admins`]);
       const user = await manager.findOne(UserEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
       return change(user, new AdminLockedStore(manager));
     });

@@ -1,11 +1,12 @@
 import { type ApiRouteDef, ErrorCode, IDEMPOTENT_REPLAY_HEADER, type User } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
-import { type CallHandler, type ExecutionContext, Injectable, type NestInterceptor } from '@nestjs/common';
+import { type CallHandler, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { from, type Observable, throwError } from 'rxjs';
 import { catchError, mergeMap, switchMap } from 'rxjs/operators';
 import { type SignedInRequest } from '../identity/current-user';
 import { API_ROUTE } from '../http/api-route.key';
+import { type RouteAudit } from '../http/route-audit';
 import { ApiTokenRepository } from '../tokens/api-token.repository';
 import { changedFields, valuesOf } from './audit-values';
 import { AuditLog, type AuditNote } from './audit-log';
@@ -25,7 +26,7 @@ const refusedSignIn = new Set<string>([
  * out; a failure to write it is logged, not answered (the change itself is done).
  */
 @Injectable()
-export class AuditInterceptor implements NestInterceptor {
+export class AuditInterceptor implements RouteAudit {
   constructor(
     private readonly reflector: Reflector,
     private readonly log: AuditLog,

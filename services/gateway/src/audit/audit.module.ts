@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { RouteAudit } from '../http/route-audit';
 import { TokensModule } from '../tokens/tokens.module';
 import { AccountAuditConsumer } from './account-audit.consumer';
 import { AuditLog, auditClockProvider } from './audit-log';
@@ -21,10 +22,11 @@ import { AuditRepository } from './audit.repository';
     auditClockProvider,
     AuditRetention,
     AuditInterceptor,
+    { provide: RouteAudit, useExisting: AuditInterceptor },
     AccountAuditConsumer,
   ],
-  // Tokens too: the interceptor is built in the module of each audited controller, and names the
-  // token a request came with.
-  exports: [AuditRepository, AuditLog, AuditInterceptor, TokensModule],
+  // The interceptor is built here, once; `ApiRoute` builds what calls it (`RouteAuditInterceptor`)
+  // in the module of each audited controller. Tokens too, as before: a request's token is named.
+  exports: [AuditRepository, AuditLog, AuditInterceptor, RouteAudit, TokensModule],
 })
 export class AuditModule {}

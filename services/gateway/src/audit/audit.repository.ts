@@ -1,5 +1,5 @@
 import { type AuditEntry, type AuditPage, type AuditQuery } from '@cm/contracts';
-import { tableOf } from '@cm/platform';
+import { execute, queryChanged, queryRow, queryRows, tableOf } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
@@ -61,7 +61,8 @@ export class AuditRepository {
   }
 
   async insert(entry: NewAuditEntry): Promise<void> {
-    await this.dataSource.query(
+    await execute(
+      this.dataSource,
       `INSERT INTO ${this.table} (at, actor_id, actor_name, api_token_id, request_id, client_address,
          action, entity_type, entity_id, before, after)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
@@ -75,7 +76,8 @@ export class AuditRepository {
    * write two rows.
    */
   async insertOrCount(entry: NewAuditEntry, sampleKey: string): Promise<void> {
-    await this.dataSource.query(
+    await execute(
+      this.dataSource,
       `INSERT INTO ${this.table} AS e (at, actor_id, actor_name, api_token_id, request_id, client_address,
          action, entity_type, entity_id, before, after, sample_key)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
@@ -91,11 +93,12 @@ export class AuditRepository {
     entityId: string;
     requestId: string;
   }): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
-      `SELECT 1 FROM ${this.table} WHERE entity_type = $1 AND entity_id = $2 AND request_id = $3 LIMIT 1`,
+    const found = await queryRow<{ one: number }>(
+      this.dataSource,
+      `SELECT 1 AS one FROM ${this.table} WHERE entity_type = $1 AND entity_id = $2 AND request_id = $3 LIMIT 1`,
       [of.entityType, of.entityId, of.requestId],
     );
-    return rows.length > 0;
+    return found !== null;
   }
 
   /** Newest first by id (ids grow with time); the cursor is the last id of the previous page. */
@@ -113,22 +116,21 @@ export class AuditRepository {
     if (query.to) add('at < ?', new Date(query.to));
     if (query.cursor) add('id < ?', query.cursor);
     params.push(query.limit + 1);
-    const rows = (await this.dataSource.query(
+    const rows = await queryRows<Row>(
+      this.dataSource,
       `SELECT * FROM ${this.table} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
         ORDER BY id DESC LIMIT $${params.length}`,
       params,
-    )) as Row[];
+    );
     const items = rows.slice(0, query.limit).map(toEntry);
     return { items, nextCursor: rows.length > query.limit ? items[items.length - 1].id : null };
   }
 
   /** Deletes entries from before `cutoff`; answers how many went. */
   async deleteOlderThan(cutoff: Date): Promise<number> {
-    // Counted by a SELECT: TypeORM answers a bare DELETE … RETURNING as [rows, count].
-    const [{ n }] = (await this.dataSource.query(
-      `WITH gone AS (DELETE FROM ${this.table} WHERE at < $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`,
-      [cutoff],
-    )) as { n: number }[];
-    return n;
+    const { count } = await queryChanged(this.dataSource, `DELETE FROM ${this.table} WHERE at < $1`, [
+      cutoff,
+    ]);
+    return count;
   }
 }

@@ -14,7 +14,7 @@ import { applyRouteContract } from '../http/route-contract';
 import { SessionStore } from '../session/session-store';
 import { endSession } from '../session/session.middleware';
 import { ApiTokens } from '../tokens/api-tokens.service';
-import { bearerOf } from '../tokens/bearer';
+import { bearerOf } from '../security/bearer';
 import { scopeCovers, scopeNeeded } from '../tokens/token-scope';
 import { type SignedInRequest } from '../identity/current-user';
 import { SessionUsers } from '../identity/session-users';

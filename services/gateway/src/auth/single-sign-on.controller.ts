@@ -4,6 +4,7 @@ import {
   isSingleSignOnError,
   messages,
   returnPath,
+  type RouteQuery,
   SIGN_IN_ERROR_PARAM,
   type SignInOptions,
   type SingleSignOnError,
@@ -57,7 +58,7 @@ export class SingleSignOnController {
 
   @ApiRoute(apiRoutes.oidcStart)
   async start(
-    @Query('returnTo') requested: string | undefined,
+    @Query() { returnTo: requested }: RouteQuery<typeof apiRoutes.oidcStart>,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {

@@ -1,4 +1,4 @@
-import { tableOf } from '@cm/platform';
+import { execute, queryRow, tableOf } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
@@ -15,20 +15,23 @@ export class SpentChallengeRepository {
   }
 
   async isSpent(id: string): Promise<boolean> {
-    const rows = (await this.dataSource.query(`SELECT 1 FROM ${this.table} WHERE id = $1`, [
-      id,
-    ])) as unknown[];
-    return rows.length > 0;
+    const spent = await queryRow<{ id: string }>(
+      this.dataSource,
+      `SELECT id FROM ${this.table} WHERE id = $1`,
+      [id],
+    );
+    return spent !== null;
   }
 
   /** Marks the challenge used; false when it already was (another sign-in got there first). */
   async spend(id: string, expiresAt: Date, now: Date): Promise<boolean> {
     // Sign-ins with a code are rare enough to forget the expired ones here.
-    await this.dataSource.query(`DELETE FROM ${this.table} WHERE expires_at < $1`, [now]);
-    const rows = (await this.dataSource.query(
+    await execute(this.dataSource, `DELETE FROM ${this.table} WHERE expires_at < $1`, [now]);
+    const taken = await queryRow<{ id: string }>(
+      this.dataSource,
       `INSERT INTO ${this.table} (id, expires_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING id`,
       [id, expiresAt],
-    )) as unknown[];
-    return rows.length > 0;
+    );
+    return taken !== null;
   }
 }

@@ -7,10 +7,9 @@ import {
   SetMetadata,
   UseInterceptors,
 } from '@nestjs/common';
-import { auditOf } from '../audit/audited-routes';
-import { AuditInterceptor } from '../audit/audit.interceptor';
 import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor';
 import { API_ROUTE } from './api-route.key';
+import { mayBeAudited, RouteAuditInterceptor } from './route-audit';
 
 /**
  * Routes a controller method by its contract entry. The same entry drives validation
@@ -23,10 +22,10 @@ export function ApiRoute(route: ApiRouteDef): MethodDecorator {
     SetMetadata(API_ROUTE, route),
     HttpCode(route.status ?? 200),
   ];
-  // Each only on the routes it serves: an interceptor costs every request it is on (an
+  // Each only on the routes it may serve: an interceptor costs every request it is on (an
   // observable chain and an async resource), and most requests are reads of no concern to either.
   // The audit's is outside the idempotency's, so it sees a create answered again from the first.
-  if (auditOf(route)) decorators.push(UseInterceptors(AuditInterceptor));
+  if (mayBeAudited(route)) decorators.push(UseInterceptors(RouteAuditInterceptor));
   if (route.idempotent) decorators.push(UseInterceptors(IdempotencyInterceptor));
   return applyDecorators(...decorators);
 }

@@ -1,4 +1,4 @@
-import { tableOf } from '@cm/platform';
+import { execute, queryRow, tableOf } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
@@ -41,29 +41,31 @@ export class IdempotencyKeyRepository {
     expiredBefore: Date,
     abandonedBefore: Date,
   ): Promise<boolean> {
-    const rows = (await this.dataSource.query(
+    const taken = await queryRow<{ one: number }>(
+      this.dataSource,
       `INSERT INTO ${this.table} AS t (user_id, route, key, fingerprint, created_at)
          VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (user_id, route, key) DO UPDATE
          SET fingerprint = EXCLUDED.fingerprint, response = NULL, created_at = EXCLUDED.created_at
          WHERE t.created_at < $6 OR (t.response IS NULL AND t.created_at < $7)
-       RETURNING 1`,
+       RETURNING 1 AS one`,
       [claim.userId, claim.route, claim.key, claim.fingerprint, at, expiredBefore, abandonedBefore],
-    )) as unknown[];
-    return rows.length > 0;
+    );
+    return taken !== null;
   }
 
   async find(claim: IdempotencyClaim): Promise<IdempotencyRecord | null> {
-    const rows = (await this.dataSource.query(
+    return queryRow<IdempotencyRecord>(
+      this.dataSource,
       `SELECT fingerprint, response FROM ${this.table} WHERE user_id = $1 AND route = $2 AND key = $3`,
       [claim.userId, claim.route, claim.key],
-    )) as IdempotencyRecord[];
-    return rows[0] ?? null;
+    );
   }
 
   /** The first request's answer, for every retry within the window. */
   async answer(claim: IdempotencyClaim, body: unknown): Promise<void> {
-    await this.dataSource.query(
+    await execute(
+      this.dataSource,
       `UPDATE ${this.table} SET response = $5 WHERE user_id = $1 AND route = $2 AND key = $3 AND fingerprint = $4`,
       [claim.userId, claim.route, claim.key, claim.fingerprint, JSON.stringify({ body })],
     );
@@ -71,13 +73,14 @@ export class IdempotencyKeyRepository {
 
   /** The request failed: nothing was created, so a retry with the key may try again. */
   async release(claim: IdempotencyClaim): Promise<void> {
-    await this.dataSource.query(
+    await execute(
+      this.dataSource,
       `DELETE FROM ${this.table} WHERE user_id = $1 AND route = $2 AND key = $3 AND fingerprint = $4 AND response IS NULL`,
       [claim.userId, claim.route, claim.key, claim.fingerprint],
     );
   }
 
   async sweep(before: Date): Promise<void> {
-    await this.dataSource.query(`DELETE FROM ${this.table} WHERE created_at < $1`, [before]);
+    await execute(this.dataSource, `DELETE FROM ${this.table} WHERE created_at < $1`, [before]);
   }
 }

@@ -1,7 +1,7 @@
 import { ErrorCode } from '@cm/contracts';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { type Config } from '../config';
-import { bearerOf } from '../tokens/bearer';
+import { bearerOf } from './bearer';
 
 const stateChanging = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -1,6 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { messages } from '@cm/contracts';
-import { CONFIG, RpcClient, schemaName } from '@cm/platform';
+import {
+  CONFIG,
+  execute,
+  poolRunner,
+  queryChanged,
+  queryRow,
+  RpcClient,
+  schemaName,
+  type SqlRunner,
+} from '@cm/platform';
 import {
   Inject,
   Injectable,
@@ -53,6 +62,7 @@ type Rows = NoticedCache<StoredSession, typeof messages.auth.sessionsEnded>;
 export class SessionStore implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(SessionStore.name);
   private readonly pool: Pool;
+  private readonly db: SqlRunner;
   private readonly table: string;
   private readonly rows: Rows;
   private pruning?: NodeJS.Timeout;
@@ -79,6 +89,7 @@ export class SessionStore implements OnApplicationBootstrap, OnApplicationShutdo
     });
     // An idle connection that breaks must not take the process down; the next query reconnects.
     this.pool.on('error', (error) => this.logger.warn(`Session pool connection lost: ${error.message}`));
+    this.db = poolRunner(this.pool);
     this.table = `"${schemaName(config.CM_NAMESPACE, 'gateway')}".sessions`;
     this.rows = new NoticedCache(rpc, this.logger, {
       notice: messages.auth.sessionsEnded,
@@ -107,9 +118,8 @@ export class SessionStore implements OnApplicationBootstrap, OnApplicationShutdo
   /** The session as kept or read now, or null when there is none or it expired. */
   async load(sid: string): Promise<StoredSession | null> {
     const row = await this.rows.get(sid, async (key) => {
-      const {
-        rows: [found],
-      } = await this.pool.query<{ sess: Partial<SessionData>; expire: Date }>(
+      const found = await queryRow<{ sess: Partial<SessionData>; expire: Date }>(
+        this.db,
         `SELECT sess, expire FROM ${this.table} WHERE sid = $1 AND expire >= to_timestamp($2)`,
         [key, Math.ceil(Date.now() / 1000)],
       );
@@ -121,17 +131,17 @@ export class SessionStore implements OnApplicationBootstrap, OnApplicationShutdo
   /** A new session for a user who just signed in: its id, made here, and the expiry written. */
   async create(data: SessionData, expire: number): Promise<string> {
     const sid = randomBytes(24).toString('base64url');
-    await this.pool.query(`INSERT INTO ${this.table} (sid, sess, expire) VALUES ($1, $2, to_timestamp($3))`, [
-      sid,
-      JSON.stringify(this.stored(data, expire)),
-      Math.ceil(expire / 1000),
-    ]);
+    await execute(
+      this.db,
+      `INSERT INTO ${this.table} (sid, sess, expire) VALUES ($1, $2, to_timestamp($3))`,
+      [sid, JSON.stringify(this.stored(data, expire)), Math.ceil(expire / 1000)],
+    );
     return sid;
   }
 
   /** Writes the session's fields (its expiry unchanged). */
   async update(sid: string, data: SessionData, expire: number): Promise<void> {
-    await this.pool.query(`UPDATE ${this.table} SET sess = $2 WHERE sid = $1`, [
+    await execute(this.db, `UPDATE ${this.table} SET sess = $2 WHERE sid = $1`, [
       sid,
       JSON.stringify(this.stored(data, expire)),
     ]);
@@ -147,7 +157,7 @@ export class SessionStore implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** Writes the session's new expiry. */
   async renew(sid: string, expire: number): Promise<void> {
-    await this.pool.query(`UPDATE ${this.table} SET expire = to_timestamp($2) WHERE sid = $1`, [
+    await execute(this.db, `UPDATE ${this.table} SET expire = to_timestamp($2) WHERE sid = $1`, [
       sid,
       Math.ceil(expire / 1000),
     ]);
@@ -158,7 +168,8 @@ export class SessionStore implements OnApplicationBootstrap, OnApplicationShutdo
   async destroy(sid: string): Promise<void> {
     const {
       rows: [row],
-    } = await this.pool.query<{ user_id: string | null }>(
+    } = await queryChanged<{ user_id: string | null }>(
+      this.db,
       `DELETE FROM ${this.table} WHERE sid = $1 RETURNING user_id`,
       [sid],
     );
@@ -168,7 +179,7 @@ export class SessionStore implements OnApplicationBootstrap, OnApplicationShutdo
 
   /** Deletes the rows whose expiry has passed (the table is never read for them anyway). */
   async prune(): Promise<void> {
-    await this.pool.query(`DELETE FROM ${this.table} WHERE expire < to_timestamp($1)`, [
+    await execute(this.db, `DELETE FROM ${this.table} WHERE expire < to_timestamp($1)`, [
       Math.floor(Date.now() / 1000),
     ]);
   }
@@ -196,7 +207,8 @@ export class SessionStore implements OnApplicationBootstrap, OnApplicationShutdo
    * guard refuses such sessions anyway; deleting them ends them on every replica at once.
    */
   async deleteOutdated(userId: string, current: number | null, keep?: string): Promise<void> {
-    await this.pool.query(
+    await execute(
+      this.db,
       `DELETE FROM ${this.table}
         WHERE user_id = $1
           AND ($2::integer IS NULL OR (sess->>'sessionVersion')::integer IS DISTINCT FROM $2)

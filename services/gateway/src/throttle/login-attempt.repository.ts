@@ -1,4 +1,4 @@
-import { tableOf } from '@cm/platform';
+import { execute, queryRows, tableOf } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type Counter } from './throttle-policy';
@@ -57,16 +57,18 @@ export class LoginAttemptRepository {
     // One order for every transaction, so that two attempts sharing keys wait instead of deadlocking.
     const sorted = [...keys].sort((a, b) => (a.key < b.key ? -1 : 1));
     return this.dataSource.transaction(async (manager) => {
-      await manager.query(
+      await execute(
+        manager,
         `INSERT INTO ${this.table} (key, username, touched_at)
            SELECT k, u, $3::timestamptz FROM unnest($1::varchar[], $2::varchar[]) AS t(k, u) ORDER BY k
          ON CONFLICT (key) DO NOTHING`,
         [sorted.map((k) => k.key), sorted.map((k) => k.username), at],
       );
-      const rows = (await manager.query(
+      const rows = await queryRows<Row>(
+        manager,
         `SELECT ${columns} FROM ${this.table} WHERE key = ANY($1::varchar[]) ORDER BY key FOR UPDATE`,
         [sorted.map((k) => k.key)],
-      )) as Row[];
+      );
       const { result, next } = change(new Map(rows.map((r) => [r.key, counterOf(r)])));
       for (const [key, counter] of next ?? []) await this.save(manager, key, counter);
       return result;
@@ -74,7 +76,8 @@ export class LoginAttemptRepository {
   }
 
   private async save(manager: EntityManager, key: string, counter: Counter): Promise<void> {
-    await manager.query(
+    await execute(
+      manager,
       `UPDATE ${this.table} SET failures = $2, pending = $3, last_failure_at = $4, touched_at = $5 WHERE key = $1`,
       [
         key,
@@ -88,7 +91,8 @@ export class LoginAttemptRepository {
 
   /** An admitted attempt was a wrong guess. */
   async failed(keys: string[], at: Date): Promise<void> {
-    await this.dataSource.query(
+    await execute(
+      this.dataSource,
       `WITH ${this.locked('key = ANY($1::varchar[])')}
        UPDATE ${this.table} t
          SET pending = greatest(pending - 1, 0), failures = failures + 1, last_failure_at = $2, touched_at = $2
@@ -99,7 +103,8 @@ export class LoginAttemptRepository {
 
   /** An admitted attempt ended without telling anything about the password (an outage, a busy service). */
   async release(keys: string[]): Promise<void> {
-    await this.dataSource.query(
+    await execute(
+      this.dataSource,
       `WITH ${this.locked('key = ANY($1::varchar[])')}
        UPDATE ${this.table} t SET pending = greatest(pending - 1, 0) FROM locked WHERE t.key = locked.key`,
       [keys],
@@ -107,7 +112,8 @@ export class LoginAttemptRepository {
   }
 
   async forget(keys: string[]): Promise<void> {
-    await this.dataSource.query(
+    await execute(
+      this.dataSource,
       `WITH ${this.locked('key = ANY($1::varchar[])')}
        DELETE FROM ${this.table} t USING locked WHERE t.key = locked.key`,
       [keys],
@@ -116,23 +122,26 @@ export class LoginAttemptRepository {
 
   /** Every counter that holds back the user, from any client or device. */
   async forgetUser(username: string): Promise<void> {
-    await this.dataSource.query(
+    await execute(
+      this.dataSource,
       `WITH ${this.locked('username = $1')} DELETE FROM ${this.table} t USING locked WHERE t.key = locked.key`,
       [username],
     );
   }
 
   async countersWithFailures(): Promise<UserCounter[]> {
-    const rows = (await this.dataSource.query(
+    const rows = await queryRows<Row>(
+      this.dataSource,
       `SELECT ${columns} FROM ${this.table} WHERE username IS NOT NULL AND failures > 0`,
-    )) as Row[];
+    );
     return rows.map((r) => ({ ...counterOf(r), key: r.key, username: r.username! }));
   }
 
   /** Counters untouched since `before` have been forgotten; sign-ins are rare enough to sweep them here. */
   async sweep(before: Date): Promise<void> {
     // A counter in use just now is left for the next sweep rather than waited for.
-    await this.dataSource.query(
+    await execute(
+      this.dataSource,
       `WITH ${this.locked('touched_at < $1', 'SKIP LOCKED')}
        DELETE FROM ${this.table} t USING locked WHERE t.key = locked.key`,
       [before],

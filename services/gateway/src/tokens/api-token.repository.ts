@@ -1,5 +1,5 @@
 import { type ApiToken, type ApiTokenScope, type UserRole } from '@cm/contracts';
-import { tableOf } from '@cm/platform';
+import { execute, queryChanged, queryRow, queryRows, tableOf } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 
@@ -47,35 +47,39 @@ export class ApiTokenRepository {
   }
 
   async create(token: NewApiToken): Promise<ApiToken> {
-    const rows = (await this.dataSource.query(
+    const [created] = await queryRows<Row>(
+      this.dataSource,
       `INSERT INTO ${this.table} (user_id, name, role, scope, token_hash, created_at, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${columns}`,
       [token.userId, token.name, token.role, token.scope, token.hash, token.createdAt, token.expiresAt],
-    )) as Row[];
-    return toToken(rows[0]);
+    );
+    return toToken(created);
   }
 
   async listOf(userId: string): Promise<ApiToken[]> {
-    const rows = (await this.dataSource.query(
+    const rows = await queryRows<Row>(
+      this.dataSource,
       `SELECT ${columns} FROM ${this.table} WHERE user_id = $1 ORDER BY created_at DESC, id`,
       [userId],
-    )) as Row[];
+    );
     return rows.map(toToken);
   }
 
   async find(id: string): Promise<ApiToken | null> {
-    const rows = (await this.dataSource.query(`SELECT ${columns} FROM ${this.table} WHERE id = $1`, [
+    const row = await queryRow<Row>(this.dataSource, `SELECT ${columns} FROM ${this.table} WHERE id = $1`, [
       id,
-    ])) as Row[];
-    return rows[0] ? toToken(rows[0]) : null;
+    ]);
+    return row ? toToken(row) : null;
   }
 
   /** The token a bearer hash names, expired or not (the caller decides). One index lookup. */
   async findByHash(hash: string): Promise<ApiToken | null> {
-    const rows = (await this.dataSource.query(`SELECT ${columns} FROM ${this.table} WHERE token_hash = $1`, [
-      hash,
-    ])) as Row[];
-    return rows[0] ? toToken(rows[0]) : null;
+    const row = await queryRow<Row>(
+      this.dataSource,
+      `SELECT ${columns} FROM ${this.table} WHERE token_hash = $1`,
+      [hash],
+    );
+    return row ? toToken(row) : null;
   }
 
   /**
@@ -83,7 +87,8 @@ export class ApiTokenRepository {
    * token, however busy it is, and none from replicas that lose the race.
    */
   async touch(id: string, at: Date, unlessSince: Date): Promise<void> {
-    await this.dataSource.query(
+    await execute(
+      this.dataSource,
       `UPDATE ${this.table} SET last_used_at = $2
          WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $3)`,
       [id, at, unlessSince],
@@ -91,15 +96,11 @@ export class ApiTokenRepository {
   }
 
   async delete(id: string): Promise<boolean> {
-    // Counted by a SELECT: TypeORM answers a bare DELETE … RETURNING as [rows, count].
-    const [{ n }] = (await this.dataSource.query(
-      `WITH gone AS (DELETE FROM ${this.table} WHERE id = $1 RETURNING 1) SELECT count(*)::int AS n FROM gone`,
-      [id],
-    )) as { n: number }[];
-    return n > 0;
+    const { count } = await queryChanged(this.dataSource, `DELETE FROM ${this.table} WHERE id = $1`, [id]);
+    return count > 0;
   }
 
   async deleteAllOf(userId: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM ${this.table} WHERE user_id = $1`, [userId]);
+    await execute(this.dataSource, `DELETE FROM ${this.table} WHERE user_id = $1`, [userId]);
   }
 }

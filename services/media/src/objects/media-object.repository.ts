@@ -1,4 +1,4 @@
-import { schemaNameOf } from '@cm/platform';
+import { queryRow, schemaNameOf } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource, In, LessThan, type Repository } from 'typeorm';
 import { MediaObjectEntity } from './media-object.entity';
@@ -67,10 +67,12 @@ export class MediaObjectRepository {
   ): Promise<number | null> {
     return this.dataSource.transaction(async (manager) => {
       const schema = schemaNameOf(this.dataSource);
-      const [{ locked }] = (await manager.query('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked', [
-        `${schema}.cleanup`,
-      ])) as { locked: boolean }[];
-      if (!locked) return null;
+      const lock = await queryRow<{ locked: boolean }>(
+        manager,
+        'SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked',
+        [`${schema}.cleanup`],
+      );
+      if (!lock?.locked) return null;
       const stale = await manager.find(MediaObjectEntity, {
         where: { status: 'pending', createdAt: LessThan(before) },
         order: { createdAt: 'ASC' },

@@ -138,7 +138,7 @@ export class ImportRepository extends TableRepository {
    * writes take) and the import lock, so that neither another import nor an address added
    * meanwhile can make the plan it builds wrong.
    */
-  inTransaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  override transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(async (manager) => {
       await execute(manager, 'SELECT pg_advisory_xact_lock(hashtext($1))', [`${this.t.equipment}.addresses`]);
       return work(manager);

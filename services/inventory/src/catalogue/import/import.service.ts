@@ -11,11 +11,33 @@ import {
 import { CONFIG } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Config } from '../../config';
-import { LiveEventsPublisher } from '../../shared/live/live-events.publisher';
-import { EquipmentEventsRelay } from '../outbox/equipment-events.relay';
+import { InventoryEventBus } from '../../shared/events/inventory-event-bus';
+import { type InventoryEvents } from '../../shared/events/inventory-events';
 import { changesOf, countsOf, planImport } from './import-plan';
 import { type AddressRules, type ImportPlan } from './import-records';
 import { ImportRepository } from './import.repository';
+
+/**
+ * What an applied plan changed, by building: open screens hear of each building the import created
+ * or changed (its rooms and equipment included), one event per building rather than one per device,
+ * which a campus's worth of screens would each have to take in.
+ */
+function appliedOf(plan: ImportPlan): InventoryEvents['import.applied'] {
+  const created = new Set(plan.buildings.create.map((b) => b.id));
+  const rooms = [...plan.rooms.create, ...plan.rooms.update];
+  const equipment = [...plan.equipment.create, ...plan.equipment.update];
+  const touched = new Set([...plan.buildings.update.map((b) => b.id), ...rooms.map((r) => r.buildingId)]);
+  const roomBuilding = new Map(rooms.map((r) => [r.id, r.buildingId]));
+  for (const e of equipment) {
+    const buildingId = roomBuilding.get(e.roomId);
+    if (buildingId) touched.add(buildingId);
+  }
+  return {
+    createdBuildingIds: [...created],
+    changedBuildingIds: [...touched].filter((id) => !created.has(id)),
+    equipmentWritten: equipment.length > 0,
+  };
+}
 
 @Injectable()
 export class ImportService {
@@ -23,8 +45,7 @@ export class ImportService {
 
   constructor(
     private readonly repository: ImportRepository,
-    private readonly relay: EquipmentEventsRelay,
-    private readonly live: LiveEventsPublisher,
+    private readonly events: InventoryEventBus,
     @Inject(CONFIG) config: Config,
   ) {
     const perRange = config.INVENTORY_MAX_ADDRESSES_PER_RANGE;
@@ -67,40 +88,17 @@ export class ImportService {
       const plan = planImport(rows, await this.repository.current(), this.rules);
       return this.answer(run, plan, false);
     }
-    const { plan, current } = await this.repository.inTransaction(async (manager) => {
-      const inventory = await this.repository.current(manager);
+    const { plan, current } = await this.events.transaction(this.repository, async (tx, events) => {
+      const inventory = await this.repository.current(tx);
       const planned = planImport(rows, inventory, this.rules);
-      if (planned.errors.length === 0) await this.repository.apply(manager, planned);
+      if (planned.errors.length === 0) {
+        await this.repository.apply(tx, planned);
+        await events.emit('import.applied', appliedOf(planned));
+      }
       return { plan: planned, current: inventory };
     });
     if (plan.errors.length) return this.answer(run, plan, false);
-    if (plan.equipment.create.length || plan.equipment.update.length) this.relay.kick();
-    this.announce(plan);
     return { ...this.answer(run, plan, true), ...changesOf(plan, current) };
-  }
-
-  /**
-   * Open screens hear of each building the import created or changed (its rooms and equipment
-   * included): one event per building rather than one per device, which a campus's worth of
-   * screens would each have to take in.
-   */
-  private announce(plan: ImportPlan): void {
-    const created = new Set(plan.buildings.create.map((b) => b.id));
-    for (const id of created) this.live.inventoryChanged({ kind: 'building', action: 'created', id });
-    const touched = new Set([
-      ...plan.buildings.update.map((b) => b.id),
-      ...[...plan.rooms.create, ...plan.rooms.update].map((r) => r.buildingId),
-    ]);
-    const roomBuilding = new Map(
-      [...plan.rooms.create, ...plan.rooms.update].map((r) => [r.id, r.buildingId]),
-    );
-    for (const e of [...plan.equipment.create, ...plan.equipment.update]) {
-      const buildingId = roomBuilding.get(e.roomId);
-      if (buildingId) touched.add(buildingId);
-    }
-    for (const id of touched) {
-      if (!created.has(id)) this.live.inventoryChanged({ kind: 'building', action: 'updated', id });
-    }
   }
 
   private answer(run: ImportRun, plan: ImportPlan, applied: boolean): ImportRunAnswer {

@@ -60,6 +60,11 @@ export class EquipmentEventsRelay implements OnApplicationBootstrap, BeforeAppli
     if (addressChanged || probeChanged) this.kick();
   }
 
+  @OnInventoryEvent('import.applied')
+  imported({ equipmentWritten }: InventoryEvents['import.applied']): void {
+    if (equipmentWritten) this.kick();
+  }
+
   // A delete of a room or a building cascades to its equipment.
   @OnInventoryEvent('equipment.deleted')
   @OnInventoryEvent('room.deleted')

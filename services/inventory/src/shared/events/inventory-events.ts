@@ -1,4 +1,4 @@
-import { type Equipment, type EquipmentStatus } from '@cm/contracts';
+import { type Equipment, type EquipmentStatus, type LiveEquipmentStatus } from '@cm/contracts';
 
 /**
  * What alert decisions committed: deliveries queued (the relay is kicked after the commit) and
@@ -7,6 +7,13 @@ import { type Equipment, type EquipmentStatus } from '@cm/contracts';
 export interface AlertsChanged {
   queued: number;
   rooms: { roomId: string; buildingId: string }[];
+}
+
+/** What a maintenance window covers: a building, a room or equipment (the other two null). */
+export interface MaintenanceTarget {
+  buildingId: string | null;
+  roomId: string | null;
+  equipmentId: string | null;
 }
 
 /**
@@ -48,7 +55,22 @@ export interface InventoryEvents {
    * status history records it in the update's transaction.
    */
   'equipment.status-set': { equipmentId: string; status: EquipmentStatus };
-  /** Alert decisions committed (alerting). */
+  /**
+   * A CSV import applied its plan (the catalogue): the buildings it created, the others whose own
+   * row, rooms or equipment it created or changed, and whether it wrote equipment (the outbox then
+   * has events for the monitor).
+   */
+  'import.applied': { createdBuildingIds: string[]; changedBuildingIds: string[]; equipmentWritten: boolean };
+  /**
+   * A person planned, changed or deleted a maintenance window (status): its id and what it covers
+   * (one of the three ids set), and for a change what it covered before (the same unless it moved).
+   */
+  'maintenance-window.created': { id: string; target: MaintenanceTarget };
+  'maintenance-window.updated': { id: string; target: MaintenanceTarget; previousTarget: MaintenanceTarget };
+  'maintenance-window.deleted': { id: string; target: MaintenanceTarget };
+  /** A batch of the monitor's checks changed these equipment's statuses (status), in order. */
+  'status.changed': { changes: LiveEquipmentStatus[] };
+  /** Alert decisions committed (alerting, or status for the decisions of its batch). */
   'alerts.changed': AlertsChanged;
 }
 

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { HealthModule } from '../health/health.module';
 import { HistoryRetentionService } from './history-retention.service';
 import { StatusEventsConsumer } from './status-events.consumer';
+import { StatusLive } from './status-live';
 import { StatusRepository } from './status.repository';
 
 /**
@@ -10,7 +11,7 @@ import { StatusRepository } from './status.repository';
  */
 @Module({
   imports: [HealthModule],
-  providers: [StatusRepository, StatusEventsConsumer, HistoryRetentionService],
+  providers: [StatusRepository, StatusEventsConsumer, StatusLive, HistoryRetentionService],
   exports: [StatusRepository],
 })
 export class ChecksModule {}

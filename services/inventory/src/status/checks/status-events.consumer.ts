@@ -3,8 +3,8 @@ import { CONFIG, type DeliveryMeta, JetStreamConnection } from '@cm/platform';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { type Config } from '../../config';
 import { recordHalving } from '../../shared/database/halving';
-import { LiveEventsPublisher } from '../../shared/live/live-events.publisher';
-import { CHECK_ALERTS, type CheckAlerts, noAlerts } from './check-alerts';
+import { InventoryEventBus } from '../../shared/events/inventory-event-bus';
+import { noAlerts } from './check-alerts';
 import {
   type BatchOutcome,
   type BatchResult,
@@ -29,8 +29,7 @@ export class StatusEventsConsumer implements OnApplicationBootstrap {
     @Inject(CONFIG) private readonly config: Config,
     private readonly jetstream: JetStreamConnection,
     private readonly status: StatusRepository,
-    private readonly live: LiveEventsPublisher,
-    @Inject(CHECK_ALERTS) private readonly alerts: CheckAlerts,
+    private readonly events: InventoryEventBus,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -48,11 +47,7 @@ export class StatusEventsConsumer implements OnApplicationBootstrap {
 
   async handle(message: StatusMessage, meta: DeliveryMeta): Promise<BatchOutcome> {
     const checks = this.checksOf(message, meta);
-    const { outcome, changes, alerts } = await this.record(checks);
-    // Committed: open screens hear of it, the relay sends what is due. A live event NATS refuses is
-    // held back and sent later (LiveEventsPublisher); it never makes the message fail.
-    if (changes.length) await this.live.statusChanged(changes);
-    this.alerts.announce(alerts);
+    const { outcome } = await this.record(checks);
     if (outcome['unknown-equipment'] > 0) {
       // Deleted since the monitor listed it: nothing to keep, and nothing to retry.
       this.logger.debug?.(
@@ -105,7 +100,16 @@ export class StatusEventsConsumer implements OnApplicationBootstrap {
   private record(checks: Check[]): Promise<BatchResult> {
     return recordHalving(
       checks,
-      (part) => this.status.recordChecks(part),
+      // Each part that commits tells open screens and the relay (`status.changed`,
+      // `alerts.changed`); a subscriber's failure (a live event NATS refuses is held back and sent
+      // later) never makes the message fail.
+      (part) =>
+        this.events.transaction(this.status, async (tx, events) => {
+          const result = await this.status.recordChecks(tx, part);
+          if (result.changes.length) await events.emit('status.changed', { changes: result.changes });
+          await events.emit('alerts.changed', result.alerts);
+          return result;
+        }),
       (a, b) => {
         const sum = emptyOutcome();
         for (const key of Object.keys(sum) as (keyof BatchOutcome)[])

@@ -94,8 +94,13 @@ export class StatusRepository {
     this.t = tablesOf(dataSource);
   }
 
-  /** Records a batch of checks in one transaction; answers what became of them. */
-  recordChecks(checks: readonly Check[]): Promise<BatchResult> {
+  /** Runs `work` in a transaction of its own: a batch's. */
+  transaction<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  /** Records a batch of checks in the batch's transaction; answers what became of them. */
+  recordChecks(tx: Transaction, checks: readonly Check[]): Promise<BatchResult> {
     const byDevice = new Map<string, Observation[]>();
     for (const c of checks) {
       const list = byDevice.get(c.equipmentId) ?? [];
@@ -109,7 +114,7 @@ export class StatusRepository {
       });
       byDevice.set(c.equipmentId, list);
     }
-    return this.dataSource.transaction((manager) => this.apply(manager, byDevice));
+    return this.apply(tx, byDevice);
   }
 
   /**

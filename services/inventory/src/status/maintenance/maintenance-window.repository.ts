@@ -2,15 +2,12 @@ import { MAINTENANCE_LIST_MAX, type MaintenanceWindow } from '@cm/contracts';
 import { queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { TableRepository } from '../../shared/database/table.repository';
+import { TableRepository, type Transaction } from '../../shared/database/table.repository';
+import { type MaintenanceTarget } from '../../shared/events/inventory-events';
 import { coveringWindowsSql } from './covering';
 
 /** A window's target: exactly one id set. */
-export interface WindowTarget {
-  buildingId: string | null;
-  roomId: string | null;
-  equipmentId: string | null;
-}
+export type WindowTarget = MaintenanceTarget;
 
 export interface WindowFields extends WindowTarget {
   startsAt: string;
@@ -118,9 +115,9 @@ export class MaintenanceWindowRepository extends TableRepository {
   }
 
   /** Fails with a foreign key violation when the target does not exist. */
-  async create(fields: WindowFields): Promise<MaintenanceWindow> {
+  async create(fields: WindowFields, tx: Transaction = this.dataSource.manager): Promise<MaintenanceWindow> {
     const [row] = await queryRows<WindowRow>(
-      this.dataSource,
+      tx,
       `WITH w AS (
          INSERT INTO ${this.t.windows} (building_id, room_id, equipment_id, starts_at, ends_at, reason)
          VALUES ($1, $2, $3, $4, $5, $6) RETURNING *
@@ -136,7 +133,11 @@ export class MaintenanceWindowRepository extends TableRepository {
    * Fails with a foreign key violation when a new target does not exist, and with a check
    * violation when the times it leaves break the table's rule.
    */
-  async update(id: string, changes: Partial<WindowFields>): Promise<MaintenanceWindow | null> {
+  async update(
+    id: string,
+    changes: Partial<WindowFields>,
+    tx: Transaction = this.dataSource.manager,
+  ): Promise<MaintenanceWindow | null> {
     const sets: string[] = [];
     const params: unknown[] = [id];
     const set = (column: string, value: unknown) => sets.push(`${column} = $${params.push(value)}`);
@@ -149,7 +150,7 @@ export class MaintenanceWindowRepository extends TableRepository {
     if (changes.endsAt !== undefined) set('ends_at', changes.endsAt);
     if (changes.reason !== undefined) set('reason', changes.reason);
     const [row] = await queryRows<WindowRow>(
-      this.dataSource,
+      tx,
       `WITH w AS (
          UPDATE ${this.t.windows} SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1 RETURNING *
        )
@@ -160,11 +161,12 @@ export class MaintenanceWindowRepository extends TableRepository {
   }
 
   /** The target the window had, or null when there was no such window. */
-  delete(id: string): Promise<WindowTarget | null> {
+  delete(id: string, tx: Transaction = this.dataSource.manager): Promise<WindowTarget | null> {
     return this.deleteReturning(
       this.t.windows,
       'building_id AS "buildingId", room_id AS "roomId", equipment_id AS "equipmentId"',
       id,
+      tx,
     );
   }
 

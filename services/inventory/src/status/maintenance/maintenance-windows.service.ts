@@ -10,7 +10,7 @@ import { AppError } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { found, notFound } from '../../shared/database/not-found';
 import { isPgError, pgCodes, withParent } from '../../shared/database/sql';
-import { LiveEventsPublisher } from '../../shared/live/live-events.publisher';
+import { InventoryEventBus } from '../../shared/events/inventory-event-bus';
 import {
   MaintenanceWindowRepository,
   type Place,
@@ -26,9 +26,6 @@ const targetOf = (fields: Partial<WindowTarget>): WindowTarget => ({
 
 const hasTarget = (fields: Partial<WindowTarget>) =>
   Boolean(fields.buildingId ?? fields.roomId ?? fields.equipmentId);
-
-const sameTarget = (a: WindowTarget, b: WindowTarget) =>
-  a.buildingId === b.buildingId && a.roomId === b.roomId && a.equipmentId === b.equipmentId;
 
 /** The not-found error of the kind the target names. */
 const targetMissing = ({ buildingId, roomId, equipmentId }: WindowTarget) =>
@@ -49,7 +46,7 @@ const invalidTimes = (problem: { path: string; message: string }) =>
 export class MaintenanceWindowsService {
   constructor(
     private readonly windows: MaintenanceWindowRepository,
-    private readonly live: LiveEventsPublisher,
+    private readonly events: InventoryEventBus,
   ) {}
 
   async list(query: MaintenanceWindowQuery): Promise<MaintenanceWindow[]> {
@@ -72,12 +69,15 @@ export class MaintenanceWindowsService {
 
   async create({ startsAt, endsAt, reason, ...target }: MaintenanceWindowCreate): Promise<MaintenanceWindow> {
     const fields = { ...targetOf(target), startsAt, endsAt, reason };
-    const created = await withParent(
-      () => this.windows.create(fields),
+    return withParent(
+      () =>
+        this.events.transaction(this.windows, async (tx, events) => {
+          const created = await this.windows.create(fields, tx);
+          await events.emit('maintenance-window.created', { id: created.id, target: targetOf(created) });
+          return created;
+        }),
       () => targetMissing(fields),
     );
-    void this.announce(created, 'created');
-    return created;
   }
 
   async update(id: string, changes: MaintenanceWindowUpdate): Promise<MaintenanceWindow> {
@@ -94,7 +94,15 @@ export class MaintenanceWindowsService {
     let updated: MaintenanceWindow | null;
     try {
       updated = await withParent(
-        () => this.windows.update(id, fields),
+        () =>
+          this.events.transaction(this.windows, async (tx, events) => {
+            const window = await this.windows.update(id, fields, tx);
+            if (window) {
+              const [target, previousTarget] = [targetOf(window), targetOf(stored)];
+              await events.emit('maintenance-window.updated', { id, target, previousTarget });
+            }
+            return window;
+          }),
         () => targetMissing(targetOf(fields)),
       );
     } catch (error) {
@@ -108,17 +116,16 @@ export class MaintenanceWindowsService {
       }
       throw error;
     }
-    const window = found(updated, () => notFound.maintenanceWindow(id));
-    void this.announce(window, 'updated');
-    // A window moved to another place leaves the first one's screens out of date too.
-    if (!sameTarget(window, stored)) void this.announce(stored, 'updated');
-    return window;
+    return found(updated, () => notFound.maintenanceWindow(id));
   }
 
   async delete(id: string): Promise<void> {
-    const target = await this.windows.delete(id);
+    const target = await this.events.transaction(this.windows, async (tx, events) => {
+      const deleted = await this.windows.delete(id, tx);
+      if (deleted) await events.emit('maintenance-window.deleted', { id, target: deleted });
+      return deleted;
+    });
     if (!target) throw notFound.maintenanceWindow(id);
-    void this.announce({ id, ...target }, 'deleted');
   }
 
   /**
@@ -141,21 +148,5 @@ export class MaintenanceWindowsService {
   /** Whether the equipment is inside a maintenance window (its own, its room's, its building's) at `at`. */
   async isInWindow(equipmentId: string, at: Date = new Date()): Promise<boolean> {
     return (await this.coveringEquipment([equipmentId], at)).has(equipmentId);
-  }
-
-  /**
-   * A live event after the commit, naming the room and building whose screens show the window. A
-   * target deleted meanwhile has no screen left to tell.
-   */
-  private async announce(window: WindowTarget & { id: string }, action: 'created' | 'updated' | 'deleted') {
-    const place = await this.windows.placeOf(window).catch(() => null);
-    if (!place) return;
-    this.live.inventoryChanged({
-      kind: 'maintenanceWindow',
-      action,
-      id: window.id,
-      buildingId: place.buildingId,
-      ...(place.roomId ? { roomId: place.roomId } : {}),
-    });
   }
 }

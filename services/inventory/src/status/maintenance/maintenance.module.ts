@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MaintenanceLive } from './maintenance-live';
 import { MaintenanceWindowRepository } from './maintenance-window.repository';
 import { MaintenanceWindowsMessageController } from './maintenance-windows.message.controller';
 import { MaintenanceWindowsService } from './maintenance-windows.service';
@@ -9,7 +10,7 @@ import { MaintenanceWindowsService } from './maintenance-windows.service';
  */
 @Module({
   controllers: [MaintenanceWindowsMessageController],
-  providers: [MaintenanceWindowRepository, MaintenanceWindowsService],
+  providers: [MaintenanceWindowRepository, MaintenanceWindowsService, MaintenanceLive],
   exports: [MaintenanceWindowsService],
 })
 export class MaintenanceModule {}
