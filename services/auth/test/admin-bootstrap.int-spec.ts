@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { messages } from '@cm/contracts';
@@ -94,6 +94,8 @@ describe('auth service start-up', () => {
       await sut.close();
 
       expect(statSync(file).mode & 0o777).toBe(0o600);
+      // Written whole under another name and linked into place: no draft is left beside it.
+      expect(readdirSync(path.dirname(file))).toEqual(['admin-password']);
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ username: 'admin', role: 'admin' });
       await expect(argon2.verify(rows[0].password_hash, password)).resolves.toBe(true);

@@ -1,4 +1,5 @@
-import { mkdir, open, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { link, mkdir, open, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { type Config } from '../config';
 import { createSecret, inClusterApi, type KubernetesApi, SecretExistsError } from './kubernetes-secret';
@@ -29,35 +30,52 @@ export function passwordDestination(
   );
 }
 
-/** A file only its owner can read, created here: one that exists already is never overwritten. */
+/**
+ * A file only its owner can read, created here: one that exists already is never overwritten. It
+ * is written whole under a name of its own and then linked into place, so that a reader (an
+ * operator's script, the start command) never finds it empty or half written.
+ */
 function fileDestination(file: string): PasswordDestination {
   return {
     where: file,
     async save(_username, password) {
       await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-      let handle;
+      if (await exists(file)) throw alreadyThere(file);
+      const draft = `${file}.${randomBytes(6).toString('hex')}.tmp`;
       try {
-        handle = await open(file, 'wx', 0o600);
+        await writeWhole(draft, `${password}\n`);
+        await link(draft, file);
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-          throw new Error(
-            `${file} already exists, though there are no users yet: it may hold an earlier installation's ` +
-              'password. Remove it (or set ADMIN_PASSWORD) and start again',
-          );
-        }
-        throw new Error(`Cannot create ${file} for the generated password: ${(error as Error).message}`);
-      }
-      try {
-        await handle.writeFile(`${password}\n`);
-        await handle.sync();
-      } catch (error) {
-        await handle.close();
-        await unlink(file).catch(() => undefined);
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw alreadyThere(file);
         throw new Error(`Cannot write the generated password to ${file}: ${(error as Error).message}`);
+      } finally {
+        await unlink(draft).catch(() => undefined);
       }
-      await handle.close();
     },
   };
+}
+
+const alreadyThere = (file: string) =>
+  new Error(
+    `${file} already exists, though there are no users yet: it may hold an earlier installation's ` +
+      'password. Remove it (or set ADMIN_PASSWORD) and start again',
+  );
+
+async function exists(file: string): Promise<boolean> {
+  return stat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function writeWhole(file: string, text: string): Promise<void> {
+  const handle = await open(file, 'wx', 0o600);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 function secretDestination(name: string, kubernetes: () => KubernetesApi): PasswordDestination {
