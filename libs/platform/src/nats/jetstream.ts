@@ -35,7 +35,14 @@ import { MetricsService } from '../metrics/metrics.service';
 import { closeIfStartFails } from '../start-resources';
 import { natsClientOptions, type NatsClientOptions, natsConnectionSettings } from './connection-options';
 import { DurableConsumer, type DurableConsumerOptions } from './durable-consumer';
-import { ensureStream, openKv, type StreamDef, type StreamLimits, streamOf } from './streams';
+import {
+  ensureStream,
+  ensureStreamAtStart,
+  openKv,
+  type StreamDef,
+  type StreamLimits,
+  streamOf,
+} from './streams';
 import { injectTraceHeaders } from './trace-headers';
 
 const tracer = trace.getTracer('@cm/platform/jetstream');
@@ -230,7 +237,8 @@ export class JetStreamModule {
             // pod with the reason, rather than failing every publish later. Only the service's own
             // streams: its NATS user may touch no other.
             try {
-              for (const stream of streamsOf(service)) await connection.ensureStream(stream);
+              for (const stream of streamsOf(service))
+                await ensureStreamAtStart(() => connection.ensureStream(stream), stream.name);
             } catch (error) {
               await connection.close();
               throw error;

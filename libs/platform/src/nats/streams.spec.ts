@@ -1,5 +1,6 @@
 import { streams } from '@cm/contracts';
-import { replicaProblem, streamConfigFor } from './streams';
+import { type StreamInfo } from 'nats';
+import { ensureStreamAtStart, replicaProblem, streamConfigFor } from './streams';
 
 describe(streamConfigFor.name, () => {
   it('asks for one copy unless told more', () => {
@@ -34,5 +35,33 @@ describe(replicaProblem.name, () => {
     expect(replicaProblem(timeout, 'cm_STATUS', 3)).toBe(timeout);
     const refused = new Error('insufficient resources');
     expect(replicaProblem(refused, 'cm_STATUS', 1)).toBe(refused);
+  });
+});
+
+describe(ensureStreamAtStart.name, () => {
+  const info = { config: { name: 'cm_STATUS' } } as StreamInfo;
+  const timeout = Object.assign(new Error('TIMEOUT'), { code: 'TIMEOUT' });
+
+  it('asks again while JetStream does not answer in time, and takes the answer that comes', async () => {
+    const ensure = jest
+      .fn()
+      .mockRejectedValueOnce(timeout)
+      .mockRejectedValueOnce(timeout)
+      .mockResolvedValue(info);
+    await expect(ensureStreamAtStart(ensure, 'cm_STATUS')).resolves.toBe(info);
+    expect(ensure).toHaveBeenCalledTimes(3);
+  });
+
+  it('does not ask again after a refusal', async () => {
+    const refusal = Object.assign(new Error('insufficient resources'), { code: '400' });
+    const ensure = jest.fn().mockRejectedValue(refusal);
+    await expect(ensureStreamAtStart(ensure, 'cm_STATUS')).rejects.toBe(refusal);
+    expect(ensure).toHaveBeenCalledTimes(1);
+  });
+
+  it('gives up with the last error once its time is spent', async () => {
+    const ensure = jest.fn().mockRejectedValue(timeout);
+    await expect(ensureStreamAtStart(ensure, 'cm_STATUS', 600)).rejects.toBe(timeout);
+    expect(ensure).toHaveBeenCalledTimes(2);
   });
 });

@@ -177,6 +177,39 @@ export async function openKv(
   return kv;
 }
 
+/**
+ * A request JetStream did not answer in time, or answered "temporarily unavailable": a cluster
+ * electing its leaders, or a server too busy to answer within the request timeout. Worth
+ * asking again; a refusal (limits, replica count) is not.
+ */
+export function isTransientJetStreamError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'TIMEOUT' || code === '503' || /temporarily unavailable/i.test(String(error));
+}
+
+/**
+ * `ensureStream` at a service's start: asked again with back-off while JetStream is only slow or
+ * electing, up to `withinMs`, so that a busy cluster does not stop the pod; then its error.
+ */
+export async function ensureStreamAtStart(
+  ensure: () => Promise<StreamInfo>,
+  name: string,
+  withinMs = 30_000,
+): Promise<StreamInfo> {
+  const giveUpAt = Date.now() + withinMs;
+  for (let delayMs = 250; ; delayMs = Math.min(delayMs * 2, 4000)) {
+    try {
+      return await ensure();
+    } catch (error) {
+      if (!isTransientJetStreamError(error) || Date.now() + delayMs > giveUpAt) throw error;
+      streamLogger.warn(
+        `Creating or checking stream ${name} failed (${String(error)}); again in ${delayMs} ms`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+  }
+}
+
 /** The contracts' stream that captures an event subject. */
 export function streamOf(subject: EventSubject): StreamDef {
   const found = Object.values(streams).find((s) => (s.subjects as readonly string[]).includes(subject));
