@@ -1,12 +1,7 @@
 // Integration tests talk to real PostgreSQL and NATS: the ones on this machine. Only where those
 // do not answer and a Docker engine does, testcontainers starts them for this run.
 const net = require('node:net');
-const { deleteStaleTestStreams } = require('./test-leftovers.cjs');
-
-const defaults = {
-  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/classroom_monitor_test',
-  NATS_URL: 'nats://127.0.0.1:4222',
-};
+const { deleteStaleTestStreams, testServices } = require('./test-leftovers.cjs');
 
 function answers(url, fallbackPort) {
   const { hostname, port } = new URL(url);
@@ -43,8 +38,7 @@ async function ensureTestDatabase(url) {
 const STALE_MS = 3 * 3600_000;
 
 module.exports = async function setup() {
-  const databaseUrl = process.env.DATABASE_URL ?? defaults.DATABASE_URL;
-  const natsUrl = (process.env.NATS_URL ?? defaults.NATS_URL).split(',')[0];
+  const { databaseUrl, natsUrl } = testServices();
   const [pgUp, natsUp] = await Promise.all([answers(databaseUrl, 5432), answers(natsUrl, 4222)]);
   if (pgUp) await ensureTestDatabase(databaseUrl);
   if (natsUp) await deleteStaleTestStreams(natsUrl, STALE_MS);

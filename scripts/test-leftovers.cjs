@@ -9,10 +9,13 @@
 const testStream = /^(KV_)?[a-z0-9]{1,8}_[0-9a-f]{8}_[A-Za-z_]+$/;
 const testSchema = /^[a-z0-9]{1,8}_[0-9a-f]{8}_[a-z_]+$/;
 
-const defaults = {
-  DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/classroom_monitor_test',
-  NATS_URL: 'nats://127.0.0.1:4222',
-};
+/** The test database and NATS server of this machine, unless the environment names others. */
+function testServices() {
+  return {
+    databaseUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/classroom_monitor_test',
+    natsUrl: (process.env.NATS_URL ?? 'nats://127.0.0.1:4222').split(',')[0],
+  };
+}
 
 /** Deletes test streams created more than `olderThanMs` ago; answers how many went. */
 async function deleteStaleTestStreams(url, olderThanMs) {
@@ -54,11 +57,10 @@ async function dropTestSchemas(url) {
   return dropped;
 }
 
-module.exports = { deleteStaleTestStreams, dropTestSchemas };
+module.exports = { deleteStaleTestStreams, dropTestSchemas, testServices };
 
 if (require.main === module) {
-  const databaseUrl = process.env.DATABASE_URL ?? defaults.DATABASE_URL;
-  const natsUrl = (process.env.NATS_URL ?? defaults.NATS_URL).split(',')[0];
+  const { databaseUrl, natsUrl } = testServices();
   Promise.all([dropTestSchemas(databaseUrl), deleteStaleTestStreams(natsUrl, 0)]).then(
     ([schemas, streams]) =>
       console.log(`Leftovers of earlier test runs: ${schemas} schemas and ${streams} streams removed`),
