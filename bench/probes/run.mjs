@@ -39,7 +39,7 @@ import {
   stackEnv,
   tearDown,
 } from '../support/campus.mjs';
-import { cpuMs, loadAverage, resetPeakMemory, round } from '../support/measure.mjs';
+import { cpuMs, loadAverage, resetPeakMemory, round, waitFor } from '../support/measure.mjs';
 import { followStream, pollAckFloor, scrapeMetrics, watchProcess } from './observe.mjs';
 import { briefOf, printSummary, summarizePhase } from './results.mjs';
 import { MAX_PER_KIND } from './layout.mjs';
@@ -64,17 +64,6 @@ const adminPassword = randomBytes(12).toString('base64url');
 const secretKey = randomBytes(32);
 const t0 = performance.now();
 const log = (msg) => console.log(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
-
-async function waitFor(what, test, { timeoutMs, everyMs = 500 }) {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const value = await test();
-    if (value) return value;
-    if (performance.now() > deadline)
-      throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
 
 /** A child process of simulated devices; resolves once every one listens. */
 function startDevices(kind, count) {

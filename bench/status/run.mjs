@@ -43,6 +43,7 @@ import {
   percentile,
   resetPeakMemory,
   round,
+  waitFor,
 } from '../support/measure.mjs';
 
 const require = createRequire(import.meta.url);
@@ -325,17 +326,6 @@ class StatusObserver {
       };
       sweep.waiters.push(waiter);
     });
-  }
-}
-
-async function waitFor(what, test, { timeoutMs, everyMs = 500 }) {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    const value = await test();
-    if (value) return value;
-    if (performance.now() > deadline)
-      throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-    await sleep(everyMs);
   }
 }
 

@@ -3,6 +3,8 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Nearest-rank percentile of an ascending list. */
 export const percentile = (sorted, p) =>
@@ -140,5 +142,17 @@ export function loadAverage() {
     return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number);
   } catch {
     return null;
+  }
+}
+
+/** Asks `test` every `everyMs` until it gives a truthy value, which it answers; throws after `timeoutMs`. */
+export async function waitFor(what, test, { timeoutMs, everyMs = 500 }) {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await test();
+    if (value) return value;
+    if (performance.now() > deadline)
+      throw new Error(`Timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    await sleep(everyMs);
   }
 }
