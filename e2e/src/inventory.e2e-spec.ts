@@ -43,7 +43,13 @@ describe('inventory through the gateway', () => {
     });
     expect(building).toEqual({
       status: 201,
-      body: { id: expect.any(String), name: 'Science Hall', description: 'North', imageUrl: null },
+      body: {
+        id: expect.any(String),
+        name: 'Science Hall',
+        description: 'North',
+        imageUrl: null,
+        version: 1,
+      },
     });
     const b = building.body.id;
 
@@ -89,7 +95,7 @@ describe('inventory through the gateway', () => {
     const uploaded = await fetch(`${system.url}/api/upload`, { method: 'POST', headers: cookie, body: form });
     const { url } = (await uploaded.json()) as { url: string };
     const wired = await api<Room>('PUT', `/api/rooms/${r}`, { wiringDiagramUrl: url });
-    expect(wired).toEqual({ status: 200, body: { ...room.body, wiringDiagramUrl: url } });
+    expect(wired).toEqual({ status: 200, body: { ...room.body, wiringDiagramUrl: url, version: 2 } });
     expect((await api<ErrorBody>('PUT', `/api/rooms/${r}`, { imageUrl: '/api/logout' })).status).toBe(400);
 
     const edited = await api<Equipment>('PUT', `/api/equipment/${e}`, {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idSchema, limits, optionalText, requiredText } from './common';
 import { picturePath } from './media';
 import { faultCountSchema, statusCountsSchema } from './problems';
+import { versionSchema } from './versions';
 
 export const buildingCreateSchema = z.object({
   name: requiredText(limits.name, 'Building name', 'Building name is required'),
@@ -22,6 +23,8 @@ export const buildingSchema = z.object({
   name: z.string(),
   description: z.string().nullable(),
   imageUrl: z.string().nullable(),
+  /** How many edits it has had, from 1: its ETag, and the If-Match of an edit of it. */
+  version: versionSchema,
 });
 export type Building = z.infer<typeof buildingSchema>;
 
@@ -39,5 +42,10 @@ export type BuildingListItem = z.infer<typeof buildingListItemSchema>;
 export const buildingIdParamsSchema = z.object({ buildingId: idSchema });
 
 /** gateway → inventory */
-export const buildingUpdateMessageSchema = z.object({ id: idSchema, changes: buildingUpdateSchema });
+export const buildingUpdateMessageSchema = z.object({
+  id: idSchema,
+  changes: buildingUpdateSchema,
+  /** The version the edit was made on (If-Match); absent, the edit applies to whatever is current. */
+  ifVersion: versionSchema.optional(),
+});
 export type BuildingUpdateMessage = z.infer<typeof buildingUpdateMessageSchema>;

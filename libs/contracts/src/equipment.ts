@@ -3,6 +3,7 @@ import { isAddressError, parseAddressTarget } from './address';
 import { idSchema, limits, optionalText, requiredText, timestampSchema } from './common';
 import { deviceHealthSchema, probeInputSchema, probeViewSchema } from './device-health';
 import { picturePath } from './media';
+import { versionSchema } from './versions';
 
 export const equipmentStatuses = ['active', 'inactive', 'maintenance', 'partial'] as const;
 export const equipmentStatusSchema = z.enum(equipmentStatuses, {
@@ -75,6 +76,8 @@ export const equipmentSchema = z.object({
   imageUrl: z.string().nullable(),
   type: z.string().nullable(),
   upstreamEquipmentId: idSchema.nullable(),
+  /** Edits made through the API, from 1 (the monitor's status writes do not count). */
+  version: versionSchema,
   /** When the monitor last checked it (null before its first check). */
   lastCheckedAt: timestampSchema.nullable(),
   /** Round-trip time of that check in ms (a range: its answering addresses' mean); null without an answer. */
@@ -102,7 +105,11 @@ export const equipmentCreateMessageSchema = z.object({
   equipment: equipmentCreateBodySchema,
 });
 export type EquipmentCreateMessage = z.infer<typeof equipmentCreateMessageSchema>;
-export const equipmentUpdateMessageSchema = z.object({ id: idSchema, changes: equipmentUpdateSchema });
+export const equipmentUpdateMessageSchema = z.object({
+  id: idSchema,
+  changes: equipmentUpdateSchema,
+  ifVersion: versionSchema.optional(),
+});
 export type EquipmentUpdateMessage = z.infer<typeof equipmentUpdateMessageSchema>;
 
 /** What happened to an equipment's address, as far as the monitor's target list is concerned. */

@@ -35,3 +35,4 @@ export { signOutToken } from './routes/auth';
 export * from './rooms';
 export * from './totp';
 export * from './users';
+export * from './versions';

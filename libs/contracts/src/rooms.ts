@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { flagSchema, idSchema, limits, optionalText, requiredText } from './common';
 import { picturePath } from './media';
 import { faultCountSchema, statusCountsSchema } from './problems';
+import { versionSchema } from './versions';
 
 export const roomTypes = [
   'Classroom',
@@ -72,6 +73,7 @@ export const roomSchema = z.object({
   imageUrl: z.string().nullable(),
   wiringDiagramUrl: z.string().nullable(),
   seatingLayoutUrl: z.string().nullable(),
+  version: versionSchema,
 });
 export type Room = z.infer<typeof roomSchema>;
 
@@ -87,5 +89,9 @@ export const roomIdParamsSchema = z.object({ roomId: idSchema });
 /** gateway → inventory */
 export const roomCreateMessageSchema = z.object({ buildingId: idSchema, room: roomCreateSchema });
 export type RoomCreateMessage = z.infer<typeof roomCreateMessageSchema>;
-export const roomUpdateMessageSchema = z.object({ id: idSchema, changes: roomUpdateSchema });
+export const roomUpdateMessageSchema = z.object({
+  id: idSchema,
+  changes: roomUpdateSchema,
+  ifVersion: versionSchema.optional(),
+});
 export type RoomUpdateMessage = z.infer<typeof roomUpdateMessageSchema>;

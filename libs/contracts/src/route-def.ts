@@ -24,10 +24,16 @@ export interface ApiRouteDef {
   /** Success status when it is not 200. */
   status?: number;
   /**
-   * A create that takes an `Idempotency-Key` header: a retry with the same key answers the
-   * first result instead of creating a second record.
+   * A create or an edit that takes an `Idempotency-Key` header: a retry with the same key answers
+   * the first result instead of creating a second record (or, for an edit, instead of being
+   * refused as stale by the version the first one made).
    */
   idempotent?: true;
+  /**
+   * A read or edit of one versioned record: the answer carries its version as `ETag`; an edit
+   * takes `If-Match` and is refused with 412 (and the current record) when it names an older one.
+   */
+  versioned?: true;
   /**
    * A public route that answers more to an administrator (the health routes): the session or
    * token a request carries is read when valid, and a request without one, or with one that is

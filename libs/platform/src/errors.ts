@@ -39,6 +39,7 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   [ErrorCode.INTERNAL]: 500,
   [ErrorCode.IDEMPOTENCY_KEY_REUSED]: 422,
   [ErrorCode.IDEMPOTENCY_KEY_IN_USE]: 409,
+  [ErrorCode.STALE_VERSION]: 412,
   [ErrorCode.UNAUTHENTICATED]: 401,
   [ErrorCode.FORBIDDEN]: 403,
   [ErrorCode.CROSS_SITE_REQUEST]: 403,

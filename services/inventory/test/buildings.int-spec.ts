@@ -18,6 +18,7 @@ describe('inventory buildings', () => {
       name: 'Science Hall',
       description: null,
       imageUrl: null,
+      version: 1,
     });
     await expect(send(messages.inventory.getBuilding, { id: created.id })).resolves.toEqual(created);
   });
@@ -62,6 +63,7 @@ describe('inventory buildings', () => {
       name: 'Physics Hall',
       description: 'new',
       imageUrl: '/objects/uploads/6f1d2c3b-4a59-4e6f-8a7b-9c0d1e2f3a4b',
+      version: 2,
     });
     const cleared = await send(messages.inventory.updateBuilding, {
       id: b.id,

@@ -41,6 +41,7 @@ describe('inventory equipment', () => {
       imageUrl: null,
       type: null,
       upstreamEquipmentId: null,
+      version: 1,
       lastCheckedAt: null,
       lastRttMs: null,
       probe: { type: 'icmp', secretsSet: [] },
@@ -121,7 +122,7 @@ describe('inventory equipment', () => {
       id: e.id,
       changes: { roomId, name: 'Projector 2', model: '', notes: 'new', status: 'active' },
     });
-    expect(updated).toEqual({ ...e, name: 'Projector 2', model: null, notes: 'new' });
+    expect(updated).toEqual({ ...e, name: 'Projector 2', model: null, notes: 'new', version: 2 });
     // The status did not change: nothing more in the history.
     await expect(history(e.id)).resolves.toHaveLength(1);
   });

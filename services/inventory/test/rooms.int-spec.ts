@@ -29,6 +29,7 @@ describe('inventory rooms', () => {
       imageUrl: null,
       wiringDiagramUrl: null,
       seatingLayoutUrl: null,
+      version: 1,
     });
     await expect(send(messages.inventory.getRoom, { id: room.id })).resolves.toEqual(room);
   });
@@ -117,6 +118,7 @@ describe('inventory rooms', () => {
     expect(updated).toEqual({
       ...room,
       wiringDiagramUrl: '/objects/uploads/1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d',
+      version: 2,
     });
   });
 

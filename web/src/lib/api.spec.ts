@@ -32,6 +32,7 @@ const building: Building = {
   name: 'Science Hall',
   description: null,
   imageUrl: null,
+  version: 1,
 };
 
 const realFetch = global.fetch;

@@ -18,6 +18,7 @@ const projector: Equipment = {
   imageUrl: null,
   type: null,
   upstreamEquipmentId: null,
+  version: 1,
   lastCheckedAt: null,
   lastRttMs: null,
 };

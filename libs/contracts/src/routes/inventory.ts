@@ -53,6 +53,7 @@ export const inventoryRoutes = {
     access: 'user',
     params: buildingIdParamsSchema,
     response: buildingSchema,
+    versioned: true,
   },
   createBuilding: {
     method: 'POST',
@@ -68,12 +69,15 @@ export const inventoryRoutes = {
   updateBuilding: {
     method: 'PUT',
     path: '/api/buildings/:id',
-    summary: 'Edit a building (a field left out keeps its value)',
+    summary:
+      'Edit a building (a field left out keeps its value); with If-Match, 412 and the current building when it changed meanwhile',
     tag: 'Buildings',
     access: 'user',
     params: idParamsSchema,
     body: buildingUpdateSchema,
     response: buildingSchema,
+    idempotent: true,
+    versioned: true,
   },
   deleteBuilding: {
     method: 'DELETE',
@@ -113,16 +117,20 @@ export const inventoryRoutes = {
     access: 'user',
     params: roomIdParamsSchema,
     response: roomSchema,
+    versioned: true,
   },
   updateRoom: {
     method: 'PUT',
     path: '/api/rooms/:id',
-    summary: 'Update a room: the whole form, or any of imageUrl, wiringDiagramUrl, seatingLayoutUrl',
+    summary:
+      'Update a room: the whole form, or any of imageUrl, wiringDiagramUrl, seatingLayoutUrl; with If-Match, 412 and the current room when it changed meanwhile',
     tag: 'Rooms',
     access: 'user',
     params: idParamsSchema,
     body: roomUpdateSchema,
     response: roomSchema,
+    idempotent: true,
+    versioned: true,
   },
   deleteRoom: {
     method: 'DELETE',
@@ -152,6 +160,16 @@ export const inventoryRoutes = {
     params: buildingIdParamsSchema,
     response: z.array(equipmentOptionSchema),
   },
+  getEquipment: {
+    method: 'GET',
+    path: '/api/equipment/:id',
+    summary: 'One equipment',
+    tag: 'Equipment',
+    access: 'user',
+    params: idParamsSchema,
+    response: equipmentSchema,
+    versioned: true,
+  },
   createEquipment: {
     method: 'POST',
     path: '/api/rooms/:roomId/equipment',
@@ -169,12 +187,14 @@ export const inventoryRoutes = {
     method: 'PUT',
     path: '/api/equipment/:id',
     summary:
-      'Update equipment (a field left out keeps its value; another roomId moves it); an address is checked as when equipment is added',
+      'Update equipment (a field left out keeps its value; another roomId moves it); an address is checked as when equipment is added; with If-Match, 412 and the current equipment when it changed meanwhile',
     tag: 'Equipment',
     access: 'user',
     params: idParamsSchema,
     body: equipmentUpdateSchema,
     response: equipmentSchema,
+    idempotent: true,
+    versioned: true,
   },
   deleteEquipment: {
     method: 'DELETE',

@@ -23,8 +23,8 @@ export type Values = Record<string, unknown>;
 const asValues = (value: unknown): Values | null =>
   value && typeof value === 'object' && !Array.isArray(value) ? (redact(value) as Values) : null;
 
-/** Kept by every update, so never a change of its own. */
-const bookkeeping = new Set(['updatedAt']);
+/** Kept by every update (the time, the count of edits), so never a change of its own. */
+const bookkeeping = new Set(['updatedAt', 'version']);
 
 /**
  * An update's fields before and after, only those that changed. A secret field the request set

@@ -57,7 +57,7 @@ describe(buildOpenApiDocument.name, () => {
     expect(op.responses).toHaveProperty('200.content.application/json.schema.properties.id');
   });
 
-  it('offers the Idempotency-Key header on the creates, and on nothing else', () => {
+  it('offers the Idempotency-Key header on the creates and the versioned edits, and on nothing else', () => {
     const doc = buildOpenApiDocument() as {
       paths: Record<
         string,
@@ -74,7 +74,23 @@ describe(buildOpenApiDocument.name, () => {
       'createMaintenanceWindow',
       'createRoom',
       'createUser',
+      'updateBuilding',
+      'updateEquipment',
+      'updateRoom',
     ]);
+  });
+
+  it('documents the ETag of the versioned reads and edits, If-Match and the 412 of the edits', () => {
+    const doc = buildOpenApiDocument() as {
+      paths: Record<string, Record<string, { parameters?: { name: string }[]; responses: object }>>;
+    };
+    const edit = doc.paths['/api/rooms/{id}'].put;
+    expect(edit.parameters?.map((p) => p.name)).toContain('If-Match');
+    expect(edit.responses).toHaveProperty('200.headers.ETag');
+    expect(edit.responses).toHaveProperty('412.content.application/json.schema.properties.current');
+    const read = doc.paths['/api/equipment/{id}'].get;
+    expect(read.responses).toHaveProperty('200.headers.ETag');
+    expect(read.responses).not.toHaveProperty('412');
   });
 
   it('converts Express parameters to OpenAPI templates', () => {

@@ -6,6 +6,9 @@ import {
   IDEMPOTENCY_WINDOW_HOURS,
   IDEMPOTENT_REPLAY_HEADER,
   idempotencyKeySchema,
+  ETAG_HEADER,
+  IF_MATCH_HEADER,
+  staleWriteBodySchema,
 } from '@cm/contracts';
 import { z } from 'zod';
 
@@ -66,17 +69,8 @@ function operation(name: string, route: ApiRouteDef): JsonSchema {
           : [{ session: [] }, { apiToken: [] }],
     responses,
   };
-  const headers = route.idempotent
-    ? [
-        {
-          name: IDEMPOTENCY_KEY_HEADER,
-          in: 'header',
-          required: false,
-          description: `One per submission, the same on its retries: within ${IDEMPOTENCY_WINDOW_HOURS} hours the same key from the same user on this path answers the first result (with ${IDEMPOTENT_REPLAY_HEADER}: true) instead of creating again; with a different body it is a 422`,
-          schema: schemaOf(idempotencyKeySchema, 'input'),
-        },
-      ]
-    : [];
+  const headers = headerParameters(route);
+  if (route.versioned) addVersionResponses(route, responses);
   if (params.length || query.length || headers.length) op.parameters = [...params, ...query, ...headers];
   if (route.body) {
     op.requestBody = {
@@ -87,6 +81,45 @@ function operation(name: string, route: ApiRouteDef): JsonSchema {
     op.requestBody = { required: true, content: { [route.bodyContentType]: { schema: { type: 'object' } } } };
   }
   return op;
+}
+
+function headerParameters(route: ApiRouteDef): JsonSchema[] {
+  const headers: JsonSchema[] = [];
+  if (route.idempotent)
+    headers.push({
+      name: IDEMPOTENCY_KEY_HEADER,
+      in: 'header',
+      required: false,
+      description: `One per submission, the same on its retries: within ${IDEMPOTENCY_WINDOW_HOURS} hours the same key from the same user on this path answers the first result (with ${IDEMPOTENT_REPLAY_HEADER}: true) instead of creating or editing again; with a different body it is a 422`,
+      schema: schemaOf(idempotencyKeySchema, 'input'),
+    });
+  if (route.versioned && route.method !== 'GET')
+    headers.push({
+      name: IF_MATCH_HEADER,
+      in: 'header',
+      required: false,
+      description: `The ${ETAG_HEADER} of the record the edit was made on ("3"): when the record has been edited since, the edit is refused with 412 and the record as it is now. Without it (or with *) the edit applies to whatever is current. Anything else is a 400`,
+      schema: { type: 'string', examples: ['"3"'] },
+    });
+  return headers;
+}
+
+/** The record's version as the ETag of the answer; for an edit, the 412 of a stale If-Match. */
+function addVersionResponses(route: ApiRouteDef, responses: JsonSchema): void {
+  const success = responses[String(route.status ?? 200)] as JsonSchema;
+  success.headers = {
+    [ETAG_HEADER]: {
+      description:
+        "The record's version (how many edits it has had, from 1), quoted: send it as If-Match with an edit",
+      schema: { type: 'string', examples: ['"3"'] },
+    },
+  };
+  if (route.method === 'GET') return;
+  responses['412'] = {
+    description:
+      'The record was edited since the version If-Match names: code COMMON.STALE_VERSION, a message, and `current`, the record as it is now',
+    content: { 'application/json': { schema: schemaOf(staleWriteBodySchema, 'output') } },
+  };
 }
 
 /** The OpenAPI 3.1 document of the whole /api surface, generated from the contract registry. */

@@ -10,11 +10,12 @@ import {
 import { IdempotencyInterceptor } from '../idempotency/idempotency.interceptor';
 import { API_ROUTE } from './api-route.key';
 import { mayBeAudited, RouteAuditInterceptor } from './route-audit';
+import { VersionInterceptor } from './versions';
 
 /**
  * Routes a controller method by its contract entry. The same entry drives validation
- * (applyRouteContract), access checks, the audit log, Idempotency-Key handling and the OpenAPI
- * document.
+ * (applyRouteContract), access checks, the audit log, Idempotency-Key handling, ETags and the
+ * OpenAPI document.
  */
 export function ApiRoute(route: ApiRouteDef): MethodDecorator {
   const decorators = [
@@ -26,6 +27,8 @@ export function ApiRoute(route: ApiRouteDef): MethodDecorator {
   // observable chain and an async resource), and most requests are reads of no concern to either.
   // The audit's is outside the idempotency's, so it sees a create answered again from the first.
   if (mayBeAudited(route)) decorators.push(UseInterceptors(RouteAuditInterceptor));
+  // Outside the idempotency's too: an edit answered again from the first still carries its ETag.
+  if (route.versioned) decorators.push(UseInterceptors(VersionInterceptor));
   if (route.idempotent) decorators.push(UseInterceptors(IdempotencyInterceptor));
   return applyDecorators(...decorators);
 }

@@ -11,6 +11,7 @@ import {
 import { RpcClient } from '@cm/platform';
 import { Body, Controller, Param } from '@nestjs/common';
 import { ApiRoute } from '../http/api-route.decorator';
+import { IfMatchVersion, versionedWrite } from '../http/versions';
 import { RegisteredPictures } from './registered-pictures.service';
 
 @Controller()
@@ -40,9 +41,13 @@ export class BuildingsController {
   async update(
     @Param() { id }: RouteParams<typeof apiRoutes.updateBuilding>,
     @Body() changes: RouteBody<typeof apiRoutes.updateBuilding>,
+    @IfMatchVersion() ifVersion: number | undefined,
   ): Promise<Building> {
     await this.pictures.check(changes);
-    return this.rpc.send(messages.inventory.updateBuilding, { id, changes });
+    return versionedWrite(
+      () => this.rpc.send(messages.inventory.updateBuilding, { id, changes, ifVersion }),
+      () => this.rpc.send(messages.inventory.getBuilding, { id }),
+    );
   }
 
   @ApiRoute(apiRoutes.deleteBuilding)

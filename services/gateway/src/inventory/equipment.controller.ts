@@ -11,6 +11,7 @@ import {
 import { RpcClient } from '@cm/platform';
 import { Body, Controller, Param, Query } from '@nestjs/common';
 import { ApiRoute } from '../http/api-route.decorator';
+import { IfMatchVersion, versionedWrite } from '../http/versions';
 import { RegisteredPictures } from './registered-pictures.service';
 
 @Controller()
@@ -31,9 +32,18 @@ export class EquipmentController {
   async update(
     @Param() { id }: RouteParams<typeof apiRoutes.updateEquipment>,
     @Body() changes: RouteBody<typeof apiRoutes.updateEquipment>,
+    @IfMatchVersion() ifVersion: number | undefined,
   ): Promise<Equipment> {
     await this.pictures.check(changes);
-    return this.rpc.send(messages.inventory.updateEquipment, { id, changes });
+    return versionedWrite(
+      () => this.rpc.send(messages.inventory.updateEquipment, { id, changes, ifVersion }),
+      () => this.rpc.send(messages.inventory.getEquipment, { id }),
+    );
+  }
+
+  @ApiRoute(apiRoutes.getEquipment)
+  get(@Param() { id }: RouteParams<typeof apiRoutes.getEquipment>): Promise<Equipment> {
+    return this.rpc.send(messages.inventory.getEquipment, { id });
   }
 
   @ApiRoute(apiRoutes.equipmentHistory)

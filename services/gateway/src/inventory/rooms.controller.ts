@@ -9,6 +9,7 @@ import {
 import { RpcClient } from '@cm/platform';
 import { Body, Controller, Param } from '@nestjs/common';
 import { ApiRoute } from '../http/api-route.decorator';
+import { IfMatchVersion, versionedWrite } from '../http/versions';
 import { RegisteredPictures } from './registered-pictures.service';
 
 @Controller()
@@ -27,9 +28,13 @@ export class RoomsController {
   async update(
     @Param() { id }: RouteParams<typeof apiRoutes.updateRoom>,
     @Body() changes: RouteBody<typeof apiRoutes.updateRoom>,
+    @IfMatchVersion() ifVersion: number | undefined,
   ): Promise<Room> {
     await this.pictures.check(changes);
-    return this.rpc.send(messages.inventory.updateRoom, { id, changes });
+    return versionedWrite(
+      () => this.rpc.send(messages.inventory.updateRoom, { id, changes, ifVersion }),
+      () => this.rpc.send(messages.inventory.getRoom, { id }),
+    );
   }
 
   @ApiRoute(apiRoutes.deleteRoom)

@@ -12,6 +12,7 @@ import { ImportStaging1764550000000 } from './1764550000000-import-staging';
 import { DeliveryErrorsWithoutAnswers1764610000000 } from './1764610000000-delivery-errors-without-answers';
 import { MonitoringState1764700000000 } from './1764700000000-monitoring-state';
 import { DeviceHealth1764900000000 } from './1764900000000-device-health';
+import { RecordVersions1765000000000 } from './1765000000000-record-versions';
 
 /** Applied in order by the platform's DatabaseModule. */
 export const migrations = [
@@ -29,4 +30,5 @@ export const migrations = [
   DeliveryErrorsWithoutAnswers1764610000000,
   MonitoringState1764700000000,
   DeviceHealth1764900000000,
+  RecordVersions1765000000000,
 ];

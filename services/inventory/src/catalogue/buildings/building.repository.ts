@@ -10,7 +10,7 @@ import { DataSource } from 'typeorm';
 import { TableRepository, type Transaction } from '../../shared/database/table.repository';
 import { buildingFaultsJoin, statusCountsOf, statusCountsSelect } from '../status-counts';
 
-const columns = `b.id, b.name, b.description, b.image_url AS "imageUrl"`;
+const columns = `b.id, b.name, b.description, b.image_url AS "imageUrl", b.version`;
 const updatable = { name: 'name', description: 'description', imageUrl: 'image_url' } as const;
 
 @Injectable()
@@ -60,8 +60,14 @@ export class BuildingRepository extends TableRepository {
     return row;
   }
 
-  update(tx: Transaction, id: string, changes: BuildingUpdate): Promise<Building | null> {
-    return this.updateById(`${this.t.buildings} AS b`, columns, id, { changes, updatable, manager: tx });
+  /** Null when there is no such building; a stale-version error when `ifVersion` is not its version. */
+  update(tx: Transaction, id: string, changes: BuildingUpdate, ifVersion?: number): Promise<Building | null> {
+    return this.updateById(`${this.t.buildings} AS b`, columns, id, {
+      changes,
+      updatable,
+      manager: tx,
+      ifVersion: { version: ifVersion, kind: 'building' },
+    });
   }
 
   /** Its rooms and their equipment go with it, by the foreign keys' cascades, in this one statement. */

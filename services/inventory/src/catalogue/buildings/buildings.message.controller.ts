@@ -23,8 +23,8 @@ export class BuildingsMessageController {
   }
 
   @HandleMessage(messages.inventory.updateBuilding)
-  update({ id, changes }: BuildingUpdateMessage) {
-    return this.buildings.update(id, changes);
+  update({ id, changes, ifVersion }: BuildingUpdateMessage) {
+    return this.buildings.update(id, changes, ifVersion);
   }
 
   @HandleMessage(messages.inventory.deleteBuilding)

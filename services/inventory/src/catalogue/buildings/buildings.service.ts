@@ -36,9 +36,9 @@ export class BuildingsService {
     });
   }
 
-  async update(id: string, changes: BuildingUpdate): Promise<Building> {
+  async update(id: string, changes: BuildingUpdate, ifVersion?: number): Promise<Building> {
     const updated = await this.events.transaction(this.buildings, async (tx, events) => {
-      const updated = await this.buildings.update(tx, id, changes);
+      const updated = await this.buildings.update(tx, id, changes, ifVersion);
       if (updated) await events.emit('building.updated', { id });
       return updated;
     });

@@ -34,8 +34,8 @@ export class EquipmentMessageController {
   }
 
   @HandleMessage(messages.inventory.updateEquipment)
-  update({ id, changes }: EquipmentUpdateMessage) {
-    return this.equipment.update(id, changes);
+  update({ id, changes, ifVersion }: EquipmentUpdateMessage) {
+    return this.equipment.update(id, changes, ifVersion);
   }
 
   @HandleMessage(messages.inventory.deleteEquipment)

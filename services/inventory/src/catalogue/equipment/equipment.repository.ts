@@ -10,11 +10,12 @@ import {
 import { AppError, execute, queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { staleVersion } from '../../shared/database/stale';
 import { TableRepository, type Transaction } from '../../shared/database/table.repository';
 
 const columns = `e.id, e.room_id AS "roomId", e.name, e.model, e.serial_number AS "serialNumber",
   e.ip_address AS "ipAddress", e.status, e.notes, e.image_url AS "imageUrl", e.type,
-  e.upstream_equipment_id AS "upstreamEquipmentId"`;
+  e.upstream_equipment_id AS "upstreamEquipmentId", e.version`;
 
 /** The monitor's last word on it, from the state row every check rewrites. */
 const checkColumns = `st.last_checked_at AS "lastCheckedAt", st.last_rtt_ms AS "lastRttMs"`;
@@ -218,21 +219,24 @@ export class EquipmentRepository extends TableRepository {
   /**
    * Applies the fields an update carries. A status that changes is handed to `recordStatus` as a
    * person's change (which makes older monitor results stale) and written by it. Null when the
-   * equipment does not exist. A guard judges the address counts as in `create`.
+   * equipment does not exist. A guard judges the address counts as in `create`; a stale-version
+   * error when `ifVersion` is given and is not the equipment's version.
    */
   async update(
     manager: Transaction,
     id: string,
     changes: EquipmentUpdate,
     recordStatus: StatusRecorder,
-    guard?: AddressGuard,
+    { guard, ifVersion }: { guard?: AddressGuard; ifVersion?: number } = {},
   ): Promise<EquipmentUpdated | null> {
-    const current = await queryRows<{ status: string; roomId: string }>(
+    const current = await queryRows<{ status: string; roomId: string; version: number }>(
       manager,
-      `SELECT status, room_id AS "roomId" FROM ${this.t.equipment} WHERE id = $1 FOR UPDATE`,
+      `SELECT status, room_id AS "roomId", version FROM ${this.t.equipment} WHERE id = $1 FOR UPDATE`,
       [id],
     );
     if (current.length === 0) return null;
+    if (ifVersion !== undefined && current[0].version !== ifVersion)
+      throw staleVersion('equipment', id, ifVersion);
     if (guard) await this.countAddresses(manager, id, guard);
     await this.checkUpstream(manager, id, changes.upstreamEquipmentId);
     const { status, ...rest } = changes;

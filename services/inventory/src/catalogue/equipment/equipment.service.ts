@@ -74,14 +74,14 @@ export class EquipmentService {
     );
   }
 
-  async update(id: string, changes: EquipmentUpdate): Promise<Equipment> {
+  async update(id: string, changes: EquipmentUpdate, ifVersion?: number): Promise<Equipment> {
     const guard = this.addressGuard(changes.ipAddress);
     const updated = await withParent(
       () =>
         this.events.transaction(this.equipment, async (tx, events) => {
           const setStatus = (status: EquipmentStatus) =>
             events.emit('equipment.status-set', { equipmentId: id, status });
-          const result = await this.equipment.update(tx, id, changes, setStatus, guard);
+          const result = await this.equipment.update(tx, id, changes, setStatus, { guard, ifVersion });
           const addressChanged = changes.ipAddress !== undefined;
           if (result) {
             result.equipment = await this.probes.updated(tx, result.equipment, changes.probe, addressChanged);

@@ -7,7 +7,7 @@ import { roomFaultsSelect, statusCountsOf, statusCountsSelect } from '../status-
 
 const columns = `r.id, r.building_id AS "buildingId", r.name, r.type, r.floor, r.capacity,
   r.room_size AS "roomSize", r.is_ada_accessible::int AS "isAdaAccessible", r.image_url AS "imageUrl",
-  r.wiring_diagram_url AS "wiringDiagramUrl", r.seating_layout_url AS "seatingLayoutUrl"`;
+  r.wiring_diagram_url AS "wiringDiagramUrl", r.seating_layout_url AS "seatingLayoutUrl", r.version`;
 
 const updatable = {
   name: 'name',
@@ -85,8 +85,14 @@ export class RoomRepository extends TableRepository {
     return row;
   }
 
-  update(tx: Transaction, id: string, changes: RoomUpdate): Promise<Room | null> {
-    return this.updateById(`${this.t.rooms} AS r`, columns, id, { changes, updatable, manager: tx });
+  /** Null when there is no such room; a stale-version error when `ifVersion` is not its version. */
+  update(tx: Transaction, id: string, changes: RoomUpdate, ifVersion?: number): Promise<Room | null> {
+    return this.updateById(`${this.t.rooms} AS r`, columns, id, {
+      changes,
+      updatable,
+      manager: tx,
+      ifVersion: { version: ifVersion, kind: 'room' },
+    });
   }
 
   /**

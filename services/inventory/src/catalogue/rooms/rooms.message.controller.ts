@@ -23,8 +23,8 @@ export class RoomsMessageController {
   }
 
   @HandleMessage(messages.inventory.updateRoom)
-  update({ id, changes }: RoomUpdateMessage) {
-    return this.rooms.update(id, changes);
+  update({ id, changes, ifVersion }: RoomUpdateMessage) {
+    return this.rooms.update(id, changes, ifVersion);
   }
 
   @HandleMessage(messages.inventory.deleteRoom)

@@ -33,9 +33,9 @@ export class RoomsService {
     );
   }
 
-  async update(id: string, changes: RoomUpdate): Promise<Room> {
+  async update(id: string, changes: RoomUpdate, ifVersion?: number): Promise<Room> {
     const updated = await this.events.transaction(this.rooms, async (tx, events) => {
-      const room = await this.rooms.update(tx, id, changes);
+      const room = await this.rooms.update(tx, id, changes, ifVersion);
       if (room) await events.emit('room.updated', { id, buildingId: room.buildingId });
       return room;
     });

@@ -1,6 +1,7 @@
-import { queryChanged } from '@cm/platform';
+import { queryChanged, queryRows } from '@cm/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { setClause, type Tables, tablesOf } from './sql';
+import { staleVersion, type VersionedKind } from './stale';
 
 /**
  * A transaction under way, as the layers above the repositories hand it on: only a repository
@@ -23,8 +24,9 @@ export abstract class TableRepository {
   }
 
   /**
-   * Sets the fields `changes` carries (mapped to columns by `updatable`), in `manager`'s
-   * transaction when given; null when no row has the id.
+   * Sets the fields `changes` carries (mapped to columns by `updatable`) and counts the edit in
+   * `version`, in `manager`'s transaction when given; null when no row has the id. With
+   * `ifVersion`, a row at another version is left as it is and a stale-version error raised.
    */
   protected async updateById<R, C extends object>(
     table: string,
@@ -35,16 +37,28 @@ export abstract class TableRepository {
       updatable: { [K in keyof C]?: string };
       extraSet?: string;
       manager?: EntityManager;
+      ifVersion?: { version: number | undefined; kind: VersionedKind };
     },
   ): Promise<R | null> {
-    const { changes, updatable, extraSet = '', manager = this.dataSource.manager } = update;
-    const set = setClause(changes, updatable, 2);
+    const { changes, updatable, extraSet = '', manager = this.dataSource.manager, ifVersion } = update;
+    const set = setClause(changes, updatable, 3);
+    const expected = ifVersion?.version ?? null;
     const { rows } = await queryChanged<R>(
       manager,
-      `UPDATE ${table} SET ${set.sql}, updated_at = now()${extraSet} WHERE id = $1 RETURNING ${returning}`,
-      [id, ...set.values],
+      `UPDATE ${table} SET ${set.sql}, updated_at = now(), version = version + 1${extraSet}
+        WHERE id = $1 AND ($2::int IS NULL OR version = $2::int) RETURNING ${returning}`,
+      [id, expected, ...set.values],
     );
-    return rows[0] ?? null;
+    if (rows[0]) return rows[0];
+    if (expected !== null && (await this.exists(table, id, manager)))
+      throw staleVersion(ifVersion!.kind, id, expected);
+    return null;
+  }
+
+  private async exists(table: string, id: string, manager: EntityManager): Promise<boolean> {
+    const bare = table.split(' ')[0];
+    const rows = await queryRows(manager, `SELECT 1 FROM ${bare} WHERE id = $1`, [id]);
+    return rows.length > 0;
   }
 
   /**

@@ -8,6 +8,7 @@ const building = (over: Partial<BuildingListItem> = {}): BuildingListItem => ({
   name: 'Science Hall',
   description: null,
   imageUrl: null,
+  version: 1,
   roomCount: 3,
   statusCounts: { active: 5, inactive: 1, partial: 0, maintenance: 0 },
   ...over,

@@ -9,6 +9,7 @@ const building: BuildingListItem = {
   name: 'Science Hall',
   description: 'North campus',
   imageUrl: '/objects/uploads/00000000-0000-4000-8000-000000000009',
+  version: 1,
   roomCount: 2,
   statusCounts: { active: 0, inactive: 0, partial: 0, maintenance: 0 },
 };

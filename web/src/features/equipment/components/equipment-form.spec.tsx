@@ -18,6 +18,7 @@ const equipment: Equipment = {
   imageUrl: '/objects/uploads/00000000-0000-4000-8000-000000000009',
   type: 'Display',
   upstreamEquipmentId: null,
+  version: 1,
   lastCheckedAt: null,
   lastRttMs: null,
 };

@@ -20,6 +20,7 @@ const item = (name: string, status: string): Equipment => ({
   imageUrl: null,
   type: null,
   upstreamEquipmentId: null,
+  version: 1,
   lastCheckedAt: null,
   lastRttMs: null,
 });

@@ -19,6 +19,7 @@ const projector: Equipment = {
   imageUrl: null,
   type: 'Projector',
   upstreamEquipmentId: null,
+  version: 1,
   lastCheckedAt: null,
   lastRttMs: null,
   probe: { type: 'pjlink', intervalSeconds: 300, secretsSet: ['password'] },

@@ -17,6 +17,7 @@ const room: Room = {
   imageUrl: null,
   wiringDiagramUrl: null,
   seatingLayoutUrl: null,
+  version: 1,
 };
 
 describe(RoomForm.name, () => {

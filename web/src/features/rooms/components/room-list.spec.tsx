@@ -15,6 +15,7 @@ const room = (name: string, floor: string, type = 'Classroom'): RoomListItem => 
   imageUrl: null,
   wiringDiagramUrl: null,
   seatingLayoutUrl: null,
+  version: 1,
   equipmentCount: 2,
   statusCounts: { active: 2, inactive: 0, partial: 0, maintenance: 0 },
 });
