@@ -1,5 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Suspense } from 'react';
+import { type User } from '@cm/contracts';
+import { Suspense, useState } from 'react';
 import { Spinner } from '../components/ui/spinner';
 import { useCurrentUser } from '../features/auth/api/current-user';
 import { queryClient } from './query-client';
@@ -24,20 +25,44 @@ const Toaster = lazyScreen(
   (m) => m.Toaster,
 );
 
+const SessionEndedDialog = lazyScreen(
+  () => import('./session-ended-dialog'),
+  (m) => m.SessionEndedDialog,
+);
+
+/**
+ * Signed out at the start: the sign-in screen. A session that ends later (a 401 anywhere makes the
+ * app ask again) keeps the screen, with whatever form is open and what was typed in it, under a
+ * sign-in dialog; signing in there carries on where the person was. Signing out reloads the page.
+ */
 function AuthGate() {
-  const { user, isLoading, isAdmin } = useCurrentUser();
+  const { user, isLoading } = useCurrentUser();
+  const [lastUser, setLastUser] = useState<User | null>(null);
+  if (user && user !== lastUser) setLastUser(user);
+  const shown = user ?? lastUser;
   const checking = <Spinner label="Checking your session" className="min-h-dvh" />;
-  if (isLoading) return checking;
-  if (!user)
+  if (isLoading && !shown) return checking;
+  if (!shown)
     return (
       <ScreenLoader>
         <SignInPage />
       </ScreenLoader>
     );
   return (
-    <Suspense fallback={checking}>
-      <SignedInApp isAdmin={isAdmin} totpEnabled={user.totpEnabled} external={user.external} />
-    </Suspense>
+    <>
+      <Suspense fallback={checking}>
+        <SignedInApp
+          isAdmin={shown.role === 'admin'}
+          totpEnabled={shown.totpEnabled}
+          external={shown.external}
+        />
+      </Suspense>
+      {user ? null : (
+        <Suspense fallback={null}>
+          <SessionEndedDialog />
+        </Suspense>
+      )}
+    </>
   );
 }
 

@@ -9,6 +9,7 @@ import { AppShell } from './layout/app-shell';
 import { lazyScreen } from './lazy-screen';
 import { ScreenLoader } from './screen-loader';
 import { useLiveUpdates } from './use-live-updates';
+import { useOutboxRunner } from './offline/use-outbox-runner';
 
 // Each screen is a chunk of its own, fetched on its first visit.
 const BuildingsPage = lazyScreen(
@@ -161,6 +162,7 @@ export function SignedInApp({ isAdmin, totpEnabled, external }: SignedInProps) {
 
 function FullApp({ isAdmin, external }: { isAdmin: boolean; external: boolean }) {
   useLiveUpdates();
+  useOutboxRunner();
   return (
     <TooltipProvider>
       <AppShell isAdmin={isAdmin}>

@@ -3,9 +3,12 @@ import {
   apiRoutes,
   errorBodySchema,
   type FieldError,
+  etagOf,
   IDEMPOTENCY_KEY_HEADER,
+  IF_MATCH_HEADER,
 } from '@cm/contracts';
 import { type QueryFunction, queryOptions } from '@tanstack/react-query';
+import { isKeptRead, keptRead } from './offline/reads';
 import { type z } from 'zod';
 
 /**
@@ -198,6 +201,21 @@ export function apiCreate<R extends JsonRoute & { idempotent: true }>(
   return callJson(route, args, { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey });
 }
 
+/**
+ * Calls an edit of a versioned record (a route marked `idempotent` and `versioned`) with its
+ * Idempotency-Key and, when known, the version it was made on as If-Match: a stale one is a 412.
+ */
+export function apiVersionedEdit<R extends JsonRoute & { idempotent: true; versioned: true }>(
+  route: R,
+  idempotencyKey: string,
+  ifVersion: number | undefined,
+  ...args: ArgsOf<R>
+): Promise<ReplyOf<R>> {
+  const headers: Record<string, string> = { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey };
+  if (ifVersion !== undefined) headers[IF_MATCH_HEADER] = etagOf(ifVersion);
+  return callJson(route, args, headers);
+}
+
 async function callJson<R extends JsonRoute>(
   route: R,
   args: ArgsOf<R>,
@@ -241,7 +259,19 @@ export function apiQuery<R extends JsonRoute & { method: 'GET' }>(route: R, ...a
   const queryKey = route.query
     ? [...queryKeyOf(route, params), new URLSearchParams(query).toString()]
     : queryKeyOf(route, params);
-  return queryOptions({ queryKey, queryFn: ({ signal }) => callJson(route, args, {}, signal) });
+  const read = (signal: AbortSignal) => callJson(route, args, {}, signal);
+  return queryOptions({
+    queryKey,
+    // The inventory's reads are kept on the phone, and answered from there when the network does not.
+    queryFn: ({ signal }) =>
+      isKeptRead(route)
+        ? keptRead(
+            queryKey,
+            () => read(signal),
+            (e) => e instanceof NetworkError,
+          )
+        : read(signal),
+  });
 }
 
 /** Spec section 8: a fetch can be set to answer null on 401 instead of raising. */

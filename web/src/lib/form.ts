@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import {
   type DefaultValues,
   type FieldError,
@@ -13,6 +13,7 @@ import {
 } from 'react-hook-form';
 import { type z } from 'zod';
 import { fieldErrorsOf } from './api';
+import { clearDraft, readDraft, writeDraft } from './offline/drafts';
 
 /**
  * How the forms check what was typed: when it is sent, not on every key, and without moving the
@@ -20,12 +21,42 @@ import { fieldErrorsOf } from './api';
  */
 const checkOnSubmit = { mode: 'onSubmit', reValidateMode: 'onSubmit', shouldFocusError: false } as const;
 
-/** A form checked by a contract schema: it holds `Values` and answers the schema's output. */
+// Secrets (a probe's community string) stay out of drafts' storage: they are typed again.
+const withoutSecrets = (k: string, v: unknown) => (/secret|password/i.test(k) ? undefined : v);
+
+/**
+ * A form checked by a contract schema: it holds `Values` and answers the schema's output. With a
+ * draft key, it opens with the draft kept under it (over the defaults) and keeps what is typed.
+ */
 export function useSchemaForm<Values extends FieldValues, Output>(
   schema: z.ZodType<Output, Values>,
   defaultValues: DefaultValues<Values>,
+  draftKey?: string,
 ) {
-  return useForm({ ...checkOnSubmit, resolver: onTheField(zodResolver(schema)), defaultValues });
+  const [initial] = useState(() => {
+    const draft = draftKey ? readDraft(draftKey) : null;
+    return draft ? ({ ...defaultValues, ...draft.values } as DefaultValues<Values>) : defaultValues;
+  });
+  const form = useForm({
+    ...checkOnSubmit,
+    resolver: onTheField(zodResolver(schema)),
+    defaultValues: initial,
+  });
+  const { subscribe } = form;
+  const [untouched] = useState(() => JSON.stringify(form.getValues(), withoutSecrets));
+  useEffect(() => {
+    if (!draftKey) return;
+    return subscribe({
+      formState: { values: true },
+      callback: ({ values }) => {
+        const kept = JSON.stringify(values, withoutSecrets);
+        // Values as the form opened them (the record's) are no draft: one kept would hide a later edit.
+        if (kept === untouched) clearDraft(draftKey);
+        else writeDraft(draftKey, JSON.parse(kept) as Record<string, unknown>);
+      },
+    });
+  }, [draftKey, subscribe, untouched]);
+  return form;
 }
 
 /**

@@ -12,3 +12,6 @@ HTMLElement.prototype.releasePointerCapture ??= () => {};
 
 // Typing a few words with user-event takes seconds on a busy two-core machine.
 jest.setTimeout(20_000);
+
+// Forms keep drafts in localStorage: each test starts with none, as a fresh browser would.
+beforeEach(() => localStorage.clear());

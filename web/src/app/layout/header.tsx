@@ -9,6 +9,7 @@ import { cn } from '../../lib/cn';
 import { signOut } from '../../features/auth/api/sign-out';
 import { buildingQuery } from '../../features/buildings/api/buildings';
 import { roomQuery } from '../../features/rooms/api/rooms';
+import { OutboxButton } from '../offline/outbox-button';
 
 interface Crumb {
   label: string;
@@ -79,6 +80,7 @@ export function Header() {
           <p className="min-w-0 flex-1 truncate text-lg font-bold max-[359px]:text-[15px] max-[359px]:tracking-tight">
             Classroom Monitor
           </p>
+          <OutboxButton />
           <Link
             href="/account"
             aria-label="Account"

@@ -19,6 +19,7 @@ export function formLookups(room: Pick<Room, 'id' | 'buildingId'>, equipment: Eq
         imageUrl: null,
         wiringDiagramUrl: null,
         seatingLayoutUrl: null,
+        version: 1,
       },
     },
     { status: 200, body: equipment },

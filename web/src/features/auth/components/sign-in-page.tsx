@@ -12,7 +12,8 @@ import { useSignIn } from '../api/sign-in';
 import { useSingleSignOn } from '../api/sign-in-options';
 import { signInErrorOf, singleSignOnHref, withoutSignInError } from '../lib/single-sign-on';
 
-export function SignInPage() {
+/** The sign-in screen; `inDialog`: its card alone, over a screen whose session ended. */
+export function SignInPage({ inDialog = false }: { inDialog?: boolean }) {
   const [, navigate] = useLocation();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
@@ -47,36 +48,40 @@ export function SignInPage() {
     },
   });
 
+  const card = (
+    <Card className={inDialog ? 'border-0 p-0 shadow-none' : 'p-5'}>
+      {refusal ? (
+        <div role="alert" className="mb-4 flex gap-3 rounded-lg bg-red-50 p-3 text-sm text-red-800">
+          <CircleX aria-hidden className="h-5 w-5 shrink-0" />
+          <p>{refusal}</p>
+        </div>
+      ) : null}
+      {challenge ? (
+        <CodeForm
+          code={code}
+          onCode={setCode}
+          pending={codeSignIn.isPending}
+          onSubmit={() => codeSignIn.mutate({ challenge, code })}
+          onBack={() => setChallenge(null)}
+        />
+      ) : (
+        <PasswordForm
+          username={username}
+          password={password}
+          onUsername={setUsername}
+          onPassword={setPassword}
+          pending={signIn.isPending}
+          onSubmit={(credentials) => signIn.mutate(credentials)}
+        />
+      )}
+      {singleSignOn && !challenge ? <SingleSignOnLink displayName={singleSignOn.displayName} /> : null}
+    </Card>
+  );
+  if (inDialog) return card;
   return (
     <main className="mx-auto flex min-h-dvh max-w-md flex-col justify-center px-4 py-10">
       <SignInHeading />
-      <Card className="p-5">
-        {refusal ? (
-          <div role="alert" className="mb-4 flex gap-3 rounded-lg bg-red-50 p-3 text-sm text-red-800">
-            <CircleX aria-hidden className="h-5 w-5 shrink-0" />
-            <p>{refusal}</p>
-          </div>
-        ) : null}
-        {challenge ? (
-          <CodeForm
-            code={code}
-            onCode={setCode}
-            pending={codeSignIn.isPending}
-            onSubmit={() => codeSignIn.mutate({ challenge, code })}
-            onBack={() => setChallenge(null)}
-          />
-        ) : (
-          <PasswordForm
-            username={username}
-            password={password}
-            onUsername={setUsername}
-            onPassword={setPassword}
-            pending={signIn.isPending}
-            onSubmit={(credentials) => signIn.mutate(credentials)}
-          />
-        )}
-        {singleSignOn && !challenge ? <SingleSignOnLink displayName={singleSignOn.displayName} /> : null}
-      </Card>
+      {card}
     </main>
   );
 }

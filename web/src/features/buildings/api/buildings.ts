@@ -1,24 +1,42 @@
 import { apiRoutes } from '@cm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ApiBody, apiCreate, apiJson, apiQuery } from '../../../lib/api';
+import { type ApiBody, apiJson, apiQuery } from '../../../lib/api';
+import { draftKeyOf } from '../../../lib/offline/drafts';
+import { type NewEntry, saveOrQueue } from '../../../lib/offline/outbox-store';
+import { callEntry } from '../../../lib/offline/send';
 import { useSubmissionKey } from '../../../lib/submission-key';
 
 export const buildingsQuery = apiQuery(apiRoutes.listBuildings);
 
 export const buildingQuery = (buildingId: string) => apiQuery(apiRoutes.getBuilding, { buildingId });
 
-/** The edit form sends the create payload (spec section 7). */
-type BuildingSave = { id?: string; body: ApiBody<typeof apiRoutes.createBuilding> };
+/** The edit form sends the create payload (spec section 7), on the version it was opened on. */
+type BuildingSave = { id?: string; version?: number; body: ApiBody<typeof apiRoutes.createBuilding> };
 
-/** Create (no id) or edit; afterwards the buildings list is refreshed (spec section 7). */
+/**
+ * Create (no id) or edit; afterwards the buildings list is refreshed (spec section 7). Offline,
+ * it is kept in the outbox and sent later (`lib/offline`).
+ */
 export function useSaveBuilding() {
   const queryClient = useQueryClient();
   const submission = useSubmissionKey();
   return useMutation({
-    mutationFn: ({ id, body }: BuildingSave) =>
-      id
-        ? apiJson(apiRoutes.updateBuilding, { id }, body)
-        : apiCreate(apiRoutes.createBuilding, submission.keyFor(body), undefined, body),
+    mutationFn: ({ id, version, body }: BuildingSave) => {
+      const key = submission.keyFor({ id, body });
+      const form = { draftKey: draftKeyOf('building', id), path: '/buildings' };
+      const entry: NewEntry = id
+        ? {
+            key,
+            route: 'updateBuilding',
+            params: { id },
+            body,
+            ifVersion: version,
+            label: `Edit building ${body.name}`,
+            form,
+          }
+        : { key, route: 'createBuilding', params: {}, body, label: `Add building ${body.name}`, form };
+      return saveOrQueue(entry, () => callEntry(entry));
+    },
     onSuccess: () => {
       submission.saved();
       return queryClient.invalidateQueries({ queryKey: buildingsQuery.queryKey });

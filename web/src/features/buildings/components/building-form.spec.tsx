@@ -95,7 +95,10 @@ describe(BuildingForm.name, () => {
     const calls = fakeFetch(
       { status: 200, body: { url } },
       { status: 503, body: { code: 'COMMON.SERVICE_UNAVAILABLE', message: 'Busy' } },
-      { status: 201, body: { id: building.id, name: 'Library', description: null, imageUrl: url } },
+      {
+        status: 201,
+        body: { id: building.id, name: 'Library', description: null, imageUrl: url, version: 1 },
+      },
     );
     renderWithApp(<BuildingForm onDone={() => {}} />);
     await userEvent.type(screen.getByLabelText('Building Name *'), 'Library');

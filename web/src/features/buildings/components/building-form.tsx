@@ -10,6 +10,8 @@ import { useSchemaForm } from '../../../lib/form';
 import { maxLengthsOf } from '../../../lib/text-limit';
 import { refuseFile, uploadFile, uploadProblem } from '../../../lib/upload';
 import { useSaveBuilding } from '../api/buildings';
+import { clearDraft, draftKeyOf } from '../../../lib/offline/drafts';
+import { RefusalNote } from '../../../components/form/refusal-note';
 
 const max = maxLengthsOf(buildingCreateSchema);
 
@@ -20,12 +22,18 @@ interface BuildingFormProps {
 }
 
 /** Shown in place of the list (it has no route of its own). */
-export function BuildingForm({ building, onDone }: BuildingFormProps) {
+export function BuildingForm({ building, onDone: close }: BuildingFormProps) {
   const editing = Boolean(building);
-  const form = useSchemaForm(buildingCreateSchema, {
-    name: building?.name ?? '',
-    description: building?.description ?? '',
-  });
+  const draftKey = draftKeyOf('building', building?.id);
+  const form = useSchemaForm(
+    buildingCreateSchema,
+    { name: building?.name ?? '', description: building?.description ?? '' },
+    draftKey,
+  );
+  const onDone = () => {
+    clearDraft(draftKey);
+    close();
+  };
   const photo = useBuildingPhoto(building);
   const save = useSaveBuilding();
   const busy = photo.uploading || save.isPending;
@@ -37,7 +45,7 @@ export function BuildingForm({ building, onDone }: BuildingFormProps) {
       if (!photoChange) return;
       const body = { name, description: description ?? '', ...photoChange };
       save.mutate(
-        { id: building?.id, body },
+        { id: building?.id, version: building?.version, body },
         saveOutcome({
           done: editing ? 'Building updated successfully' : 'Building added successfully',
           failed: editing ? 'Failed to update building' : 'Failed to add building',
@@ -53,6 +61,7 @@ export function BuildingForm({ building, onDone }: BuildingFormProps) {
     <Card className="p-5">
       <h1 className="mb-4 text-xl font-bold text-slate-900">{editing ? 'Edit Building' : 'Add Building'}</h1>
       <form onSubmit={submit} noValidate className="space-y-4">
+        <RefusalNote draftKey={draftKey} />
         <TextField
           form={form}
           name="name"

@@ -1,6 +1,9 @@
 import { apiRoutes } from '@cm/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ApiBody, apiCreate, apiJson, apiQuery } from '../../../lib/api';
+import { type ApiBody, apiJson, apiQuery } from '../../../lib/api';
+import { draftKeyOf } from '../../../lib/offline/drafts';
+import { type NewEntry, saveOrQueue } from '../../../lib/offline/outbox-store';
+import { callEntry } from '../../../lib/offline/send';
 import { useSubmissionKey } from '../../../lib/submission-key';
 
 export const equipmentListQuery = (roomId: string) => apiQuery(apiRoutes.listEquipment, { roomId });
@@ -19,18 +22,24 @@ export function useBuildingEquipment(roomId: string, enabled = true) {
 }
 
 type EquipmentSave =
-  | { roomId: string; id?: undefined; body: ApiBody<typeof apiRoutes.createEquipment> }
-  | { roomId: string; id: string; body: ApiBody<typeof apiRoutes.updateEquipment> };
+  | { roomId: string; id?: undefined; version?: undefined; body: ApiBody<typeof apiRoutes.createEquipment> }
+  | { roomId: string; id: string; version?: number; body: ApiBody<typeof apiRoutes.updateEquipment> };
 
 /** Create (no id) or update; afterwards the room's equipment list is refreshed. */
 export function useSaveEquipment() {
   const queryClient = useQueryClient();
   const submission = useSubmissionKey();
   return useMutation({
-    mutationFn: (save: EquipmentSave) =>
-      save.id === undefined
-        ? apiCreate(apiRoutes.createEquipment, submission.keyFor(save), { roomId: save.roomId }, save.body)
-        : apiJson(apiRoutes.updateEquipment, { id: save.id }, save.body),
+    mutationFn: (save: EquipmentSave) => {
+      const key = submission.keyFor(save);
+      const { id, roomId, body } = save;
+      const form = { draftKey: draftKeyOf('equipment', id, roomId), path: `/rooms/${roomId}` };
+      const label = `${id ? 'Edit' : 'Add'} equipment ${body.name}`;
+      const entry: NewEntry = id
+        ? { key, route: 'updateEquipment', params: { id }, body, ifVersion: save.version, label, form }
+        : { key, route: 'createEquipment', params: { roomId }, body, label, form };
+      return saveOrQueue(entry, () => callEntry(entry));
+    },
     onSuccess: (_equipment, { roomId }) => {
       submission.saved();
       return queryClient.invalidateQueries({ queryKey: equipmentListQuery(roomId).queryKey });

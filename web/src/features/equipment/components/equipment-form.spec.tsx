@@ -84,7 +84,14 @@ describe(EquipmentForm.name, () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save Equipment' }));
     expect(await screen.findByText('Equipment updated successfully')).toBeInTheDocument();
     expect(save()).toMatchObject({ url: `/api/equipment/${equipment.id}`, init: { method: 'PUT' } });
-    const { id: _id, imageUrl: _imageUrl, lastCheckedAt: _at, lastRttMs: _rtt, ...sent } = equipment;
+    const {
+      id: _id,
+      imageUrl: _imageUrl,
+      lastCheckedAt: _at,
+      lastRttMs: _rtt,
+      version: _v,
+      ...sent
+    } = equipment;
     expect(JSON.parse(String(save().init?.body))).toEqual({ ...sent, notes: 'Ceiling mount' });
   });
 

@@ -21,6 +21,8 @@ import { Select } from '../../../components/ui/select';
 import { saveOutcome } from '../../../components/ui/use-toast';
 import { editableField, type SchemaFormProps, useSchemaForm, useServerFieldErrors } from '../../../lib/form';
 import { useBuildingEquipment, useSaveEquipment } from '../api/equipment';
+import { clearDraft, draftKeyOf } from '../../../lib/offline/drafts';
+import { RefusalNote } from '../../../components/form/refusal-note';
 import { maxLengthsOf } from '../../../lib/text-limit';
 import { emptyProbe, probeFormSchema, probeValuesOf } from '../lib/probe-form';
 import { statusIndicator } from '../lib/status';
@@ -95,9 +97,14 @@ interface EquipmentFormProps {
   onDone: () => void;
 }
 
-export function EquipmentForm({ roomId, equipment, onDone }: EquipmentFormProps) {
+export function EquipmentForm({ roomId, equipment, onDone: close }: EquipmentFormProps) {
   const save = useSaveEquipment();
   const editing = Boolean(equipment);
+  const draftKey = draftKeyOf('equipment', equipment?.id, roomId);
+  const onDone = () => {
+    clearDraft(draftKey);
+    close();
+  };
   const outcome = saveOutcome({
     done: editing ? 'Equipment updated successfully' : 'Equipment added successfully',
     failed: editing ? 'Failed to update equipment' : 'Failed to add equipment',
@@ -110,6 +117,7 @@ export function EquipmentForm({ roomId, equipment, onDone }: EquipmentFormProps)
     onCancel: onDone,
     roomId,
     selfId: equipment?.id,
+    draftKey,
     secretsSet: equipment?.probe?.secretsSet ?? [],
   };
   // The room is sent with the fields (spec section 7), as a value the form holds but does not show.
@@ -120,7 +128,9 @@ export function EquipmentForm({ roomId, equipment, onDone }: EquipmentFormProps)
         {...fields}
         schema={updateFormSchema}
         defaultValues={{ roomId, ...valuesOf(equipment) }}
-        onValid={(body) => save.mutate({ roomId, id: equipment.id, body }, outcome)}
+        onValid={(body) =>
+          save.mutate({ roomId, id: equipment.id, version: equipment.version, body }, outcome)
+        }
       />
     );
   }
@@ -140,6 +150,7 @@ function EquipmentFields<Output>(
     serverError: unknown;
     roomId: string;
     selfId?: string;
+    draftKey: string;
     secretsSet: readonly ProbeSecretName[];
   },
 ) {
@@ -151,7 +162,7 @@ function EquipmentFields<Output>(
     const choice = upstreamChoices.find((e) => e.id === id);
     return choice ? `${choice.name} (${choice.roomName})` : 'A device no longer listed';
   };
-  const form = useSchemaForm(schema, defaultValues);
+  const form = useSchemaForm(schema, defaultValues, props.draftKey);
   useServerFieldErrors(form.setError, serverError, serverCheckedFields);
   const { dirtyFields } = form.formState;
   // An untouched probe is left out: the server keeps it as it is, and the monitor is not told of a
@@ -167,6 +178,7 @@ function EquipmentFields<Output>(
   return (
     <FormProvider {...form}>
       <form onSubmit={form.handleSubmit(submit)} noValidate className="space-y-4">
+        <RefusalNote draftKey={props.draftKey} />
         <PresetField />
         <TextField
           form={form}

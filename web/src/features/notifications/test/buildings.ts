@@ -9,6 +9,7 @@ export const buildingsAnswer = {
       name: 'Science Hall',
       description: null,
       imageUrl: null,
+      version: 1,
       roomCount: 3,
       statusCounts: { active: 1, inactive: 0, partial: 0, maintenance: 0 },
     },

@@ -1,6 +1,9 @@
-import { apiRoutes, roomAttachmentFields } from '@cm/contracts';
+import { apiRoutes, type Room, roomAttachmentFields } from '@cm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ApiBody, apiCreate, apiJson, apiQuery, queryKeyOf } from '../../../lib/api';
+import { type ApiBody, apiJson, apiQuery, queryKeyOf } from '../../../lib/api';
+import { draftKeyOf } from '../../../lib/offline/drafts';
+import { type NewEntry, saveOrQueue } from '../../../lib/offline/outbox-store';
+import { callEntry } from '../../../lib/offline/send';
 import { useSubmissionKey } from '../../../lib/submission-key';
 
 // The buildings list is the buildings feature's; rooms only invalidate it, by its route.
@@ -14,7 +17,12 @@ export const roomQuery = (roomId: string) => apiQuery(apiRoutes.getRoom, { roomI
 export const buildingOfRoomsQuery = (buildingId: string) => apiQuery(apiRoutes.getBuilding, { buildingId });
 
 /** The edit form sends the whole create payload. */
-type RoomSave = { buildingId: string; id?: string; body: ApiBody<typeof apiRoutes.createRoom> };
+type RoomSave = {
+  buildingId: string;
+  id?: string;
+  version?: number;
+  body: ApiBody<typeof apiRoutes.createRoom>;
+};
 
 /**
  * Create (no id) or update. Spec section 7: afterwards the buildings queries and that
@@ -25,14 +33,26 @@ export function useSaveRoom() {
   const queryClient = useQueryClient();
   const submission = useSubmissionKey();
   return useMutation({
-    mutationFn: ({ buildingId, id, body }: RoomSave) =>
-      id
-        ? apiJson(apiRoutes.updateRoom, { id }, body)
-        : apiCreate(apiRoutes.createRoom, submission.keyFor({ buildingId, body }), { buildingId }, body),
+    mutationFn: ({ buildingId, id, version, body }: RoomSave) => {
+      const key = submission.keyFor({ buildingId, id, body });
+      const form = { draftKey: draftKeyOf('room', id, buildingId), path: `/buildings/${buildingId}/rooms` };
+      const entry: NewEntry = id
+        ? {
+            key,
+            route: 'updateRoom',
+            params: { id },
+            body,
+            ifVersion: version,
+            label: `Edit room ${body.name}`,
+            form,
+          }
+        : { key, route: 'createRoom', params: { buildingId }, body, label: `Add room ${body.name}`, form };
+      return saveOrQueue(entry, () => callEntry(entry));
+    },
     onSuccess: async (room, { buildingId, id }) => {
       submission.saved();
       // The room's own screen (and the header naming it) shows the edit at once.
-      if (id) queryClient.setQueryData(roomQuery(id).queryKey, room);
+      if (id && typeof room === 'object') queryClient.setQueryData(roomQuery(id).queryKey, room as Room);
       for (const queryKey of [buildingsKey, roomsQuery(buildingId).queryKey]) {
         await queryClient.invalidateQueries({ queryKey });
         queryClient.removeQueries({ queryKey, type: 'inactive' });

@@ -12,6 +12,8 @@ import { saveOutcome } from '../../../components/ui/use-toast';
 import { editableField, useSchemaForm } from '../../../lib/form';
 import { maxLengthsOf } from '../../../lib/text-limit';
 import { useSaveRoom } from '../api/rooms';
+import { clearDraft, draftKeyOf } from '../../../lib/offline/drafts';
+import { RefusalNote } from '../../../components/form/refusal-note';
 import { AttachmentField } from './attachment-field';
 
 export const capacityOf = (typed: string): number => Number.parseInt(typed, 10) || 0;
@@ -67,16 +69,21 @@ interface RoomFormProps {
   onDone: () => void;
 }
 
-export function RoomForm({ buildingId, room, onDone }: RoomFormProps) {
+export function RoomForm({ buildingId, room, onDone: close }: RoomFormProps) {
   const editing = Boolean(room?.id);
-  const form = useSchemaForm(roomFormSchema, room ? valuesOf(room) : emptyValues);
+  const draftKey = draftKeyOf('room', room?.id, buildingId);
+  const form = useSchemaForm(roomFormSchema, room ? valuesOf(room) : emptyValues, draftKey);
+  const onDone = () => {
+    clearDraft(draftKey);
+    close();
+  };
   const { control } = form;
   const { errors } = form.formState;
   const save = useSaveRoom();
 
   const submit = form.handleSubmit((body) =>
     save.mutate(
-      { buildingId, id: room?.id, body },
+      { buildingId, id: room?.id, version: room?.version, body },
       saveOutcome({
         done: editing ? 'Room updated successfully' : 'Room created successfully',
         failed: editing ? 'Failed to update room' : 'Failed to create room',
@@ -97,6 +104,7 @@ export function RoomForm({ buildingId, room, onDone }: RoomFormProps) {
       : 'Create Room';
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
+      <RefusalNote draftKey={draftKey} />
       <TextField form={form} name="name" label="Room Name *" max={max.name} placeholder="e.g. 101" />
       <SelectField
         form={form}

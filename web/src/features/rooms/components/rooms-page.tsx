@@ -14,6 +14,8 @@ import { ApiError } from '../../../lib/api';
 import { useScrollMemory } from '../../../lib/remembered';
 import { buildingOfRoomsQuery, roomsQuery, useDeleteRoom } from '../api/rooms';
 import { RoomFormDialog } from './room-form';
+import { KeepOfflineButton } from './keep-offline-button';
+import { draftKeyOf, takeRequestedForm } from '../../../lib/offline/drafts';
 import { RoomList } from './room-list';
 
 type FormState = { open: false } | { open: true; room?: RoomListItem };
@@ -22,7 +24,9 @@ export function RoomsPage({ buildingId }: { buildingId: string }) {
   const building = useQuery(buildingOfRoomsQuery(buildingId));
   const rooms = useQuery(roomsQuery(buildingId));
   const remove = useDeleteRoom();
-  const [form, setForm] = useState<FormState>({ open: false });
+  const [form, setForm] = useState<FormState>(() => ({
+    open: Boolean(takeRequestedForm((key) => key === draftKeyOf('room', undefined, buildingId))),
+  }));
   useScrollMemory(`rooms.${buildingId}`, rooms.isSuccess);
 
   const confirmDelete = (room: RoomListItem) => {
@@ -70,6 +74,7 @@ export function RoomsPage({ buildingId }: { buildingId: string }) {
           </Tooltip>
         </div>
       </div>
+      {rooms.isSuccess && rooms.data.length > 0 ? <KeepOfflineButton buildingId={buildingId} /> : null}
       {rooms.isPending ? (
         <RoomListSkeleton />
       ) : rooms.isError ? (

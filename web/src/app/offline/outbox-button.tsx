@@ -1,0 +1,40 @@
+import { CloudUpload } from 'lucide-react';
+import { useState } from 'react';
+import { Dialog, DialogContent } from '../../components/ui/dialog';
+import { useOutbox } from '../../lib/offline/outbox-store';
+import { OutboxList } from './outbox-list';
+
+/** The header's count of changes waiting on this phone; it opens their list. Hidden when none wait. */
+export function OutboxButton() {
+  const entries = useOutbox();
+  const [open, setOpen] = useState(false);
+  if (entries.length === 0) return null;
+  const count = entries.length;
+  const needYou = entries.some((e) => e.state !== 'waiting');
+  const name = `${count} ${count === 1 ? 'change' : 'changes'} waiting`;
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <button
+        type="button"
+        aria-label={name}
+        title={name}
+        onClick={() => setOpen(true)}
+        className="relative flex h-11 w-11 shrink-0 items-center justify-center rounded-lg hover:bg-white/15"
+      >
+        <CloudUpload aria-hidden className="h-6 w-6" />
+        <span
+          aria-hidden
+          data-testid="outbox-count"
+          className={`absolute top-1 right-0.5 min-w-5 rounded-full px-1 text-center text-xs leading-5 font-bold ${
+            needYou ? 'bg-red-600 text-white' : 'bg-amber-300 text-slate-900'
+          }`}
+        >
+          {count}
+        </span>
+      </button>
+      <DialogContent title="Waiting changes" description="Kept on this phone until the server has them.">
+        <OutboxList entries={entries} onOpenForm={() => setOpen(false)} />
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,94 @@
+import { useLocation } from 'wouter';
+import { Button } from '../../components/ui/button';
+import { requestForm, writeDraft } from '../../lib/offline/drafts';
+import { type OutboxEntry } from '../../lib/offline/outbox';
+import { discard, flush, mergeableFields, resolveConflict } from '../../lib/offline/outbox-store';
+
+/** The changes kept on the phone, in the order they go; each one that needs a decision offers it. */
+export function OutboxList({ entries, onOpenForm }: { entries: OutboxEntry[]; onOpenForm: () => void }) {
+  const [, navigate] = useLocation();
+  const backToForm = async (entry: OutboxEntry) => {
+    writeDraft(entry.form.draftKey, entry.body, entry.reason);
+    await discard(entry.key);
+    requestForm(entry.form.draftKey);
+    onOpenForm();
+    navigate(entry.form.path);
+  };
+  return (
+    <div className="space-y-3">
+      <ol className="space-y-3">
+        {entries.map((entry) => (
+          <li key={entry.key} className="rounded-xl border border-slate-200 p-3 text-sm">
+            <p className="font-medium text-slate-900">{entry.label}</p>
+            {entry.state === 'waiting' ? <p className="text-slate-600">Waiting to be sent</p> : null}
+            {entry.state === 'refused' ? (
+              <>
+                <p role="alert" className="text-red-700">
+                  Refused: {entry.reason}
+                </p>
+                <div className="mt-2 flex gap-2">
+                  <Button onClick={() => void backToForm(entry)}>Open the form</Button>
+                  <Button variant="outline" onClick={() => void discard(entry.key)}>
+                    Discard
+                  </Button>
+                </div>
+              </>
+            ) : null}
+            {entry.state === 'conflict' ? <Conflict entry={entry} /> : null}
+          </li>
+        ))}
+      </ol>
+      <Button variant="outline" className="w-full" onClick={() => void flush()}>
+        Send now
+      </Button>
+    </div>
+  );
+}
+
+const shown = (value: unknown) =>
+  value === null || value === undefined || value === '' ? '—' : String(value);
+
+/** Both versions of the fields the edit changed that the server has otherwise, and the choices. */
+function Conflict({ entry }: { entry: OutboxEntry }) {
+  const current = entry.current ?? {};
+  const fields = Object.keys(entry.body).filter(
+    (field) =>
+      field in current &&
+      JSON.stringify(current[field] ?? null) !== JSON.stringify(entry.body[field] ?? null),
+  );
+  const mergeable = fields.some((f) => (mergeableFields as readonly string[]).includes(f));
+  return (
+    <div className="mt-1 space-y-2">
+      <p className="text-red-700">{entry.reason}</p>
+      <table className="w-full table-fixed text-left">
+        <thead>
+          <tr className="text-slate-600">
+            <th className="w-1/4 font-medium">Field</th>
+            <th className="font-medium">Yours</th>
+            <th className="font-medium">On the server</th>
+          </tr>
+        </thead>
+        <tbody>
+          {fields.map((field) => (
+            <tr key={field} className="align-top">
+              <td className="break-words text-slate-600">{field}</td>
+              <td className="break-words whitespace-pre-line">{shown(entry.body[field])}</td>
+              <td className="break-words whitespace-pre-line">{shown(current[field])}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="flex flex-wrap gap-2">
+        <Button onClick={() => void resolveConflict(entry.key, 'mine')}>Keep mine</Button>
+        <Button variant="outline" onClick={() => void resolveConflict(entry.key, 'theirs')}>
+          Keep the server&apos;s
+        </Button>
+        {mergeable ? (
+          <Button variant="outline" onClick={() => void resolveConflict(entry.key, 'merge')}>
+            Merge notes
+          </Button>
+        ) : null}
+      </div>
+    </div>
+  );
+}

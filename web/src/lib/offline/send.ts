@@ -1,0 +1,63 @@
+import { apiRoutes, staleWriteBodySchema } from '@cm/contracts';
+import { ApiError, apiCreate, apiVersionedEdit, errorMessage, NetworkError } from '../api';
+import { type OutboxEntry, type SendOutcome } from './outbox';
+
+type Body = never;
+
+/** Sends one entry as its route, with its Idempotency-Key and (an edit) its If-Match. */
+export function callEntry(
+  entry: Pick<OutboxEntry, 'key' | 'route' | 'params' | 'body' | 'ifVersion'>,
+): Promise<{ version?: number }> {
+  const { key, params, ifVersion } = entry;
+  const body = entry.body as Body;
+  switch (entry.route) {
+    case 'createBuilding':
+      return apiCreate(apiRoutes.createBuilding, key, undefined, body);
+    case 'createRoom':
+      return apiCreate(apiRoutes.createRoom, key, params as { buildingId: string }, body);
+    case 'createEquipment':
+      return apiCreate(apiRoutes.createEquipment, key, params as { roomId: string }, body);
+    case 'updateBuilding':
+      return apiVersionedEdit(apiRoutes.updateBuilding, key, ifVersion, params as { id: string }, body);
+    case 'updateRoom':
+      return apiVersionedEdit(apiRoutes.updateRoom, key, ifVersion, params as { id: string }, body);
+    case 'updateEquipment':
+      return apiVersionedEdit(apiRoutes.updateEquipment, key, ifVersion, params as { id: string }, body);
+  }
+}
+
+/**
+ * How the server took an entry: no answer, a 5xx or a 429 are worth trying again later; a 412
+ * is a conflict with the record as it is now; a 401 is an ended session; any other 4xx is a
+ * refusal, with the server's reason.
+ */
+export async function sendEntry(entry: OutboxEntry): Promise<SendOutcome> {
+  try {
+    const saved = await callEntry(entry);
+    return { kind: 'sent', version: saved.version };
+  } catch (error) {
+    return outcomeOf(error);
+  }
+}
+
+/** A failed call's outcome for the outbox. */
+export function outcomeOf(error: unknown): SendOutcome {
+  if (error instanceof NetworkError) return { kind: 'unreachable' };
+  if (!(error instanceof ApiError)) return { kind: 'refused', reason: errorMessage(error) };
+  if (error.status === 401) return { kind: 'signed-out' };
+  if (error.status === 412) {
+    const body = parseJson(error.body);
+    const stale = staleWriteBodySchema.safeParse(body);
+    if (stale.success) return { kind: 'conflict', reason: stale.data.message, current: stale.data.current };
+  }
+  if (error.status >= 500 || error.status === 429 || error.status === 408) return { kind: 'unreachable' };
+  return { kind: 'refused', reason: errorMessage(error) };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
