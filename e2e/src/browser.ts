@@ -1,7 +1,14 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Locator,
+  type Page,
+} from 'playwright-core';
 import { sessionHeaders, signIn } from './session';
 import { sharedSystem } from './shared-system';
 import { type Credentials, startSystem } from './stack';
@@ -90,9 +97,14 @@ export interface Phone {
   problems: string[];
 }
 
-/** A fresh browser profile at phone size, signed out, on the given stack. */
-export async function openPhone(browser: Browser, baseURL: string): Promise<Phone> {
+/** A fresh browser profile at phone size, signed out, on the given stack (with other options, when given). */
+export async function openPhone(
+  browser: Browser,
+  baseURL: string,
+  options: BrowserContextOptions = {},
+): Promise<Phone> {
   const context = await browser.newContext({
+    ...options,
     baseURL,
     viewport: PHONE_VIEWPORT,
     deviceScaleFactor: 2,
@@ -112,8 +124,13 @@ export async function openPhone(browser: Browser, baseURL: string): Promise<Phon
 }
 
 /** A profile that already holds the session cookie of `cookie` (from `signIn` in ./session). */
-export async function openSignedInPhone(browser: Browser, baseURL: string, cookie: string): Promise<Phone> {
-  const phone = await openPhone(browser, baseURL);
+export async function openSignedInPhone(
+  browser: Browser,
+  baseURL: string,
+  cookie: string,
+  options: BrowserContextOptions = {},
+): Promise<Phone> {
+  const phone = await openPhone(browser, baseURL, options);
   const [name, value] = cookie.split('=', 2) as [string, string];
   await phone.context.addCookies([{ name, value, url: baseURL }]);
   return phone;

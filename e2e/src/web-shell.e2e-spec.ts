@@ -217,7 +217,7 @@ describe('web app: sign-in, routes and chrome', () => {
     }
   });
 
-  it('returns to the sign-in screen by itself when the session ended elsewhere', async () => {
+  it('asks to sign in again, over the screen, by itself when the session ended elsewhere', async () => {
     await api<Building>('POST', '/api/buildings', { name: 'Expiry Hall' });
     const cookie = await signIn(web.system.url, web.system.admin.username, web.system.admin.password);
     const other = await openSignedInPhone(web.browser, web.system.url, cookie);
@@ -227,10 +227,13 @@ describe('web app: sign-in, routes and chrome', () => {
       await card.waitFor();
       const ended = await fetch(`${web.system.url}/api/logout`, { method: 'POST', headers: { cookie } });
       expect(ended.status).toBe(204);
-      // The live stream ends with the session, so no click is needed: the screen changes on its own
-      // and stays at the address the person was on.
-      await other.page.getByText('Sign in to access the system').waitFor();
+      // The live stream ends with the session, so no click is needed: the sign-in dialog comes on
+      // its own over the screen, which stays as it was (an open form would keep what was typed).
+      const dialog = other.page.getByRole('dialog', { name: 'Your session has ended' });
+      await dialog.waitFor();
+      expect(await dialog.getByLabel('Username').isVisible()).toBe(true);
       expect(new URL(other.page.url()).pathname).toBe('/buildings');
+      expect(await other.page.getByText('Expiry Hall').first().isVisible()).toBe(true);
       expect(other.problems).toEqual([]);
     } finally {
       await other.context.close();
