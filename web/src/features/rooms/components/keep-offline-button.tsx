@@ -21,7 +21,7 @@ export function KeepOfflineButton({ buildingId }: { buildingId: string }) {
       await queryClient.fetchQuery(buildingOfRoomsQuery(buildingId));
       const rooms = await queryClient.fetchQuery(roomsQuery(buildingId));
       for (const room of rooms) {
-        await queryClient.fetchQuery(apiQuery(apiRoutes.getRoom, { roomId: room.id }));
+        await queryClient.fetchQuery(apiQuery(apiRoutes.getRoom, { id: room.id }));
         await queryClient.fetchQuery(apiQuery(apiRoutes.listEquipment, { roomId: room.id }));
         if (room.imageUrl) await fetch(room.imageUrl, { credentials: 'include' }).catch(() => undefined);
       }
