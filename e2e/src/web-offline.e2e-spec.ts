@@ -168,6 +168,44 @@ describe('web app: offline edits, conflicts and drafts', () => {
     });
   });
 
+  it('brings a queued create the server refused back to its form, with the reason', async () => {
+    await openPhone();
+    const { room } = await arrange();
+    await page.goto(`/rooms/${room.id}`);
+    await page.getByRole('button', { name: 'Add First Equipment' }).waitFor();
+    await page.context().setOffline(true);
+    await offlineBanner().waitFor();
+    await page.getByRole('button', { name: 'Add First Equipment' }).click();
+    const form = page.getByRole('dialog', { name: 'Add Equipment' });
+    await form.getByLabel('Name *').fill('Stage camera');
+    // Outside the networks this system may monitor: only the server knows them.
+    await form.getByLabel('IP Address').fill('10.0.0.5');
+    await form.getByRole('button', { name: 'Add Equipment' }).click();
+    await waiting(1).waitFor();
+
+    await page.context().setOffline(false);
+    await expectToast(page, 'Changes need you', 'Open the waiting changes', 'destructive');
+    await waiting(1).click();
+    const list = page.getByRole('dialog', { name: 'Waiting changes' });
+    await list.getByText('Refused: 10.0.0.5 is outside the networks this system may monitor').waitFor();
+    await list.getByRole('button', { name: 'Open the form' }).click();
+
+    await form.waitFor();
+    expect(await form.getByLabel('Name *').inputValue()).toBe('Stage camera');
+    expect(await form.getByRole('alert').first().innerText()).toContain(
+      'The server refused this when it was sent: 10.0.0.5 is outside the networks',
+    );
+    await screenshot(page, 'offline-refused-create');
+    await form.getByLabel('IP Address').fill('127.0.0.5');
+    await form.getByRole('button', { name: 'Add Equipment' }).click();
+    await expectToast(page, 'Success', 'Equipment added successfully');
+    const added = await web.api<{ name: string; ipAddress: string }[]>(
+      'GET',
+      `/api/rooms/${room.id}/equipment`,
+    );
+    expect(added).toEqual([expect.objectContaining({ name: 'Stage camera', ipAddress: '127.0.0.5' })]);
+  });
+
   it('keeps what was typed when the session ends mid-edit, and saves it after signing in again', async () => {
     const cookie = await openPhone();
     const { tag, north } = await arrange();

@@ -35,7 +35,14 @@ export function useSchemaForm<Values extends FieldValues, Output>(
 ) {
   const [initial] = useState(() => {
     const draft = draftKey ? readDraft(draftKey) : null;
-    return draft ? ({ ...defaultValues, ...draft.values } as DefaultValues<Values>) : defaultValues;
+    if (!draft) return defaultValues;
+    // Only what fits the form: a refused save's body comes back as a draft in the API's shape,
+    // where a field the form holds as text may be null.
+    const fits = Object.entries(draft.values).filter(
+      ([field, value]) =>
+        field in defaultValues && typeof value === typeof (defaultValues as Record<string, unknown>)[field],
+    );
+    return { ...defaultValues, ...Object.fromEntries(fits) } as DefaultValues<Values>;
   });
   const form = useForm({
     ...checkOnSubmit,

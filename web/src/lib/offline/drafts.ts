@@ -1,3 +1,5 @@
+import { useEffect, useRef } from 'react';
+
 /**
  * What a person typed in an open form, kept as they type (in localStorage: read back at once when
  * the form opens again, before its first render), so that a reload, a closed tab or an ended
@@ -47,14 +49,32 @@ export function clearDraft(key: string): void {
   }
 }
 
-/** A form asked to open with a draft (a refused create sent back to it), once. */
+/** A form asked to open with its draft (a refused create sent back to it), once. */
 let requested: string | null = null;
+const formListeners = new Set<() => void>();
+
 export function requestForm(key: string): void {
   requested = key;
+  for (const listener of formListeners) listener();
 }
-export function takeRequestedForm(matches: (key: string) => boolean): string | null {
-  if (!requested || !matches(requested)) return null;
-  const key = requested;
-  requested = null;
-  return key;
+
+/**
+ * Opens the form of `key` when it is asked for: on the screen's first render, or later when the
+ * screen is already the one shown.
+ */
+export function useRequestedForm(key: string, open: () => void): void {
+  const opener = useRef(open);
+  useEffect(() => {
+    opener.current = open;
+  });
+  useEffect(() => {
+    const check = () => {
+      if (requested !== key) return;
+      requested = null;
+      opener.current();
+    };
+    check();
+    formListeners.add(check);
+    return () => void formListeners.delete(check);
+  }, [key]);
 }

@@ -13,7 +13,7 @@ import { ProblemsBanner } from '../../../components/health/problems-banner';
 import { buildingsQuery, useDeleteBuilding } from '../api/buildings';
 import { BuildingCard, BuildingCardSkeletons } from './building-card';
 import { BuildingForm } from './building-form';
-import { draftKeyOf, takeRequestedForm } from '../../../lib/offline/drafts';
+import { draftKeyOf, useRequestedForm } from '../../../lib/offline/drafts';
 
 type Mode = { kind: 'list' } | { kind: 'add' } | { kind: 'edit'; building: BuildingListItem };
 
@@ -30,12 +30,9 @@ function filterBuildings<T extends { name: string; description: string | null }>
 }
 
 export function BuildingsPage() {
+  const [mode, setMode] = useState<Mode>({ kind: 'list' });
   // A refused create sent back from the waiting changes opens its form again, with its values.
-  const [mode, setMode] = useState<Mode>(() =>
-    takeRequestedForm((key) => key === draftKeyOf('building', undefined))
-      ? { kind: 'add' }
-      : { kind: 'list' },
-  );
+  useRequestedForm(draftKeyOf('building', undefined), () => setMode({ kind: 'add' }));
   // Going to a building and back finds the list as it was left: same search, same place.
   const [search, setSearch] = useRememberedText('buildings.search');
   const buildings = useQuery(buildingsQuery);

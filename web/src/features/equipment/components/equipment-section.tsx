@@ -12,7 +12,7 @@ import { toast } from '../../../components/ui/use-toast';
 import { equipmentListQuery, useBuildingEquipment, useDeleteEquipment } from '../api/equipment';
 import { probeTypeLabels } from '../lib/probe-form';
 import { EquipmentForm } from './equipment-form';
-import { draftKeyOf, takeRequestedForm } from '../../../lib/offline/drafts';
+import { draftKeyOf, useRequestedForm } from '../../../lib/offline/drafts';
 import { EquipmentTimeline } from './equipment-timeline';
 import { HealthPanel } from './health-panel';
 import { StatusIndicator } from './status-indicator';
@@ -27,11 +27,8 @@ type Panel =
 /** The equipment of a room: cards, adding, and a details dialog to edit or delete. */
 export function EquipmentSection({ roomId }: { roomId: string }) {
   const list = useQuery(equipmentListQuery(roomId));
-  const [panel, setPanel] = useState<Panel>(() =>
-    takeRequestedForm((key) => key === draftKeyOf('equipment', undefined, roomId))
-      ? { kind: 'add' }
-      : { kind: 'closed' },
-  );
+  const [panel, setPanel] = useState<Panel>({ kind: 'closed' });
+  useRequestedForm(draftKeyOf('equipment', undefined, roomId), () => setPanel({ kind: 'add' }));
   const close = () => setPanel({ kind: 'closed' });
   const add = () => setPanel({ kind: 'add' });
 

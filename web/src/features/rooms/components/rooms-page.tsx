@@ -15,7 +15,7 @@ import { useScrollMemory } from '../../../lib/remembered';
 import { buildingOfRoomsQuery, roomsQuery, useDeleteRoom } from '../api/rooms';
 import { RoomFormDialog } from './room-form';
 import { KeepOfflineButton } from './keep-offline-button';
-import { draftKeyOf, takeRequestedForm } from '../../../lib/offline/drafts';
+import { draftKeyOf, useRequestedForm } from '../../../lib/offline/drafts';
 import { RoomList } from './room-list';
 
 type FormState = { open: false } | { open: true; room?: RoomListItem };
@@ -24,9 +24,8 @@ export function RoomsPage({ buildingId }: { buildingId: string }) {
   const building = useQuery(buildingOfRoomsQuery(buildingId));
   const rooms = useQuery(roomsQuery(buildingId));
   const remove = useDeleteRoom();
-  const [form, setForm] = useState<FormState>(() => ({
-    open: Boolean(takeRequestedForm((key) => key === draftKeyOf('room', undefined, buildingId))),
-  }));
+  const [form, setForm] = useState<FormState>({ open: false });
+  useRequestedForm(draftKeyOf('room', undefined, buildingId), () => setForm({ open: true }));
   useScrollMemory(`rooms.${buildingId}`, rooms.isSuccess);
 
   const confirmDelete = (room: RoomListItem) => {
