@@ -118,4 +118,23 @@ describe(BuildingForm.name, () => {
     expect(retry).toEqual(first);
     expect(JSON.parse(String(retry.body))).toEqual({ name: 'Library', description: '', imageUrl: url });
   });
+
+  it('keeps what is typed as a draft: the form opens with it again, and a save forgets it', async () => {
+    const first = renderWithApp(<BuildingForm building={building} onDone={() => {}} />);
+    await userEvent.clear(screen.getByLabelText('Description'));
+    await userEvent.type(screen.getByLabelText('Description'), 'Lamp store');
+    // The form goes away without a save or a cancel (the session ended, the tab was closed).
+    first.unmount();
+
+    const calls = fakeFetch({ status: 200, body: { ...building, description: 'Lamp store', version: 2 } });
+    const second = renderWithApp(<BuildingForm building={building} onDone={() => {}} />);
+    expect(screen.getByLabelText('Description')).toHaveValue('Lamp store');
+    await userEvent.click(screen.getByRole('button', { name: 'Save Building' }));
+    expect(await screen.findByText('Building updated successfully')).toBeInTheDocument();
+    expect((calls[0].init?.headers as Record<string, string>)['If-Match']).toBe('"1"');
+    second.unmount();
+
+    renderWithApp(<BuildingForm building={building} onDone={() => {}} />);
+    expect(screen.getByLabelText('Description')).toHaveValue('North campus');
+  });
 });
