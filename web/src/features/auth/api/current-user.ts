@@ -1,11 +1,24 @@
 import { apiRoutes } from '@cm/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiJson, nullOn401, queryKeyOf } from '../../../lib/api';
+import { apiJson, NetworkError, nullOn401, queryKeyOf } from '../../../lib/api';
+import { keptRead } from '../../../lib/offline/reads';
 
-/** Signed out is a 401, answered as null rather than an error; never retried (spec section 1). */
+const queryKey = queryKeyOf(apiRoutes.currentUser);
+
+/**
+ * Signed out is a 401, answered as null rather than an error; never retried (spec section 1).
+ * Without a network (the app reloaded in a basement, from the service worker) the last answer is
+ * kept on the phone and used, so that the screens and the changes waiting open as they were; the
+ * server still judges the session of every call once the connection is back.
+ */
 export const currentUserQuery = queryOptions({
-  queryKey: queryKeyOf(apiRoutes.currentUser),
-  queryFn: () => nullOn401(apiJson(apiRoutes.currentUser)),
+  queryKey,
+  queryFn: () =>
+    keptRead(
+      queryKey,
+      () => nullOn401(apiJson(apiRoutes.currentUser)),
+      (e) => e instanceof NetworkError,
+    ),
   retry: false,
 });
 
