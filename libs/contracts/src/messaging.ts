@@ -73,6 +73,7 @@ import {
   quietHoursMessageSchema,
 } from './notifications';
 import { problemsSchema } from './problems';
+import { roomCheckRequestSchema, roomCheckResultSchema } from './room-check';
 import { reportPageRequestSchema, reportPageSchema } from './reports';
 import { searchQuerySchema, searchResultSchema } from './search';
 import {
@@ -317,6 +318,8 @@ export const messages = {
     start: message('monitor.start', noArguments, monitoringStatusSchema),
     stop: message('monitor.stop', noArguments, monitoringStatusSchema),
     check: message('monitor.check', noArguments, monitoringCheckResultSchema),
+    /** Ping and probe one room's equipment now, on the replica that takes the request. */
+    checkRoom: message('monitor.room.check', roomCheckRequestSchema, roomCheckResultSchema),
     /**
      * Coordinator → one replica: ping your share of a sweep. Sent on the subject suffixed with
      * the replica's member id, outside the service's queue group.

@@ -1,7 +1,9 @@
 import { monitoringCheckResultSchema, monitoringStatusSchema } from '../monitoring';
+import { roomCheckResultSchema } from '../room-check';
+import { roomIdParamsSchema } from '../rooms';
 import { type ApiRouteDef } from '../route-def';
 
-/** The Monitoring tab of Settings: running state, Start, Stop and Check Now. */
+/** The Monitoring tab of Settings: running state, Start, Stop and Check Now; and one room's check. */
 export const monitoringRoutes = {
   monitoringStatus: {
     method: 'GET',
@@ -35,5 +37,15 @@ export const monitoringRoutes = {
     tag: 'Monitoring',
     access: 'user',
     response: monitoringCheckResultSchema,
+  },
+  checkRoom: {
+    method: 'POST',
+    path: '/api/rooms/:roomId/check',
+    summary:
+      "Ping and deep-probe only this room's equipment now, whether or not monitoring runs; answers each equipment's result (a silent address takes MONITOR_PING_TIMEOUT_MS × (retries + 1), a probe at most 1.5 s), recorded as a scheduled check's would be. 404 for an unknown room",
+    tag: 'Monitoring',
+    access: 'user',
+    params: roomIdParamsSchema,
+    response: roomCheckResultSchema,
   },
 } as const satisfies Record<string, ApiRouteDef>;
