@@ -14,6 +14,7 @@ import { LoadError } from '../../../components/ui/load-error';
 import { SearchInput } from '../../../components/ui/search-input';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { searchQuery } from '../api/search';
+import { statusWord } from '../../../lib/status-words';
 
 /** Typing pauses this long before a search is sent: one call per word, not per key. */
 const DEBOUNCE_MS = 250;
@@ -91,7 +92,7 @@ export function SearchPage() {
                 <span className="font-medium text-slate-900">{e.name}</span>
                 <span className="text-sm text-slate-600">{e.path}</span>
                 <span className="text-xs text-slate-500">
-                  {[e.model, e.serialNumber && `S/N ${e.serialNumber}`, e.ipAddress, e.status]
+                  {[e.model, e.serialNumber && `S/N ${e.serialNumber}`, e.ipAddress, statusWord(e.status)]
                     .filter(Boolean)
                     .join(' · ')}
                 </span>
