@@ -73,10 +73,7 @@ function TimelineBody({ history }: { history: EquipmentHistory }) {
         </span>
       ),
     ],
-    [
-      '30-Day Uptime',
-      summary.uptime.percent === null ? 'No uptime recorded yet' : percent(summary.uptime.percent),
-    ],
+    uptimeRow(history),
   ];
   return (
     <div className="space-y-3">
@@ -84,6 +81,20 @@ function TimelineBody({ history }: { history: EquipmentHistory }) {
       <StatusStrip spans={history.spans} from={Date.parse(history.from)} to={now} />
     </div>
   );
+}
+
+/**
+ * "30-Day Uptime 99.1 %" once it has been watched the whole window; before that the figure is of a
+ * shorter time, and says which: "Uptime 85.9 % over 3 min" (from its first recorded status).
+ */
+function uptimeRow({ summary, spans, from, to }: EquipmentHistory): [string, ReactNode] {
+  const { percent: value } = summary.uptime;
+  const watchedFrom = spans.length ? Date.parse(spans[0].start) : null;
+  const whole = watchedFrom === null || watchedFrom <= Date.parse(from);
+  if (value === null) return [whole ? '30-Day Uptime' : 'Uptime', 'No uptime recorded yet'];
+  if (whole) return ['30-Day Uptime', percent(value)];
+  const watched = Date.parse(to) - watchedFrom;
+  return ['Uptime', `${percent(value)} over ${watched < 60_000 ? 'its first minute' : duration(watched)}`];
 }
 
 interface Piece {
