@@ -65,6 +65,14 @@ describe('web app: notification channels', () => {
     await page.getByText('No channels yet.', { exact: false }).waitFor();
     await page.getByRole('button', { name: 'Add channel' }).click();
     const dialog = page.getByRole('dialog');
+    // No SMTP server on this system: e-mail is not offered, and the form says what to set.
+    expect(await dialog.getByTestId('channel-type-unavailable').innerText()).toMatch(
+      /^E-mail is not offered: E-mail channels need an SMTP server: set SMTP_HOST/,
+    );
+    await dialog.getByLabel('Type').click();
+    await page.getByRole('option', { name: 'Webhook' }).waitFor();
+    expect(await page.getByRole('option', { name: 'E-mail' }).count()).toBe(0);
+    await page.keyboard.press('Escape');
     await dialog.getByLabel('Name').fill('AV on-call');
     await dialog.getByLabel('Webhook URL').fill(url);
     await screenshot(page, 'notifications-add-webhook');

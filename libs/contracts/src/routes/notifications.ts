@@ -6,6 +6,7 @@ import {
   channelCreateSchema,
   channelSchema,
   channelTestResultSchema,
+  channelTypeAvailabilitySchema,
   channelUpdateSchema,
   deliveryPageSchema,
   deliveryQuerySchema,
@@ -26,6 +27,15 @@ export const notificationRoutes = {
     tag: 'Notifications',
     access: 'user',
     response: z.array(channelSchema),
+  },
+  channelTypes: {
+    method: 'GET',
+    path: '/api/notification-channel-types',
+    summary:
+      'Which kinds of channel this server can send, and for one it cannot, why (e-mail without SMTP_HOST, webhooks without ALERTS_SECRET_KEY)',
+    tag: 'Notifications',
+    access: 'user',
+    response: z.array(channelTypeAvailabilitySchema),
   },
   createChannel: {
     method: 'POST',
