@@ -45,7 +45,7 @@ export function EquipmentSection({ roomId }: { roomId: string }) {
       </div>
       {list.data?.length ? <RoomCheck roomId={roomId} equipment={list.data} /> : null}
       {list.isPending ? (
-        <div aria-busy="true" aria-label="Loading equipment" className="space-y-2">
+        <div role="status" aria-busy="true" aria-label="Loading equipment" className="space-y-2">
           {Array.from({ length: 2 }, (_, i) => (
             <Skeleton key={i} className="h-16 w-full rounded-xl" />
           ))}
@@ -106,7 +106,7 @@ function EquipmentCard({ equipment, onOpen }: { equipment: Equipment; onOpen: ()
           <span className="block text-sm break-words text-slate-600">{equipment.model}</span>
         ) : null}
         {equipment.ipAddress ? (
-          <span className="block font-mono text-xs break-all text-slate-500">{equipment.ipAddress}</span>
+          <span className="block font-mono text-xs break-all text-slate-600">{equipment.ipAddress}</span>
         ) : null}
         {equipment.ipAddress ? (
           <span className="block text-xs text-slate-600" data-testid="checked-ago">
@@ -167,7 +167,7 @@ function EquipmentDetails({ roomId, equipment, onEdit, onDeleted }: EquipmentDet
       <FactList rows={rows.map(([label, value]) => [label, value || '—'])} />
       {equipment.notes ? (
         <div className="space-y-1">
-          <p className="text-sm text-slate-500">Notes</p>
+          <p className="text-sm text-slate-600">Notes</p>
           <p className="text-sm whitespace-pre-wrap text-slate-900">{equipment.notes}</p>
         </div>
       ) : null}

@@ -24,7 +24,7 @@ export function EquipmentTimeline({ equipmentId }: { equipmentId: string }) {
         Last 30 Days
       </h3>
       {history.isPending ? (
-        <div aria-busy="true" aria-label="Loading history" className="space-y-2">
+        <div role="status" aria-busy="true" aria-label="Loading history" className="space-y-2">
           <Skeleton className="h-16 w-full" />
           <Skeleton className="h-6 w-full" />
         </div>
@@ -66,7 +66,7 @@ function TimelineBody({ history }: { history: EquipmentHistory }) {
       ) : (
         <span title={`${summary.loss24h.unanswered} of ${summary.loss24h.pings} pings unanswered`}>
           {percent(summary.loss24h.percent)}{' '}
-          <span className="text-slate-500">
+          <span className="text-slate-600">
             ({summary.loss24h.unanswered} of {summary.loss24h.pings}{' '}
             {summary.loss24h.pings === 1 ? 'ping' : 'pings'})
           </span>
@@ -153,7 +153,7 @@ function StatusStrip({ spans, from, to }: { spans: HistorySpan[]; from: number; 
           );
         })}
       </ol>
-      <div aria-hidden className="flex justify-between text-xs text-slate-500">
+      <div aria-hidden className="flex justify-between text-xs text-slate-600">
         <span>30 days ago</span>
         <span>Now</span>
       </div>

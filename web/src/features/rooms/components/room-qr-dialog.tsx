@@ -25,7 +25,7 @@ export function RoomQrDialog({ room, open, onOpenChange }: RoomQrDialogProps) {
           <p className="text-lg font-semibold break-words">{room.name}</p>
           <p className="break-words text-slate-700">{building.data?.name ?? '…'}</p>
           <p className="text-slate-700">{floorLabel(room.floor)}</p>
-          <p className="text-xs break-all text-slate-500">{url}</p>
+          <p className="text-xs break-all text-slate-600">{url}</p>
           <Link
             href={`/buildings/${room.buildingId}/labels`}
             className="mt-2 inline-flex min-h-11 items-center gap-2 font-medium text-brand-700 underline"
