@@ -68,7 +68,7 @@ export function DialogContent({
           <DialogPrimitive.Close
             ref={close}
             aria-label="Close"
-            className="flex h-11 w-11 items-center justify-center rounded-lg text-slate-500 hover:bg-slate-100"
+            className="flex h-11 w-11 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100"
           >
             <X aria-hidden className="h-5 w-5" />
           </DialogPrimitive.Close>

@@ -53,7 +53,7 @@ export function BuildingCard({ building, deleting, onEdit, onDelete }: BuildingC
 /** Spec section 9: four placeholder cards while the buildings load. */
 export function BuildingCardSkeletons() {
   return (
-    <div aria-busy="true" aria-label="Loading buildings" className="space-y-4">
+    <div role="status" aria-busy="true" aria-label="Loading buildings" className="space-y-4">
       {Array.from({ length: 4 }, (_, i) => (
         <Card key={i} className="overflow-hidden" data-testid="building-skeleton">
           <div className="h-40 w-full animate-pulse bg-slate-200" />

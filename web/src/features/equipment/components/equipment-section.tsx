@@ -10,10 +10,13 @@ import { LoadError } from '../../../components/ui/load-error';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { toast } from '../../../components/ui/use-toast';
 import { equipmentListQuery, useBuildingEquipment, useDeleteEquipment } from '../api/equipment';
+import { useNow } from '../../../lib/use-now';
+import { checkedAgo, lastCheckedAt } from '../lib/checked-ago';
 import { probeTypeLabels } from '../lib/probe-form';
 import { EquipmentForm } from './equipment-form';
 import { EquipmentTimeline } from './equipment-timeline';
 import { HealthPanel } from './health-panel';
+import { RoomCheck } from './room-check';
 import { StatusIndicator } from './status-indicator';
 import { FactList } from './fact-list';
 
@@ -40,8 +43,9 @@ export function EquipmentSection({ roomId }: { roomId: string }) {
           + Add Equipment
         </Button>
       </div>
+      {list.data?.length ? <RoomCheck roomId={roomId} equipment={list.data} /> : null}
       {list.isPending ? (
-        <div aria-busy="true" aria-label="Loading equipment" className="space-y-2">
+        <div role="status" aria-busy="true" aria-label="Loading equipment" className="space-y-2">
           {Array.from({ length: 2 }, (_, i) => (
             <Skeleton key={i} className="h-16 w-full rounded-xl" />
           ))}
@@ -87,6 +91,8 @@ export function EquipmentSection({ roomId }: { roomId: string }) {
 }
 
 function EquipmentCard({ equipment, onOpen }: { equipment: Equipment; onOpen: () => void }) {
+  // Every second: "Checked 12 s ago" counts on while the technician watches.
+  const now = useNow(1000);
   return (
     <button
       type="button"
@@ -100,7 +106,12 @@ function EquipmentCard({ equipment, onOpen }: { equipment: Equipment; onOpen: ()
           <span className="block text-sm break-words text-slate-600">{equipment.model}</span>
         ) : null}
         {equipment.ipAddress ? (
-          <span className="block font-mono text-xs break-all text-slate-500">{equipment.ipAddress}</span>
+          <span className="block font-mono text-xs break-all text-slate-600">{equipment.ipAddress}</span>
+        ) : null}
+        {equipment.ipAddress ? (
+          <span className="block text-xs text-slate-600" data-testid="checked-ago">
+            {checkedAgo(lastCheckedAt(equipment), now)}
+          </span>
         ) : null}
         {/* Reachable and faulty are two answers: a projector that pings may have a dead lamp. */}
         {equipment.health?.state === 'warning' || equipment.health?.state === 'error' ? (
@@ -156,7 +167,7 @@ function EquipmentDetails({ roomId, equipment, onEdit, onDeleted }: EquipmentDet
       <FactList rows={rows.map(([label, value]) => [label, value || '—'])} />
       {equipment.notes ? (
         <div className="space-y-1">
-          <p className="text-sm text-slate-500">Notes</p>
+          <p className="text-sm text-slate-600">Notes</p>
           <p className="text-sm whitespace-pre-wrap text-slate-900">{equipment.notes}</p>
         </div>
       ) : null}

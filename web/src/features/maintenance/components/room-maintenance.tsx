@@ -84,7 +84,7 @@ export function MaintenanceSection({
       ) : windows.isError ? (
         <LoadError what="maintenance windows" error={windows.error} onRetry={() => windows.refetch()} />
       ) : shown.length === 0 ? (
-        <p className="text-sm text-slate-500">No maintenance planned</p>
+        <p className="text-sm text-slate-600">No maintenance planned</p>
       ) : (
         <ul className="space-y-2" aria-label="Maintenance windows">
           {shown.map((w) => (

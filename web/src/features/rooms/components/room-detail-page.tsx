@@ -270,7 +270,7 @@ function SeatingLayoutView({
 
 function RoomDetailSkeleton() {
   return (
-    <div aria-busy="true" aria-label="Loading room" className="space-y-4">
+    <div role="status" aria-busy="true" aria-label="Loading room" className="space-y-4">
       <Skeleton className="-mx-4 -mt-4 h-52 rounded-none" />
       <Skeleton className="h-8 w-1/2" />
       <div className="grid grid-cols-2 gap-3">

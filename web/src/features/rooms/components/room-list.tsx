@@ -17,7 +17,7 @@ export function RoomList({ rooms, deletingId, onEdit, onDelete }: RoomListProps)
         <section key={group.floor ?? ''} aria-label={group.heading} className="space-y-3">
           <div className="flex items-baseline justify-between border-b border-slate-300 pb-1">
             <h2 className="text-lg font-semibold text-slate-800">{group.heading}</h2>
-            <span className="text-sm text-slate-500">{roomCountLabel(group.rooms.length)}</span>
+            <span className="text-sm text-slate-600">{roomCountLabel(group.rooms.length)}</span>
           </div>
           {group.rooms.map((room) => (
             <RoomCard

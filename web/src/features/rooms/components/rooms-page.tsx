@@ -96,7 +96,7 @@ export function RoomsPage({ buildingId }: { buildingId: string }) {
 
 function RoomListSkeleton() {
   return (
-    <div aria-busy="true" aria-label="Loading rooms" className="space-y-3">
+    <div role="status" aria-busy="true" aria-label="Loading rooms" className="space-y-3">
       <Skeleton className="h-6 w-1/3" />
       {Array.from({ length: 3 }, (_, i) => (
         <Card key={i} className="space-y-2 p-4" data-testid="room-skeleton">
