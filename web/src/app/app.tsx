@@ -4,6 +4,7 @@ import { Spinner } from '../components/ui/spinner';
 import { useCurrentUser } from '../features/auth/api/current-user';
 import { queryClient } from './query-client';
 import { lazyScreen } from './lazy-screen';
+import { UpdatePrompt } from './pwa/update-prompt';
 import { ScreenLoader } from './screen-loader';
 
 /*
@@ -44,6 +45,7 @@ function AuthGate() {
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
+      <UpdatePrompt />
       <AuthGate />
       <Suspense fallback={null}>
         <Toaster />
