@@ -15,6 +15,11 @@ const CODE_MISSING = 'This screen opens when you are back online.';
 /** LoadError's: the screen's code is there, its data is not. */
 const DATA_MISSING = 'This screen loads again by itself when the connection is back.';
 
+/** What the test reads of the page's window (the test's TypeScript has no DOM types). */
+interface ServiceWorkerWindow {
+  navigator: { serviceWorker: { controller: unknown } };
+}
+
 /** Opens an address inside the app, as a tap on a link does: no page load. */
 async function openInApp(page: Page, address: string): Promise<void> {
   await page.evaluate(`window.history.pushState(null, '', ${JSON.stringify(address)})`);
@@ -84,9 +89,11 @@ describe('web app offline: every main screen opens without the network', () => {
   it('opens every screen offline with its code from the service worker, and survives a reload', async () => {
     const page = await firstVisit({ serviceWorkers: 'allow' });
     // Installed once every chunk is in its cache; from then on it answers this page too.
-    await page.waitForFunction('navigator.serviceWorker.controller !== null', undefined, {
-      timeout: 60_000,
-    });
+    await page.waitForFunction(
+      () => (globalThis as unknown as ServiceWorkerWindow).navigator.serviceWorker.controller !== null,
+      undefined,
+      { timeout: 60_000 },
+    );
     await phone.context.setOffline(true);
 
     for (const { address, name } of screens()) {

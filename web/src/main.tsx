@@ -1,8 +1,13 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { queryClient } from './app/query-client';
 import { registerServiceWorker } from './app/pwa/register-service-worker';
+import { currentUserQuery } from './features/auth/api/current-user';
 import './styles.css';
+
+// Who is signed in decides the first screen: asked before React's first render, not during it.
+void queryClient.prefetchQuery(currentUserQuery);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -19,6 +19,9 @@ const SignedInApp = lazyScreen(
   () => import('./signed-in-app'),
   (m) => m.SignedInApp,
 );
+// Most visits are signed in: the shell's code comes while the session is checked, not after.
+// Signed out, the sign-in screen does not wait for it (a chunk of its own).
+SignedInApp.preload();
 // Toasts live in a store, so one raised before this arrives shows once it has.
 const Toaster = lazyScreen(
   () => import('../components/ui/toaster'),

@@ -11,6 +11,12 @@ const updateCheckMs = 60 * 60 * 1000;
  */
 export function registerServiceWorker(): void {
   if (!('serviceWorker' in navigator)) return;
+  // After the first screen: the worker's library and its download of every chunk wait their turn.
+  if (document.readyState === 'complete') register();
+  else window.addEventListener('load', register, { once: true });
+}
+
+function register(): void {
   let chosen = false;
   // Another tab's Reload activates the new worker for this tab too; this one still waits for its
   // own user, and then only needs loading again.
