@@ -63,7 +63,24 @@ async function openPhone(browser, url, cookie, slowdown) {
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
-  return { context, page };
+  return { context, page, cdp };
+}
+
+/** A CPU profile's time (ms) by the file its functions are in, most first. */
+function selfTimeByScript(profile, byFunction = process.env.BENCH_TRACE === 'functions') {
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const ms = new Map();
+  profile.samples.forEach((id, i) => {
+    const { url, functionName } = byNode.get(id).callFrame;
+    const file = url.replace(/^https?:\/\/[^/]+/, '');
+    const key = !url ? `(${functionName || 'native'})` : byFunction ? `${file} ${functionName}` : file;
+    ms.set(key, (ms.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  return [...ms]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 25)
+    .map(([key, t]) => `${Math.round(t).toString().padStart(6)} ms ${key}`)
+    .join('\n');
 }
 
 const firstCard = async (page) => {
@@ -73,10 +90,16 @@ const firstCard = async (page) => {
 
 /** One first visit and one reload: time to the first card of each, and the keystrokes' times. */
 async function visit(browser, url, cookie, slowdown) {
-  const { context, page } = await openPhone(browser, url, cookie, slowdown);
+  const { context, page, cdp } = await openPhone(browser, url, cookie, slowdown);
   try {
+    const profiling = process.env.BENCH_TRACE && slowdown > 1;
+    if (profiling) {
+      await cdp.send('Profiler.enable');
+      await cdp.send('Profiler.start');
+    }
     await page.goto(`${url}/buildings`, { waitUntil: 'commit' });
     const cold = await firstCard(page);
+    if (profiling) console.log(selfTimeByScript((await cdp.send('Profiler.stop')).profile));
     // BENCH_TRACE=1: what the first visit fetched, and when (ms from navigation), to see its waterfall.
     if (process.env.BENCH_TRACE && slowdown > 1) {
       const entries = await page.evaluate(() =>
