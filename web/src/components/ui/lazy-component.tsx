@@ -3,6 +3,9 @@ import { ScreenUnavailable } from './screen-unavailable';
 
 type Outcome<P> = ComponentType<{ props: P; retry: () => void }>;
 
+/** A thenable that answers at once: React's lazy then takes the value without suspending. */
+const syncThenable = <T,>(value: T) => ({ then: (resolve: (value: T) => void) => resolve(value) });
+
 /** A lazily loaded component, whose code can be asked for before it is first drawn. */
 export type LazyComponent<P> = ComponentType<P> & { preload: () => void };
 
@@ -18,20 +21,31 @@ export function lazyComponent<M, P extends object>(
 ): LazyComponent<P> {
   // One fetch for a preload and the first render; a failed one is forgotten, so Retry fetches anew.
   let pending: Promise<M> | undefined;
+  let loaded: { module: M } | undefined;
   const loadOnce = () => {
-    pending ??= load();
+    pending ??= load().then((module) => {
+      loaded = { module };
+      return module;
+    });
     pending.catch(() => (pending = undefined));
     return pending;
   };
+  const ready = (module: M): { default: Outcome<P> } => {
+    const Picked = pick(module);
+    return { default: ({ props }) => <Picked {...props} /> };
+  };
   const attempt = () =>
-    lazy(async (): Promise<{ default: Outcome<P> }> => {
-      try {
-        const Picked = pick(await loadOnce());
-        return { default: ({ props }) => <Picked {...props} /> };
-      } catch (error) {
-        return { default: ({ retry }) => <ScreenUnavailable error={error} onRetry={retry} /> };
-      }
-    });
+    lazy(() =>
+      // Code already here (preloaded) is drawn at once, not after a suspended render: a dialog's
+      // form is then there when the dialog puts the focus on its first field.
+      loaded
+        ? (syncThenable(ready(loaded.module)) as Promise<{ default: Outcome<P> }>)
+        : loadOnce().then(ready, (error: unknown) => ({
+            default: ({ retry }: { retry: () => void }) => (
+              <ScreenUnavailable error={error} onRetry={retry} />
+            ),
+          })),
+    );
   let Loaded = attempt();
   function LazyComponent(props: P) {
     const [, rerender] = useReducer((n: number) => n + 1, 0);

@@ -1,10 +1,11 @@
 import { type BuildingListItem } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useRememberedText, useScrollMemory } from '../../../lib/remembered';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { lazyComponent } from '../../../components/ui/lazy-component';
 import { LoadError } from '../../../components/ui/load-error';
 import { SearchInput } from '../../../components/ui/search-input';
 import { Tooltip } from '../../../components/ui/tooltip';
@@ -13,7 +14,13 @@ import { toast } from '../../../components/ui/use-toast';
 import { ProblemsBanner } from '../../../components/health/problems-banner';
 import { buildingsQuery, useDeleteBuilding } from '../api/buildings';
 import { BuildingCard, BuildingCardSkeletons } from './building-card';
-import { BuildingForm } from './building-form';
+
+// The form's code (the form library, the schemas' checks, uploads) is not needed to see the list:
+// it comes once the list is drawn, before Add or Edit is tapped.
+const BuildingForm = lazyComponent(
+  () => import('./building-form'),
+  (m) => m.BuildingForm,
+);
 
 type Mode = { kind: 'list' } | { kind: 'add' } | { kind: 'edit'; building: BuildingListItem };
 
@@ -36,6 +43,7 @@ export function BuildingsPage() {
   const buildings = useQuery(buildingsQuery);
   const remove = useDeleteBuilding();
   useScrollMemory('buildings.list', mode.kind === 'list' && buildings.isSuccess);
+  useEffect(() => BuildingForm.preload(), []);
 
   if (mode.kind !== 'list') {
     return (
