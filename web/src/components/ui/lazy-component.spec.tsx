@@ -81,4 +81,20 @@ describe(lazyComponent.name, () => {
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('heading', { name: 'Rooms of Library' })).toBeInTheDocument();
   });
+
+  it('draws preloaded code in the same render, without showing the fallback', async () => {
+    const Form = lazyComponent(
+      async () => ({ Form: () => <p>Room Name</p> }),
+      (m) => m.Form,
+    );
+    Form.preload();
+    await act(async () => {});
+    render(
+      <Suspense fallback="loading">
+        <Form />
+      </Suspense>,
+    );
+    expect(screen.getByText('Room Name')).toBeInTheDocument();
+    expect(screen.queryByText('loading')).not.toBeInTheDocument();
+  });
 });
