@@ -1,7 +1,7 @@
 // Fails when the JavaScript that the first screen of an entry route needs is over its ceiling, counted
 // as the gateway serves it: the precompressed brotli copy (what a phone over HTTPS takes; gzip is
 // shown beside it). For each route: the entry chunk and what index.html preloads, the chunks that
-// load on every first render (sign-in, or the signed-in shell; toasts load with the first one), the route's screen
+// load on every first render (sign-in, or the signed-in shell; the toaster comes after the screen is drawn), the route's screen
 // chunk(s), and every chunk those import statically (Vite preloads them with the screen). Also
 // fails on a source map in the build, which the gateway would publish with the app.
 // Reads web/dist when it is there; builds it when not (or with --build).

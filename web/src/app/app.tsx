@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Spinner } from '../components/ui/spinner';
 import { useToasts } from '../components/ui/use-toast';
 import { useCurrentUser } from '../features/auth/api/current-user';
@@ -24,7 +24,7 @@ const SignedInApp = lazyScreen(
 // Signed out, the sign-in screen does not wait for it (a chunk of its own).
 SignedInApp.preload();
 // Toasts live in a store, so one raised before this arrives shows once it has. Its code comes
-// with the first toast: a screen is drawn before any (docs/benchmarks.md, first screen's code).
+// after the first screen is drawn (docs/benchmarks.md, the first screen's JavaScript).
 const Toaster = lazyScreen(
   () => import('../components/ui/toaster'),
   (m) => m.Toaster,
@@ -49,6 +49,8 @@ function AuthGate() {
 
 function Toasts() {
   const raised = useToasts().length > 0;
+  // Fetched once the first screen is drawn, so that a toast raised later, offline too, has it.
+  useEffect(() => Toaster.preload(), []);
   if (!raised) return null;
   return (
     <Suspense fallback={null}>
