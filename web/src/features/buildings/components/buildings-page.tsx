@@ -1,7 +1,7 @@
 import { type BuildingListItem } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { memo, useCallback, useEffect, useState } from 'react';
 import { useRememberedText, useScrollMemory } from '../../../lib/remembered';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -21,6 +21,9 @@ const BuildingForm = lazyComponent(
   () => import('./building-form'),
   (m) => m.BuildingForm,
 );
+
+// A keystroke in the search redraws only the cards whose building or busy state changed.
+const ListedBuildingCard = memo(BuildingCard);
 
 type Mode = { kind: 'list' } | { kind: 'add' } | { kind: 'edit'; building: BuildingListItem };
 
@@ -44,6 +47,22 @@ export function BuildingsPage() {
   const remove = useDeleteBuilding();
   useScrollMemory('buildings.list', mode.kind === 'list' && buildings.isSuccess);
   useEffect(() => BuildingForm.preload(), []);
+  const { mutate } = remove;
+  const confirmDelete = useCallback(
+    (building: BuildingListItem) => {
+      const sure = window.confirm(
+        `Are you sure you want to delete ${building.name}? This will also delete all rooms and equipment in this building.`,
+      );
+      if (!sure) return;
+      mutate(building.id, {
+        onSuccess: () => toast({ title: 'Success', description: 'Building deleted successfully' }),
+        onError: () =>
+          toast({ title: 'Error', description: 'Failed to delete building', variant: 'destructive' }),
+      });
+    },
+    [mutate],
+  );
+  const edit = useCallback((building: BuildingListItem) => setMode({ kind: 'edit', building }), []);
 
   if (mode.kind !== 'list') {
     return (
@@ -53,18 +72,6 @@ export function BuildingsPage() {
       />
     );
   }
-
-  const confirmDelete = (building: BuildingListItem) => {
-    const sure = window.confirm(
-      `Are you sure you want to delete ${building.name}? This will also delete all rooms and equipment in this building.`,
-    );
-    if (!sure) return;
-    remove.mutate(building.id, {
-      onSuccess: () => toast({ title: 'Success', description: 'Building deleted successfully' }),
-      onError: () =>
-        toast({ title: 'Error', description: 'Failed to delete building', variant: 'destructive' }),
-    });
-  };
 
   const shown = filterBuildings(buildings.data ?? [], search);
   return (
@@ -99,11 +106,11 @@ export function BuildingsPage() {
           gap={16}
           className="space-y-4"
           renderItem={(building) => (
-            <BuildingCard
+            <ListedBuildingCard
               building={building}
               deleting={remove.isPending && remove.variables === building.id}
-              onEdit={() => setMode({ kind: 'edit', building })}
-              onDelete={() => confirmDelete(building)}
+              onEdit={edit}
+              onDelete={confirmDelete}
             />
           )}
         />
