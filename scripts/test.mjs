@@ -52,6 +52,8 @@ const steps = [
   ['Build', 'npx', ['nx', 'run-many', '-t', 'build', '--parallel=2']],
   // Reads the web build the step above made.
   ['Initial JavaScript budget', 'node', ['scripts/web-bundle-budget.mjs']],
+  // Reads the gateway's build: Redocly's rules, and a client generated from the document.
+  ['API document', 'node', ['scripts/api-document.mjs']],
   // Side by side: these tiers spend most of their time waiting on I/O, services and timers, and
   // each file works in a namespace of its own (schemas, subjects, streams). Not beside the lint and
   // type checks, which would take the CPU that the tests' timings need. Everything is built by

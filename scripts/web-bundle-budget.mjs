@@ -15,7 +15,7 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 const goalKb = 120;
 /**
  * What fails the check until the goal is met: no route may grow past today's heaviest (/settings,
- * 206.1 kB; docs/benchmarks.md). Lower it with each cut, down to the goal.
+ * 206.6 kB; docs/benchmarks.md). Lower it with each cut, down to the goal.
  */
 const ceilingKb = 210;
 

@@ -10,6 +10,7 @@ export * from './device-health';
 export * from './csv';
 export * from './equipment';
 export * from './errors';
+export * from './error-meanings';
 export * from './events';
 export * from './health';
 export * from './history';

@@ -1,4 +1,5 @@
 import { type z } from 'zod';
+import { type ErrorCode } from './errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -34,6 +35,12 @@ export interface ApiRouteDef {
    * not, is answered as anybody's, never refused.
    */
   identifiesViewer?: true;
+  /**
+   * The error codes this route answers besides those that follow from its shape (a body or
+   * parameters, its access, an `Idempotency-Key`, a record named in its path), which the API
+   * document adds by itself.
+   */
+  errors?: readonly ErrorCode[];
 }
 
 /** A route's path parameters as its handler receives them, parsed by the route's contract. */

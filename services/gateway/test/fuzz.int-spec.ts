@@ -9,6 +9,7 @@ import {
   type Room,
   type User,
 } from '@cm/contracts';
+import { routeErrorCodes } from '../src/docs/route-errors';
 import { type FuzzCase, type FuzzRequest, fieldCases, generateCase, seededRandom } from './fuzz-cases';
 import { checkReply, fetch, startAuthAndGateway } from './support';
 
@@ -54,6 +55,9 @@ const isTimeReport = (route: ApiRouteDef, answer: Answer) => {
   return false;
 };
 
+/** The codes the API document lists for a route, and the one for a path no route has. */
+const documented = (route: ApiRouteDef) => new Set([...routeErrorCodes(route), ErrorCode.ROUTE_NOT_FOUND]);
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -69,6 +73,7 @@ const objectsRoute: ApiRouteDef = {
   summary: 'An uploaded picture',
   tag: 'Media',
   access: 'user',
+  errors: [ErrorCode.OBJECT_NOT_FOUND, ErrorCode.CONFLICT],
 };
 
 type Identity = 'admin' | 'user' | 'anonymous';
@@ -136,14 +141,12 @@ function judge(c: FuzzCase, route: ApiRouteDef, answer: Answer | string, base: s
   if (answer.ms > answerWithinMs) return `answered after ${Math.round(answer.ms)} ms`;
   const ours = /^\/(api|objects)\//i.test(c.request.path);
   if (ours && answer.status >= 400) {
-    let message: unknown;
-    try {
-      message = (JSON.parse(answer.text) as { message?: unknown }).message;
-    } catch {
-      // Not JSON: reported below.
-    }
+    const { code, message } = (parseJson(answer.text) ?? {}) as { code?: unknown; message?: unknown };
     if (typeof message !== 'string' || message.trim() === '')
       return `answered ${answer.status} without a message: ${answer.text.slice(0, 200)}`;
+    // The API document lists every code a route answers: a client generated from it must know them.
+    if (answer.status < 500 && !documented(route).has(code as ErrorCode))
+      return `answered ${answer.status} ${String(code)}, which the API document does not list for this route`;
   }
   if (answer.status >= 200 && answer.status < 300) {
     try {

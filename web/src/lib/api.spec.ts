@@ -157,7 +157,7 @@ describe(apiJson.name, () => {
 
   it("answers the reply as the route's response schema reads it", async () => {
     fakeFetch(() => json({ ...building, notInTheContract: true }));
-    await expect(apiJson(apiRoutes.getBuilding, { buildingId: building.id })).resolves.toEqual(building);
+    await expect(apiJson(apiRoutes.getBuilding, { id: building.id })).resolves.toEqual(building);
   });
 
   it('answers nothing for a route without a response', async () => {
@@ -182,7 +182,7 @@ describe(apiJson.name, () => {
   it('raises ApiError with "status: body" for a non-OK answer', async () => {
     const body = '{"code":"INVENTORY.BUILDING_NOT_FOUND","message":"No such building"}';
     fakeFetch(() => new Response(body, { status: 404, statusText: 'Not Found' }));
-    const failure = apiJson(apiRoutes.getBuilding, { buildingId: building.id });
+    const failure = apiJson(apiRoutes.getBuilding, { id: building.id });
     await expect(failure).rejects.toBeInstanceOf(ApiError);
     await expect(failure).rejects.toMatchObject({ status: 404, message: `404: ${body}` });
   });
@@ -191,13 +191,13 @@ describe(apiJson.name, () => {
 describe(queryKeyOf.name, () => {
   it('cuts the path at its parameters, so the key joined by "/" is the path', () => {
     expect(queryKeyOf(apiRoutes.listBuildings)).toEqual(['/api/buildings']);
-    expect(queryKeyOf(apiRoutes.getRoom, { roomId: 'r1' })).toEqual(['/api/rooms', 'r1']);
+    expect(queryKeyOf(apiRoutes.getRoom, { id: 'r1' })).toEqual(['/api/rooms', 'r1']);
     expect(queryKeyOf(apiRoutes.listRooms, { buildingId: 'b1' })).toEqual(['/api/buildings', 'b1', 'rooms']);
   });
 
   it('says which parameter is missing', () => {
     expect(() => queryKeyOf(apiRoutes.getRoom, {})).toThrow(
-      'getRoom (GET /api/rooms/:roomId) needs the roomId parameter',
+      'getRoom (GET /api/rooms/:id) needs the id parameter',
     );
   });
 });

@@ -115,7 +115,7 @@ export class LiveCache {
     );
     if (kind === 'building') this.mark({ queryKey: [...buildingsKey, id] });
     if (kind === 'room') {
-      this.mark({ queryKey: queryKeyOf(apiRoutes.getRoom, { roomId: id }) });
+      this.mark({ queryKey: queryKeyOf(apiRoutes.getRoom, { id }) });
       if (buildingId) this.mark({ queryKey: roomsKey(buildingId), exact: true });
     }
     if (kind === 'equipment') {

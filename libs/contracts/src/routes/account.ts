@@ -1,3 +1,4 @@
+import { ErrorCode } from '../errors';
 import { idParamsSchema } from '../common';
 import { type ApiRouteDef } from '../route-def';
 import {
@@ -25,6 +26,7 @@ export const accountRoutes = {
     access: 'public',
     body: totpLoginSchema,
     response: userSchema,
+    errors: [ErrorCode.TOTP_INVALID, ErrorCode.TOTP_CHALLENGE_EXPIRED, ErrorCode.TOO_MANY_ATTEMPTS],
   },
   changePassword: {
     method: 'POST',
@@ -35,6 +37,12 @@ export const accountRoutes = {
     access: 'user',
     body: passwordChangeSchema,
     status: 204,
+    errors: [
+      ErrorCode.INVALID_CREDENTIALS,
+      ErrorCode.EXTERNAL_ACCOUNT,
+      ErrorCode.PASSWORD_CHECKS_BUSY,
+      ErrorCode.TOO_MANY_ATTEMPTS,
+    ],
   },
   totpStatus: {
     method: 'GET',
@@ -52,6 +60,7 @@ export const accountRoutes = {
     tag: 'Account',
     access: 'user',
     response: totpSetupSchema,
+    errors: [ErrorCode.TOTP_UNAVAILABLE, ErrorCode.TOTP_STATE, ErrorCode.EXTERNAL_ACCOUNT],
   },
   totpEnable: {
     method: 'POST',
@@ -62,6 +71,12 @@ export const accountRoutes = {
     access: 'user',
     body: totpConfirmSchema,
     response: recoveryCodesSchema,
+    errors: [
+      ErrorCode.TOTP_UNAVAILABLE,
+      ErrorCode.TOTP_STATE,
+      ErrorCode.TOTP_INVALID,
+      ErrorCode.EXTERNAL_ACCOUNT,
+    ],
   },
   totpDisable: {
     method: 'POST',
@@ -71,6 +86,13 @@ export const accountRoutes = {
     access: 'user',
     body: totpProofSchema,
     response: totpStatusSchema,
+    errors: [
+      ErrorCode.TOTP_UNAVAILABLE,
+      ErrorCode.TOTP_STATE,
+      ErrorCode.TOTP_INVALID,
+      ErrorCode.INVALID_CREDENTIALS,
+      ErrorCode.EXTERNAL_ACCOUNT,
+    ],
   },
   totpRecoveryCodes: {
     method: 'POST',
@@ -81,6 +103,7 @@ export const accountRoutes = {
     access: 'user',
     body: totpProofSchema,
     response: recoveryCodesSchema,
+    errors: [ErrorCode.TOTP_UNAVAILABLE, ErrorCode.TOTP_STATE, ErrorCode.TOTP_INVALID],
   },
   resetUserTotp: {
     method: 'DELETE',
@@ -91,5 +114,6 @@ export const accountRoutes = {
     access: 'admin',
     params: idParamsSchema,
     status: 204,
+    errors: [ErrorCode.TOTP_STATE, ErrorCode.EXTERNAL_ACCOUNT],
   },
 } as const satisfies Record<string, ApiRouteDef>;

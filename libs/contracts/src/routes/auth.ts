@@ -1,3 +1,4 @@
+import { ErrorCode } from '../errors';
 import { type ApiRouteDef } from '../route-def';
 import { oidcCallbackQuerySchema, oidcStartQuerySchema, signInOptionsSchema } from '../single-sign-on';
 import { loginResultSchema } from '../totp';
@@ -21,6 +22,7 @@ export const authRoutes = {
     access: 'public',
     body: loginSchema,
     response: loginResultSchema,
+    errors: [ErrorCode.INVALID_CREDENTIALS, ErrorCode.TOO_MANY_ATTEMPTS, ErrorCode.PASSWORD_CHECKS_BUSY],
   },
   currentUser: {
     method: 'GET',
@@ -48,6 +50,7 @@ export const authRoutes = {
     access: 'public',
     query: oidcStartQuerySchema,
     status: 303,
+    errors: [ErrorCode.SSO_NOT_CONFIGURED, ErrorCode.SSO_PROVIDER_UNAVAILABLE],
   },
   oidcCallback: {
     method: 'GET',
@@ -58,6 +61,16 @@ export const authRoutes = {
     access: 'public',
     query: oidcCallbackQuerySchema,
     status: 303,
+    errors: [
+      ErrorCode.SSO_NOT_CONFIGURED,
+      ErrorCode.SSO_FAILED,
+      ErrorCode.SSO_EXPIRED,
+      ErrorCode.SSO_CANCELLED,
+      ErrorCode.SSO_PROVIDER_UNAVAILABLE,
+      ErrorCode.SSO_NO_USERNAME,
+      ErrorCode.SSO_ACCOUNT_CONFLICT,
+      ErrorCode.ACCOUNT_DEACTIVATED,
+    ],
   },
   logout: {
     method: 'POST',

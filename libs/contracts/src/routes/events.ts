@@ -1,3 +1,4 @@
+import { ErrorCode } from '../errors';
 import { type ApiRouteDef } from '../route-def';
 
 /** Live push to open screens (see `live.ts` for the events). */
@@ -10,5 +11,6 @@ export const eventRoutes = {
     tag: 'Events',
     access: 'user',
     responseContentType: 'text/event-stream',
+    errors: [ErrorCode.TOO_MANY_STREAMS, ErrorCode.EVENTS_BUSY],
   },
 } as const satisfies Record<string, ApiRouteDef>;

@@ -1,3 +1,4 @@
+import { ErrorCode } from '../errors';
 import {
   importAnswerSchema,
   importQuerySchema,
@@ -26,5 +27,14 @@ export const inventoryCsvRoutes = {
     query: importQuerySchema,
     bodyContentType: 'multipart/form-data',
     response: importAnswerSchema,
+    errors: [
+      ErrorCode.NO_FILE,
+      ErrorCode.FILE_TOO_LARGE,
+      ErrorCode.IMPORT_INVALID_FILE,
+      ErrorCode.IMPORT_HAS_ERRORS,
+      ErrorCode.TOO_MANY_UPLOADS,
+      ErrorCode.UPLOAD_TIMEOUT,
+      ErrorCode.ADDRESS_LIMIT_REACHED,
+    ],
   },
 } as const satisfies Record<string, ApiRouteDef>;

@@ -1,3 +1,4 @@
+import { ErrorCode } from '../errors';
 import { z } from 'zod';
 import {
   buildingCreateSchema,
@@ -47,11 +48,11 @@ export const inventoryRoutes = {
   },
   getBuilding: {
     method: 'GET',
-    path: '/api/buildings/:buildingId',
+    path: '/api/buildings/:id',
     summary: 'One building',
     tag: 'Buildings',
     access: 'user',
-    params: buildingIdParamsSchema,
+    params: idParamsSchema,
     response: buildingSchema,
   },
   createBuilding: {
@@ -107,11 +108,11 @@ export const inventoryRoutes = {
   },
   getRoom: {
     method: 'GET',
-    path: '/api/rooms/:roomId',
+    path: '/api/rooms/:id',
     summary: 'One room',
     tag: 'Rooms',
     access: 'user',
-    params: roomIdParamsSchema,
+    params: idParamsSchema,
     response: roomSchema,
   },
   updateRoom: {
@@ -164,6 +165,7 @@ export const inventoryRoutes = {
     response: equipmentSchema,
     status: 201,
     idempotent: true,
+    errors: [ErrorCode.ADDRESS_LIMIT_REACHED],
   },
   updateEquipment: {
     method: 'PUT',
@@ -175,6 +177,7 @@ export const inventoryRoutes = {
     params: idParamsSchema,
     body: equipmentUpdateSchema,
     response: equipmentSchema,
+    errors: [ErrorCode.ADDRESS_LIMIT_REACHED, ErrorCode.ROOM_NOT_FOUND],
   },
   deleteEquipment: {
     method: 'DELETE',

@@ -1,3 +1,4 @@
+import { ErrorCode } from '../errors';
 import {
   objectPathResultSchema,
   roomImageRegisterSchema,
@@ -18,6 +19,13 @@ export const mediaRoutes = {
     access: 'user',
     bodyContentType: 'multipart/form-data',
     response: uploadResultSchema,
+    errors: [
+      ErrorCode.NO_FILE,
+      ErrorCode.NOT_AN_IMAGE,
+      ErrorCode.FILE_TOO_LARGE,
+      ErrorCode.TOO_MANY_UPLOADS,
+      ErrorCode.UPLOAD_TIMEOUT,
+    ],
   },
   createUploadUrl: {
     method: 'POST',
@@ -28,6 +36,7 @@ export const mediaRoutes = {
     access: 'user',
     body: uploadUrlBodySchema,
     response: uploadUrlResultSchema,
+    errors: [ErrorCode.NOT_AN_IMAGE, ErrorCode.FILE_TOO_LARGE],
   },
   registerRoomImage: {
     method: 'PUT',
@@ -37,5 +46,13 @@ export const mediaRoutes = {
     access: 'user',
     body: roomImageRegisterSchema,
     response: objectPathResultSchema,
+    errors: [
+      ErrorCode.NO_FILE,
+      ErrorCode.FOREIGN_OBJECT_URL,
+      ErrorCode.OBJECT_NOT_FOUND,
+      ErrorCode.NOT_AN_IMAGE,
+      ErrorCode.FILE_TOO_LARGE,
+      ErrorCode.ROOM_NOT_FOUND,
+    ],
   },
 } as const satisfies Record<string, ApiRouteDef>;

@@ -1,3 +1,4 @@
+import { ErrorCode } from '../errors';
 import { monitoringCheckResultSchema, monitoringStatusSchema } from '../monitoring';
 import { type ApiRouteDef } from '../route-def';
 
@@ -35,5 +36,6 @@ export const monitoringRoutes = {
     tag: 'Monitoring',
     access: 'user',
     response: monitoringCheckResultSchema,
+    errors: [ErrorCode.CHECK_INCOMPLETE],
   },
 } as const satisfies Record<string, ApiRouteDef>;

@@ -1,3 +1,4 @@
+import { ErrorCode } from '../errors';
 import { z } from 'zod';
 import { buildingIdParamsSchema } from '../buildings';
 import { idParamsSchema } from '../common';
@@ -38,6 +39,7 @@ export const notificationRoutes = {
     response: channelCreatedSchema,
     status: 201,
     // Not idempotent: a kept answer would keep the signing secret, in clear, to answer it again.
+    errors: [ErrorCode.CHANNEL_UNAVAILABLE],
   },
   updateChannel: {
     method: 'PUT',
@@ -48,6 +50,7 @@ export const notificationRoutes = {
     params: idParamsSchema,
     body: channelUpdateSchema,
     response: channelSchema,
+    errors: [ErrorCode.CHANNEL_UNAVAILABLE],
   },
   deleteChannel: {
     method: 'DELETE',
@@ -67,6 +70,7 @@ export const notificationRoutes = {
     access: 'admin',
     params: idParamsSchema,
     response: channelTestResultSchema,
+    errors: [ErrorCode.CHANNEL_UNAVAILABLE],
   },
   rotateChannelSecret: {
     method: 'POST',
@@ -77,6 +81,7 @@ export const notificationRoutes = {
     access: 'admin',
     params: idParamsSchema,
     response: channelCreatedSchema,
+    errors: [ErrorCode.CHANNEL_UNAVAILABLE],
   },
   listDeliveries: {
     method: 'GET',

@@ -38,4 +38,27 @@ export const operationsRoutes = {
     tag: 'Operations',
     access: 'public',
   },
+  openApiDocument: {
+    method: 'GET',
+    path: '/api/openapi.json',
+    summary: 'This OpenAPI document, under the name tools look for',
+    tag: 'Operations',
+    access: 'public',
+  },
+  apiReference: {
+    method: 'GET',
+    path: '/api/reference',
+    summary: 'This document as a page to read in a browser',
+    tag: 'Operations',
+    access: 'public',
+    responseContentType: 'text/html',
+  },
+  apiReferenceScript: {
+    method: 'GET',
+    path: '/api/reference/redoc.js',
+    summary: "The reference page's renderer (Redoc)",
+    tag: 'Operations',
+    access: 'public',
+    responseContentType: 'text/javascript',
+  },
 } as const satisfies Record<string, ApiRouteDef>;

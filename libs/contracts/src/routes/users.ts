@@ -1,3 +1,4 @@
+import { ErrorCode } from '../errors';
 import { z } from 'zod';
 import { idParamsSchema } from '../common';
 import { type ApiRouteDef } from '../route-def';
@@ -23,6 +24,7 @@ export const userRoutes = {
     response: userSchema,
     status: 201,
     idempotent: true,
+    errors: [ErrorCode.USERNAME_TAKEN, ErrorCode.EMAIL_TAKEN],
   },
   updateUser: {
     method: 'PUT',
@@ -34,6 +36,13 @@ export const userRoutes = {
     params: idParamsSchema,
     body: userUpdateSchema,
     response: userSchema,
+    errors: [
+      ErrorCode.USERNAME_TAKEN,
+      ErrorCode.EMAIL_TAKEN,
+      ErrorCode.LAST_ADMIN,
+      ErrorCode.SELF_CHANGE,
+      ErrorCode.EXTERNAL_ACCOUNT,
+    ],
   },
   deleteUser: {
     method: 'DELETE',
@@ -43,6 +52,7 @@ export const userRoutes = {
     access: 'admin',
     params: idParamsSchema,
     status: 204,
+    errors: [ErrorCode.LAST_ADMIN, ErrorCode.SELF_CHANGE],
   },
   clearSignInLock: {
     method: 'DELETE',

@@ -3,9 +3,18 @@ import {
   apiRoutes,
   buildingCreateSchema,
   buildingSchema,
+  ErrorCode,
   idParamsSchema,
 } from '@cm/contracts';
 import { buildOpenApiDocument, openApiPath } from './openapi';
+
+interface ErrorAnswer {
+  description: string;
+  headers?: Record<string, unknown>;
+  content: {
+    'application/json': { schema: { allOf: [unknown, { properties: { code: { enum: string[] } } }] } };
+  };
+}
 
 describe(buildOpenApiDocument.name, () => {
   const routes: Record<string, ApiRouteDef> = {
@@ -75,6 +84,42 @@ describe(buildOpenApiDocument.name, () => {
       'createRoom',
       'createUser',
     ]);
+  });
+
+  it('lists each error answer by status with every code the route gives and what it means', () => {
+    const doc = buildOpenApiDocument(routes) as {
+      paths: Record<string, Record<string, { responses: Record<string, ErrorAnswer> }>>;
+    };
+    const { responses } = doc.paths['/api/buildings/{id}'].put;
+    const codes = (status: string) =>
+      responses[status].content['application/json'].schema.allOf[1].properties.code.enum;
+    expect(Object.keys(responses)).toEqual(['200', '400', '401', '403', '404', '413', '415', 'default']);
+    expect(codes('403')).toEqual([
+      ErrorCode.CROSS_SITE_REQUEST,
+      ErrorCode.FORBIDDEN,
+      ErrorCode.TOTP_ENROLMENT_REQUIRED,
+    ]);
+    expect(codes('404')).toEqual([ErrorCode.BUILDING_NOT_FOUND]);
+    expect(responses['404'].description).toBe(
+      '- `INVENTORY.BUILDING_NOT_FOUND`: The building named in the path does not exist',
+    );
+    expect(codes('default')).toEqual([
+      ErrorCode.INTERNAL,
+      ErrorCode.SERVICE_UNAVAILABLE,
+      ErrorCode.SERVICE_TIMEOUT,
+    ]);
+  });
+
+  it("adds a route's own codes to those of its shape, and says when to retry", () => {
+    const doc = buildOpenApiDocument(apiRoutes) as {
+      paths: Record<string, Record<string, { responses: Record<string, ErrorAnswer> }>>;
+    };
+    const login = doc.paths['/api/login'].post.responses;
+    expect(login['401'].content['application/json'].schema.allOf[1].properties.code.enum).toEqual([
+      ErrorCode.INVALID_CREDENTIALS,
+    ]);
+    expect(login['429'].headers).toHaveProperty('Retry-After');
+    expect(login).not.toHaveProperty('404');
   });
 
   it('converts Express parameters to OpenAPI templates', () => {

@@ -2,12 +2,16 @@ import {
   type ApiRouteDef,
   apiRoutes,
   errorBodySchema,
+  ErrorCode,
+  errorCodeMeanings,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_WINDOW_HOURS,
   IDEMPOTENT_REPLAY_HEADER,
   idempotencyKeySchema,
 } from '@cm/contracts';
+import { httpStatusByCode, retryAfterSecondsByCode } from '@cm/platform';
 import { z } from 'zod';
+import { routeErrorCodes } from './route-errors';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -19,6 +23,43 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
 /** `/api/rooms/:id` → `/api/rooms/{id}` */
 export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+/** What any route can answer when the system itself fails. */
+const serverErrors = [ErrorCode.INTERNAL, ErrorCode.SERVICE_UNAVAILABLE, ErrorCode.SERVICE_TIMEOUT];
+
+/** One answer of the shared error shape, its `code` one of `codes`, each listed with its meaning. */
+function errorResponse(codes: ErrorCode[]): JsonSchema {
+  const retryAfter = codes.some((code) => code in retryAfterSecondsByCode || httpStatusByCode[code] === 429);
+  return {
+    description: codes.map((code) => `- \`${code}\`: ${errorCodeMeanings[code]}`).join('\n'),
+    ...(retryAfter && {
+      headers: {
+        'Retry-After': { description: 'Seconds to wait before trying again', schema: { type: 'integer' } },
+      },
+    }),
+    content: {
+      'application/json': {
+        schema: {
+          allOf: [
+            { $ref: '#/components/schemas/Error' },
+            { type: 'object', properties: { code: { enum: codes } } },
+          ],
+        },
+      },
+    },
+  };
+}
+
+/** A route's error answers by HTTP status, lowest first. */
+function errorResponses(codes: ErrorCode[]): JsonSchema {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = httpStatusByCode[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const statuses = [...byStatus.keys()].sort((a, b) => a - b);
+  return Object.fromEntries(statuses.map((status) => [String(status), errorResponse(byStatus.get(status)!)]));
 }
 
 function operation(name: string, route: ApiRouteDef): JsonSchema {
@@ -47,10 +88,8 @@ function operation(name: string, route: ApiRouteDef): JsonSchema {
       : route.responseContentType
         ? { description: 'Success', content: { [route.responseContentType]: { schema: { type: 'string' } } } }
         : { description: 'Success' },
-    default: {
-      description: 'Failure, with a stable error code and a message for a person',
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-    },
+    ...errorResponses(routeErrorCodes(route)),
+    default: errorResponse(serverErrors),
   };
   const op: JsonSchema = {
     operationId: name,
@@ -104,7 +143,11 @@ export function buildOpenApiDocument(routes: Record<string, ApiRouteDef> = apiRo
       version: '1.0.0',
       description:
         'Buildings, rooms and equipment of a campus, their photos and diagrams, and ping-based status.',
+      // No open licence: all rights reserved (SPDX's form for a licence of one's own).
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
+    // Relative: the document describes the gateway that serves it, wherever it runs.
+    servers: [{ url: '/', description: 'The Classroom Monitor that serves this document' }],
     paths,
     components: {
       schemas: { Error: schemaOf(errorBodySchema, 'output') },

@@ -26,7 +26,7 @@ export class BuildingsController {
   }
 
   @ApiRoute(apiRoutes.getBuilding)
-  get(@Param() { buildingId: id }: RouteParams<typeof apiRoutes.getBuilding>): Promise<Building> {
+  get(@Param() { id }: RouteParams<typeof apiRoutes.getBuilding>): Promise<Building> {
     return this.rpc.send(messages.inventory.getBuilding, { id });
   }
 

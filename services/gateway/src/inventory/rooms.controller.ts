@@ -19,7 +19,7 @@ export class RoomsController {
   ) {}
 
   @ApiRoute(apiRoutes.getRoom)
-  get(@Param() { roomId: id }: RouteParams<typeof apiRoutes.getRoom>): Promise<Room> {
+  get(@Param() { id }: RouteParams<typeof apiRoutes.getRoom>): Promise<Room> {
     return this.rpc.send(messages.inventory.getRoom, { id });
   }
 

@@ -5,7 +5,7 @@ import { useSubmissionKey } from '../../../lib/submission-key';
 
 export const buildingsQuery = apiQuery(apiRoutes.listBuildings);
 
-export const buildingQuery = (buildingId: string) => apiQuery(apiRoutes.getBuilding, { buildingId });
+export const buildingQuery = (buildingId: string) => apiQuery(apiRoutes.getBuilding, { id: buildingId });
 
 /** The edit form sends the create payload (spec section 7). */
 type BuildingSave = { id?: string; body: ApiBody<typeof apiRoutes.createBuilding> };

@@ -10,7 +10,7 @@ export const equipmentListQuery = (roomId: string) => apiQuery(apiRoutes.listEqu
  * how one is named. The room comes from the cache the room screen filled.
  */
 export function useBuildingEquipment(roomId: string, enabled = true) {
-  const room = useQuery({ ...apiQuery(apiRoutes.getRoom, { roomId }), enabled });
+  const room = useQuery({ ...apiQuery(apiRoutes.getRoom, { id: roomId }), enabled });
   const buildingId = room.data?.buildingId ?? '';
   return useQuery({
     ...apiQuery(apiRoutes.listBuildingEquipment, { buildingId }),

@@ -8,10 +8,11 @@ const buildingsKey = queryKeyOf(apiRoutes.listBuildings);
 
 export const roomsQuery = (buildingId: string) => apiQuery(apiRoutes.listRooms, { buildingId });
 
-export const roomQuery = (roomId: string) => apiQuery(apiRoutes.getRoom, { roomId });
+export const roomQuery = (roomId: string) => apiQuery(apiRoutes.getRoom, { id: roomId });
 
 /** The building a rooms page names in its heading (the rooms feature reads it, it does not own it). */
-export const buildingOfRoomsQuery = (buildingId: string) => apiQuery(apiRoutes.getBuilding, { buildingId });
+export const buildingOfRoomsQuery = (buildingId: string) =>
+  apiQuery(apiRoutes.getBuilding, { id: buildingId });
 
 /** The edit form sends the whole create payload. */
 type RoomSave = { buildingId: string; id?: string; body: ApiBody<typeof apiRoutes.createRoom> };
