@@ -90,14 +90,28 @@ export interface Phone {
   problems: string[];
 }
 
+export interface PhoneOptions {
+  /**
+   * The app's service worker (which precaches every screen) is blocked unless a test is about it:
+   * requests it answers from its cache would pass by `page.route` (holdRequests), and each fresh
+   * profile would download the whole app again to install it.
+   */
+  serviceWorkers?: 'allow' | 'block';
+}
+
 /** A fresh browser profile at phone size, signed out, on the given stack. */
-export async function openPhone(browser: Browser, baseURL: string): Promise<Phone> {
+export async function openPhone(
+  browser: Browser,
+  baseURL: string,
+  { serviceWorkers = 'block' }: PhoneOptions = {},
+): Promise<Phone> {
   const context = await browser.newContext({
     baseURL,
     viewport: PHONE_VIEWPORT,
     deviceScaleFactor: 2,
     isMobile: true,
     hasTouch: true,
+    serviceWorkers,
   });
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();
@@ -112,8 +126,13 @@ export async function openPhone(browser: Browser, baseURL: string): Promise<Phon
 }
 
 /** A profile that already holds the session cookie of `cookie` (from `signIn` in ./session). */
-export async function openSignedInPhone(browser: Browser, baseURL: string, cookie: string): Promise<Phone> {
-  const phone = await openPhone(browser, baseURL);
+export async function openSignedInPhone(
+  browser: Browser,
+  baseURL: string,
+  cookie: string,
+  options: PhoneOptions = {},
+): Promise<Phone> {
+  const phone = await openPhone(browser, baseURL, options);
   const [name, value] = cookie.split('=', 2) as [string, string];
   await phone.context.addCookies([{ name, value, url: baseURL }]);
   return phone;

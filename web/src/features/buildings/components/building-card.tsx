@@ -11,8 +11,9 @@ export const roomCountLabel = (count: number) => `${count} ${count === 1 ? 'Room
 interface BuildingCardProps {
   building: BuildingListItem;
   deleting: boolean;
-  onEdit: () => void;
-  onDelete: () => void;
+  /** Handed the card's building, so that one handler serves every card (the list memoises them). */
+  onEdit: (building: BuildingListItem) => void;
+  onDelete: (building: BuildingListItem) => void;
 }
 
 export function BuildingCard({ building, deleting, onEdit, onDelete }: BuildingCardProps) {
@@ -44,7 +45,12 @@ export function BuildingCard({ building, deleting, onEdit, onDelete }: BuildingC
           <StatusChips counts={building.statusCounts} />
           <FaultChip count={building.faults} className="mt-2" />
         </Link>
-        <EditDeleteButtons name={building.name} deleting={deleting} onEdit={onEdit} onDelete={onDelete} />
+        <EditDeleteButtons
+          name={building.name}
+          deleting={deleting}
+          onEdit={() => onEdit(building)}
+          onDelete={() => onDelete(building)}
+        />
       </div>
     </Card>
   );

@@ -1,24 +1,30 @@
 import { type Equipment } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { ChevronRight } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { HealthBadge } from '../../../components/health/health-badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { LoadError } from '../../../components/ui/load-error';
+import { lazyComponent } from '../../../components/ui/lazy-component';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { toast } from '../../../components/ui/use-toast';
 import { equipmentListQuery, useBuildingEquipment, useDeleteEquipment } from '../api/equipment';
 import { useNow } from '../../../lib/use-now';
 import { checkedAgo, lastCheckedAt } from '../lib/checked-ago';
 import { probeTypeLabels } from '../lib/probe-form';
-import { EquipmentForm } from './equipment-form';
 import { EquipmentTimeline } from './equipment-timeline';
 import { HealthPanel } from './health-panel';
 import { RoomCheck } from './room-check';
 import { StatusIndicator } from './status-indicator';
 import { FactList } from './fact-list';
+
+// The form's code comes once the room is drawn, not with it: it waits for Add or Edit.
+const EquipmentForm = lazyComponent(
+  () => import('./equipment-form'),
+  (m) => m.EquipmentForm,
+);
 
 type Panel =
   | { kind: 'closed' }
@@ -28,6 +34,7 @@ type Panel =
 
 /** The equipment of a room: cards, adding, and a details dialog to edit or delete. */
 export function EquipmentSection({ roomId }: { roomId: string }) {
+  useEffect(() => EquipmentForm.preload(), []);
   const list = useQuery(equipmentListQuery(roomId));
   const [panel, setPanel] = useState<Panel>({ kind: 'closed' });
   const close = () => setPanel({ kind: 'closed' });

@@ -12,7 +12,7 @@ import { ImageUploadDialog } from '../../../components/upload/image-upload-dialo
 import { ApiError } from '../../../lib/api';
 import { type RoomAttachmentField, roomQuery, useAttachToRoom } from '../api/rooms';
 import { ConnectionDetails } from './connection-details';
-import { RoomFormDialog } from './room-form';
+import { RoomFormDialog } from './room-form-dialog';
 import { RoomQrDialog } from './room-qr-dialog';
 import { RoomPhoto, RoomTiles } from './room-tiles';
 

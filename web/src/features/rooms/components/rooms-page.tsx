@@ -13,7 +13,7 @@ import { toast } from '../../../components/ui/use-toast';
 import { ApiError } from '../../../lib/api';
 import { useScrollMemory } from '../../../lib/remembered';
 import { buildingOfRoomsQuery, roomsQuery, useDeleteRoom } from '../api/rooms';
-import { RoomFormDialog } from './room-form';
+import { RoomFormDialog } from './room-form-dialog';
 import { RoomList } from './room-list';
 
 type FormState = { open: false } | { open: true; room?: RoomListItem };
