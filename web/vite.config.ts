@@ -2,6 +2,8 @@ import path from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
+import { precompress } from './vite-precompress';
 
 const uploadOnly =
   /\/node_modules\/(@uppy|preact|lodash|nanoid|p-queue|p-retry|p-timeout|eventemitter3|is-network-error|mime-match|wildcard|namespace-emitter|@transloadit|classnames)\//;
@@ -9,7 +11,47 @@ const uploadOnly =
 const reactCore = /\/node_modules\/(react|react-dom|scheduler)\//;
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    VitePWA({
+      // A new release waits until the user chooses "Reload" (app/service-worker.ts): never mid-edit.
+      registerType: 'prompt',
+      injectRegister: false,
+      manifest: {
+        name: 'Classroom Monitor',
+        short_name: 'Classrooms',
+        description: 'Classroom technology tracking and monitoring',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#f1f5f9',
+        theme_color: '#1e3a8a',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        // Every screen's chunk, so that any screen opens offline; the precompressed copies are
+        // the same files for the network, not for the cache.
+        globPatterns: ['**/*.{js,css,html,png,svg,webmanifest}'],
+        // A reload or a deep link offline still opens the app. The API, the pictures, uploads
+        // and the live events are never answered from the cache: the network or an error.
+        navigateFallback: 'index.html',
+        navigateFallbackDenylist: [/^\/(api|objects|store)(\/|$)/],
+        // The first visit's page is served by the worker as soon as it is installed, so that a
+        // screen opened offline right after it comes from the cache.
+        clientsClaim: true,
+        cleanupOutdatedCaches: true,
+        inlineWorkboxRuntime: true,
+        // Hashed names change with their content: no cache-busting query needed.
+        dontCacheBustURLsMatching: /^assets\//,
+      },
+    }),
+    precompress(),
+  ],
   resolve: {
     // The contracts are compiled into the bundle from source: one schema for form and server.
     alias: { '@cm/contracts': path.resolve(__dirname, '../libs/contracts/src/index.ts') },

@@ -1,14 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import {
-  type Browser,
-  type BrowserContext,
-  type BrowserContextOptions,
-  chromium,
-  type Locator,
-  type Page,
-} from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { sessionHeaders, signIn } from './session';
 import { sharedSystem } from './shared-system';
 import { type Credentials, startSystem } from './stack';
@@ -97,19 +90,28 @@ export interface Phone {
   problems: string[];
 }
 
-/** A fresh browser profile at phone size, signed out, on the given stack (with other options, when given). */
+export interface PhoneOptions {
+  /**
+   * The app's service worker (which precaches every screen) is blocked unless a test is about it:
+   * requests it answers from its cache would pass by `page.route` (holdRequests), and each fresh
+   * profile would download the whole app again to install it.
+   */
+  serviceWorkers?: 'allow' | 'block';
+}
+
+/** A fresh browser profile at phone size, signed out, on the given stack. */
 export async function openPhone(
   browser: Browser,
   baseURL: string,
-  options: BrowserContextOptions = {},
+  { serviceWorkers = 'block' }: PhoneOptions = {},
 ): Promise<Phone> {
   const context = await browser.newContext({
-    ...options,
     baseURL,
     viewport: PHONE_VIEWPORT,
     deviceScaleFactor: 2,
     isMobile: true,
     hasTouch: true,
+    serviceWorkers,
   });
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();
@@ -128,7 +130,7 @@ export async function openSignedInPhone(
   browser: Browser,
   baseURL: string,
   cookie: string,
-  options: BrowserContextOptions = {},
+  options: PhoneOptions = {},
 ): Promise<Phone> {
   const phone = await openPhone(browser, baseURL, options);
   const [name, value] = cookie.split('=', 2) as [string, string];

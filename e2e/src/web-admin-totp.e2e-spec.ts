@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { eventually } from '@cm/platform/testing';
 import { Secret, TOTP } from 'otpauth';
-import { openPhone, type Phone, startWebSystem, type WebSystem } from './browser';
+import { openPhone, type Phone, screenshot, startWebSystem, type WebSystem } from './browser';
 
 const codeOf = (secret: string) =>
   new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate();
@@ -35,7 +36,21 @@ describe('web app: two-factor sign-in required of administrators', () => {
 
     await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
     const secret = (await page.getByTestId('totp-secret').innerText()).replace(/\s/g, '');
-    await page.getByLabel('Code from the app').fill(codeOf(secret));
+    // A wrong code sent with Enter: its toast comes while the field is still being typed in, and
+    // the field is moved up clear of it rather than hidden under it for five seconds.
+    const field = page.getByLabel('Code from the app');
+    await field.fill('000000');
+    await field.press('Enter');
+    const toast = page
+      .locator('[data-slot="toast"][data-state="open"]')
+      .filter({ hasText: 'Code not accepted' });
+    await toast.waitFor();
+    await eventually(async () => {
+      const box = (await field.boundingBox())!;
+      expect(box.y + box.height).toBeLessThanOrEqual((await toast.boundingBox())!.y);
+    });
+    await screenshot(page, 'totp-code-clear-of-toast', { keepToasts: true });
+    await field.fill(codeOf(secret));
     await page.getByRole('button', { name: 'Turn on' }).click();
     await page.getByRole('button', { name: 'I have saved these codes' }).click();
 

@@ -66,7 +66,7 @@ describe('web app: room and building health, what is down now', () => {
     await openBuildings();
     expect(await banner().innerText()).toBe('1 device needs attention in 1 room');
     expect(await textsOf(buildingCard('Health Hall').getByTestId('status-chips'))).toEqual([
-      expect.stringMatching(/^Partial\s+1 offline$/i),
+      expect.stringMatching(/^Partial\s+1 inactive$/i),
     ]);
     expect(await buildingCard('Quiet Annex').getByTestId('status-chips').count()).toBe(0);
     await screenshot(page, 'buildings-attention-banner');
@@ -76,7 +76,7 @@ describe('web app: room and building health, what is down now', () => {
     const chips = roomCard('H101').getByTestId('status-chips');
     await chips.waitFor();
     expect(await chips.getAttribute('data-rollup')).toBe('partial');
-    expect(await chips.getByText('1 offline').isVisible()).toBe(true);
+    expect(await chips.getByText('1 inactive').isVisible()).toBe(true);
     expect(await roomCard('H102').getByTestId('status-chips').count()).toBe(0);
     await screenshot(page, 'rooms-health-chips');
   });

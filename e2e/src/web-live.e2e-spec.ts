@@ -72,7 +72,7 @@ describe('web app: changes pushed to open screens (GET /api/events)', () => {
     });
     expect(res.status()).toBe(200);
 
-    await roomCard(rooms, 'L101').getByText('1 offline').waitFor({ timeout: SHOWN_WITHIN_MS });
+    await roomCard(rooms, 'L101').getByText('1 inactive').waitFor({ timeout: SHOWN_WITHIN_MS });
     await banner(buildings).waitFor({ timeout: SHOWN_WITHIN_MS });
     expect(await banner(buildings).innerText()).toBe('1 device needs attention in 1 room');
     expect(await notReloaded(rooms)).toBe(true);
@@ -86,7 +86,7 @@ describe('web app: changes pushed to open screens (GET /api/events)', () => {
     });
     await banner(buildings).waitFor({ state: 'detached', timeout: SHOWN_WITHIN_MS });
     await roomCard(rooms, 'L101')
-      .getByText('1 offline')
+      .getByText('1 inactive')
       .waitFor({ state: 'detached', timeout: SHOWN_WITHIN_MS });
     expect(viewer.problems).toEqual([]);
   });

@@ -1,4 +1,10 @@
-import { type Building, type Equipment, type MaintenanceWindow, type Room } from '@cm/contracts';
+import {
+  type Building,
+  type Equipment,
+  type MaintenanceWindow,
+  type Problems,
+  type Room,
+} from '@cm/contracts';
 import { type Page } from 'playwright-core';
 import {
   answerNextConfirm,
@@ -15,6 +21,7 @@ const HOUR = 3_600_000;
 describe('web app: maintenance windows on the room detail', () => {
   let web: WebSystem;
   let page: Page;
+  let building: Building;
   let room: Room;
   let projector: Equipment;
 
@@ -28,7 +35,7 @@ describe('web app: maintenance windows on the room detail', () => {
 
   beforeAll(async () => {
     web = await openSharedWebSystem();
-    const building = await web.api<Building>('POST', '/api/buildings', { name: 'Maintenance Hall' });
+    building = await web.api<Building>('POST', '/api/buildings', { name: 'Maintenance Hall' });
     room = await web.api<Room>('POST', `/api/buildings/${building.id}/rooms`, {
       name: 'M204',
       type: 'Lecture Hall',
@@ -107,5 +114,37 @@ describe('web app: maintenance windows on the room detail', () => {
       `/api/maintenance-windows?equipmentId=${projector.id}`,
     );
     expect(all.map((w) => w.reason)).toEqual(['Firmware update']);
+  });
+
+  it('counts a device that is down under a window in force as in maintenance, not as needing attention', async () => {
+    const closed = await web.api<Room>('POST', `/api/buildings/${building.id}/rooms`, {
+      name: 'M205',
+      type: 'Classroom',
+      floor: '2',
+    });
+    const display = await web.api<Equipment>('POST', `/api/rooms/${closed.id}/equipment`, {
+      name: 'Display',
+      status: 'inactive',
+    });
+    const roomCard = page
+      .getByTestId('room-card')
+      .filter({ has: page.getByRole('heading', { name: 'M205' }) });
+    await page.goto(`/buildings/${building.id}/rooms`);
+    expect(await textsOf(roomCard.getByTestId('status-chips'))).toEqual([
+      expect.stringMatching(/^Inactive\s+1 inactive$/i),
+    ]);
+
+    await web.api('POST', '/api/maintenance-windows', {
+      roomId: closed.id,
+      startsAt: new Date(Date.now() - HOUR).toISOString(),
+      endsAt: new Date(Date.now() + HOUR).toISOString(),
+      reason: 'Rewiring',
+    });
+    await page.reload();
+    expect(await textsOf(roomCard.getByTestId('status-chips'))).toEqual(['1 in maintenance']);
+    const problems = await web.api<Problems>('GET', '/api/problems');
+    const listed = problems.buildings.flatMap((b) => b.rooms.flatMap((r) => r.devices.map((d) => d.id)));
+    expect(listed).not.toContain(display.id);
+    await screenshot(page, 'maintenance-window-counts');
   });
 });

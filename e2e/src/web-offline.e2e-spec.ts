@@ -11,6 +11,11 @@ import {
 } from './browser';
 import { signIn } from './session';
 
+/** What the test reads of the page's window (the test's TypeScript has no DOM types). */
+interface ServiceWorkerWindow {
+  navigator: { serviceWorker: { controller: unknown } };
+}
+
 /**
  * Issue 37, a technician's phone without signal: edits made offline wait on the phone and reach
  * the server once each when it is back; an edit of a record changed elsewhere meanwhile shows both
@@ -112,11 +117,22 @@ describe('web app: offline edits, conflicts and drafts', () => {
     });
   };
 
-  it('keeps three edits made offline and sends each once when the connection is back', async () => {
-    await openPhone();
+  it('keeps three edits made offline through a reload, and sends each once when the connection is back', async () => {
+    await openPhone({ serviceWorkers: 'allow' });
     const arranged = await arrange();
+    await page.goto('/buildings');
+    // The service worker has every screen in its cache once it controls the page.
+    await page.waitForFunction(
+      () => (globalThis as unknown as ServiceWorkerWindow).navigator.serviceWorker.controller !== null,
+      undefined,
+      { timeout: 60_000 },
+    );
     await threeEditsOffline(arranged);
 
+    // Still offline: the app comes from the service worker, the changes from IndexedDB.
+    await page.reload();
+    await page.getByRole('heading', { name: arranged.north.name }).waitFor();
+    await waiting(3).waitFor();
     await page.context().setOffline(false);
     await expectToast(page, 'Changes sent', '3 changes saved on the server.');
     await waiting(3).waitFor({ state: 'detached' });

@@ -104,9 +104,11 @@ describe('web app: QR labels and deep links', () => {
     const dialog = page.getByRole('dialog', { name: 'QR label' });
     const code = dialog.getByRole('img', { name: 'QR code of Science Lab' });
     await code.waitFor();
+    await dialog.getByText('Label Hall', { exact: true }).waitFor();
     expect(await textsOf(dialog.locator('p'))).toEqual([
       'Scan it to open this room.',
       'Science Lab',
+      'Label Hall',
       'Floor 3',
       roomUrl(room),
     ]);
@@ -118,7 +120,7 @@ describe('web app: QR labels and deep links', () => {
     expect(new URL(page.url()).pathname).toBe(`/buildings/${building.id}/labels`);
   });
 
-  it("prints a building's label sheet: one code per room, its name and floor under it, nothing else", async () => {
+  it("prints a building's label sheet: one code per room, its name, building and floor under it, nothing else", async () => {
     phone = await openSignedInPhone(web.browser, web.system.url, web.adminCookie);
     const { page } = phone;
     await page.goto(`/buildings/${building.id}/rooms`);
@@ -128,14 +130,15 @@ describe('web app: QR labels and deep links', () => {
     await labels.getByRole('img').first().waitFor();
     // The rooms list's order: floors B1, 1, 2, 3, then by name.
     const texts = (await textsOf(labels)).map((t) => t.replace(/\s+/g, ' '));
+    // Each names its building: a label found on its own still says where it belongs.
     expect(texts).toEqual([
-      'Store Floor B1',
-      '101 Floor 1',
-      '102 Floor 1',
-      'Lecture Theatre North Wing Floor 1',
-      '201 Floor 2',
-      '202 Floor 2',
-      'Science Lab Floor 3',
+      'Store Label Hall Floor B1',
+      '101 Label Hall Floor 1',
+      '102 Label Hall Floor 1',
+      'Lecture Theatre North Wing Label Hall Floor 1',
+      '201 Label Hall Floor 2',
+      '202 Label Hall Floor 2',
+      'Science Lab Label Hall Floor 3',
     ]);
     await screenshot(page, 'room-labels-sheet');
     expect(await page.getByRole('link', { name: 'Back' }).getAttribute('href')).toBe(

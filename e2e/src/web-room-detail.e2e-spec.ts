@@ -190,6 +190,17 @@ describe('web app: room detail and equipment', () => {
     await page.goto(`/rooms/${room.id}`);
     await page.getByRole('button', { name: 'Add First Equipment' }).click();
     const form = page.getByRole('dialog', { name: 'Add Equipment' });
+    // Its submit is on screen at 390 × 844 without scrolling the long form: it sticks to the foot.
+    const submit = form.getByRole('button', { name: 'Add Equipment' });
+    const inView = async () => {
+      const box = (await submit.boundingBox())!;
+      return box.y >= 0 && box.y + box.height <= 844;
+    };
+    expect(await inView()).toBe(true);
+    await form.getByLabel('Notes').scrollIntoViewIfNeeded();
+    await form.getByLabel('Name *').scrollIntoViewIfNeeded();
+    expect(await inView()).toBe(true);
+    await screenshot(page, 'equipment-form-sticky-actions');
     await form.getByLabel('Preset Product').click();
     expect(await page.getByRole('option').count()).toBe(22);
     await page.getByRole('option', { name: 'Crestron 4-Series Control Processor (CP4N)' }).click();

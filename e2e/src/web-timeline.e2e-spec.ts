@@ -106,8 +106,14 @@ describe('web app: equipment timeline', () => {
       expect.stringMatching(/^(just now|\d+ min ago)$/),
       expect.stringMatching(/^\d+\.\d ms$/),
       '0.0 % (0 of 1 ping)',
-      `${history.summary.uptime.percent!.toFixed(1)} %`,
+      // Its history begins within the 30 days: the figure says over how long.
+      expect.stringMatching(
+        new RegExp(
+          `^${history.summary.uptime.percent!.toFixed(1).replace('.', '\\.')} % over \\d+ d( \\d+ h)?$`,
+        ),
+      ),
     ]);
+    expect(await dialog.getByTestId('timeline-figures').locator('dt').last().innerText()).toBe('Uptime');
     // Up 14 + 4 + 3.5 days, down 2 + 0.5: maintenance counts as neither.
     expect(history.summary.uptime.percent).toBe(89.6);
     const checked = dialog.getByTestId('timeline-figures').locator('time');
@@ -145,7 +151,8 @@ describe('web app: equipment timeline', () => {
       'Not checked yet',
       'Not checked yet',
       'No checks in the last 24 hours',
-      '100.0 %',
+      // Added moments ago: its uptime is of that time.
+      expect.stringMatching(/^100\.0 % over (its first minute|\d+ min)$/),
     ]);
     const runs = dialog.getByRole('list', { name: 'Status over the last 30 days' }).getByRole('listitem');
     expect(await runs.evaluateAll((items) => items.map((li) => li.getAttribute('data-status')))).toEqual([

@@ -33,6 +33,7 @@ export * from './return-path';
 export * from './search';
 export * from './single-sign-on';
 export { signOutToken } from './routes/auth';
+export * from './room-check';
 export * from './rooms';
 export * from './totp';
 export * from './users';

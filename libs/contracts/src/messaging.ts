@@ -64,6 +64,7 @@ import {
   channelCreateSchema,
   channelSchema,
   channelTestResultSchema,
+  channelTypeAvailabilitySchema,
   channelUpdateMessageSchema,
   deliveryPageSchema,
   deliveryQuerySchema,
@@ -73,6 +74,7 @@ import {
   quietHoursMessageSchema,
 } from './notifications';
 import { problemsSchema } from './problems';
+import { roomCheckRequestSchema, roomCheckResultSchema } from './room-check';
 import { reportPageRequestSchema, reportPageSchema } from './reports';
 import { searchQuerySchema, searchResultSchema } from './search';
 import {
@@ -278,6 +280,7 @@ export const messages = {
     ),
     deleteMaintenanceWindow: message('inventory.maintenance.delete', idParamsSchema, deletedSchema),
     listChannels: query('inventory.channel.list', noArguments, z.array(channelSchema)),
+    channelTypes: query('inventory.channel.types', noArguments, z.array(channelTypeAvailabilitySchema)),
     createChannel: message('inventory.channel.create', channelCreateSchema, channelCreatedSchema),
     updateChannel: message('inventory.channel.update', channelUpdateMessageSchema, channelSchema),
     deleteChannel: message('inventory.channel.delete', idParamsSchema, deletedSchema),
@@ -317,6 +320,8 @@ export const messages = {
     start: message('monitor.start', noArguments, monitoringStatusSchema),
     stop: message('monitor.stop', noArguments, monitoringStatusSchema),
     check: message('monitor.check', noArguments, monitoringCheckResultSchema),
+    /** Ping and probe one room's equipment now, on the replica that takes the request. */
+    checkRoom: message('monitor.room.check', roomCheckRequestSchema, roomCheckResultSchema),
     /**
      * Coordinator → one replica: ping your share of a sweep. Sent on the subject suffixed with
      * the replica's member id, outside the service's queue group.

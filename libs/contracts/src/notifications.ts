@@ -28,6 +28,15 @@ export const channelTypes = ['webhook', 'email'] as const;
 export const channelTypeSchema = z.enum(channelTypes, { message: 'Type must be webhook or email' });
 export type ChannelType = z.infer<typeof channelTypeSchema>;
 
+/** Whether this server can send a type of channel, and if not why (what to configure). */
+export const channelTypeAvailabilitySchema = z.object({
+  type: channelTypeSchema,
+  available: z.boolean(),
+  /** Why not, naming what to set: "E-mail channels need an SMTP server: set SMTP_HOST…"; null when available. */
+  reason: z.string().nullable(),
+});
+export type ChannelTypeAvailability = z.infer<typeof channelTypeAvailabilitySchema>;
+
 const webhookUrl = storableText('URL')
   .trim()
   .max(limits.url, { message: `URL must be at most ${limits.url} characters` })

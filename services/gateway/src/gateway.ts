@@ -3,11 +3,12 @@ import path from 'node:path';
 import { closeConnectionsWhenDraining, httpMetrics, httpTraceContext, JsonLogger } from '@cm/platform';
 import { NestFactory } from '@nestjs/core';
 import { type NestExpressApplication } from '@nestjs/platform-express';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express from 'express';
 import { AppModule } from './app.module';
 import { type Config } from './config';
 import { bodyErrorHandler } from './http/body-error.handler';
 import { HttpErrorFilter } from './http/http-error.filter';
+import { webApp } from './http/web-app';
 import { STORE_PATH, StoreProxy } from './media/store-proxy';
 import { sameOriginGuard } from './security/same-origin';
 import { noStore, securityHeaders } from './security/security-headers';
@@ -44,17 +45,8 @@ export async function createGateway(config: Config): Promise<NestExpressApplicat
   const webIndex = path.join(config.WEB_DIST_DIR, 'index.html');
   const webBuilt = existsSync(webIndex);
   if (webBuilt) {
-    // Hashed asset names never change content: cache them for a year; index.html never.
-    app.use(
-      '/assets',
-      express.static(path.join(config.WEB_DIST_DIR, 'assets'), { immutable: true, maxAge: '365d' }),
-    );
-    // Not for the API: looking for a file named like every API path cost a file-system call and
-    // the static server's own work (a twelfth of the gateway's CPU) on each request.
-    const web = express.static(config.WEB_DIST_DIR, { index: 'index.html', maxAge: 0 });
-    app.use((req: Request, res: Response, next: NextFunction) =>
-      req.path.startsWith('/api/') ? next() : web(req, res, next),
-    );
+    // A lookup in the build's file list, made at start: an API path costs no file-system call.
+    app.use(webApp(config.WEB_DIST_DIR));
   } else {
     logger.warn(`No web app at ${config.WEB_DIST_DIR}: run "npm run build" to serve it`);
   }

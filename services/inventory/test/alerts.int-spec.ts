@@ -16,6 +16,7 @@ const env: Record<string, string> = {
   ALERT_AFTER_FAILED_CHECKS: '2',
   ALERT_GROUP_WINDOW_MS: String(WINDOW_MS),
   ALERT_FLAP_THRESHOLD: '4',
+  ALERTS_APP_URL: 'https://monitor.campus.edu/',
 };
 
 type Status = 'active' | 'inactive' | 'partial';
@@ -168,6 +169,7 @@ describe('the alert engine', () => {
         version: 2,
         kind: 'alert.opened',
         text: `Room 204, Science Hall: 2 of 5 devices offline — Display (${display.ipAddress}, partly answering), Projector (${projector.ipAddress})`,
+        url: `https://monitor.campus.edu/rooms/${projector.roomId}`,
         alert: {
           room: { name: '204' },
           building: { id: building.id, name: 'Science Hall' },
@@ -192,7 +194,10 @@ describe('the alert engine', () => {
       const mails = () => smtp.mails.slice(mailsBefore).filter((m) => m.to.includes('av-desk@example.edu'));
       await eventually(() => expect(mails()).toHaveLength(1));
       expect(mails()[0].data).toContain('Subject: Room 204, Science Hall: 2 of 5 devices offline\r\n');
-      expect(readable(mails()[0].data)).toContain(opened.body.text);
+      // The mail's last line is the link to the room, as the webhook's `url`.
+      expect(readable(mails()[0].data).replace(/\r\n/g, '\n')).toContain(
+        `${opened.body.text as string}\nhttps://monitor.campus.edu/rooms/${projector.roomId}`,
+      );
 
       // Both answer again: the room's alert closes with one message, however many devices it had.
       await sweep([[projector, 'active']]);

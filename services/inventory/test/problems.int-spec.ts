@@ -57,6 +57,38 @@ describe('inventory health roll-up and what is down now', () => {
     expect((await roomCounts(hall.id)).Lab).toEqual(counts({ active: 2, partial: 1 }));
   });
 
+  it('counts a device under a maintenance window now as in maintenance, and leaves it out of what needs attention', async () => {
+    const HOUR = 3_600_000;
+    const window = (target: { equipmentId?: string; roomId?: string }, fromHours = -1, toHours = 1) =>
+      send(messages.inventory.createMaintenanceWindow, {
+        ...target,
+        startsAt: new Date(Date.now() + fromHours * HOUR).toISOString(),
+        endsAt: new Date(Date.now() + toHours * HOUR).toISOString(),
+        reason: 'Lamp replacement',
+      });
+    const hall = await make.building({ name: 'Hall' });
+    const lab = await make.room(hall.id, { name: 'Lab' });
+    const closed = await make.room(hall.id, { name: 'Closed' });
+    const projector = await make.equipment(lab.id, { name: 'Projector', status: 'inactive' });
+    await make.equipment(lab.id, { name: 'Screen', status: 'inactive' });
+    await make.equipment(closed.id, { name: 'Speaker', status: 'partial' });
+    await make.equipment(closed.id, { name: 'Amp', status: 'active' });
+    await window({ equipmentId: projector.id });
+    await window({ roomId: closed.id });
+    // Over, or not begun: no effect.
+    await window({ roomId: lab.id }, -3, -2);
+    await window({ roomId: lab.id }, 2, 3);
+
+    expect(await roomCounts(hall.id)).toEqual({
+      Closed: counts({ maintenance: 2 }),
+      Lab: counts({ inactive: 1, maintenance: 1 }),
+    });
+    expect((await buildingCounts()).Hall).toEqual(counts({ inactive: 1, maintenance: 3 }));
+    const problems = await send(messages.inventory.listProblems, {});
+    expect(problems).toMatchObject({ deviceCount: 1, roomCount: 1 });
+    expect(problems.buildings[0].rooms[0].devices.map((d) => d.name)).toEqual(['Screen']);
+  });
+
   it('leaves deleted rooms and buildings out of the counts and the problems', async () => {
     const hall = await make.building({ name: 'Hall' });
     const gone = await make.room(hall.id, { name: 'Gone' });

@@ -1,10 +1,12 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { type User } from '@cm/contracts';
-import { Suspense, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Spinner } from '../components/ui/spinner';
+import { useToasts } from '../components/ui/use-toast';
 import { useCurrentUser } from '../features/auth/api/current-user';
 import { queryClient } from './query-client';
 import { lazyScreen } from './lazy-screen';
+import { UpdatePrompt } from './pwa/update-prompt';
 import { ScreenLoader } from './screen-loader';
 
 /*
@@ -19,7 +21,11 @@ const SignedInApp = lazyScreen(
   () => import('./signed-in-app'),
   (m) => m.SignedInApp,
 );
-// Toasts live in a store, so one raised before this arrives shows once it has.
+// Most visits are signed in: the shell's code comes while the session is checked, not after.
+// Signed out, the sign-in screen does not wait for it (a chunk of its own).
+SignedInApp.preload();
+// Toasts live in a store, so one raised before this arrives shows once it has. Its code comes
+// after the first screen is drawn (docs/benchmarks.md, the first screen's JavaScript).
 const Toaster = lazyScreen(
   () => import('../components/ui/toaster'),
   (m) => m.Toaster,
@@ -66,13 +72,24 @@ function AuthGate() {
   );
 }
 
+function Toasts() {
+  const raised = useToasts().length > 0;
+  // Fetched once the first screen is drawn, so that a toast raised later, offline too, has it.
+  useEffect(() => Toaster.preload(), []);
+  if (!raised) return null;
+  return (
+    <Suspense fallback={null}>
+      <Toaster />
+    </Suspense>
+  );
+}
+
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
+      <UpdatePrompt />
       <AuthGate />
-      <Suspense fallback={null}>
-        <Toaster />
-      </Suspense>
+      <Toasts />
     </QueryClientProvider>
   );
 }

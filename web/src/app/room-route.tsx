@@ -35,14 +35,11 @@ export function RoomRoute({ roomId, isAdmin = false }: { roomId: string; isAdmin
         <>
           <FaultChip equipment={equipment.data ?? []} />
           <MaintenanceNotice roomId={roomId} from={from} />
-        </>
-      }
-      maintenance={
-        <>
+          {/* Under the name, where a phone shows it without scrolling: the bottom bar hid it lower. */}
           <RoomAlerts roomId={roomId} />
-          {targets ? <MaintenanceSection roomId={roomId} from={from} targets={targets} /> : null}
         </>
       }
+      maintenance={targets ? <MaintenanceSection roomId={roomId} from={from} targets={targets} /> : null}
       equipment={<EquipmentSection roomId={roomId} />}
       changes={isAdmin ? <RecentChanges entityType="room" entityId={roomId} /> : null}
     />

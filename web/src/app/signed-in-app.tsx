@@ -74,6 +74,24 @@ const NotFoundPage = lazyScreen(
   (m) => m.NotFoundPage,
 );
 
+/**
+ * The screen of the address the app was opened at, fetched as soon as this module runs: beside the
+ * session check and the shell rather than after them (docs/benchmarks.md, "Web app on a phone").
+ */
+const firstScreens: [RegExp, { preload: () => void }][] = [
+  [/^\/(buildings\/?)?$/, BuildingsPage],
+  [/^\/buildings\/[^/]+\/rooms\/?$/, RoomsPage],
+  [/^\/buildings\/[^/]+\/labels\/?$/, RoomLabelsPage],
+  [/^\/rooms\/[^/]+\/?$/, RoomRoute],
+  [/^\/search\/?$/, SearchPage],
+  [/^\/reports\/?$/, ReportsPage],
+  [/^\/users\/?$/, UsersPage],
+  [/^\/settings\/?$/, SettingsPage],
+  [/^\/settings\/fleet\/?$/, FleetPage],
+  [/^\/account\/?$/, AccountPage],
+];
+firstScreens.find(([path]) => path.test(window.location.pathname))?.[1].preload();
+
 // An address whose id cannot be one names nothing: no call, and no "Try again" that cannot succeed.
 const isId = (id: string) => idSchema.safeParse(id).success;
 

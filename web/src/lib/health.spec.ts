@@ -31,16 +31,16 @@ describe('problem wording', () => {
     expect(downFor('2026-01-07T08:00:00Z', now)).toBe('3 d 4 h');
   });
 
-  it('shows offline in red and partial in amber, nothing for a healthy room', () => {
+  it('shows inactive in red and partial in amber, nothing for a healthy room', () => {
     expect(statusChips(counts({ active: 4 }))).toEqual([]);
     expect(statusChips(counts({ active: 1, inactive: 2, partial: 1, maintenance: 1 }))).toEqual([
-      { label: '2 offline', tone: 'danger' },
+      { label: '2 inactive', tone: 'danger' },
       { label: '1 partial', tone: 'warning' },
       { label: '1 in maintenance', tone: 'neutral' },
     ]);
   });
 
-  it('reads a room with some devices down as partial, and all down as offline', () => {
+  it('reads a room with some devices down as partial, and all down as inactive', () => {
     expect(rollupStatus(counts({ active: 2, inactive: 1 }))).toBe('partial');
     expect(rollupStatus(counts({ active: 2, partial: 1 }))).toBe('partial');
     expect(rollupStatus(counts({ inactive: 2, maintenance: 1 }))).toBe('inactive');

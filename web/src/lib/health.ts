@@ -52,7 +52,7 @@ export type ChipTone = 'danger' | 'warning' | 'neutral';
 /** The chips a card shows: only the statuses someone may need to act on, most urgent first. */
 export function statusChips(counts: StatusCounts): { label: string; tone: ChipTone }[] {
   const chips: { label: string; tone: ChipTone }[] = [];
-  if (counts.inactive > 0) chips.push({ label: `${counts.inactive} offline`, tone: 'danger' });
+  if (counts.inactive > 0) chips.push({ label: `${counts.inactive} inactive`, tone: 'danger' });
   if (counts.partial > 0) chips.push({ label: `${counts.partial} partial`, tone: 'warning' });
   if (counts.maintenance > 0) chips.push({ label: `${counts.maintenance} in maintenance`, tone: 'neutral' });
   return chips;

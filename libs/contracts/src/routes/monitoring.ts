@@ -1,8 +1,10 @@
 import { ErrorCode } from '../errors';
 import { monitoringCheckResultSchema, monitoringStatusSchema } from '../monitoring';
+import { roomCheckResultSchema } from '../room-check';
+import { roomIdParamsSchema } from '../rooms';
 import { type ApiRouteDef } from '../route-def';
 
-/** The Monitoring tab of Settings: running state, Start, Stop and Check Now. */
+/** The Monitoring tab of Settings: running state, Start, Stop and Check Now; and one room's check. */
 export const monitoringRoutes = {
   monitoringStatus: {
     method: 'GET',
@@ -37,5 +39,15 @@ export const monitoringRoutes = {
     access: 'user',
     response: monitoringCheckResultSchema,
     errors: [ErrorCode.CHECK_INCOMPLETE],
+  },
+  checkRoom: {
+    method: 'POST',
+    path: '/api/rooms/:roomId/check',
+    summary:
+      "Ping and deep-probe only this room's equipment now, whether or not monitoring runs; answers each equipment's result (a silent address takes MONITOR_PING_TIMEOUT_MS × (retries + 1), a probe at most 1.5 s), recorded as a scheduled check's would be. 404 for an unknown room",
+    tag: 'Monitoring',
+    access: 'user',
+    params: roomIdParamsSchema,
+    response: roomCheckResultSchema,
   },
 } as const satisfies Record<string, ApiRouteDef>;

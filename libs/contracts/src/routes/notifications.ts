@@ -7,6 +7,7 @@ import {
   channelCreateSchema,
   channelSchema,
   channelTestResultSchema,
+  channelTypeAvailabilitySchema,
   channelUpdateSchema,
   deliveryPageSchema,
   deliveryQuerySchema,
@@ -27,6 +28,15 @@ export const notificationRoutes = {
     tag: 'Notifications',
     access: 'user',
     response: z.array(channelSchema),
+  },
+  channelTypes: {
+    method: 'GET',
+    path: '/api/notification-channel-types',
+    summary:
+      'Which kinds of channel this server can send, and for one it cannot, why (e-mail without SMTP_HOST, webhooks without ALERTS_SECRET_KEY)',
+    tag: 'Notifications',
+    access: 'user',
+    response: z.array(channelTypeAvailabilitySchema),
   },
   createChannel: {
     method: 'POST',

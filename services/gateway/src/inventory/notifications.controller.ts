@@ -4,6 +4,7 @@ import {
   type Channel,
   type ChannelCreated,
   type ChannelTestResult,
+  type ChannelTypeAvailability,
   type DeliveryPage,
   messages,
   type OpenAlert,
@@ -21,6 +22,11 @@ import { ApiRoute } from '../http/api-route.decorator';
 @Controller()
 export class NotificationsController {
   constructor(private readonly rpc: RpcClient) {}
+
+  @ApiRoute(apiRoutes.channelTypes)
+  types(): Promise<ChannelTypeAvailability[]> {
+    return this.rpc.send(messages.inventory.channelTypes);
+  }
 
   /** A webhook URL is a credential: administrators read it, everyone else the host alone. */
   @ApiRoute(apiRoutes.listChannels)

@@ -4,13 +4,20 @@ import {
   MONITOR_CHECK_MAX_WAIT_MS,
   type MonitoringCheckResult,
   type MonitoringStatus,
+  type RoomCheckResult,
+  type RouteParams,
 } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
-import { Controller } from '@nestjs/common';
+import { Controller, Param } from '@nestjs/common';
 import { ApiRoute } from '../http/api-route.decorator';
 
 /** The monitor holds a check up to MONITOR_CHECK_MAX_WAIT_MS, then answers that it goes on. */
 const CHECK_REPLY_TIMEOUT_MS = MONITOR_CHECK_MAX_WAIT_MS + 5000;
+/**
+ * A room check answers within a silent address's pings (2 s by default, up to 60 s × 11 as
+ * configured) and a probe's 2.5 s at most; past this, something is wrong rather than slow.
+ */
+const ROOM_CHECK_REPLY_TIMEOUT_MS = 15_000;
 
 @Controller()
 export class MonitoringController {
@@ -34,5 +41,16 @@ export class MonitoringController {
   @ApiRoute(apiRoutes.checkMonitoring)
   check(): Promise<MonitoringCheckResult> {
     return this.rpc.send(messages.monitor.check, {}, { timeoutMs: CHECK_REPLY_TIMEOUT_MS });
+  }
+
+  /** The room's equipment as inventory has them now (404 for an unknown room), checked by the monitor. */
+  @ApiRoute(apiRoutes.checkRoom)
+  async checkRoom(@Param() { roomId }: RouteParams<typeof apiRoutes.checkRoom>): Promise<RoomCheckResult> {
+    const equipment = await this.rpc.send(messages.inventory.listEquipment, { roomId });
+    return this.rpc.send(
+      messages.monitor.checkRoom,
+      { roomId, equipment: equipment.map((e) => ({ equipmentId: e.id, ipAddress: e.ipAddress })) },
+      { timeoutMs: ROOM_CHECK_REPLY_TIMEOUT_MS },
+    );
   }
 }

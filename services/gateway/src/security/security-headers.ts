@@ -20,6 +20,9 @@ export function securityHeaders(config: Config): RequestHandler {
         imgSrc: ["'self'", 'data:', 'blob:', ...store],
         connectSrc: ["'self'", ...store],
         fontSrc: ["'self'", 'data:'],
+        // The service worker (sw.js) and the web app manifest, both from our origin.
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],

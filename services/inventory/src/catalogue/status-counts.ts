@@ -1,9 +1,19 @@
 import { equipmentStatuses } from '@cm/contracts';
 import { type Tables } from '../shared/database/sql';
 
-/** The select list of an aggregate over equipment `e`: one int column per status. */
+/**
+ * Equipment `e`'s status as the lists count it: one under a maintenance window now (joined by
+ * `inMaintenanceJoin`) counts as in maintenance, whatever its last check said, as a person's
+ * status would; nobody expects it to answer.
+ */
+export const countedStatus = (e: string) =>
+  `CASE WHEN mw.id IS NOT NULL THEN 'maintenance' ELSE ${e}.status END`;
+
+/** The select list of an aggregate over equipment `e` (with `inMaintenanceJoin`): one int column per status. */
 export const statusCountsSelect = (e: string) =>
-  equipmentStatuses.map((s) => `count(*) FILTER (WHERE ${e}.status = '${s}')::int AS ${s}`).join(', ');
+  equipmentStatuses
+    .map((s) => `count(*) FILTER (WHERE ${countedStatus(e)} = '${s}')::int AS ${s}`)
+    .join(', ');
 
 /** Those columns of `c` as the one statusCounts object the list items carry (0 where `c` is missing). */
 export const statusCountsOf = (c: string) =>

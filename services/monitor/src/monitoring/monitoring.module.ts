@@ -8,6 +8,7 @@ import { PingModule } from '../ping/ping.module';
 import { ProbeScheduler } from '../probes/probe-scheduler';
 import { ProbeTargetList } from '../probes/probe-target-list';
 import { ProbesModule } from '../probes/probes.module';
+import { RoomCheckService } from '../room-check/room-check.service';
 import { ResultsRecorded } from '../sweep/results-recorded';
 import { SweepCoordinator } from '../sweep/sweep-coordinator';
 import { SweepScheduler } from '../sweep/sweep-scheduler';
@@ -35,6 +36,7 @@ import { ReplicaLifecycle } from './replica.lifecycle';
     ProbeTargetList,
     ProbeScheduler,
     ReplicaLifecycle,
+    RoomCheckService,
   ],
 })
 export class MonitoringModule implements OnModuleInit {

@@ -65,6 +65,13 @@ export class ProbeRunner {
     return n;
   }
 
+  /** The plans of these equipment, as the targets were last loaded. */
+  plansOf(equipmentIds: ReadonlySet<string>): PlannedProbe[] {
+    const found: PlannedProbe[] = [];
+    for (const plan of this.schedule.plans()) if (equipmentIds.has(plan.target.equipmentId)) found.push(plan);
+    return found;
+  }
+
   /** Probes not yet ended, also those past their deadline that hold no slot any more. */
   get inFlight(): number {
     return this.runs.size;

@@ -74,6 +74,11 @@ export class ProbeScheduler {
     this.timer = setTimeout(loop, 0);
   }
 
+  /** The deep probes of these equipment (a room check runs them at once, whoever owns them). */
+  plansOf(equipmentIds: ReadonlySet<string>): PlannedProbe[] {
+    return this.runner.plansOf(equipmentIds);
+  }
+
   /** Cancels the probes under way and sends the readings gathered. */
   async stop(): Promise<void> {
     clearTimeout(this.timer);

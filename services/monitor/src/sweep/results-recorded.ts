@@ -5,9 +5,9 @@ import { Injectable } from '@nestjs/common';
 const POLL_MS = 100;
 
 /**
- * Whether inventory has recorded a sweep's results: its durable consumer acknowledges a status
- * message only after committing it, so once the consumer's ack floor reaches the sweep's last
- * stream sequence every result is in the database.
+ * Whether inventory has recorded a sweep's results (or a room check's readings): its durable
+ * consumer acknowledges a message only after committing it, so once the consumer's ack floor
+ * reaches the last stream sequence published every result is in the database.
  */
 @Injectable()
 export class ResultsRecorded {
@@ -17,13 +17,20 @@ export class ResultsRecorded {
    * Resolves true once recorded, false at the deadline. Also true when no inventory consumer
    * exists at all: then nothing will ever record them, and the check itself is done.
    */
-  async waitFor(sequence: number, deadline: number): Promise<boolean> {
+  async waitFor(
+    sequence: number,
+    deadline: number,
+    on: { stream: string; consumer: string } = {
+      stream: streams.status.name,
+      consumer: durableConsumers.inventoryStatus,
+    },
+  ): Promise<boolean> {
     if (sequence === 0) return true;
-    const stream = namespacedName(this.jetstream.namespace, streams.status.name);
+    const stream = namespacedName(this.jetstream.namespace, on.stream);
     for (;;) {
       let floor: number;
       try {
-        const info = await this.jetstream.jsm.consumers.info(stream, durableConsumers.inventoryStatus);
+        const info = await this.jetstream.jsm.consumers.info(stream, on.consumer);
         floor = info.ack_floor.stream_seq;
       } catch (error) {
         if (isNotFound(error)) return true;

@@ -56,7 +56,7 @@ export function BottomNav({ isAdmin }: { isAdmin: boolean }) {
               key={href}
               href={href}
               aria-current={current ? 'page' : undefined}
-              className={cn(itemClass, current ? 'text-brand-700' : 'text-slate-500 hover:text-slate-800')}
+              className={cn(itemClass, current ? 'text-brand-700' : 'text-slate-600 hover:text-slate-800')}
             >
               <Icon aria-hidden className="h-6 w-6" />
               {label}

@@ -9,6 +9,7 @@ import { Badge } from '../ui/badge';
 import { Dialog, DialogContent } from '../ui/dialog';
 import { FaultList } from './fault-list';
 import { ByPlace } from './problem-places';
+import { statusWord } from '../../lib/status-words';
 
 export const problemsQuery = apiQuery(apiRoutes.listProblems);
 
@@ -47,8 +48,8 @@ export function ProblemsBanner() {
         title="Needs attention"
         description={
           counts.faults > 0
-            ? 'Offline or partial now, then faults, each longest first.'
-            : 'Offline or partial now, longest down first.'
+            ? 'Inactive or partial now, then faults, each longest first.'
+            : 'Inactive or partial now, longest down first.'
         }
       >
         <ProblemLists problems={data} onNavigate={() => setOpen(false)} />
@@ -90,7 +91,7 @@ function ProblemList({
         onNavigate={onNavigate}
         badge={(device) => (
           <Badge variant={device.status === 'inactive' ? 'danger' : 'warning'}>
-            {device.status === 'inactive' ? 'Inactive' : 'Partial'}
+            {statusWord(device.status)}
           </Badge>
         )}
       />

@@ -1,11 +1,10 @@
 import { rollupStatus, type StatusCounts } from '@cm/contracts';
 import { Badge } from '../ui/badge';
 import { statusChips } from '../../lib/health';
-
-const rollupLabel = { inactive: 'Offline', partial: 'Partial' } as const;
+import { statusWord } from '../../lib/status-words';
 
 /**
- * A room's or building's health at a glance: "Offline" when every watched device is down,
+ * A room's or building's health at a glance: "Inactive" when every watched device is down,
  * "Partial" when only some are, then the counts behind it. Nothing when all is well.
  */
 export function StatusChips({ counts }: { counts: StatusCounts }) {
@@ -16,7 +15,7 @@ export function StatusChips({ counts }: { counts: StatusCounts }) {
     <span className="mt-2 flex flex-wrap gap-1.5" data-testid="status-chips" data-rollup={rollup}>
       {rollup === 'inactive' || rollup === 'partial' ? (
         <Badge variant={rollup === 'inactive' ? 'danger' : 'warning'} className="font-semibold uppercase">
-          {rollupLabel[rollup]}
+          {statusWord(rollup)}
         </Badge>
       ) : null}
       {chips.map((chip) => (

@@ -97,7 +97,7 @@ function TitleBar({
         <DialogPrimitive.Close
           ref={closeRef}
           aria-label="Close"
-          className="flex h-11 w-11 items-center justify-center rounded-lg text-slate-500 hover:bg-slate-100"
+          className="flex h-11 w-11 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100"
         >
           <X aria-hidden className="h-5 w-5" />
         </DialogPrimitive.Close>

@@ -31,7 +31,7 @@ export function Field({ label, error, hint, count, children }: FieldProps) {
             aria-live="polite"
             className={cn(
               'shrink-0 text-xs tabular-nums',
-              count.over ? 'font-semibold text-red-600' : 'text-slate-500',
+              count.over ? 'font-semibold text-red-600' : 'text-slate-600',
             )}
           >
             {count.length} / {count.max}
@@ -53,7 +53,7 @@ export function Field({ label, error, hint, count, children }: FieldProps) {
           {error}
         </p>
       ) : hint ? (
-        <p id={messageId} className="text-xs text-slate-500">
+        <p id={messageId} className="text-xs text-slate-600">
           {hint}
         </p>
       ) : null}

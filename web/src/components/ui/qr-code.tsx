@@ -1,10 +1,14 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { cn } from '../../lib/cn';
+import { lazyComponent } from './lazy-component';
 import { type QrSvgProps } from './qr-svg';
 import { Skeleton } from './skeleton';
 
 // The encoder loads with the first code shown, not with the app.
-const QrSvg = lazy(() => import('./qr-svg'));
+const QrSvg = lazyComponent(
+  () => import('./qr-svg'),
+  (m) => m.default,
+);
 
 export function QrCode({ className, ...props }: QrSvgProps) {
   return (

@@ -28,12 +28,12 @@ export function Select(props: SelectProps) {
         className={cn(
           'flex h-11 w-full items-center justify-between gap-2 rounded-lg border border-slate-300 bg-white px-3 text-left text-base',
           'focus:border-brand-600 focus:outline-2 focus:outline-brand-600/30 aria-[invalid=true]:border-red-500',
-          'data-[placeholder]:text-slate-400 disabled:cursor-not-allowed disabled:bg-slate-50 disabled:text-slate-500',
+          'data-[placeholder]:text-slate-500 disabled:cursor-not-allowed disabled:bg-slate-50 disabled:text-slate-600',
         )}
       >
         <SelectPrimitive.Value placeholder={placeholder} className="min-w-0 flex-1 truncate" />
         <SelectPrimitive.Icon>
-          <ChevronDown aria-hidden className="h-4 w-4 text-slate-500" />
+          <ChevronDown aria-hidden className="h-4 w-4 text-slate-600" />
         </SelectPrimitive.Icon>
       </SelectPrimitive.Trigger>
       <SelectPrimitive.Portal>

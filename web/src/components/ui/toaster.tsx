@@ -23,16 +23,39 @@ function useToastSpace(showing: boolean) {
       if (atBottom && next > space) window.scrollBy(0, next - space);
       space = next;
     };
+    const keepFieldClear = () => {
+      if (showing && viewport.current) scrollFieldClear(viewport.current);
+    };
     apply();
+    keepFieldClear();
     if (!showing || typeof ResizeObserver === 'undefined' || !viewport.current) return;
-    const observer = new ResizeObserver(apply);
+    const observer = new ResizeObserver(() => {
+      apply();
+      keepFieldClear();
+    });
     observer.observe(viewport.current);
+    document.addEventListener('focusin', keepFieldClear);
     return () => {
       observer.disconnect();
+      document.removeEventListener('focusin', keepFieldClear);
       root.style.setProperty('--toast-space', '0px');
     };
   }, [showing]);
   return viewport;
+}
+
+/**
+ * A field being typed in (a two-factor code right after the welcome toast, say) is scrolled up
+ * clear of the toasts rather than typed blind under them for five seconds; the page's
+ * `--toast-space` gives it the room.
+ */
+function scrollFieldClear(toasts: HTMLElement) {
+  const field = document.activeElement;
+  if (!(field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement)) return;
+  const top = toasts.getBoundingClientRect().top;
+  const { bottom } = field.getBoundingClientRect();
+  const gap = 8;
+  if (bottom > top - gap) window.scrollBy(0, bottom - top + gap);
 }
 
 /** Spec section 9: auto-close after 5000 ms, swipe right past 50 px, F8 focuses the region. */

@@ -13,6 +13,9 @@ MONITOR_ALLOWED_NETWORKS: {{ .Values.monitor.allowedNetworks | quote }}
 {{- $a := $i.alerts }}
 ALERTS_WEBHOOK_ALLOWED_HOSTS: {{ $a.webhookAllowedHosts | quote }}
 ALERTS_ALLOWED_TARGETS: {{ $a.allowedTargets | quote }}
+{{- with include "gateway.publicOrigin" . }}
+ALERTS_APP_URL: {{ . | quote }}
+{{- end }}
 ALERTS_SEND_TIMEOUT_MS: {{ $a.sendTimeoutMs | int64 | quote }}
 ALERTS_RELAY_INTERVAL_MS: {{ $a.relayIntervalMs | int64 | quote }}
 ALERTS_RETRY_BASE_MS: {{ $a.retryBaseMs | int64 | quote }}

@@ -52,6 +52,29 @@ export function withDefaultAlertTargets<
   };
 }
 
+/**
+ * The web app's address as people open it (the gateway's PUBLIC_ORIGIN; of a comma-separated
+ * list, the first), for the link to the room in alert messages.
+ */
+const appUrl = optionalText().transform((value, ctx) => {
+  if (value === undefined) return undefined;
+  const first = value.split(',')[0].trim();
+  let url: URL;
+  try {
+    url = new URL(first);
+  } catch {
+    url = new URL('invalid:');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be an http(s) address, such as https://monitor.campus.edu',
+    });
+    return z.NEVER;
+  }
+  return url.origin + url.pathname.replace(/\/+$/, '');
+});
+
 /** The 32-byte key webhook secrets are encrypted with, as base64 (`openssl rand -base64 32`). */
 const secretKey = encryptionKey();
 
@@ -59,6 +82,8 @@ const secretKey = encryptionKey();
 export const alertsEnv = {
   /** Unset: webhook channels cannot be added (their secret could not be kept). */
   ALERTS_SECRET_KEY: secretKey,
+  /** Set: each alert message ends with a link to its room (`<url>/rooms/<id>`); unset: no link. */
+  ALERTS_APP_URL: appUrl,
   /** Unset: any http(s) host; set: webhooks go only to these hosts (checked on save and on each send). */
   ALERTS_WEBHOOK_ALLOWED_HOSTS: hostList,
   /**

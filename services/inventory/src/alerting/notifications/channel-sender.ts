@@ -13,15 +13,18 @@ export class SendError extends Error {}
 
 /**
  * The webhook body, version 1. `text` is what a person reads (Slack and Teams incoming webhooks
- * show it as the message); the rest is for receivers that do more.
+ * show it as the message); `url`, the room's screen, for an alert when ALERTS_APP_URL is set; the
+ * rest is for receivers that do more.
  */
-export function webhookBody(delivery: ClaimedDelivery): string {
+export function webhookBody(delivery: ClaimedDelivery, appUrl?: string): string {
   const { kind, text, subject, data, alert } = delivery.content;
+  const url = roomLink(delivery, appUrl);
   return JSON.stringify({
     version: WEBHOOK_PAYLOAD_VERSION,
     id: delivery.id,
     kind,
     text,
+    ...(url ? { url } : {}),
     ...(subject ? { subject } : {}),
     createdAt: delivery.createdAt,
     channel: { id: delivery.channel.id, name: delivery.channel.name },
@@ -29,6 +32,15 @@ export function webhookBody(delivery: ClaimedDelivery): string {
     ...(alert ? { alert } : {}),
   });
 }
+
+/** The room's screen, for a message about a room's alert when the app's address is known. */
+export function roomLink(delivery: ClaimedDelivery, appUrl: string | undefined): string | undefined {
+  const room = delivery.content.alert?.room;
+  return appUrl && room ? `${appUrl}/rooms/${room.id}` : undefined;
+}
+
+/** A mail's text, its last line the link (mail readers make it clickable). */
+const withLink = (text: string, url: string | undefined) => (url ? `${text}\n${url}` : text);
 
 /** Sends one delivery over its channel, within ALERTS_SEND_TIMEOUT_MS; throws `SendError` on failure. */
 @Injectable()
@@ -75,7 +87,7 @@ export class ChannelSender implements OnModuleDestroy {
         'The signing secret cannot be read with the current ALERTS_SECRET_KEY (was the key changed?); delete the channel and add it again',
       );
     }
-    const body = webhookBody(delivery);
+    const body = webhookBody(delivery, this.config.ALERTS_APP_URL);
     let status: number;
     try {
       // No redirect is followed (it could lead past the address checks): it is a failure to fix in the URL.
@@ -105,7 +117,7 @@ export class ChannelSender implements OnModuleDestroy {
         from: this.config.SMTP_FROM,
         to: delivery.channel.recipients!,
         subject: subject ?? text.split('\n')[0].slice(0, 200),
-        text,
+        text: withLink(text, roomLink(delivery, this.config.ALERTS_APP_URL)),
         headers: { [WEBHOOK_DELIVERY_HEADER]: delivery.id },
       });
     } catch (error) {

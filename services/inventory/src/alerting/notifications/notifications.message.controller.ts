@@ -13,6 +13,11 @@ import { NotificationsService } from './notifications.service';
 export class NotificationsMessageController {
   constructor(private readonly notifications: NotificationsService) {}
 
+  @HandleMessage(messages.inventory.channelTypes)
+  types() {
+    return this.notifications.types();
+  }
+
   @HandleMessage(messages.inventory.listChannels)
   list() {
     return this.notifications.list();

@@ -1,4 +1,6 @@
 import {
+  type ChannelTypeAvailability,
+  channelTypes,
   type Channel,
   type ChannelCreate,
   type ChannelCreated,
@@ -36,6 +38,14 @@ export class NotificationsService {
     private readonly sender: ChannelSender,
     private readonly targets: WebhookTargets,
   ) {}
+
+  /** Each kind of channel, and why this server cannot send one (as a create would be refused). */
+  types(): ChannelTypeAvailability[] {
+    return channelTypes.map((type) => {
+      const reason = this.sender.unavailable(type);
+      return { type, available: reason === null, reason };
+    });
+  }
 
   list(): Promise<Channel[]> {
     return this.channels.list();

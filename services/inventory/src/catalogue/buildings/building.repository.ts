@@ -8,6 +8,7 @@ import { queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TableRepository, type Transaction } from '../../shared/database/table.repository';
+import { inMaintenanceJoin } from '../../shared/database/in-maintenance';
 import { buildingFaultsJoin, statusCountsOf, statusCountsSelect } from '../status-counts';
 
 const columns = `b.id, b.name, b.description, b.image_url AS "imageUrl", b.version`;
@@ -36,6 +37,7 @@ export class BuildingRepository extends TableRepository {
            SELECT r.building_id, ${statusCountsSelect('e')}
              FROM ${this.t.rooms} r
              JOIN ${this.t.equipment} e ON e.room_id = r.id
+             ${inMaintenanceJoin(this.t, 'e')}
             GROUP BY r.building_id
          ) c ON c.building_id = b.id
         ORDER BY lower(b.name), b.id`,

@@ -3,6 +3,7 @@ import { queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { TableRepository, type Transaction } from '../../shared/database/table.repository';
+import { inMaintenanceJoin } from '../../shared/database/in-maintenance';
 import { roomFaultsSelect, statusCountsOf, statusCountsSelect } from '../status-counts';
 
 const columns = `r.id, r.building_id AS "buildingId", r.name, r.type, r.floor, r.capacity,
@@ -42,6 +43,7 @@ export class RoomRepository extends TableRepository {
          CROSS JOIN LATERAL (
            SELECT count(*)::int AS total, ${statusCountsSelect('e')}
              FROM ${this.t.equipment} e
+             ${inMaintenanceJoin(this.t, 'e')}
             WHERE e.room_id = r.id
          ) c
         WHERE b.id = $1

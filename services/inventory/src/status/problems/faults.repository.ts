@@ -3,6 +3,7 @@ import { queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isoOf } from '../../shared/database/sql';
+import { inMaintenanceJoin } from '../../shared/database/in-maintenance';
 import { TableRepository } from '../../shared/database/table.repository';
 import { byPlace, type PlaceRow } from './by-place';
 
@@ -10,7 +11,7 @@ type FaultRow = PlaceRow & FaultDevice;
 
 /**
  * Devices whose probe beyond ping reports a fault now, apart from those offline (listed as
- * problems already) or in maintenance (nobody expects them to work), and from those pinged only
+ * problems already) or in maintenance, set or under a window now (nobody expects them to work), and from those pinged only
  * (their health is old, from a probe no longer chosen).
  */
 @Injectable()
@@ -29,8 +30,9 @@ export class FaultsRepository extends TableRepository {
          JOIN ${this.t.equipment} e ON e.id = h.equipment_id
          JOIN ${this.t.rooms} r ON r.id = e.room_id
          JOIN ${this.t.buildings} b ON b.id = r.building_id
+         ${inMaintenanceJoin(this.t, 'e')}
         WHERE h.state IN ('warning', 'error') AND e.probe->>'type' <> 'icmp'
-          AND e.status NOT IN ('inactive', 'maintenance')
+          AND e.status NOT IN ('inactive', 'maintenance') AND mw.id IS NULL
         ORDER BY h.state_since, e.id`,
     );
     const { buildings } = byPlace(rows, ({ id, name, ipAddress, state, reasons, since }) => ({

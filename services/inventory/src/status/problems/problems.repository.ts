@@ -2,6 +2,7 @@ import { type Problems, problemStatuses, type ProblemDevice } from '@cm/contract
 import { queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { inMaintenanceJoin } from '../../shared/database/in-maintenance';
 import { TableRepository } from '../../shared/database/table.repository';
 import { byPlace } from './by-place';
 
@@ -25,6 +26,7 @@ export class ProblemsRepository extends TableRepository {
   }
 
   /**
+   * Devices down now, apart from those under a maintenance window: nobody expects them to answer.
    * One query, longest down first; grouping keeps that order, so a building and a room come where
    * their longest-down device does.
    */
@@ -37,7 +39,8 @@ export class ProblemsRepository extends TableRepository {
          JOIN ${this.t.state} st ON st.equipment_id = e.id
          JOIN ${this.t.rooms} r ON r.id = e.room_id
          JOIN ${this.t.buildings} b ON b.id = r.building_id
-        WHERE e.status = ANY($1::text[])
+         ${inMaintenanceJoin(this.t, 'e')}
+        WHERE e.status = ANY($1::text[]) AND mw.id IS NULL
         ORDER BY st.status_at, e.id`,
       [problemStatuses],
     );

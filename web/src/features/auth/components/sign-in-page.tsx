@@ -196,7 +196,7 @@ function CodeForm({
 function SingleSignOnLink({ displayName }: { displayName: string }) {
   return (
     <>
-      <p className="my-4 flex items-center gap-3 text-sm text-slate-500">
+      <p className="my-4 flex items-center gap-3 text-sm text-slate-600">
         <span aria-hidden className="h-px flex-1 bg-slate-200" />
         or
         <span aria-hidden className="h-px flex-1 bg-slate-200" />

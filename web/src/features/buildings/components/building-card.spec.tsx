@@ -21,7 +21,7 @@ describe(BuildingCard.name, () => {
   it("shows the server's fault count beside the offline chips", () => {
     renderCard(building({ faults: 2 }));
     expect(screen.getByTestId('fault-chip')).toHaveTextContent('2 faults');
-    expect(screen.getByTestId('status-chips')).toHaveTextContent('1 offline');
+    expect(screen.getByTestId('status-chips')).toHaveTextContent('1 inactive');
   });
 
   it('shows no fault chip without faults, or from a server that does not count them', () => {

@@ -11,8 +11,9 @@ export const roomCountLabel = (count: number) => `${count} ${count === 1 ? 'Room
 interface BuildingCardProps {
   building: BuildingListItem;
   deleting: boolean;
-  onEdit: () => void;
-  onDelete: () => void;
+  /** Handed the card's building, so that one handler serves every card (the list memoises them). */
+  onEdit: (building: BuildingListItem) => void;
+  onDelete: (building: BuildingListItem) => void;
 }
 
 export function BuildingCard({ building, deleting, onEdit, onDelete }: BuildingCardProps) {
@@ -44,7 +45,12 @@ export function BuildingCard({ building, deleting, onEdit, onDelete }: BuildingC
           <StatusChips counts={building.statusCounts} />
           <FaultChip count={building.faults} className="mt-2" />
         </Link>
-        <EditDeleteButtons name={building.name} deleting={deleting} onEdit={onEdit} onDelete={onDelete} />
+        <EditDeleteButtons
+          name={building.name}
+          deleting={deleting}
+          onEdit={() => onEdit(building)}
+          onDelete={() => onDelete(building)}
+        />
       </div>
     </Card>
   );
@@ -53,7 +59,7 @@ export function BuildingCard({ building, deleting, onEdit, onDelete }: BuildingC
 /** Spec section 9: four placeholder cards while the buildings load. */
 export function BuildingCardSkeletons() {
   return (
-    <div aria-busy="true" aria-label="Loading buildings" className="space-y-4">
+    <div role="status" aria-busy="true" aria-label="Loading buildings" className="space-y-4">
       {Array.from({ length: 4 }, (_, i) => (
         <Card key={i} className="overflow-hidden" data-testid="building-skeleton">
           <div className="h-40 w-full animate-pulse bg-slate-200" />

@@ -78,7 +78,7 @@ export function BuildingForm({ building, onDone: close }: BuildingFormProps) {
           rows={3}
         />
         <PhotoPicker photo={photo} buildingName={building?.name} />
-        <FormActions submitLabel={submitLabel} busy={busy} onCancel={onDone} />
+        <FormActions submitLabel={submitLabel} busy={busy} onCancel={onDone} inDialog={false} />
       </form>
     </Card>
   );

@@ -1,19 +1,30 @@
 import { type BuildingListItem } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
-import { useState } from 'react';
+import { memo, useCallback, useEffect, useState } from 'react';
 import { useRememberedText, useScrollMemory } from '../../../lib/remembered';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { lazyComponent } from '../../../components/ui/lazy-component';
 import { LoadError } from '../../../components/ui/load-error';
 import { SearchInput } from '../../../components/ui/search-input';
 import { Tooltip } from '../../../components/ui/tooltip';
+import { VirtualList } from '../../../components/ui/virtual-list';
 import { toast } from '../../../components/ui/use-toast';
 import { ProblemsBanner } from '../../../components/health/problems-banner';
 import { buildingsQuery, useDeleteBuilding } from '../api/buildings';
 import { BuildingCard, BuildingCardSkeletons } from './building-card';
-import { BuildingForm } from './building-form';
 import { draftKeyOf, useRequestedForm } from '../../../lib/offline/drafts';
+
+// The form's code (the form library, the schemas' checks, uploads) is not needed to see the list:
+// it comes once the list is drawn, before Add or Edit is tapped.
+const BuildingForm = lazyComponent(
+  () => import('./building-form'),
+  (m) => m.BuildingForm,
+);
+
+// A keystroke in the search redraws only the cards whose building or busy state changed.
+const ListedBuildingCard = memo(BuildingCard);
 
 type Mode = { kind: 'list' } | { kind: 'add' } | { kind: 'edit'; building: BuildingListItem };
 
@@ -29,15 +40,37 @@ function filterBuildings<T extends { name: string; description: string | null }>
   );
 }
 
-export function BuildingsPage() {
+/** The list or a form; a refused create sent back from the waiting changes opens its form again. */
+function useMode() {
   const [mode, setMode] = useState<Mode>({ kind: 'list' });
-  // A refused create sent back from the waiting changes opens its form again, with its values.
   useRequestedForm(draftKeyOf('building', undefined), () => setMode({ kind: 'add' }));
+  return [mode, setMode] as const;
+}
+
+export function BuildingsPage() {
+  const [mode, setMode] = useMode();
   // Going to a building and back finds the list as it was left: same search, same place.
   const [search, setSearch] = useRememberedText('buildings.search');
   const buildings = useQuery(buildingsQuery);
   const remove = useDeleteBuilding();
   useScrollMemory('buildings.list', mode.kind === 'list' && buildings.isSuccess);
+  useEffect(() => BuildingForm.preload(), []);
+  const { mutate } = remove;
+  const confirmDelete = useCallback(
+    (building: BuildingListItem) => {
+      const sure = window.confirm(
+        `Are you sure you want to delete ${building.name}? This will also delete all rooms and equipment in this building.`,
+      );
+      if (!sure) return;
+      mutate(building.id, {
+        onSuccess: () => toast({ title: 'Success', description: 'Building deleted successfully' }),
+        onError: () =>
+          toast({ title: 'Error', description: 'Failed to delete building', variant: 'destructive' }),
+      });
+    },
+    [mutate],
+  );
+  const edit = useCallback((building: BuildingListItem) => setMode({ kind: 'edit', building }), [setMode]);
 
   if (mode.kind !== 'list') {
     return (
@@ -47,18 +80,6 @@ export function BuildingsPage() {
       />
     );
   }
-
-  const confirmDelete = (building: BuildingListItem) => {
-    const sure = window.confirm(
-      `Are you sure you want to delete ${building.name}? This will also delete all rooms and equipment in this building.`,
-    );
-    if (!sure) return;
-    remove.mutate(building.id, {
-      onSuccess: () => toast({ title: 'Success', description: 'Building deleted successfully' }),
-      onError: () =>
-        toast({ title: 'Error', description: 'Failed to delete building', variant: 'destructive' }),
-    });
-  };
 
   const shown = filterBuildings(buildings.data ?? [], search);
   return (
@@ -85,17 +106,22 @@ export function BuildingsPage() {
       ) : shown.length === 0 ? (
         <Card className="p-8 text-center text-slate-600">No buildings found</Card>
       ) : (
-        <div className="space-y-4">
-          {shown.map((building) => (
-            <BuildingCard
-              key={building.id}
+        <VirtualList
+          items={shown}
+          itemKey={(building) => building.id}
+          // A picture of 160 px over the name, room count and chips; a description adds lines.
+          estimateHeight={(building) => (building.description ? 300 : 260)}
+          gap={16}
+          className="space-y-4"
+          renderItem={(building) => (
+            <ListedBuildingCard
               building={building}
               deleting={remove.isPending && remove.variables === building.id}
-              onEdit={() => setMode({ kind: 'edit', building })}
-              onDelete={() => confirmDelete(building)}
+              onEdit={edit}
+              onDelete={confirmDelete}
             />
-          ))}
-        </div>
+          )}
+        />
       )}
     </div>
   );

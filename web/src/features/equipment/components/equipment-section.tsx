@@ -1,22 +1,31 @@
 import { type Equipment } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { ChevronRight } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { HealthBadge } from '../../../components/health/health-badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { LoadError } from '../../../components/ui/load-error';
+import { lazyComponent } from '../../../components/ui/lazy-component';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { toast } from '../../../components/ui/use-toast';
 import { equipmentListQuery, useBuildingEquipment, useDeleteEquipment } from '../api/equipment';
+import { useNow } from '../../../lib/use-now';
+import { checkedAgo, lastCheckedAt } from '../lib/checked-ago';
 import { probeTypeLabels } from '../lib/probe-form';
-import { EquipmentForm } from './equipment-form';
 import { draftKeyOf, useRequestedForm } from '../../../lib/offline/drafts';
 import { EquipmentTimeline } from './equipment-timeline';
 import { HealthPanel } from './health-panel';
+import { RoomCheck } from './room-check';
 import { StatusIndicator } from './status-indicator';
 import { FactList } from './fact-list';
+
+// The form's code comes once the room is drawn, not with it: it waits for Add or Edit.
+const EquipmentForm = lazyComponent(
+  () => import('./equipment-form'),
+  (m) => m.EquipmentForm,
+);
 
 type Panel =
   | { kind: 'closed' }
@@ -26,6 +35,7 @@ type Panel =
 
 /** The equipment of a room: cards, adding, and a details dialog to edit or delete. */
 export function EquipmentSection({ roomId }: { roomId: string }) {
+  useEffect(() => EquipmentForm.preload(), []);
   const list = useQuery(equipmentListQuery(roomId));
   const [panel, setPanel] = useState<Panel>({ kind: 'closed' });
   useRequestedForm(draftKeyOf('equipment', undefined, roomId), () => setPanel({ kind: 'add' }));
@@ -42,8 +52,9 @@ export function EquipmentSection({ roomId }: { roomId: string }) {
           + Add Equipment
         </Button>
       </div>
+      {list.data?.length ? <RoomCheck roomId={roomId} equipment={list.data} /> : null}
       {list.isPending ? (
-        <div aria-busy="true" aria-label="Loading equipment" className="space-y-2">
+        <div role="status" aria-busy="true" aria-label="Loading equipment" className="space-y-2">
           {Array.from({ length: 2 }, (_, i) => (
             <Skeleton key={i} className="h-16 w-full rounded-xl" />
           ))}
@@ -89,6 +100,8 @@ export function EquipmentSection({ roomId }: { roomId: string }) {
 }
 
 function EquipmentCard({ equipment, onOpen }: { equipment: Equipment; onOpen: () => void }) {
+  // Every second: "Checked 12 s ago" counts on while the technician watches.
+  const now = useNow(1000);
   return (
     <button
       type="button"
@@ -102,7 +115,12 @@ function EquipmentCard({ equipment, onOpen }: { equipment: Equipment; onOpen: ()
           <span className="block text-sm break-words text-slate-600">{equipment.model}</span>
         ) : null}
         {equipment.ipAddress ? (
-          <span className="block font-mono text-xs break-all text-slate-500">{equipment.ipAddress}</span>
+          <span className="block font-mono text-xs break-all text-slate-600">{equipment.ipAddress}</span>
+        ) : null}
+        {equipment.ipAddress ? (
+          <span className="block text-xs text-slate-600" data-testid="checked-ago">
+            {checkedAgo(lastCheckedAt(equipment), now)}
+          </span>
         ) : null}
         {/* Reachable and faulty are two answers: a projector that pings may have a dead lamp. */}
         {equipment.health?.state === 'warning' || equipment.health?.state === 'error' ? (
@@ -158,7 +176,7 @@ function EquipmentDetails({ roomId, equipment, onEdit, onDeleted }: EquipmentDet
       <FactList rows={rows.map(([label, value]) => [label, value || '—'])} />
       {equipment.notes ? (
         <div className="space-y-1">
-          <p className="text-sm text-slate-500">Notes</p>
+          <p className="text-sm text-slate-600">Notes</p>
           <p className="text-sm whitespace-pre-wrap text-slate-900">{equipment.notes}</p>
         </div>
       ) : null}

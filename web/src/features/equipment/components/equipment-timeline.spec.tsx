@@ -52,7 +52,8 @@ describe(EquipmentTimeline.name, () => {
       'Last Checked': '5 min ago',
       'Last Round Trip': 'No answer',
       '24-Hour Loss': '33.3 % (2 of 6 pings)',
-      '30-Day Uptime': '77.3 %',
+      // First recorded 20 days ago: the figure is of those days, and says so.
+      Uptime: '77.3 % over 20 d',
     });
     expect(calls[0].url).toBe(`/api/equipment/${id}/history`);
     expect(screen.getByText('5 min ago')).toHaveAttribute(
@@ -73,6 +74,33 @@ describe(EquipmentTimeline.name, () => {
     expect(pieces[3].getAttribute('title')).toBe(pieces[3].textContent);
     expect(pieces[1].className).toContain('bg-green-500');
     expect(pieces[3].className).toContain('bg-red-500');
+  });
+
+  it('says how long a device has been watched when it is less than the 30 days', async () => {
+    const justAdded = new Date(to - 3 * 60_000).toISOString();
+    fakeFetch({
+      status: 200,
+      body: history(
+        { spans: [{ start: justAdded, end: at(0), status: 'active' }] },
+        { uptime: { percent: 85.9, upHours: 0.04, downHours: 0.01 } },
+      ),
+    });
+    renderWithApp(<EquipmentTimeline equipmentId={id} />);
+    expect((await figures()).Uptime).toBe('85.9 % over 3 min');
+  });
+
+  it('calls it the 30-day uptime once watched the whole window', async () => {
+    fakeFetch({
+      status: 200,
+      body: history({
+        spans: [
+          { start: at(30), end: at(1), status: 'active' },
+          { start: at(1), end: at(0), status: 'inactive' },
+        ],
+      }),
+    });
+    renderWithApp(<EquipmentTimeline equipmentId={id} />);
+    expect((await figures())['30-Day Uptime']).toBe('77.3 %');
   });
 
   it('says what there is not yet, for equipment never checked', async () => {

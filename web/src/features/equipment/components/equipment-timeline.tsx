@@ -24,7 +24,7 @@ export function EquipmentTimeline({ equipmentId }: { equipmentId: string }) {
         Last 30 Days
       </h3>
       {history.isPending ? (
-        <div aria-busy="true" aria-label="Loading history" className="space-y-2">
+        <div role="status" aria-busy="true" aria-label="Loading history" className="space-y-2">
           <Skeleton className="h-16 w-full" />
           <Skeleton className="h-6 w-full" />
         </div>
@@ -66,17 +66,14 @@ function TimelineBody({ history }: { history: EquipmentHistory }) {
       ) : (
         <span title={`${summary.loss24h.unanswered} of ${summary.loss24h.pings} pings unanswered`}>
           {percent(summary.loss24h.percent)}{' '}
-          <span className="text-slate-500">
+          <span className="text-slate-600">
             ({summary.loss24h.unanswered} of {summary.loss24h.pings}{' '}
             {summary.loss24h.pings === 1 ? 'ping' : 'pings'})
           </span>
         </span>
       ),
     ],
-    [
-      '30-Day Uptime',
-      summary.uptime.percent === null ? 'No uptime recorded yet' : percent(summary.uptime.percent),
-    ],
+    uptimeRow(history),
   ];
   return (
     <div className="space-y-3">
@@ -84,6 +81,20 @@ function TimelineBody({ history }: { history: EquipmentHistory }) {
       <StatusStrip spans={history.spans} from={Date.parse(history.from)} to={now} />
     </div>
   );
+}
+
+/**
+ * "30-Day Uptime 99.1 %" once it has been watched the whole window; before that the figure is of a
+ * shorter time, and says which: "Uptime 85.9 % over 3 min" (from its first recorded status).
+ */
+function uptimeRow({ summary, spans, from, to }: EquipmentHistory): [string, ReactNode] {
+  const { percent: value } = summary.uptime;
+  const watchedFrom = spans.length ? Date.parse(spans[0].start) : null;
+  const whole = watchedFrom === null || watchedFrom <= Date.parse(from);
+  if (value === null) return [whole ? '30-Day Uptime' : 'Uptime', 'No uptime recorded yet'];
+  if (whole) return ['30-Day Uptime', percent(value)];
+  const watched = Date.parse(to) - watchedFrom;
+  return ['Uptime', `${percent(value)} over ${watched < 60_000 ? 'its first minute' : duration(watched)}`];
 }
 
 interface Piece {
@@ -142,7 +153,7 @@ function StatusStrip({ spans, from, to }: { spans: HistorySpan[]; from: number; 
           );
         })}
       </ol>
-      <div aria-hidden className="flex justify-between text-xs text-slate-500">
+      <div aria-hidden className="flex justify-between text-xs text-slate-600">
         <span>30 days ago</span>
         <span>Now</span>
       </div>

@@ -6,7 +6,7 @@ export function FactList({ rows, ...props }: { rows: [string, ReactNode][] } & C
     <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-2 text-sm" {...props}>
       {rows.map(([label, value]) => (
         <div key={label} className="contents">
-          <dt className="text-slate-500">{label}</dt>
+          <dt className="text-slate-600">{label}</dt>
           <dd className="min-w-0 break-words text-slate-900">{value}</dd>
         </div>
       ))}

@@ -130,7 +130,7 @@ function OidList() {
   return (
     <fieldset className="space-y-3">
       <legend className="text-sm font-medium text-slate-800">Values to watch</legend>
-      <p className="text-xs text-slate-500">
+      <p className="text-xs text-slate-600">
         A value read by its OID gives a warning or an error past a limit: a display&apos;s temperature above
         60, say.
       </p>

@@ -1,4 +1,5 @@
-import { type EquipmentStatus, equipmentStatuses } from '@cm/contracts';
+import { type EquipmentStatus } from '@cm/contracts';
+import { isEquipmentStatus, statusWords } from '../../../lib/status-words';
 
 type StatusTone = 'green' | 'red' | 'yellow' | 'grey';
 
@@ -7,22 +8,21 @@ export interface StatusIndicator {
   tone: StatusTone;
 }
 
-const indicators: Record<EquipmentStatus, StatusIndicator> = {
-  active: { label: 'Active', tone: 'green' },
-  inactive: { label: 'Inactive', tone: 'red' },
-  maintenance: { label: 'Maintenance', tone: 'yellow' },
-  partial: { label: 'Partial', tone: 'yellow' },
+const tones: Record<EquipmentStatus, StatusTone> = {
+  active: 'green',
+  inactive: 'red',
+  maintenance: 'yellow',
+  partial: 'yellow',
 };
-
-const isKnown = (status: string): status is EquipmentStatus =>
-  (equipmentStatuses as readonly string[]).includes(status);
 
 /**
  * Spec section 4: green for active, red for inactive, yellow for maintenance and partial, grey
  * "Unknown" for anything else (a status written by an older client, say).
  */
 export function statusIndicator(status: string): StatusIndicator {
-  return isKnown(status) ? indicators[status] : { label: 'Unknown', tone: 'grey' };
+  return isEquipmentStatus(status)
+    ? { label: statusWords[status], tone: tones[status] }
+    : { label: 'Unknown', tone: 'grey' };
 }
 
 /** The dot's colour class for each tone (Tailwind needs whole class names in the source). */

@@ -24,7 +24,7 @@ export function FleetPage() {
       <h1 className="text-2xl font-bold text-slate-900">Device Fleet</h1>
       <ConsumablesCard />
       {fleet.isPending ? (
-        <div aria-busy="true" aria-label="Loading the device fleet" className="space-y-3">
+        <div role="status" aria-busy="true" aria-label="Loading the device fleet" className="space-y-3">
           <Skeleton className="h-32 w-full rounded-xl" />
           <Skeleton className="h-24 w-full rounded-xl" />
         </div>
@@ -150,7 +150,7 @@ function DeviceList<D extends FleetDevice>({
     <ul className="divide-y divide-slate-100 text-sm" data-testid="fleet-devices">
       {list.map((d) => (
         <li key={d.equipmentId} className="flex items-start gap-3 py-2">
-          <Cpu aria-hidden className="mt-3.5 h-4 w-4 shrink-0 text-slate-500" />
+          <Cpu aria-hidden className="mt-3.5 h-4 w-4 shrink-0 text-slate-600" />
           <span className="min-w-0 flex-1">
             <Link
               href={`/rooms/${d.roomId}`}

@@ -155,7 +155,7 @@ function Summary({ answer }: { answer: ImportAnswer }) {
       <h3 className="font-semibold text-slate-900">{title}</h3>
       <table className="w-full text-sm">
         <thead>
-          <tr className="text-left text-slate-500">
+          <tr className="text-left text-slate-600">
             <th scope="col" className="font-medium">
               &nbsp;
             </th>

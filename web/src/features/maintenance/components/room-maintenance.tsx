@@ -1,18 +1,25 @@
 import { type MaintenanceWindow, maintenanceTargetOf } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Trash2, Wrench } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { LoadError } from '../../../components/ui/load-error';
+import { type MaintenanceTargets } from './maintenance-window-form';
+import { lazyComponent } from '../../../components/ui/lazy-component';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { toast } from '../../../components/ui/use-toast';
 import { roomWindowsQuery, useDeleteMaintenanceWindow } from '../api/maintenance-windows';
 import { currentWindows, formatSpan, formatWhen, maintenanceUntil } from '../lib/windows';
 import { useNow } from '../../../lib/use-now';
-import { type MaintenanceTargets, MaintenanceWindowForm } from './maintenance-window-form';
+
+// The form's code comes once the room is drawn, not with it: it waits for Add or Edit.
+const MaintenanceWindowForm = lazyComponent(
+  () => import('./maintenance-window-form'),
+  (m) => m.MaintenanceWindowForm,
+);
 
 /** How soon a window that begins or ends shows so on an open screen. */
 const TICK_MS = 30_000;
@@ -59,6 +66,7 @@ export function MaintenanceSection({
   from,
   targets,
 }: RoomWindowsProps & { targets: MaintenanceTargets }) {
+  useEffect(() => MaintenanceWindowForm.preload(), []);
   const windows = useQuery(roomWindowsQuery(roomId, from));
   const now = useNow(TICK_MS);
   const [adding, setAdding] = useState(false);
@@ -84,7 +92,7 @@ export function MaintenanceSection({
       ) : windows.isError ? (
         <LoadError what="maintenance windows" error={windows.error} onRetry={() => windows.refetch()} />
       ) : shown.length === 0 ? (
-        <p className="text-sm text-slate-500">No maintenance planned</p>
+        <p className="text-sm text-slate-600">No maintenance planned</p>
       ) : (
         <ul className="space-y-2" aria-label="Maintenance windows">
           {shown.map((w) => (

@@ -99,7 +99,7 @@ function MonitoringTab() {
       ) : (
         <dl className="grid grid-cols-2 gap-3">
           <div className="rounded-lg bg-slate-50 p-3">
-            <dt className="text-sm text-slate-500">Status</dt>
+            <dt className="text-sm text-slate-600">Status</dt>
             <dd className="flex items-center gap-2 text-lg font-semibold" data-testid="monitoring-state">
               <span
                 aria-hidden
@@ -109,7 +109,7 @@ function MonitoringTab() {
             </dd>
           </div>
           <div className="rounded-lg bg-slate-50 p-3">
-            <dt className="text-sm text-slate-500">Interval</dt>
+            <dt className="text-sm text-slate-600">Interval</dt>
             <dd className="text-lg font-semibold" data-testid="monitoring-interval">
               {intervalLabel(status.data.interval)}
             </dd>

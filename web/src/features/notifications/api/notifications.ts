@@ -4,6 +4,9 @@ import { apiJson, apiQuery, queryKeyOf } from '../../../lib/api';
 
 export const channelsQuery = apiQuery(apiRoutes.listChannels);
 
+/** Which kinds of channel this server can send (e-mail needs an SMTP server), and why not. */
+export const channelTypesQuery = apiQuery(apiRoutes.channelTypes);
+
 /** The buildings a channel may be kept to, and whose quiet hours are set. */
 export const buildingsQuery = apiQuery(apiRoutes.listBuildings);
 

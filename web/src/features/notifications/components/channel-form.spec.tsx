@@ -47,6 +47,27 @@ describe(ChannelForm.name, () => {
     expect(calls.map((c) => c.url)).toEqual(['/api/buildings']);
   });
 
+  it('does not offer e-mail without a mail server, and says why', async () => {
+    fakeFetch(buildings);
+    const reason =
+      'E-mail channels need an SMTP server: set SMTP_HOST and SMTP_FROM for the inventory service (see docs/operations.md)';
+    await shown(
+      <ChannelForm
+        types={[
+          { type: 'webhook', available: true, reason: null },
+          { type: 'email', available: false, reason },
+        ]}
+        onDone={() => {}}
+      />,
+    );
+    expect(screen.getByTestId('channel-type-unavailable')).toHaveTextContent(
+      `E-mail is not offered: ${reason}`,
+    );
+    await userEvent.click(screen.getByLabelText('Type'));
+    expect(await screen.findByRole('option', { name: 'Webhook' })).toBeInTheDocument();
+    expect(screen.queryByRole('option', { name: 'E-mail' })).not.toBeInTheDocument();
+  });
+
   it('names a bad recipient under Recipients, then sends the e-mail channel for the buildings ticked', async () => {
     const calls = fakeFetch(buildings, {
       status: 201,

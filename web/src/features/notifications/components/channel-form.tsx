@@ -1,5 +1,6 @@
 import {
   type Channel,
+  type ChannelTypeAvailability,
   channelCreateSchema,
   type ChannelCreate,
   channelTypes,
@@ -54,9 +55,9 @@ const max = maxLengthsOf(channelCreateSchema.in);
 /** The server's messages go under their fields too: it alone knows the allowed targets and the buildings. */
 const serverCheckedFields = ['name', 'type', 'url', 'recipients', 'buildingIds'] as const;
 
-const valuesOf = (channel?: Channel): ChannelFormValues => ({
+const valuesOf = (channel?: Channel, type: Channel['type'] = 'webhook'): ChannelFormValues => ({
   name: channel?.name ?? '',
-  type: channel?.type ?? 'webhook',
+  type: channel?.type ?? type,
   url: channel?.url ?? '',
   recipients: channel?.recipients?.join(', ') ?? '',
   enabled: channel?.enabled ?? true,
@@ -66,15 +67,18 @@ const valuesOf = (channel?: Channel): ChannelFormValues => ({
 interface ChannelFormProps {
   /** The channel to edit; none to add one. */
   channel?: Channel;
+  /** Which kinds this server can send; those it cannot are not offered, and the form says why. */
+  types?: readonly ChannelTypeAvailability[];
   /** Called with a new webhook's signing secret, to be shown this once. */
   onDone: (secret?: string) => void;
 }
 
 /** A webhook or an e-mail list, for the whole campus or some buildings; its type stays once made. */
-export function ChannelForm({ channel, onDone }: ChannelFormProps) {
+export function ChannelForm({ channel, types, onDone }: ChannelFormProps) {
   const save = useSaveChannel();
   const buildings = useQuery(buildingsQuery);
-  const form = useSchemaForm(formSchema, valuesOf(channel));
+  const { offered, unavailable } = typeChoices(channel, types);
+  const form = useSchemaForm(formSchema, valuesOf(channel, offered[0]));
   useServerFieldErrors(form.setError, save.error, serverCheckedFields);
   const type = useWatch({ control: form.control, name: 'type' });
   const editing = Boolean(channel);
@@ -106,10 +110,11 @@ export function ChannelForm({ channel, onDone }: ChannelFormProps) {
         form={form}
         name="type"
         label="Type"
-        options={channel ? [channel.type] : channelTypes}
+        options={offered}
         labelOf={(v) => channelTypeLabels[v as Channel['type']]}
         placeholder="Choose a type"
       />
+      <UnavailableTypes types={unavailable} />
       {type === 'webhook' ? (
         <TextField
           form={form}
@@ -147,4 +152,22 @@ export function ChannelForm({ channel, onDone }: ChannelFormProps) {
       />
     </form>
   );
+}
+
+/** The kinds offered (a channel keeps its own), and those this server cannot send. */
+function typeChoices(channel: Channel | undefined, types: readonly ChannelTypeAvailability[] = []) {
+  if (channel) return { offered: [channel.type], unavailable: [] };
+  return {
+    offered: channelTypes.filter((t) => types.find((a) => a.type === t)?.available ?? true),
+    unavailable: types.filter((a) => !a.available),
+  };
+}
+
+/** The kinds this server cannot send, each with what to set (an administrator reads the form). */
+function UnavailableTypes({ types }: { types: readonly ChannelTypeAvailability[] }) {
+  return types.map((a) => (
+    <p key={a.type} className="text-sm text-slate-700" data-testid="channel-type-unavailable">
+      {channelTypeLabels[a.type]} is not offered: {a.reason}
+    </p>
+  ));
 }

@@ -121,7 +121,8 @@ function ChannelActions({
     <div className="mt-2 flex flex-wrap gap-2">
       <Button
         variant="secondary"
-        aria-label={`Send a test message to ${channel.name}`}
+        // The spoken name starts with the words shown, so "Send test" said aloud finds it.
+        aria-label={`${testing ? 'Sending test...' : 'Send test'} to ${channel.name}`}
         disabled={testing}
         onClick={onTest}
       >
@@ -131,7 +132,7 @@ function ChannelActions({
       {channel.type === 'webhook' ? (
         <Button
           variant="outline"
-          aria-label={`Make a new signing secret for ${channel.name}`}
+          aria-label={`New secret for ${channel.name}`}
           disabled={rotating}
           onClick={onRotate}
         >

@@ -100,7 +100,7 @@ function DeliveryItem({ delivery: d }: { delivery: Delivery }) {
       <div className="flex flex-wrap items-center gap-1.5">
         <Badge variant={stateBadges[d.state]}>{stateLabels[d.state]}</Badge>
         <span className="text-sm font-medium break-words text-slate-900">{d.channelName}</span>
-        <span className="text-xs text-slate-500">
+        <span className="text-xs text-slate-600">
           {d.kind} · {new Date(d.createdAt).toLocaleString()}
           {d.attempts > 1 ? ` · ${d.attempts} attempts` : ''}
         </span>

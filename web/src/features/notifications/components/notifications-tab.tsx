@@ -1,7 +1,9 @@
 import { type Channel } from '@cm/contracts';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { ShownOnce } from '../../../components/ui/shown-once';
+import { channelTypesQuery } from '../api/notifications';
 import { ChannelForm } from './channel-form';
 import { ChannelList } from './channel-list';
 import { DeliveryLog } from './delivery-log';
@@ -12,6 +14,7 @@ type DialogState = { open: false } | { open: true; channel?: Channel } | { open:
 /** Settings → Notifications, for administrators: channels, their test button, quiet hours, the delivery log. */
 export function NotificationsTab() {
   const [dialog, setDialog] = useState<DialogState>({ open: false });
+  const types = useQuery(channelTypesQuery);
   const close = () => setDialog({ open: false });
   const showSecret = (secret: string) => setDialog({ open: true, secret });
 
@@ -40,6 +43,7 @@ export function NotificationsTab() {
             <ChannelForm
               key={dialog.channel?.id ?? 'new'}
               channel={dialog.channel}
+              types={types.data}
               onDone={(secret) => (secret ? showSecret(secret) : close())}
             />
           ) : null}

@@ -37,13 +37,13 @@ describe(RoomAlerts.name, () => {
     renderWithApp(<RoomAlerts roomId={roomId} />);
     expect(await screen.findByRole('heading', { name: 'Open alert' })).toBeInTheDocument();
     expect(calls[0].url).toBe(`/api/alerts/open?roomId=${roomId}`);
-    expect(screen.getByText(/2 of 5 devices offline since/)).toHaveTextContent(when(alert.openedAt));
+    expect(screen.getByText(/2 of 5 devices not answering since/)).toHaveTextContent(when(alert.openedAt));
     const devices = within(screen.getByRole('list', { name: 'Devices in the alert' })).getAllByRole(
       'listitem',
     );
     expect(devices.map((d) => d.textContent)).toEqual([
-      `Display (10.1.2.4-6)Partly answering since ${when('2026-11-24T19:59:00.000Z')}`,
-      `Projector (10.1.2.3)Offline since ${when('2026-11-24T19:58:30.000Z')}`,
+      `Display (10.1.2.4-6)Partial since ${when('2026-11-24T19:59:00.000Z')}`,
+      `Projector (10.1.2.3)Inactive since ${when('2026-11-24T19:58:30.000Z')}`,
     ]);
   });
 

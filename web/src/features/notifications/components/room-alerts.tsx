@@ -2,20 +2,14 @@ import { type OpenAlert } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { BellRing } from 'lucide-react';
 import { LoadError } from '../../../components/ui/load-error';
+import { statusWord } from '../../../lib/status-words';
 import { roomAlertsQuery } from '../api/notifications';
 
 const dateTime: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
 const formatWhen = (iso: string) => new Date(iso).toLocaleString(undefined, dateTime);
 
-const statusLabel = {
-  inactive: 'Offline',
-  partial: 'Partly answering',
-  active: 'Online',
-  maintenance: 'Maintenance',
-};
-
 /**
- * The room's open alert (issue 21): which devices are offline and since when, as the alert
+ * The room's open alert (issue 21): which devices are not answering and since when, as the alert
  * messages said. Nothing while the room has none; live events keep it current.
  */
 export function RoomAlerts({ roomId }: { roomId: string }) {
@@ -43,7 +37,7 @@ function AlertCard({ alert }: { alert: OpenAlert }) {
       <p className="flex items-center gap-2 text-sm font-medium text-red-900">
         <BellRing aria-hidden className="h-4 w-4 shrink-0" />
         <span>
-          {alert.devices.length} of {n} device{n === 1 ? '' : 's'} offline since{' '}
+          {alert.devices.length} of {n} device{n === 1 ? '' : 's'} not answering since{' '}
           <span className="whitespace-nowrap">{formatWhen(alert.openedAt)}</span>
         </span>
       </p>
@@ -58,7 +52,7 @@ function AlertCard({ alert }: { alert: OpenAlert }) {
               {d.address ? <span className="font-normal text-slate-600"> ({d.address})</span> : null}
             </span>
             <span className="text-slate-600">
-              {statusLabel[d.status]}
+              {statusWord(d.status)}
               {d.since ? (
                 <>
                   {' '}

@@ -14,7 +14,7 @@ export function ReportsPage() {
     <div className="space-y-4">
       <h1 className="text-2xl font-bold text-slate-900">Reports</h1>
       {report.isPending ? (
-        <div aria-busy="true" aria-label="Loading report" className="grid grid-cols-2 gap-3">
+        <div role="status" aria-busy="true" aria-label="Loading report" className="grid grid-cols-2 gap-3">
           {Array.from({ length: 4 }, (_, i) => (
             <Skeleton key={i} className="h-24 rounded-xl" />
           ))}
@@ -68,7 +68,7 @@ function ReportBody({ report }: { report: UptimeReport }) {
         >
           <div className="h-full bg-green-500" style={{ width: `${report.overallUptimePercent}%` }} />
         </div>
-        <p className="text-xs text-slate-500">Share of all equipment that is online now.</p>
+        <p className="text-xs text-slate-600">Share of all equipment that is online now.</p>
       </Card>
       <Card className="space-y-3 p-4">
         <h2 className="font-semibold text-slate-900">Uptime Report</h2>

@@ -20,7 +20,7 @@ export function AttachmentField({ label, value, onChange }: AttachmentFieldProps
         {value ? (
           <img src={value} alt={label} className="h-12 w-16 shrink-0 rounded-md bg-slate-200 object-cover" />
         ) : (
-          <span className="flex h-12 w-16 shrink-0 items-center justify-center rounded-md bg-slate-100 text-xs text-slate-500">
+          <span className="flex h-12 w-16 shrink-0 items-center justify-center rounded-md bg-slate-100 text-xs text-slate-600">
             None
           </span>
         )}

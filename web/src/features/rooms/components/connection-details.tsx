@@ -44,7 +44,7 @@ export function ConnectionDetails() {
         <h2 id="connection-heading" className="text-lg font-semibold text-slate-900">
           Connection Details
         </h2>
-        <p className="text-sm text-slate-500">Notes for this visit only: they are not saved.</p>
+        <p className="text-sm text-slate-600">Notes for this visit only: they are not saved.</p>
       </div>
       {fields.length > 0 ? (
         <ul className="space-y-2">

@@ -29,11 +29,11 @@ export function RoomCard({ room, deleting, onEdit, onDelete }: RoomCardProps) {
         </p>
         <p className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-700">
           <span className="inline-flex items-center gap-1">
-            <Users aria-hidden className="h-4 w-4 text-slate-500" />
+            <Users aria-hidden className="h-4 w-4 text-slate-600" />
             Capacity {room.capacity}
           </span>
           <span className="inline-flex items-center gap-1">
-            <Monitor aria-hidden className="h-4 w-4 text-slate-500" />
+            <Monitor aria-hidden className="h-4 w-4 text-slate-600" />
             {room.equipmentCount} Equipment
           </span>
         </p>

@@ -12,7 +12,7 @@ import { ImageUploadDialog } from '../../../components/upload/image-upload-dialo
 import { ApiError } from '../../../lib/api';
 import { type RoomAttachmentField, roomQuery, useAttachToRoom } from '../api/rooms';
 import { ConnectionDetails } from './connection-details';
-import { RoomFormDialog } from './room-form';
+import { RoomFormDialog } from './room-form-dialog';
 import { RoomQrDialog } from './room-qr-dialog';
 import { RoomPhoto, RoomTiles } from './room-tiles';
 
@@ -270,7 +270,7 @@ function SeatingLayoutView({
 
 function RoomDetailSkeleton() {
   return (
-    <div aria-busy="true" aria-label="Loading room" className="space-y-4">
+    <div role="status" aria-busy="true" aria-label="Loading room" className="space-y-4">
       <Skeleton className="-mx-4 -mt-4 h-52 rounded-none" />
       <Skeleton className="h-8 w-1/2" />
       <div className="grid grid-cols-2 gap-3">

@@ -56,7 +56,9 @@ export function RoomLabelsPage({ buildingId }: { buildingId: string }) {
                 <QrCode text={roomUrl(room.id)} label={`QR code of ${room.name}`} className="w-full" />
               </a>
               <span className="mt-1 w-full font-semibold break-words">{room.name}</span>
-              <span className="text-sm text-slate-600">{floorLabel(room.floor)}</span>
+              {/* A label found on its own (in a drawer, in another building) still says where it belongs. */}
+              <span className="w-full text-sm break-words text-slate-700">{building.data?.name}</span>
+              <span className="text-sm text-slate-700">{floorLabel(room.floor)}</span>
             </li>
           ))}
         </ul>

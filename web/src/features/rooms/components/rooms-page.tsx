@@ -13,7 +13,7 @@ import { toast } from '../../../components/ui/use-toast';
 import { ApiError } from '../../../lib/api';
 import { useScrollMemory } from '../../../lib/remembered';
 import { buildingOfRoomsQuery, roomsQuery, useDeleteRoom } from '../api/rooms';
-import { RoomFormDialog } from './room-form';
+import { RoomFormDialog } from './room-form-dialog';
 import { KeepOfflineButton } from './keep-offline-button';
 import { draftKeyOf, useRequestedForm } from '../../../lib/offline/drafts';
 import { RoomList } from './room-list';
@@ -100,7 +100,7 @@ export function RoomsPage({ buildingId }: { buildingId: string }) {
 
 function RoomListSkeleton() {
   return (
-    <div aria-busy="true" aria-label="Loading rooms" className="space-y-3">
+    <div role="status" aria-busy="true" aria-label="Loading rooms" className="space-y-3">
       <Skeleton className="h-6 w-1/3" />
       {Array.from({ length: 3 }, (_, i) => (
         <Card key={i} className="space-y-2 p-4" data-testid="room-skeleton">

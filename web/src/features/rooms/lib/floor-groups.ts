@@ -4,7 +4,7 @@ const NUMERIC = /^-?\d+(\.\d+)?$/;
 
 const UNSPECIFIED_FLOOR = 'Unspecified';
 
-interface FloorGroup<T> {
+export interface FloorGroup<T> {
   /** The floor as entered, or null for rooms with none. */
   floor: string | null;
   heading: string;

@@ -14,6 +14,7 @@ import { LoadError } from '../../../components/ui/load-error';
 import { SearchInput } from '../../../components/ui/search-input';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { searchQuery } from '../api/search';
+import { statusWord } from '../../../lib/status-words';
 
 /** Typing pauses this long before a search is sent: one call per word, not per key. */
 const DEBOUNCE_MS = 250;
@@ -47,7 +48,7 @@ export function SearchPage() {
           or note.
         </p>
       ) : results.isPending ? (
-        <div aria-busy="true" aria-label="Searching" className="space-y-2">
+        <div role="status" aria-busy="true" aria-label="Searching" className="space-y-2">
           {Array.from({ length: 3 }, (_, i) => (
             <Skeleton key={i} className="h-16 rounded-xl" />
           ))}
@@ -90,8 +91,8 @@ export function SearchPage() {
               <Hit key={e.id} href={`/rooms/${e.roomId}`} icon={<Monitor aria-hidden className="h-5 w-5" />}>
                 <span className="font-medium text-slate-900">{e.name}</span>
                 <span className="text-sm text-slate-600">{e.path}</span>
-                <span className="text-xs text-slate-500">
-                  {[e.model, e.serialNumber && `S/N ${e.serialNumber}`, e.ipAddress, e.status]
+                <span className="text-xs text-slate-600">
+                  {[e.model, e.serialNumber && `S/N ${e.serialNumber}`, e.ipAddress, statusWord(e.status)]
                     .filter(Boolean)
                     .join(' · ')}
                 </span>
@@ -118,7 +119,7 @@ function Group<T>({
   if (items.length === 0) return null;
   return (
     <section aria-label={title} className="space-y-2">
-      <h2 className="text-sm font-semibold tracking-wide text-slate-500 uppercase">{title}</h2>
+      <h2 className="text-sm font-semibold tracking-wide text-slate-600 uppercase">{title}</h2>
       <ul className="space-y-2">{items.map(children)}</ul>
       {more && (
         <p className="text-sm text-slate-600">

@@ -123,7 +123,7 @@ function UserFields<Output>(props: SchemaFormProps<UserFormValues, Output> & { e
       {external ? (
         <div className="space-y-1.5">
           <p className="text-sm font-medium text-slate-800">Password</p>
-          <p className="text-xs text-slate-500">{authMessages.externalPassword}</p>
+          <p className="text-xs text-slate-600">{authMessages.externalPassword}</p>
         </div>
       ) : (
         <TextField

@@ -41,7 +41,7 @@ export function UsersPage({ changesOf }: { changesOf?: (userId: string) => React
         </Tooltip>
       </div>
       {users.isPending ? (
-        <div aria-busy="true" aria-label="Loading users" className="space-y-2">
+        <div role="status" aria-busy="true" aria-label="Loading users" className="space-y-2">
           {Array.from({ length: 3 }, (_, i) => (
             <Skeleton key={i} className="h-20 rounded-xl" />
           ))}
@@ -154,7 +154,7 @@ function UserCard({
       <div className="min-w-0 flex-1 space-y-1">
         <h2 className="font-semibold break-words text-slate-900">{user.username}</h2>
         {fullName(user) ? <p className="text-sm break-words text-slate-700">{fullName(user)}</p> : null}
-        {user.email ? <p className="text-sm break-all text-slate-500">{user.email}</p> : null}
+        {user.email ? <p className="text-sm break-all text-slate-600">{user.email}</p> : null}
         <UserBadges user={user} />
         {user.signInLocked ? (
           <Button

@@ -1,0 +1,73 @@
+import { type Building, type Room, type RoomCheckResult } from '@cm/contracts';
+import { eventually } from '@cm/platform/testing';
+import { PjlinkSimulator } from '@cm/simulators';
+import { type Page } from 'playwright-core';
+import { onSharedSystem, screenshot, type WebSystem } from './browser';
+
+/** "Check this room now" on the room screen, against a simulated projector on loopback. */
+describe('web app: check this room now', () => {
+  let web: WebSystem;
+  let page: Page;
+  let room: Room;
+  let projector: PjlinkSimulator;
+  const api: WebSystem['api'] = (method, path, body) => web.api(method, path, body);
+  const card = (name: string) => page.getByTestId('equipment-card').filter({ hasText: name });
+
+  onSharedSystem(
+    (w) => (web = w),
+    (p) => (page = p),
+  );
+
+  beforeAll(async () => {
+    projector = await PjlinkSimulator.start({
+      host: '127.0.37.1',
+      class: 2,
+      lamps: [{ hours: 900, on: true }],
+      errors: { filter: 'warning' },
+    });
+    const building = await api<Building>('POST', '/api/buildings', { name: 'Check Hall' });
+    room = await api<Room>('POST', `/api/buildings/${building.id}/rooms`, {
+      name: 'C-104',
+      type: 'Classroom',
+      floor: '1',
+    });
+    await api('POST', `/api/rooms/${room.id}/equipment`, {
+      name: 'Projector',
+      ipAddress: '127.0.37.1',
+      probe: { type: 'pjlink', port: projector.port, intervalSeconds: 3600 },
+    });
+    await api('POST', `/api/rooms/${room.id}/equipment`, { name: 'Display', ipAddress: '127.0.37.2' });
+    await api('POST', `/api/rooms/${room.id}/equipment`, { name: 'Whiteboard' });
+  });
+  afterAll(() => projector?.close());
+
+  it('is refused for a room that does not exist', async () => {
+    await expect(api('POST', '/api/rooms/00000000-0000-4000-8000-000000000000/check')).rejects.toThrow(
+      /answered 404/,
+    );
+  });
+
+  it('checks only this room at 390 × 844, with monitoring stopped: the result, each card checked seconds ago, the probe read', async () => {
+    // The monitor hears of the new probe settings shortly after they are saved.
+    await eventually(async () => {
+      const result = await api<RoomCheckResult>('POST', `/api/rooms/${room.id}/check`);
+      expect(result.equipment.find((e) => e.probe)?.probe).toMatchObject({ outcome: 'answered' });
+    });
+    expect((await api<{ isRunning: boolean }>('GET', '/api/monitoring/status')).isRunning).toBe(false);
+
+    await page.goto(`/rooms/${room.id}`);
+    const button = page.getByRole('button', { name: 'Check this room now' });
+    await button.click();
+    const result = page.getByRole('status').filter({ hasText: /^Checked 2 equipment/ });
+    expect(await result.innerText()).toBe('Checked 2 equipment: 2 answered');
+    await eventually(async () =>
+      expect(await card('Projector').getByTestId('checked-ago').innerText()).toMatch(/^Checked \d+ s ago$/),
+    );
+    expect(await card('Display').getByTestId('checked-ago').innerText()).toMatch(/^Checked \d+ s ago$/);
+    // No address: nothing to check, and the card says nothing of checks.
+    expect(await card('Whiteboard').getByTestId('checked-ago').count()).toBe(0);
+    // The deep probe's reading is recorded before the answer: the filter warning is on the card.
+    expect(await card('Projector').getByTestId('health-badge').innerText()).toBe('Warning');
+    await screenshot(page, 'room-check-390');
+  });
+});
