@@ -169,6 +169,7 @@ describe('web app: offline edits, conflicts and drafts', () => {
     await waiting(1).click();
     const dialog = page.getByRole('dialog', { name: 'Waiting changes' });
     const row = dialog.getByRole('row').filter({ hasText: 'description' });
+    await row.waitFor();
     expect(await row.getByRole('cell').allInnerTexts()).toEqual([
       'description',
       'Projector lamp replaced',

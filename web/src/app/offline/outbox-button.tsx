@@ -1,8 +1,12 @@
 import { CloudUpload } from 'lucide-react';
-import { useState } from 'react';
-import { Dialog, DialogContent } from '../../components/ui/dialog';
-import { useOutbox } from '../../lib/offline/outbox-store';
-import { OutboxList } from './outbox-list';
+import { Suspense, useState } from 'react';
+import { useOutbox } from '../../lib/offline/outbox-entries';
+import { lazyScreen } from '../lazy-screen';
+
+const OutboxDialog = lazyScreen(
+  () => import('./outbox-dialog'),
+  (m) => m.OutboxDialog,
+);
 
 /** The header's count of changes waiting on this phone; it opens their list. Hidden when none wait. */
 export function OutboxButton() {
@@ -13,7 +17,7 @@ export function OutboxButton() {
   const needYou = entries.some((e) => e.state !== 'waiting');
   const name = `${count} ${count === 1 ? 'change' : 'changes'} waiting`;
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
+    <>
       <button
         type="button"
         aria-label={name}
@@ -32,9 +36,11 @@ export function OutboxButton() {
           {count}
         </span>
       </button>
-      <DialogContent title="Waiting changes" description="Kept on this phone until the server has them.">
-        <OutboxList entries={entries} onOpenForm={() => setOpen(false)} />
-      </DialogContent>
-    </Dialog>
+      {open ? (
+        <Suspense fallback={null}>
+          <OutboxDialog entries={entries} onClose={() => setOpen(false)} />
+        </Suspense>
+      ) : null}
+    </>
   );
 }

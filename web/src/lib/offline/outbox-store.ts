@@ -1,31 +1,11 @@
-import { useSyncExternalStore } from 'react';
 import { ApiError, NetworkError } from '../api';
-import { keyValueStore } from './idb';
+import { currentEntries, ready, refresh, store } from './outbox-entries';
 import { flushOutbox, type FlushResult, mergedText, nextSeq, type OutboxEntry } from './outbox';
 import { outcomeOf, sendEntry } from './send';
 
 import { CONFLICTED, type Conflicted, QUEUED, type Queued } from './markers';
 
-const store = keyValueStore<OutboxEntry>('outbox');
-let entries: OutboxEntry[] = [];
-const listeners = new Set<() => void>();
 const flushedListeners = new Set<(result: FlushResult) => void>();
-
-async function refresh(): Promise<void> {
-  entries = (await store.all()).sort((a, b) => a.seq - b.seq);
-  for (const listener of listeners) listener();
-}
-
-/** Every entry kept, in order: waiting, conflicting and refused. */
-export function useOutbox(): OutboxEntry[] {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => entries,
-  );
-}
 
 /** Told after each round of sending that sent or marked anything (to refresh screens, say so). */
 export function onFlushed(listener: (result: FlushResult) => void): () => void {
@@ -53,7 +33,7 @@ export async function saveOrQueue<T>(
   send: () => Promise<T>,
 ): Promise<T | Queued | Conflicted> {
   await ready;
-  const waiting = entries.some((e) => e.state === 'waiting');
+  const waiting = currentEntries().some((e) => e.state === 'waiting');
   if (navigator.onLine === false || waiting) {
     await enqueue(entry);
     if (navigator.onLine !== false) void flush();
@@ -100,7 +80,7 @@ export function flush(): Promise<FlushResult> {
 
 /** The person's answer to a conflict: send mine over theirs, keep theirs, or merge the notes. */
 export async function resolveConflict(key: string, choice: 'mine' | 'theirs' | 'merge'): Promise<void> {
-  const entry = entries.find((e) => e.key === key);
+  const entry = currentEntries().find((e) => e.key === key);
   if (!entry?.current) return;
   if (choice === 'theirs') return discard(key);
   const body = { ...entry.body };
@@ -130,5 +110,3 @@ export async function discard(key: string): Promise<void> {
   await store.remove(key);
   await refresh();
 }
-
-const ready = refresh();
