@@ -12,7 +12,8 @@ export function SessionEndedDialog() {
       <DialogContent
         title="Your session has ended"
         description="Sign in again to carry on. What you typed is kept."
-        closable={false}
+        // No Close: only signing in ends it (hidden by style: the dialog's code stays as it is).
+        className="[&_button[aria-label='Close']]:hidden"
         onEscapeKeyDown={(e) => e.preventDefault()}
         onPointerDownOutside={(e) => e.preventDefault()}
         onInteractOutside={(e) => e.preventDefault()}

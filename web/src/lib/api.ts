@@ -8,7 +8,6 @@ import {
   IF_MATCH_HEADER,
 } from '@cm/contracts';
 import { type QueryFunction, queryOptions } from '@tanstack/react-query';
-import { isKeptRead, keptRead } from './offline/reads';
 import { type z } from 'zod';
 
 /**
@@ -252,6 +251,10 @@ async function callJson<R extends JsonRoute>(
   return reply.data as ReplyOf<R>;
 }
 
+const keptTags = new Set(['Buildings', 'Rooms', 'Equipment']);
+/** Whether a route's answers are kept for offline use (`offline/reads.ts`): the inventory's reads. */
+const isKeptRead = (route: ApiRouteDef) => route.method === 'GET' && keptTags.has(route.tag);
+
 /** The query for a GET route: its key from the path, its fetch through `apiJson`. */
 export function apiQuery<R extends JsonRoute & { method: 'GET' }>(route: R, ...args: ArgsOf<R>) {
   const { params, query } = splitArgs(route, args);
@@ -263,14 +266,16 @@ export function apiQuery<R extends JsonRoute & { method: 'GET' }>(route: R, ...a
   return queryOptions({
     queryKey,
     // The inventory's reads are kept on the phone, and answered from there when the network does not.
-    queryFn: ({ signal }) =>
-      isKeptRead(route)
-        ? keptRead(
-            queryKey,
-            () => read(signal),
-            (e) => e instanceof NetworkError,
-          )
-        : read(signal),
+    queryFn: async ({ signal }) => {
+      if (!isKeptRead(route)) return read(signal);
+      // Its code (IndexedDB's) comes with the first such read, not with the first screen.
+      const { keptRead } = await import('./offline/reads');
+      return keptRead(
+        queryKey,
+        () => read(signal),
+        (e) => e instanceof NetworkError,
+      );
+    },
   });
 }
 

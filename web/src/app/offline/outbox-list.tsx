@@ -1,6 +1,7 @@
 import { useLocation } from 'wouter';
 import { Button } from '../../components/ui/button';
-import { requestForm, writeDraft } from '../../lib/offline/drafts';
+import { writeDraft } from '../../lib/offline/drafts';
+import { requestForm } from '../../lib/offline/requested-form';
 import { type OutboxEntry } from '../../lib/offline/outbox';
 import { discard, flush, mergeableFields, resolveConflict } from '../../lib/offline/outbox-store';
 

@@ -1,8 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { toast } from '../../components/ui/use-toast';
 import { useCurrentUser } from '../../features/auth/api/current-user';
-import { type FlushResult } from '../../lib/offline/outbox';
 
 const EVERY_MS = 60_000;
 
@@ -20,40 +18,26 @@ export function useOutboxRunner(): void {
     let stopped = false;
     const cleanups: (() => void)[] = [];
     // The sending code comes after the first screen: only the count is needed to draw it.
-    void import('../../lib/offline/outbox-store').then(({ flush, onFlushed }) => {
-      if (stopped) return;
-      const send = () => {
-        if (navigator.onLine !== false) void flush();
-      };
-      send();
-      const timer = setInterval(send, EVERY_MS);
-      window.addEventListener('online', send);
-      const stop = onFlushed((result) => tell(result, () => void queryClient.invalidateQueries()));
-      cleanups.push(
-        () => clearInterval(timer),
-        () => window.removeEventListener('online', send),
-        stop,
-      );
-    });
+    void Promise.all([import('../../lib/offline/outbox-store'), import('./tell')]).then(
+      ([{ flush, onFlushed }, { tell }]) => {
+        if (stopped) return;
+        const send = () => {
+          if (navigator.onLine !== false) void flush();
+        };
+        send();
+        const timer = setInterval(send, EVERY_MS);
+        window.addEventListener('online', send);
+        const stop = onFlushed((result) => tell(result, () => void queryClient.invalidateQueries()));
+        cleanups.push(
+          () => clearInterval(timer),
+          () => window.removeEventListener('online', send),
+          stop,
+        );
+      },
+    );
     return () => {
       stopped = true;
       for (const cleanup of cleanups) cleanup();
     };
   }, [signedIn, queryClient]);
-}
-
-/** Refreshes the screens after a round that did something, and says what it did. */
-function tell({ sent, conflicts, refused }: FlushResult, refreshScreens: () => void): void {
-  refreshScreens();
-  if (sent.length)
-    toast({
-      title: 'Changes sent',
-      description: `${sent.length} ${sent.length === 1 ? 'change' : 'changes'} saved on the server.`,
-    });
-  if (conflicts.length || refused.length)
-    toast({
-      title: 'Changes need you',
-      description: 'Open the waiting changes: some were changed elsewhere or refused.',
-      variant: 'destructive',
-    });
 }

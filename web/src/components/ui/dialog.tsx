@@ -1,6 +1,6 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import { type ComponentProps, type KeyboardEvent, type ReactNode, type RefObject, useRef } from 'react';
+import { type ComponentProps, type KeyboardEvent, type ReactNode, useRef } from 'react';
 import { cn } from '../../lib/cn';
 
 export const Dialog = DialogPrimitive.Root;
@@ -20,14 +20,8 @@ export function DialogContent({
   onOpenAutoFocus,
   onCloseAutoFocus,
   onKeyDown,
-  closable = true,
   ...props
-}: ComponentProps<typeof DialogPrimitive.Content> & {
-  title: ReactNode;
-  description?: ReactNode;
-  /** False: no Close button (a dialog only its own action ends). */
-  closable?: boolean;
-}) {
+}: ComponentProps<typeof DialogPrimitive.Content> & { title: ReactNode; description?: ReactNode }) {
   const body = useRef<HTMLDivElement>(null);
   const close = useRef<HTMLButtonElement>(null);
   const opener = useRef<HTMLElement | null>(null);
@@ -67,7 +61,18 @@ export function DialogContent({
         }}
         {...props}
       >
-        <TitleBar title={title} closable={closable} closeRef={close} />
+        <div className="flex items-center justify-between gap-2 border-b border-slate-200 py-1 pr-1 pl-5">
+          <DialogPrimitive.Title className="text-lg font-semibold text-slate-900">
+            {title}
+          </DialogPrimitive.Title>
+          <DialogPrimitive.Close
+            ref={close}
+            aria-label="Close"
+            className="flex h-11 w-11 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100"
+          >
+            <X aria-hidden className="h-5 w-5" />
+          </DialogPrimitive.Close>
+        </div>
         {description ? (
           <DialogPrimitive.Description className="px-5 pt-3 text-sm text-slate-600">
             {description}
@@ -78,32 +83,5 @@ export function DialogContent({
         </div>
       </DialogPrimitive.Content>
     </DialogPrimitive.Portal>
-  );
-}
-
-function TitleBar({
-  title,
-  closable,
-  closeRef,
-}: {
-  title: ReactNode;
-  closable: boolean;
-  closeRef: RefObject<HTMLButtonElement | null>;
-}) {
-  return (
-    <div className="flex items-center justify-between gap-2 border-b border-slate-200 py-1 pr-1 pl-5">
-      <DialogPrimitive.Title className="text-lg font-semibold text-slate-900">{title}</DialogPrimitive.Title>
-      {closable ? (
-        <DialogPrimitive.Close
-          ref={closeRef}
-          aria-label="Close"
-          className="flex h-11 w-11 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100"
-        >
-          <X aria-hidden className="h-5 w-5" />
-        </DialogPrimitive.Close>
-      ) : (
-        <span className="h-11" />
-      )}
-    </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { WifiOff } from 'lucide-react';
-import { useOfflineDataSince } from '../../lib/offline/reads';
+import { useOfflineDataSince } from '../../lib/offline/served';
 import { useOnline } from '../../lib/online';
 import { timeAgo } from '../../lib/time';
 import { useNow } from '../../lib/use-now';

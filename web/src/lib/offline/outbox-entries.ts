@@ -1,12 +1,23 @@
 import { useSyncExternalStore } from 'react';
-import { keyValueStore } from './idb';
+import { type KeyValueStore } from './idb';
 import { type OutboxEntry } from './outbox';
 
 /**
  * The outbox's entries as the screens show them (the header's count): apart from the sending, so
  * that a screen showing the count does not carry the code that sends.
  */
-export const store = keyValueStore<OutboxEntry>('outbox');
+// IndexedDB's code comes after the first screen; the count waits for it.
+export const store: KeyValueStore<OutboxEntry> = lazyStore();
+
+function lazyStore(): KeyValueStore<OutboxEntry> {
+  const real = import('./idb').then(({ keyValueStore }) => keyValueStore<OutboxEntry>('outbox'));
+  return {
+    get: async (key) => (await real).get(key),
+    all: async () => (await real).all(),
+    put: async (key, value) => (await real).put(key, value),
+    remove: async (key) => (await real).remove(key),
+  };
+}
 let entries: OutboxEntry[] = [];
 const listeners = new Set<() => void>();
 

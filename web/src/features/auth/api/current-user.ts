@@ -1,7 +1,6 @@
 import { apiRoutes } from '@cm/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiJson, NetworkError, nullOn401, queryKeyOf } from '../../../lib/api';
-import { keptRead } from '../../../lib/offline/reads';
 
 const queryKey = queryKeyOf(apiRoutes.currentUser);
 
@@ -13,12 +12,14 @@ const queryKey = queryKeyOf(apiRoutes.currentUser);
  */
 export const currentUserQuery = queryOptions({
   queryKey,
-  queryFn: () =>
-    keptRead(
+  queryFn: async () => {
+    const { keptRead } = await import('../../../lib/offline/reads');
+    return keptRead(
       queryKey,
       () => nullOn401(apiJson(apiRoutes.currentUser)),
       (e) => e instanceof NetworkError,
-    ),
+    );
+  },
   retry: false,
 });
 

@@ -2,8 +2,8 @@ import { apiRoutes } from '@cm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ApiBody, apiJson, apiQuery } from '../../../lib/api';
 import { draftKeyOf } from '../../../lib/offline/drafts';
-import { type NewEntry, saveOrQueue } from '../../../lib/offline/outbox-store';
-import { callEntry } from '../../../lib/offline/send';
+import { type NewEntry } from '../../../lib/offline/outbox-store';
+import { queueableSave } from '../../../lib/offline/queueable-save';
 import { useSubmissionKey } from '../../../lib/submission-key';
 
 export const buildingsQuery = apiQuery(apiRoutes.listBuildings);
@@ -35,7 +35,7 @@ export function useSaveBuilding() {
             form,
           }
         : { key, route: 'createBuilding', params: {}, body, label: `Add building ${body.name}`, form };
-      return saveOrQueue(entry, () => callEntry(entry));
+      return queueableSave(entry);
     },
     onSuccess: () => {
       submission.saved();

@@ -14,7 +14,8 @@ import { toast } from '../../../components/ui/use-toast';
 import { ProblemsBanner } from '../../../components/health/problems-banner';
 import { buildingsQuery, useDeleteBuilding } from '../api/buildings';
 import { BuildingCard, BuildingCardSkeletons } from './building-card';
-import { draftKeyOf, useRequestedForm } from '../../../lib/offline/drafts';
+import { draftKeyOf } from '../../../lib/offline/drafts';
+import { useRequestedForm } from '../../../lib/offline/requested-form';
 
 // The form's code (the form library, the schemas' checks, uploads) is not needed to see the list:
 // it comes once the list is drawn, before Add or Edit is tapped.

@@ -2,8 +2,8 @@ import { apiRoutes } from '@cm/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ApiBody, apiJson, apiQuery } from '../../../lib/api';
 import { draftKeyOf } from '../../../lib/offline/drafts';
-import { type NewEntry, saveOrQueue } from '../../../lib/offline/outbox-store';
-import { callEntry } from '../../../lib/offline/send';
+import { type NewEntry } from '../../../lib/offline/outbox-store';
+import { queueableSave } from '../../../lib/offline/queueable-save';
 import { useSubmissionKey } from '../../../lib/submission-key';
 
 export const equipmentListQuery = (roomId: string) => apiQuery(apiRoutes.listEquipment, { roomId });
@@ -38,7 +38,7 @@ export function useSaveEquipment() {
       const entry: NewEntry = id
         ? { key, route: 'updateEquipment', params: { id }, body, ifVersion: save.version, label, form }
         : { key, route: 'createEquipment', params: { roomId }, body, label, form };
-      return saveOrQueue(entry, () => callEntry(entry));
+      return queueableSave(entry);
     },
     onSuccess: (_equipment, { roomId }) => {
       submission.saved();

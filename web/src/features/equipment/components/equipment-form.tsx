@@ -18,7 +18,7 @@ import { TextField } from '../../../components/form/text-field';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { Select } from '../../../components/ui/select';
-import { saveOutcome } from '../../../components/ui/use-toast';
+import { saveOutcome } from '../../../components/ui/save-outcome';
 import { editableField, type SchemaFormProps, useSchemaForm, useServerFieldErrors } from '../../../lib/form';
 import { useBuildingEquipment, useSaveEquipment } from '../api/equipment';
 import { clearDraft, draftKeyOf } from '../../../lib/offline/drafts';

@@ -14,7 +14,8 @@ import { equipmentListQuery, useBuildingEquipment, useDeleteEquipment } from '..
 import { useNow } from '../../../lib/use-now';
 import { checkedAgo, lastCheckedAt } from '../lib/checked-ago';
 import { probeTypeLabels } from '../lib/probe-form';
-import { draftKeyOf, useRequestedForm } from '../../../lib/offline/drafts';
+import { draftKeyOf } from '../../../lib/offline/drafts';
+import { useRequestedForm } from '../../../lib/offline/requested-form';
 import { EquipmentTimeline } from './equipment-timeline';
 import { HealthPanel } from './health-panel';
 import { RoomCheck } from './room-check';

@@ -6,7 +6,7 @@ import { SelectField } from '../../../components/form/select-field';
 import { TextField } from '../../../components/form/text-field';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
-import { saveOutcome } from '../../../components/ui/use-toast';
+import { saveOutcome } from '../../../components/ui/save-outcome';
 import { editableField, useSchemaForm } from '../../../lib/form';
 import { useCreateMaintenanceWindow } from '../api/maintenance-windows';
 import { isoOfLocalInput, localInputValue } from '../lib/windows';

@@ -2,8 +2,8 @@ import { apiRoutes, type Room, roomAttachmentFields } from '@cm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ApiBody, apiJson, apiQuery, queryKeyOf } from '../../../lib/api';
 import { draftKeyOf } from '../../../lib/offline/drafts';
-import { type NewEntry, saveOrQueue } from '../../../lib/offline/outbox-store';
-import { callEntry } from '../../../lib/offline/send';
+import { type NewEntry } from '../../../lib/offline/outbox-store';
+import { queueableSave } from '../../../lib/offline/queueable-save';
 import { useSubmissionKey } from '../../../lib/submission-key';
 
 // The buildings list is the buildings feature's; rooms only invalidate it, by its route.
@@ -48,7 +48,7 @@ export function useSaveRoom() {
             form,
           }
         : { key, route: 'createRoom', params: { buildingId }, body, label: `Add room ${body.name}`, form };
-      return saveOrQueue(entry, () => callEntry(entry));
+      return queueableSave(entry);
     },
     onSuccess: async (room, { buildingId, id }) => {
       submission.saved();

@@ -8,7 +8,7 @@ import { TextField } from '../../../components/form/text-field';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
-import { saveOutcome } from '../../../components/ui/use-toast';
+import { saveOutcome } from '../../../components/ui/save-outcome';
 import { editableField, useSchemaForm } from '../../../lib/form';
 import { maxLengthsOf } from '../../../lib/text-limit';
 import { useSaveRoom } from '../api/rooms';

@@ -15,7 +15,8 @@ import { useScrollMemory } from '../../../lib/remembered';
 import { buildingOfRoomsQuery, roomsQuery, useDeleteRoom } from '../api/rooms';
 import { RoomFormDialog } from './room-form-dialog';
 import { KeepOfflineButton } from './keep-offline-button';
-import { draftKeyOf, useRequestedForm } from '../../../lib/offline/drafts';
+import { draftKeyOf } from '../../../lib/offline/drafts';
+import { useRequestedForm } from '../../../lib/offline/requested-form';
 import { RoomList } from './room-list';
 
 type FormState = { open: false } | { open: true; room?: RoomListItem };
