@@ -59,6 +59,7 @@ describe('messages', () => {
       'inventory.maintenance.update',
       'inventory.maintenance.delete',
       'inventory.channel.list',
+      'inventory.channel.types',
       'inventory.channel.create',
       'inventory.channel.update',
       'inventory.channel.delete',
@@ -85,6 +86,7 @@ describe('messages', () => {
       'monitor.start',
       'monitor.stop',
       'monitor.check',
+      'monitor.room.check',
       'monitor.member.sweep',
       'monitor.sweep.done',
     ]);
@@ -123,6 +125,7 @@ describe('messages', () => {
       'inventory.maintenance.list',
       'inventory.maintenance.get',
       'inventory.channel.list',
+      'inventory.channel.types',
       'inventory.delivery.list',
       'inventory.export.page',
       'inventory.alert.open',
