@@ -192,12 +192,12 @@ describe('observability of the whole system', () => {
 
     const text = await metricsOf('gateway');
     expect(sample(text, 'cm_http_requests_total{method="POST",route="/api/buildings",status="201"}')).toBe(1);
-    expect(
-      sample(text, 'cm_http_requests_total{method="GET",route="/api/buildings/:id",status="200"}'),
-    ).toBe(1);
-    expect(
-      sample(text, 'cm_http_requests_total{method="GET",route="/api/buildings/:id",status="404"}'),
-    ).toBe(1);
+    expect(sample(text, 'cm_http_requests_total{method="GET",route="/api/buildings/:id",status="200"}')).toBe(
+      1,
+    );
+    expect(sample(text, 'cm_http_requests_total{method="GET",route="/api/buildings/:id",status="404"}')).toBe(
+      1,
+    );
     expect(
       sample(text, 'cm_http_request_duration_seconds_count{method="GET",route="/api/buildings/:id"}'),
     ).toBe(2);

@@ -4,6 +4,7 @@ import { ErrorCode, mediaMessages } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
 import { DataSource } from 'typeorm';
 import { UPLOAD_IDLE_TIMERS } from '../src/http/idle-timers';
+import { UploadSlots } from '../src/media/upload-slots';
 import { fetch, holdIdleTimers, openRequest, startAuthAndGateway } from './support';
 
 const png = Buffer.concat([
@@ -95,6 +96,9 @@ describe('streamed uploads (POST /api/upload) under limits', () => {
   afterEach(async () => {
     for (const upload of opened.splice(0)) upload.drop();
     await eventually(async () => expect(await openInStore()).toBe(0));
+    // Media may let go of an upload before the gateway has noticed its client leave: the next
+    // test's uploads must find every slot free, not one still held by a dropped upload.
+    await eventually(() => expect(sut.gateway.app.get(UploadSlots).inProgress).toBe(0));
   });
   afterAll(() => sut?.close());
 

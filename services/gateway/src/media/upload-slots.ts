@@ -33,6 +33,11 @@ export class UploadSlots {
 
   constructor(@Inject(CONFIG) private readonly config: Config) {}
 
+  /** Uploads holding a slot now. */
+  get inProgress(): number {
+    return this.total;
+  }
+
   /**
    * Takes a slot for `user` (and for the upload `link`, when it comes through one), or refuses;
    * the answer gives the slot back, once however often it is called.
