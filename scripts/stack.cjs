@@ -179,6 +179,8 @@ function stackEnv(given, port) {
   const env = { ...given };
   env.CM_NAMESPACE ??= 'cm';
   if (!env.PUBLIC_ORIGIN) env.PUBLIC_ORIGIN = `http://127.0.0.1:${port},http://localhost:${port}`;
+  // Alert messages link to the room at the address the app is served from (the first origin).
+  env.ALERTS_APP_URL ??= env.PUBLIC_ORIGIN;
   return env;
 }
 
