@@ -3,7 +3,7 @@ import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { sessionHeaders, signIn } from './session';
-import { keepEvidenceIfFailed, watchPage } from './support/evidence';
+import { watchContext } from './support/evidence';
 import { sharedSystem } from './shared-system';
 import { type Credentials, startSystem } from './stack';
 
@@ -125,7 +125,7 @@ export async function openPhone(
   // fetches and runs the whole app, which the e2e lanes, the integration tests and a CPU hog
   // beside them have slowed past 15 s (issue 33).
   context.setDefaultTimeout(30_000);
-  context.on('page', watchPage);
+  watchContext(context);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
@@ -163,7 +163,6 @@ export function signedInPhonePerTest(web: () => WebSystem, use: (phone: Phone) =
     use(phone);
   });
   afterEach(async () => {
-    await keepEvidenceIfFailed(phone.page);
     await phone.context.close();
     expect(phone.problems).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Page } from 'playwright-core';
+import { type BrowserContext, type Page } from 'playwright-core';
 
 /**
  * What a page did, kept so that a failed browser test says why a screen never came: a picture of
@@ -19,9 +19,23 @@ interface Call {
 }
 
 const pages = new Map<Page, { opened: number; calls: Call[] }>();
+let saved = 0;
+
+/**
+ * Keeps the calls of every page of the context, and its evidence when it is closed after a failed
+ * test: most files close their phones in their own afterEach, before a hook here could look.
+ */
+export function watchContext(context: BrowserContext): void {
+  context.on('page', watchPage);
+  const close = context.close.bind(context);
+  context.close = async (options) => {
+    for (const page of context.pages()) await keepEvidenceIfFailed(page);
+    return close(options);
+  };
+}
 
 /** Starts keeping the page's calls; it is forgotten when it closes. */
-export function watchPage(page: Page): void {
+function watchPage(page: Page): void {
   const opened = Date.now();
   const calls: Call[] = [];
   pages.set(page, { opened, calls });
@@ -58,10 +72,9 @@ export async function keepEvidenceIfFailed(only?: Page): Promise<void> {
   if (!test) return;
   mkdirSync(evidenceDir, { recursive: true });
   const stem = test.replace(/[^\w-]+/g, '-').slice(0, 80);
-  let n = 0;
   for (const [page, { calls }] of pages) {
     if (only && page !== only) continue;
-    const file = path.join(evidenceDir, `${stem}-${++n}`);
+    const file = path.join(evidenceDir, `${stem}-${++saved}`);
     const lines = calls.map(
       (c) =>
         `${String(c.at).padStart(6)} ms  ${c.method} ${c.url}  ${c.outcome ? `${c.outcome} in ${c.took} ms` : 'UNANSWERED'}`,
