@@ -26,6 +26,7 @@ export * from './messaging';
 export * from './namespace';
 export * from './monitoring';
 export * from './nats-permissions';
+export * from './channel-types';
 export * from './notifications';
 export * from './problems';
 export * from './reports';

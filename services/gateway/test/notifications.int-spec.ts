@@ -109,7 +109,13 @@ describe('notification channels over HTTP', () => {
 
   it.each([
     [{ name: '', type: 'webhook', url: 'https://a.example.edu/' }, 'name', 'Channel name is required'],
-    [{ name: 'X', type: 'fax' }, 'type', 'Type must be webhook or email'],
+    [{ name: 'X', type: 'fax' }, 'type', 'Type must be one of webhook, email, teams, slack, matrix'],
+    [{ name: 'X', type: 'slack' }, 'url', 'A Slack channel needs its incoming webhook URL'],
+    [
+      { name: 'X', type: 'matrix', url: 'https://matrix.example.edu', roomId: '#av:example.edu' },
+      'roomId',
+      'not an alias starting with "#"',
+    ],
     [
       { name: 'X', type: 'webhook', url: 'file:///etc/passwd' },
       'url',

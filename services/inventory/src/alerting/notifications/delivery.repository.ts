@@ -9,6 +9,7 @@ import { queryChanged, queryRows } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { isoOf, type Tables, tablesOf } from '../../shared/database/sql';
+import { type ChannelSettings } from './channel.repository';
 import { DELIVERY_CLOCK, type DeliveryClock } from './delivery-clock';
 
 const columns = `d.id, d.channel_id AS "channelId", c.name AS "channelName", c.type AS "channelType", d.kind,
@@ -30,6 +31,7 @@ export interface ClaimedDelivery {
     recipients: string[] | null;
     enabled: boolean;
     sealedSecret: string | null;
+    settings: ChannelSettings;
   };
 }
 
@@ -40,7 +42,7 @@ export type DeliveryOutcome =
 
 const claimedColumns = `d.id, d.kind, d.payload AS content, d.attempts, ${isoOf('d.created_at')} AS "createdAt",
   json_build_object('id', c.id, 'name', c.name, 'type', c.type, 'url', c.url, 'recipients', c.recipients,
-                    'enabled', c.enabled, 'sealedSecret', c.secret) AS channel`;
+                    'enabled', c.enabled, 'sealedSecret', c.secret, 'settings', c.settings) AS channel`;
 
 /**
  * The `deliveries` outbox. A row in `sending` is leased until `next_attempt_at`; whoever claimed

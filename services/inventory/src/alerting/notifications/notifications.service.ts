@@ -1,6 +1,7 @@
 import {
   type ChannelTypeAvailability,
   channelTypes,
+  credentialChannelTypes,
   type Channel,
   type ChannelCreate,
   type ChannelCreated,
@@ -21,6 +22,9 @@ import { decodeCursor, DeliveryRepository } from './delivery.repository';
 import { DeliveryRelay } from './delivery.relay';
 import { newWebhookSecret, sealSecret } from './secret-box';
 import { WebhookTargets } from './webhook-targets';
+
+const credentialMissing = (message: string) =>
+  new AppError(ErrorCode.VALIDATION_FAILED, message, [{ path: 'accessToken', message }]);
 
 const channelNotFound = (id: string) =>
   new AppError(
@@ -52,11 +56,19 @@ export class NotificationsService {
   }
 
   async create(channel: ChannelCreate): Promise<ChannelCreated> {
+    if (credentialChannelTypes.includes(channel.type) && !channel.accessToken) {
+      throw credentialMissing('A Matrix channel needs an access token');
+    }
     await this.check(channel);
     const id = randomUUID();
     const secret = channel.type === 'webhook' ? newWebhookSecret() : null;
-    const sealed = secret ? sealSecret(this.config.ALERTS_SECRET_KEY!, secret, id) : null;
+    const sealed = this.sealed(id, secret ?? channel.accessToken ?? null);
     return { ...(await this.channels.create(id, channel, sealed)), secret };
+  }
+
+  /** A secret or credential sealed to its channel's row; null for none. */
+  private sealed(id: string, value: string | null): string | null {
+    return value ? sealSecret(this.config.ALERTS_SECRET_KEY!, value, id) : null;
   }
 
   async update(id: string, channel: ChannelCreate): Promise<Channel> {
@@ -69,8 +81,16 @@ export class NotificationsService {
         [{ path: 'type', message: `Type must stay ${current.type}` }],
       );
     }
+    if (!channel.accessToken && credentialChannelTypes.includes(channel.type)) {
+      // A kept credential goes only where it went before: one typed for a homeserver is not
+      // handed to another by an edit of the URL.
+      if (new URL(channel.url!).origin !== new URL(current.url!).origin) {
+        throw credentialMissing('Enter the access token again: the homeserver changed');
+      }
+    }
     await this.check(channel);
-    return found(await this.channels.update(id, channel, null), () => channelNotFound(id));
+    const sealed = this.sealed(id, channel.accessToken ?? null);
+    return found(await this.channels.update(id, channel, sealed), () => channelNotFound(id));
   }
 
   /**

@@ -145,4 +145,50 @@ describe(ChannelForm.name, () => {
       buildingIds: null,
     });
   });
+
+  it('asks a Matrix channel for its homeserver, room and token, and keeps the token on an edit left empty', async () => {
+    const matrix: Channel = {
+      ...channel,
+      name: 'AV room',
+      type: 'matrix',
+      url: 'https://matrix.example.edu',
+      host: 'matrix.example.edu',
+      roomId: '!AbCdEf:example.edu',
+    };
+    const calls = fakeFetch(buildings, { status: 200, body: matrix });
+    await shown(<ChannelForm channel={matrix} onDone={() => {}} />);
+    expect(screen.getByLabelText('Homeserver URL')).toHaveValue('https://matrix.example.edu');
+    expect(screen.getByLabelText('Room ID')).toHaveValue('!AbCdEf:example.edu');
+    const token = screen.getByLabelText('Access token');
+    expect(token).toHaveValue('');
+    expect(token).toHaveAttribute('type', 'password');
+    expect(token).toHaveAccessibleDescription('Leave empty to keep the current token');
+    await userEvent.click(screen.getByRole('button', { name: 'Update channel' }));
+
+    await waitFor(() => expect(calls).toHaveLength(2));
+    expect(JSON.parse(String(calls[1].init?.body))).toEqual({
+      name: 'AV room',
+      type: 'matrix',
+      url: 'https://matrix.example.edu',
+      recipients: null,
+      roomId: '!AbCdEf:example.edu',
+      accessToken: null,
+      enabled: true,
+      buildingIds: null,
+    });
+  });
+
+  it('names the Teams and Slack URL fields for what to paste', async () => {
+    fakeFetch(buildings);
+    await shown(<ChannelForm onDone={() => {}} />);
+    await userEvent.click(screen.getByLabelText('Type'));
+    await userEvent.click(await screen.findByRole('option', { name: 'Microsoft Teams' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Add channel' }));
+    expect(await screen.findByLabelText('Workflows webhook URL')).toHaveAccessibleDescription(
+      'A Teams channel needs its Workflows webhook URL',
+    );
+    await userEvent.click(screen.getByLabelText('Type'));
+    await userEvent.click(await screen.findByRole('option', { name: 'Slack' }));
+    expect(screen.getByLabelText('Incoming webhook URL')).toBeInTheDocument();
+  });
 });
