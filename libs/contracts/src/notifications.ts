@@ -8,7 +8,14 @@ import {
   storableText,
   timestampSchema,
 } from './common';
-import { channelTypeFields, channelTypeSchema, channelUrlNames, missingTypeFields } from './channel-types';
+import {
+  channelTypeFields,
+  channelTypeSchema,
+  channelUrlNames,
+  mappingIssues,
+  missingTypeFields,
+  typeFieldsOf,
+} from './channel-types';
 import { equipmentStatusSchema } from './equipment';
 
 /** Recipients one e-mail channel may have: a team's list, not a mailing list. */
@@ -79,6 +86,7 @@ export const channelCreateSchema = z
   })
   .superRefine((channel, ctx) => {
     missingTypeFields(channel, ctx);
+    mappingIssues(channel, ctx);
     if (channel.type === 'email' && !channel.recipients?.length) {
       ctx.addIssue({
         code: 'custom',
@@ -92,8 +100,7 @@ export const channelCreateSchema = z
     url: channelUrlNames[channel.type] ? (channel.url ?? null) : null,
     recipients: channel.type === 'email' ? [...new Set(channel.recipients)] : null,
     // Only where the type has them: other types' forms read as they always did.
-    roomId: channel.type === 'matrix' ? (channel.roomId ?? null) : undefined,
-    accessToken: channel.type === 'matrix' ? (channel.accessToken ?? null) : undefined,
+    ...typeFieldsOf(channel),
   }));
 export type ChannelCreate = z.infer<typeof channelCreateSchema>;
 export type ChannelCreateInput = z.input<typeof channelCreateSchema>;
@@ -127,6 +134,10 @@ export const channelSchema = z.object({
   recipients: z.array(z.string()).nullable(),
   /** Matrix: the room messages go to (null for other types). The access token is never answered. */
   roomId: z.string().nullable().optional(),
+  /** Service desks: the integration user (its password or token is never answered). */
+  username: z.string().nullable().optional(),
+  /** Service desks: how alerts are written there (`serviceNowMappingSchema`, `jiraMappingSchema`). */
+  mapping: z.record(z.string(), z.unknown()).nullable().optional(),
   enabled: z.boolean(),
   buildingIds: z.array(idSchema).nullable(),
   createdAt: timestampSchema,

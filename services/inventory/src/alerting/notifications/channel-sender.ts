@@ -1,6 +1,7 @@
 import {
   type ChannelType,
   credentialChannelTypes,
+  serviceDeskChannelTypes,
   WEBHOOK_DELIVERY_HEADER,
   WEBHOOK_PAYLOAD_VERSION,
   WEBHOOK_SIGNATURE_HEADER,
@@ -11,20 +12,14 @@ import { createTransport, type Transporter } from 'nodemailer';
 import { type Config } from '../../config';
 import { type ClaimedDelivery } from './delivery.repository';
 import { openSecret, webhookSignature } from './secret-box';
+import { SendError } from './send-error';
 import { webhookUrlRefusal } from './webhook-url';
 import { chatMessage } from './chat-message';
+import { IncidentSync } from './service-desk/incident-sync';
 import { matrixPayload, slackPayload, teamsPayload } from './chat-payloads';
 import { type TargetAnswer, WebhookFailure, WebhookTargets } from './webhook-targets';
 
-/** A send that failed, with a sentence for the delivery log, and the wait the receiver asked for. */
-export class SendError extends Error {
-  constructor(
-    message: string,
-    readonly retryAfterMs: number | null = null,
-  ) {
-    super(message);
-  }
-}
+export { SendError };
 
 /**
  * The webhook body, version 1. `text` is what a person reads (Slack and Teams incoming webhooks
@@ -65,6 +60,7 @@ export class ChannelSender implements OnModuleDestroy {
   constructor(
     @Inject(CONFIG) private readonly config: Config,
     private readonly targets: WebhookTargets,
+    private readonly incidents: IncidentSync,
   ) {}
 
   onModuleDestroy(): void {
@@ -91,6 +87,7 @@ export class ChannelSender implements OnModuleDestroy {
     if (unavailable) throw new SendError(unavailable);
     if (channel.type === 'email') return this.email(delivery);
     if (channel.type === 'webhook') return this.post(delivery);
+    if (serviceDeskChannelTypes.includes(channel.type)) return this.incidents.deliver(delivery);
     const message = chatMessage(delivery, roomLink(delivery, this.config.ALERTS_APP_URL));
     if (channel.type === 'teams') return this.json('POST', channel.url!, {}, teamsPayload(message));
     if (channel.type === 'slack') return this.json('POST', channel.url!, {}, slackPayload(message));
@@ -208,6 +205,8 @@ const typeNames: Record<ChannelType, string> = {
   teams: 'Teams',
   slack: 'Slack',
   matrix: 'Matrix',
+  servicenow: 'ServiceNow',
+  'jira-service-management': 'Jira Service Management',
 };
 
 /** A homeserver's URL (perhaps with a path of its own, behind a proxy) and an API path. */

@@ -6,7 +6,8 @@ import { isoOf } from '../../shared/database/sql';
 import { TableRepository } from '../../shared/database/table.repository';
 
 const columns = `c.id, c.name, c.type, c.url, c.recipients, c.enabled, c.building_ids AS "buildingIds",
-  c.settings->>'roomId' AS "roomId", ${isoOf('c.created_at')} AS "createdAt", ${isoOf('c.updated_at')} AS "updatedAt"`;
+  c.settings->>'roomId' AS "roomId", c.settings->>'username' AS username, c.settings->'mapping' AS mapping,
+  ${isoOf('c.created_at')} AS "createdAt", ${isoOf('c.updated_at')} AS "updatedAt"`;
 
 /** A channel as the relay needs it: with its sealed secret (or credential). */
 export type StoredChannel = Channel & { sealedSecret: string | null };
@@ -14,6 +15,9 @@ export type StoredChannel = Channel & { sealedSecret: string | null };
 /** What a type keeps besides its URL that is not a credential (`settings`). */
 export interface ChannelSettings {
   roomId?: string;
+  /** Service desks: the integration user and how alerts are written there. */
+  username?: string;
+  mapping?: Record<string, unknown>;
 }
 
 type Row<T extends Channel> = Omit<T, 'host'>;
@@ -94,7 +98,11 @@ export class ChannelRepository extends TableRepository {
 
 /** $1 to $9 of the create and the update: the id, the form's fields, the sealed secret, the settings. */
 function formValues(id: string, channel: ChannelCreate, sealedSecret: string | null): unknown[] {
-  const { name, type, url, recipients, enabled, buildingIds, roomId } = channel;
-  const settings: ChannelSettings = roomId ? { roomId } : {};
+  const { name, type, url, recipients, enabled, buildingIds, roomId, username, mapping } = channel;
+  const settings: ChannelSettings = roomId
+    ? { roomId }
+    : username
+      ? { username, mapping: mapping ?? undefined }
+      : {};
   return [id, name, type, url, recipients, enabled, buildingIds, sealedSecret, JSON.stringify(settings)];
 }

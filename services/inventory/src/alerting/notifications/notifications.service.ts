@@ -2,6 +2,7 @@ import {
   type ChannelTypeAvailability,
   channelTypes,
   credentialChannelTypes,
+  credentialFields,
   type Channel,
   type ChannelCreate,
   type ChannelCreated,
@@ -23,8 +24,27 @@ import { DeliveryRelay } from './delivery.relay';
 import { newWebhookSecret, sealSecret } from './secret-box';
 import { WebhookTargets } from './webhook-targets';
 
-const credentialMissing = (message: string) =>
-  new AppError(ErrorCode.VALIDATION_FAILED, message, [{ path: 'accessToken', message }]);
+/** The write-only credential the form carries for its type (access token, password, API token). */
+const credentialOf = (channel: ChannelCreate): string | null =>
+  channel.accessToken ?? channel.password ?? channel.token ?? null;
+
+const credentialWords = {
+  matrix: ['A Matrix channel needs an access token', 'Enter the access token again: the homeserver changed'],
+  servicenow: [
+    "A ServiceNow channel needs the integration user's password",
+    "Enter the password again: the instance's URL changed",
+  ],
+  'jira-service-management': [
+    'A Jira Service Management channel needs an API token',
+    "Enter the API token again: the site's URL changed",
+  ],
+} as const;
+
+function credentialMissing(channel: ChannelCreate, when: 'needs' | 'again'): AppError {
+  const type = channel.type as keyof typeof credentialFields;
+  const message = credentialWords[type][when === 'needs' ? 0 : 1];
+  return new AppError(ErrorCode.VALIDATION_FAILED, message, [{ path: credentialFields[type], message }]);
+}
 
 const channelNotFound = (id: string) =>
   new AppError(
@@ -56,13 +76,14 @@ export class NotificationsService {
   }
 
   async create(channel: ChannelCreate): Promise<ChannelCreated> {
-    if (credentialChannelTypes.includes(channel.type) && !channel.accessToken) {
-      throw credentialMissing('A Matrix channel needs an access token');
+    const credential = credentialOf(channel);
+    if (credentialChannelTypes.includes(channel.type) && !credential) {
+      throw credentialMissing(channel, 'needs');
     }
     await this.check(channel);
     const id = randomUUID();
     const secret = channel.type === 'webhook' ? newWebhookSecret() : null;
-    const sealed = this.sealed(id, secret ?? channel.accessToken ?? null);
+    const sealed = this.sealed(id, secret ?? credential);
     return { ...(await this.channels.create(id, channel, sealed)), secret };
   }
 
@@ -81,15 +102,16 @@ export class NotificationsService {
         [{ path: 'type', message: `Type must stay ${current.type}` }],
       );
     }
-    if (!channel.accessToken && credentialChannelTypes.includes(channel.type)) {
-      // A kept credential goes only where it went before: one typed for a homeserver is not
-      // handed to another by an edit of the URL.
+    const credential = credentialOf(channel);
+    if (!credential && credentialChannelTypes.includes(channel.type)) {
+      // A kept credential goes only where it went before: one typed for a homeserver or an
+      // instance is not handed to another by an edit of the URL.
       if (new URL(channel.url!).origin !== new URL(current.url!).origin) {
-        throw credentialMissing('Enter the access token again: the homeserver changed');
+        throw credentialMissing(channel, 'again');
       }
     }
     await this.check(channel);
-    const sealed = this.sealed(id, channel.accessToken ?? null);
+    const sealed = this.sealed(id, credential);
     return found(await this.channels.update(id, channel, sealed), () => channelNotFound(id));
   }
 

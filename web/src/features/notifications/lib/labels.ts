@@ -6,4 +6,6 @@ export const channelTypeLabels: Record<ChannelType, string> = {
   teams: 'Microsoft Teams',
   slack: 'Slack',
   matrix: 'Matrix',
+  servicenow: 'ServiceNow',
+  'jira-service-management': 'Jira Service Management',
 };
