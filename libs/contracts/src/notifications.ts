@@ -17,6 +17,7 @@ import {
   typeFieldsOf,
 } from './channel-types';
 import { equipmentStatusSchema } from './equipment';
+import { incidentRefSchema } from './service-desk';
 
 /** Recipients one e-mail channel may have: a team's list, not a mailing list. */
 export const CHANNEL_MAX_RECIPIENTS = 20;
@@ -145,8 +146,11 @@ export const channelSchema = z.object({
 });
 export type Channel = z.infer<typeof channelSchema>;
 
-/** A channel as a user who is not an administrator (or their API token) reads it: no `url`. */
-export const publicChannelSchema = channelSchema.omit({ url: true });
+/**
+ * A channel as a user who is not an administrator (or their API token) reads it: no `url`, nor a
+ * service desk's integration user.
+ */
+export const publicChannelSchema = channelSchema.omit({ url: true, username: true });
 export type PublicChannel = z.infer<typeof publicChannelSchema>;
 
 /** A webhook's signing secret, answered once: by the create (or a rotation), and by nothing after. */
@@ -206,6 +210,8 @@ export const openAlertSchema = alertSchema.extend({
   id: idSchema,
   openedAt: timestampSchema,
   closedAt: z.null(),
+  /** The incidents it opened in service desks (ServiceNow, Jira Service Management), with links. */
+  incidents: z.array(incidentRefSchema).optional(),
 });
 export type OpenAlert = z.infer<typeof openAlertSchema>;
 
@@ -250,6 +256,8 @@ export const deliverySchema = z.object({
   lastError: z.string().nullable(),
   createdAt: timestampSchema,
   sentAt: timestampSchema.nullable(),
+  /** A service desk's delivery: the incident of its room alert, once there is one. */
+  incident: incidentRefSchema.nullable().optional(),
 });
 export type Delivery = z.infer<typeof deliverySchema>;
 

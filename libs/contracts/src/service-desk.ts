@@ -12,14 +12,23 @@ const text = (label: string, max = 200) =>
     .trim()
     .max(max, { message: `${label} must be at most ${max} characters` });
 
-/** Field names and their values, as the instance's API takes them (strings, numbers, true/false). */
+/**
+ * Field names and their values, as the instance's API takes them: strings, numbers, true/false,
+ * and for Jira objects and lists (`{"resolution": {"name": "Done"}}`).
+ */
 const fieldMap = (label: string) =>
   z
     .record(
       z.string().regex(/^[A-Za-z_][A-Za-z0-9_.]{0,79}$/, {
         message: `${label} names must be field names such as u_room or customfield_10010`,
       }),
-      z.union([z.string().max(4000), z.number(), z.boolean()]),
+      z.union([
+        z.string().max(4000),
+        z.number(),
+        z.boolean(),
+        z.record(z.string(), z.unknown()),
+        z.array(z.unknown()),
+      ]),
       { message: `${label} must be field names and their values` },
     )
     .refine((fields) => Object.keys(fields).length <= 30, { message: `At most 30 ${label.toLowerCase()}` })

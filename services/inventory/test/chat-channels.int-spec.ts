@@ -2,7 +2,7 @@ import { type ChannelCreateInput, type DeliveryContent, ErrorCode, messages } fr
 import { eventually } from '@cm/platform/testing';
 import { DeliveryRepository } from '../src/alerting/notifications/delivery.repository';
 import { DeliveryRelay } from '../src/alerting/notifications/delivery.relay';
-import { channelsTestEnv } from './receivers';
+import { channelsTestEnv, deliveryRow } from './receivers';
 import { matrixTextSchema, slackMessageSchema, teamsWorkflowsSchema } from './support/chat-schemas';
 import { startFakeChat } from './support/fake-chat';
 import { failureOf, inventoryUnderTest, sql } from './support';
@@ -35,14 +35,7 @@ describe('Teams, Slack and Matrix channels', () => {
   const { send } = inventory;
   type Form = Omit<ChannelCreateInput, 'name'> & { name?: string };
   const create = (over: Form) => send(messages.inventory.createChannel, { name: 'AV chat', ...over });
-  const row = async (id: string) =>
-    (
-      await sql<{ state: string; attempts: number; last_error: string | null; next: Date | null }>(
-        inventory.sut,
-        'SELECT state, attempts, last_error, next_attempt_at AS next FROM inv.deliveries WHERE id = $1',
-        [id],
-      )
-    )[0];
+  const row = (id: string) => deliveryRow(inventory.sut, id);
   /** Queues the alert message to a channel and sends what is due. */
   const alert = async (channelId: string) => {
     const [id] = await inventory.sut.app.get(DeliveryRepository).enqueue([{ channelId, content: opened }]);

@@ -5,7 +5,7 @@ import { DeliveryRepository } from '../src/alerting/notifications/delivery.repos
 import { DeliveryRelay } from '../src/alerting/notifications/delivery.relay';
 import { IncidentReconciler } from '../src/alerting/notifications/service-desk/incident-reconciler';
 import { IncidentRepository } from '../src/alerting/notifications/service-desk/incident.repository';
-import { channelsTestEnv } from './receivers';
+import { channelsTestEnv, deliveryRow } from './receivers';
 import { inventoryUnderTest, sql } from './support';
 import { startFakeJira } from './support/fake-jira';
 import { startFakeServiceNow } from './support/fake-servicenow';
@@ -18,14 +18,7 @@ describe('ServiceNow and Jira Service Management channels', () => {
   const env = { ...channelsTestEnv(), ALERTS_APP_URL: appUrl, ALERTS_SEND_TIMEOUT_MS: '2000' };
   const inventory = inventoryUnderTest(env);
   const { send, make } = inventory;
-  const row = async (id: string) =>
-    (
-      await sql<{ state: string; attempts: number; last_error: string | null; next: Date | null }>(
-        inventory.sut,
-        'SELECT state, attempts, last_error, next_attempt_at AS next FROM inv.deliveries WHERE id = $1',
-        [id],
-      )
-    )[0];
+  const row = (id: string) => deliveryRow(inventory.sut, id);
   const sent = (id: string) => eventually(async () => expect((await row(id)).state).toBe('sent'), 30_000);
 
   /** Room 2xx of Science Hall with two addressed devices, and its alert naming them. */
@@ -168,6 +161,20 @@ describe('ServiceNow and Jira Service Management channels', () => {
         ),
       ).toBe(true);
       expect(incident.state).toBe('6');
+      const ref = {
+        channelId,
+        channelName: 'AV desk',
+        number: incident.number,
+        url: `${sn.http.url}/nav_to.do?uri=incident.do%3Fsys_id%3D${incident.sys_id}`,
+      };
+      // The delivery log names the incident of each of the alert's messages.
+      const log = await send(messages.inventory.listDeliveries, { channelId, limit: 3 });
+      expect(log.items.map((d) => [d.kind, d.incident])).toEqual(
+        ['alert.recovered', 'alert.updated', 'alert.opened'].map((kind) => [
+          kind,
+          { ...ref, state: 'resolved' },
+        ]),
+      );
       const refs = await inventory.sut.app.get(IncidentRepository).refs([e.alertId]);
       expect(refs).toEqual([
         {
@@ -210,6 +217,11 @@ describe('ServiceNow and Jira Service Management channels', () => {
       const e = await episode();
       await sent(await queue(channelId, e.alertId, 'alert.opened'));
       const [incident] = sn.incidents.filter((i) => i.correlation_id === `cm-${e.alertId}`);
+      // The room's open alert links its incident.
+      const [open] = await send(messages.inventory.listOpenAlerts, { roomId: e.room.id });
+      expect(open.incidents).toEqual([
+        expect.objectContaining({ channelName: 'AV desk', number: incident.number, state: 'open' }),
+      ]);
       sn.closeByPerson(incident.number);
       await e.close();
       await sent(await queue(channelId, e.alertId, 'alert.recovered'));

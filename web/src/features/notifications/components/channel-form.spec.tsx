@@ -191,4 +191,40 @@ describe(ChannelForm.name, () => {
     await userEvent.click(await screen.findByRole('option', { name: 'Slack' }));
     expect(screen.getByLabelText('Incoming webhook URL')).toBeInTheDocument();
   });
+
+  it('asks a ServiceNow channel for its user, password and mapping, empty boxes left to the defaults', async () => {
+    const calls = fakeFetch(buildings, {
+      status: 201,
+      body: { ...channel, type: 'servicenow', secret: null },
+    });
+    const onDone = jest.fn();
+    await shown(<ChannelForm onDone={onDone} />);
+    await userEvent.type(screen.getByLabelText('Name'), 'AV desk');
+    await userEvent.click(screen.getByLabelText('Type'));
+    await userEvent.click(await screen.findByRole('option', { name: 'ServiceNow' }));
+    await userEvent.type(screen.getByLabelText('Instance URL'), 'https://campus.service-now.com');
+    await userEvent.type(screen.getByLabelText('Integration user'), 'cm.integration');
+    await userEvent.type(screen.getByLabelText('Password'), 'pw');
+    await userEvent.type(screen.getByLabelText('Assignment group'), 'AV Support');
+    await userEvent.type(screen.getByLabelText('Extra fields on resolve'), '{{"u_cause": "Network"}');
+    await userEvent.click(screen.getByRole('button', { name: 'Add channel' }));
+
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
+    expect(JSON.parse(String(calls[1].init?.body))).toEqual({
+      name: 'AV desk',
+      type: 'servicenow',
+      url: 'https://campus.service-now.com',
+      recipients: null,
+      username: 'cm.integration',
+      password: 'pw',
+      mapping: expect.objectContaining({
+        assignmentGroup: 'AV Support',
+        closeCode: 'Solution provided',
+        resolveState: '6',
+        resolveFields: { u_cause: 'Network' },
+      }),
+      enabled: true,
+      buildingIds: null,
+    });
+  });
 });

@@ -21,6 +21,8 @@ import { useSchemaForm, useServerFieldErrors } from '../../../lib/form';
 import { maxLengthsOf } from '../../../lib/text-limit';
 import { buildingsQuery, useSaveChannel } from '../api/notifications';
 import { channelTypeLabels } from '../lib/labels';
+import { deskChannelOf, deskMappingFormSchema, deskMappingValues } from '../lib/service-desk-form';
+import { ServiceDeskFields } from './service-desk-fields';
 
 /**
  * What the form holds (the recipients as typed in one box, no building ticked for the whole
@@ -35,6 +37,10 @@ const formSchema = z
     recipients: z.string(),
     roomId: z.string(),
     accessToken: z.string(),
+    username: z.string(),
+    password: z.string(),
+    token: z.string(),
+    mapping: deskMappingFormSchema,
     enabled: z.boolean(),
     buildingIds: z.array(z.string()),
   })
@@ -45,9 +51,14 @@ const formSchema = z
       buildingIds,
       roomId,
       accessToken,
+      username,
+      password,
+      token,
+      mapping,
       ...channel
     }): z.input<typeof channelCreateSchema> => ({
       ...channel,
+      ...deskChannelOf(channel.type, { username, password, token, mapping }),
       // An empty box is no URL: the schema then says that a webhook needs one, not how to write it.
       url: channelUrlNames[channel.type] ? url.trim() || null : null,
       // Empty on an edit: the stored token stays.
@@ -79,6 +90,9 @@ const serverCheckedFields = [
   'recipients',
   'roomId',
   'accessToken',
+  'username',
+  'password',
+  'token',
   'buildingIds',
 ] as const;
 
@@ -90,6 +104,10 @@ const valuesOf = (channel?: Channel, type: Channel['type'] = 'webhook'): Channel
   roomId: channel?.roomId ?? '',
   // Write-only: never answered, so an edit starts empty and keeps the stored one unless typed.
   accessToken: '',
+  username: channel?.username ?? '',
+  password: '',
+  token: '',
+  mapping: deskMappingValues(channel),
   enabled: channel?.enabled ?? true,
   buildingIds: channel?.buildingIds ?? [],
 });
@@ -198,6 +216,26 @@ function TypeFields({
   editing: boolean;
 }) {
   const url = urlFields[type];
+  if (type === 'servicenow' || type === 'jira-service-management') {
+    return (
+      <>
+        <TextField
+          form={form}
+          name="url"
+          label={type === 'servicenow' ? 'Instance URL' : 'Site URL'}
+          max={max.url}
+          hint={
+            type === 'servicenow'
+              ? 'Such as https://campus.service-now.com'
+              : 'Such as https://campus.atlassian.net'
+          }
+          type="url"
+          inputMode="url"
+        />
+        <ServiceDeskFields form={form} type={type} editing={editing} />
+      </>
+    );
+  }
   if (!url) {
     return (
       <TextField
