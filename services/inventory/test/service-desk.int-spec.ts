@@ -103,6 +103,8 @@ describe('ServiceNow and Jira Service Management channels', () => {
       await sent(await queue(channelId, e.alertId, 'alert.opened'));
       await e.setDevices([e.display, e.projector]);
       await sent(await queue(channelId, e.alertId, 'alert.updated'));
+      await e.setDevices([e.projector]);
+      await sent(await queue(channelId, e.alertId, 'alert.updated'));
       await e.close();
       await sent(await queue(channelId, e.alertId, 'alert.recovered'));
 
@@ -149,6 +151,14 @@ describe('ServiceNow and Jira Service Management channels', () => {
           'PATCH',
           `${table}/${incident.sys_id}?sysparm_fields=sys_id`,
           {
+            work_notes: `Answering again: Display (${e.display.ipAddress}). ${e.place}: 1 of 2 devices offline.`,
+          },
+        ],
+        ['GET', `${table}/${incident.sys_id}?${fields}`, null],
+        [
+          'PATCH',
+          `${table}/${incident.sys_id}?sysparm_fields=sys_id`,
+          {
             state: '6',
             close_code: 'Solution provided',
             close_notes: 'All devices of the room answer again (Classroom Monitor).',
@@ -168,9 +178,9 @@ describe('ServiceNow and Jira Service Management channels', () => {
         url: `${sn.http.url}/nav_to.do?uri=incident.do%3Fsys_id%3D${incident.sys_id}`,
       };
       // The delivery log names the incident of each of the alert's messages.
-      const log = await send(messages.inventory.listDeliveries, { channelId, limit: 3 });
+      const log = await send(messages.inventory.listDeliveries, { channelId, limit: 4 });
       expect(log.items.map((d) => [d.kind, d.incident])).toEqual(
-        ['alert.recovered', 'alert.updated', 'alert.opened'].map((kind) => [
+        ['alert.recovered', 'alert.updated', 'alert.updated', 'alert.opened'].map((kind) => [
           kind,
           { ...ref, state: 'resolved' },
         ]),

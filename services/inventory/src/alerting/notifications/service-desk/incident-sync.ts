@@ -10,7 +10,7 @@ import { SendError } from '../send-error';
 import { WebhookTargets } from '../webhook-targets';
 import { type DeskClient, deviceLine, type Episode, episodeTitle } from './desk-client';
 import { DeskHttp } from './desk-http';
-import { IncidentRepository, type IncidentRow } from './incident.repository';
+import { IncidentRepository, type IncidentRow, type NotedDevice } from './incident.repository';
 import { JiraClient } from './jira.client';
 import { ServiceNowClient } from './servicenow.client';
 
@@ -86,7 +86,7 @@ export class IncidentSync {
       const existing = await client.find(correlationKey(alertId));
       if (!existing && !open) return 'forget';
       const remote = existing ?? (await client.create(episode!, correlationKey(alertId)));
-      current = { remote, state: remote.closed ? 'closed' : 'open', noted: ids(episode?.devices ?? []) };
+      current = { remote, state: remote.closed ? 'closed' : 'open', noted: noted(episode?.devices ?? []) };
       if (open || current.state !== 'open') return current;
     }
     if (current.state !== 'open') return current === row ? null : current;
@@ -96,7 +96,7 @@ export class IncidentSync {
       const note = changeNote(current.noted, episode);
       if (!note) return current === row ? null : current;
       await client.note(remote, note);
-      return { ...current, noted: ids(episode.devices) };
+      return { ...current, noted: noted(episode.devices) };
     }
     await client.resolve(remote, episode!);
     return { ...current, state: 'resolved' };
@@ -125,18 +125,19 @@ export class IncidentSync {
   }
 }
 
-const ids = (devices: AlertDevice[]) => devices.map((d) => d.id).sort();
+const noted = (devices: AlertDevice[]): NotedDevice[] =>
+  devices.map(({ id, name, address }) => ({ id, name, address }));
 
-/** "Now offline: Display (10.1.2.4). Answering again: Projector (10.1.2.3). 1 of 5 devices offline." */
-export function changeNote(noted: string[], episode: Episode): string | null {
-  const before = new Set(noted);
+/** "Now offline: Display (10.1.2.4). Answering again: Projector (10.1.2.3). Room 204, …: 1 of 5 devices offline." */
+export function changeNote(before: NotedDevice[], episode: Episode): string | null {
+  const was = new Set(before.map((d) => d.id));
   const now = new Set(episode.devices.map((d) => d.id));
-  const joined = episode.devices.filter((d) => !before.has(d.id));
-  const left = noted.filter((id) => !now.has(id));
+  const joined = episode.devices.filter((d) => !was.has(d.id));
+  const left = before.filter((d) => !now.has(d.id));
   if (joined.length === 0 && left.length === 0) return null;
   return [
     joined.length ? `Now offline: ${joined.map(deviceLine).join(', ')}.` : null,
-    left.length ? `${left.length} device${left.length === 1 ? '' : 's'} answering again.` : null,
+    left.length ? `Answering again: ${left.map(deviceLine).join(', ')}.` : null,
     `${episodeTitle(episode)}.`,
   ]
     .filter(Boolean)

@@ -6,12 +6,19 @@ import { isoOf } from '../../../shared/database/sql';
 import { TableRepository } from '../../../shared/database/table.repository';
 import { type Episode, type RemoteIncident } from './desk-client';
 
+/** A device as the incident named it. */
+export interface NotedDevice {
+  id: string;
+  name: string;
+  address: string | null;
+}
+
 /** Our record of one channel's incident for one room alert. */
 export interface IncidentRow {
   remote: RemoteIncident | null;
   state: 'open' | 'resolved' | 'closed';
-  /** The device ids the incident last named. */
-  noted: string[];
+  /** The devices the incident last named. */
+  noted: NotedDevice[];
 }
 
 const roomLabel = (name: string) => (/^\d/.test(name) ? `Room ${name}` : name);
@@ -64,7 +71,7 @@ export class IncidentRepository extends TableRepository {
       number: string;
       url: string;
       state: IncidentRow['state'];
-      noted: string[];
+      noted: NotedDevice[];
     }>(
       this.dataSource,
       `INSERT INTO ${this.t.incidents} AS i (channel_id, alert_id, correlation_key, lease_until)
