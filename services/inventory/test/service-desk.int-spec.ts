@@ -98,7 +98,10 @@ describe('ServiceNow and Jira Service Management channels', () => {
 
     it('opens one incident, notes devices joining, resolves it on recovery: the exact requests', async () => {
       const test = await send(messages.inventory.testChannel, { id: channelId });
-      expect(test.delivery.state).toBe('sent');
+      expect(test).toMatchObject({
+        delivery: { state: 'sent' },
+        message: '"AV desk" answered: its user can read incidents (the test opens none).',
+      });
       const e = await episode();
       await sent(await queue(channelId, e.alertId, 'alert.opened'));
       await e.setDevices([e.display, e.projector]);

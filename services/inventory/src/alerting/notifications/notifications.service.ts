@@ -3,6 +3,7 @@ import {
   channelTypes,
   credentialChannelTypes,
   credentialFields,
+  serviceDeskChannelTypes,
   type Channel,
   type ChannelCreate,
   type ChannelCreated,
@@ -164,7 +165,9 @@ export class NotificationsService {
       outcome === null
         ? `Still sending to "${channel.name}"; the delivery log shows how it goes.`
         : outcome.state === 'sent'
-          ? `Test message sent to "${channel.name}".`
+          ? serviceDeskChannelTypes.includes(channel.type)
+            ? `"${channel.name}" answered: its user can read incidents (the test opens none).`
+            : `Test message sent to "${channel.name}".`
           : `The test message to "${channel.name}" failed: ${delivery.lastError ?? 'unknown error'}`;
     return { delivery, message };
   }
