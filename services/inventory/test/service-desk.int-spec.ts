@@ -443,5 +443,33 @@ describe('ServiceNow and Jira Service Management channels', () => {
         await jira.http.stop();
       }
     });
+
+    it('leaves a work item a person closed, and keeps a 401 to its status and what to check', async () => {
+      const jira = await startFakeJira();
+      try {
+        const channel = await create({
+          name: 'AV JSM',
+          type: 'jira-service-management',
+          url: jira.http.url,
+          username: jira.credentials.username,
+          token: jira.credentials.secret,
+          mapping: { projectKey: 'AV' },
+        });
+        jira.http.faults.push({ status: 401 });
+        const failed = await send(messages.inventory.testChannel, { id: channel.id });
+        expect(failed.message).toBe(
+          `The test message to "AV JSM" failed: 127.0.0.1:${jira.http.port} answered HTTP 401 to read the integration account (check the username and the password or API token)`,
+        );
+        const e = await episode();
+        await sent(await queue(channel.id, e.alertId, 'alert.opened'));
+        jira.closeByPerson('AV-1');
+        await e.close();
+        await sent(await queue(channel.id, e.alertId, 'alert.recovered'));
+        expect(jira.http.requests.filter((r) => r.path.includes('/transitions'))).toEqual([]);
+        expect(jira.issues[0].status).toBe('Closed');
+      } finally {
+        await jira.http.stop();
+      }
+    });
   });
 });
