@@ -13,6 +13,8 @@ import { DeliveryErrorsWithoutAnswers1764610000000 } from './1764610000000-deliv
 import { MonitoringState1764700000000 } from './1764700000000-monitoring-state';
 import { DeviceHealth1764900000000 } from './1764900000000-device-health';
 import { RecordVersions1765000000000 } from './1765000000000-record-versions';
+import { ChatChannels1765390000000 } from './1765390000000-chat-channels';
+import { ServiceDeskIncidents1765395000000 } from './1765395000000-service-desk-incidents';
 
 /** Applied in order by the platform's DatabaseModule. */
 export const migrations = [
@@ -31,4 +33,6 @@ export const migrations = [
   MonitoringState1764700000000,
   DeviceHealth1764900000000,
   RecordVersions1765000000000,
+  ChatChannels1765390000000,
+  ServiceDeskIncidents1765395000000,
 ];
