@@ -17,6 +17,22 @@ const rawQuery = {
     'Run SQL through queryRows<Row>(), queryRow<Row>(), queryChanged<Row>() or execute() from @cm/platform.',
 };
 
+// The contracts' route table references every zod schema: imported at run time, it puts zod and all
+// the contracts on every first screen (issue 37's budget). The web reads its schema-free copy.
+const contractRoutes = {
+  name: '@cm/contracts',
+  importNames: ['apiRoutes'],
+  message:
+    'Import apiRoutes from web/src/lib/api-routes (the table without schemas, written by scripts/web-api-routes.mjs).',
+};
+// Files that may read the contracts' table: the copy's check, its types, and the reply check's chunk.
+const contractRoutesReaders = [
+  'web/src/lib/api-routes.spec.ts',
+  'web/src/lib/api-route-types.ts',
+  'web/src/lib/api-schemas.ts',
+];
+const sharedNotFeature = { regex: '/features/', message: 'Shared web code does not import a feature.' };
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', 'deploy/**'] },
   js.configs.recommended,
@@ -83,12 +99,18 @@ export default tseslint.config(
       ...jsxA11y.flatConfigs.recommended.rules,
     },
   },
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    ignores: contractRoutesReaders,
+    rules: { 'no-restricted-imports': ['error', { paths: [contractRoutes] }] },
+  },
   ...webFeatures.map((feature) => ({
     files: [`web/src/features/${feature}/**/*.{ts,tsx}`],
     rules: {
       'no-restricted-imports': [
         'error',
         {
+          paths: [contractRoutes],
           patterns: [
             {
               regex: `^(\\.\\./)+(features/)?(${webFeatures.filter((f) => f !== feature).join('|')})(/|$)`,
@@ -106,9 +128,16 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '/features/', message: 'Shared web code does not import a feature.' }] },
+        {
+          paths: [contractRoutes],
+          patterns: [sharedNotFeature],
+        },
       ],
     },
+  },
+  {
+    files: contractRoutesReaders,
+    rules: { 'no-restricted-imports': ['error', { patterns: [sharedNotFeature] }] },
   },
   {
     files: [

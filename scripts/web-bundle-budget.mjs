@@ -11,13 +11,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 
-/** Kilobytes of 1000 bytes, as Vite reports them. The goal of issue 37, not yet met on any route. */
+/** Kilobytes of 1000 bytes, as Vite reports them. The goal of issue 37, met on the sign-in route. */
 const goalKb = 120;
 /**
  * What fails the check until the goal is met: no route may grow past today's heaviest (/settings,
- * 206.6 kB; docs/benchmarks.md). Lower it with each cut, down to the goal.
+ * 207.9 kB since the route table without schemas; docs/benchmarks.md). Lower it with each cut,
+ * down to the goal.
  */
-const ceilingKb = 210;
+const ceilingKb = 209;
 
 /** Each entry route and the chunks (by their module's file name) its first screen loads. */
 const signedIn = ['signed-in-app'];

@@ -14,6 +14,7 @@ export * from './error-meanings';
 export * from './events';
 export * from './health';
 export * from './history';
+export * from './http-headers';
 export * from './idempotency';
 export * from './inventory-csv';
 export * from './inventory-csv-line';

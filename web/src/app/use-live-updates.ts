@@ -1,4 +1,5 @@
-import { apiRoutes, liveControlEvents, liveEventType, streams } from '@cm/contracts';
+import { liveControlEvents, liveEventType, streams } from '@cm/contracts';
+import { apiRoutes } from '../lib/api-routes';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { currentUserQuery } from '../features/auth/api/current-user';

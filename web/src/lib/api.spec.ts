@@ -1,10 +1,12 @@
-import { apiRoutes, type Building } from '@cm/contracts';
+import { type Building } from '@cm/contracts';
+import { apiRoutes } from './api-routes';
 import {
   ApiError,
   apiCreate,
   apiJson,
   apiQuery,
   errorMessage,
+  fieldErrorsOf,
   getQueryFn,
   NetworkError,
   nullOn401,
@@ -239,5 +241,30 @@ describe(errorMessage.name, () => {
       'Bad gateway upstream',
     );
     expect(errorMessage(new ApiError(503, '', 'Service Unavailable'))).toBe('503: Service Unavailable');
+  });
+});
+
+describe(fieldErrorsOf.name, () => {
+  const refused = (body: unknown) => new ApiError(400, JSON.stringify(body), 'Bad Request');
+
+  it("answers the field messages of our JSON error shape, each under its field's path", () => {
+    const body = {
+      code: 'COMMON.VALIDATION',
+      message: 'Name is required',
+      errors: [{ path: 'name', message: 'Required' }],
+    };
+    expect(fieldErrorsOf(refused(body))).toEqual([{ path: 'name', message: 'Required' }]);
+  });
+
+  it('answers none for another shape, a body that is not JSON, or another error', () => {
+    expect(
+      fieldErrorsOf(refused({ code: 'X', message: 'No', errors: [{ path: 1, message: 'Required' }] })),
+    ).toEqual([]);
+    expect(
+      fieldErrorsOf(refused({ message: 'No', errors: [{ path: 'name', message: 'Required' }] })),
+    ).toEqual([]);
+    expect(fieldErrorsOf(refused({ code: 'X', message: 'No' }))).toEqual([]);
+    expect(fieldErrorsOf(new ApiError(400, 'Bad input', 'Bad Request'))).toEqual([]);
+    expect(fieldErrorsOf(new Error('boom'))).toEqual([]);
   });
 });

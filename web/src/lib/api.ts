@@ -1,14 +1,8 @@
-import {
-  type ApiRouteDef,
-  apiRoutes,
-  errorBodySchema,
-  type FieldError,
-  etagOf,
-  IDEMPOTENCY_KEY_HEADER,
-  IF_MATCH_HEADER,
-} from '@cm/contracts';
+import { type FieldError, etagOf, IDEMPOTENCY_KEY_HEADER, IF_MATCH_HEADER } from '@cm/contracts';
 import { type QueryFunction, queryOptions } from '@tanstack/react-query';
 import { type z } from 'zod';
+import { type SchemaMark, type WebRouteDef as ApiRouteDef } from './api-route-types';
+import { apiRoutes } from './api-routes';
 
 /**
  * A non-OK answer. Its message is "status: body text" (or the status text when the body is
@@ -110,24 +104,24 @@ export async function throwIfNotOk(res: Response): Promise<void> {
 /** A route that takes and answers JSON: not an upload, not a file download. */
 type JsonRoute = ApiRouteDef & { bodyContentType?: never; responseContentType?: never };
 
-type ParamsOf<R> = R extends { params: infer P extends z.ZodType } ? z.input<P> : undefined;
-export type ApiBody<R> = R extends { body: infer B extends z.ZodType } ? z.input<B> : undefined;
-type ReplyOf<R> = R extends { response: infer S extends z.ZodType } ? z.output<S> : undefined;
+type ParamsOf<R> = R extends { params: SchemaMark<infer P extends z.ZodType> } ? z.input<P> : undefined;
+export type ApiBody<R> = R extends { body: SchemaMark<infer B extends z.ZodType> } ? z.input<B> : undefined;
+type ReplyOf<R> = R extends { response: SchemaMark<infer S extends z.ZodType> } ? z.output<S> : undefined;
 
-type QueryOf<R> = R extends { query: infer Q extends z.ZodType } ? z.input<Q> : undefined;
+type QueryOf<R> = R extends { query: SchemaMark<infer Q extends z.ZodType> } ? z.input<Q> : undefined;
 
 /**
  * What a call passes after the route: its path parameters, then its body, each when it has one;
  * a route with a query string takes the query's parameters after its path parameters (left out,
  * the server's defaults apply).
  */
-type ArgsOf<R> = R extends { body: z.ZodType }
+type ArgsOf<R> = R extends { body: true }
   ? [params: ParamsOf<R>, body: ApiBody<R>]
-  : R extends { params: z.ZodType }
-    ? R extends { query: z.ZodType }
+  : R extends { params: true }
+    ? R extends { query: true }
       ? [params: ParamsOf<R>, query?: QueryOf<R>]
       : [params: ParamsOf<R>]
-    : R extends { query: z.ZodType }
+    : R extends { query: true }
       ? [query: QueryOf<R>]
       : [];
 
@@ -223,6 +217,9 @@ async function callJson<R extends JsonRoute>(
 ): Promise<ReplyOf<R>> {
   const { params, query } = splitArgs(route, args);
   const body = route.query ? undefined : (args as unknown[])[1];
+  // The schemas (zod and every contract) load beside the first call's answer, not with the first
+  // screen: issue 37's budget.
+  const schemas = route.response ? import('./api-schemas') : undefined;
   const search = query ? `?${new URLSearchParams(query)}` : '';
   const { res, text } = await fetchText(pathOf(route, params) + search, {
     method: route.method,
@@ -239,7 +236,9 @@ async function callJson<R extends JsonRoute>(
   } catch {
     throw new UnexpectedReplyError(route, 'it is not JSON');
   }
-  const reply = route.response.safeParse(json);
+  const schema = (await schemas)?.replySchema(routeNames.get(route));
+  if (!schema) throw new UnexpectedReplyError(route, 'the web app has no schema for it');
+  const reply = schema.safeParse(json);
   if (!reply.success) {
     const problems = reply.error.issues
       .slice(0, 3)
@@ -327,7 +326,16 @@ export function errorMessage(error: unknown): string {
 export function fieldErrorsOf(error: unknown): FieldError[] {
   if (!(error instanceof ApiError)) return [];
   try {
-    return errorBodySchema.safeParse(JSON.parse(error.body)).data?.errors ?? [];
+    // errorBodySchema, read by hand so that zod stays off the first screen: a body of another
+    // shape has no field messages.
+    const body = JSON.parse(error.body) as { code?: unknown; message?: unknown; errors?: unknown };
+    if (typeof body.code !== 'string' || typeof body.message !== 'string') return [];
+    if (body.errors === undefined) return [];
+    const errors = Array.isArray(body.errors) ? (body.errors as Partial<Record<string, unknown>>[]) : [];
+    const fields = errors.flatMap(({ path, message }) =>
+      typeof path === 'string' && typeof message === 'string' ? [{ path, message }] : [],
+    );
+    return Array.isArray(body.errors) && fields.length === body.errors.length ? fields : [];
   } catch {
     return [];
   }

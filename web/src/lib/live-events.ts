@@ -1,11 +1,11 @@
 import {
-  apiRoutes,
   type Equipment,
   type EquipmentStatusEvent,
   type InventoryChangedEvent,
   liveEventSchema,
   type LiveEventType,
 } from '@cm/contracts';
+import { apiRoutes } from './api-routes';
 import { type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { queryKeyOf } from './api';
 

@@ -1,10 +1,5 @@
-import {
-  apiRoutes,
-  errorBodySchema,
-  MAX_UPLOAD_BYTES,
-  MAX_UPLOAD_FILES,
-  uploadResultSchema,
-} from '@cm/contracts';
+import { errorBodySchema, MAX_UPLOAD_BYTES, MAX_UPLOAD_FILES, uploadResultSchema } from '@cm/contracts';
+import { apiRoutes } from './api-routes';
 import { ApiError, apiJson, fetchText, NetworkError, uploadDeadlineMs } from './api';
 
 /** Spec section 4, building photo: the file is posted first; the answered url becomes imageUrl. */

@@ -1,4 +1,5 @@
-import { apiRoutes, type Problems } from '@cm/contracts';
+import { type Problems } from '@cm/contracts';
+import { apiRoutes } from '../../lib/api-routes';
 import { useQuery } from '@tanstack/react-query';
 import { AlertTriangle, ChevronRight } from 'lucide-react';
 import { useState } from 'react';

@@ -1,4 +1,5 @@
-import { apiRoutes, staleWriteBodySchema } from '@cm/contracts';
+import { staleWriteBodySchema } from '@cm/contracts';
+import { apiRoutes } from '../api-routes';
 import { ApiError, apiCreate, apiVersionedEdit, errorMessage, NetworkError } from '../api';
 import { type OutboxEntry, type SendOutcome } from './outbox';
 

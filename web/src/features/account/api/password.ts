@@ -1,4 +1,5 @@
-import { apiRoutes, type PasswordChange } from '@cm/contracts';
+import { type PasswordChange } from '@cm/contracts';
+import { apiRoutes } from '../../../lib/api-routes';
 import { useMutation } from '@tanstack/react-query';
 import { apiJson } from '../../../lib/api';
 

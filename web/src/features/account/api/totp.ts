@@ -1,4 +1,5 @@
-import { apiRoutes, type TotpProof } from '@cm/contracts';
+import { type TotpProof } from '@cm/contracts';
+import { apiRoutes } from '../../../lib/api-routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson, apiQuery, queryKeyOf } from '../../../lib/api';
 

@@ -1,4 +1,5 @@
-import { apiRoutes, type AuditEntityType } from '@cm/contracts';
+import { type AuditEntityType } from '@cm/contracts';
+import { apiRoutes } from '../../../lib/api-routes';
 import { apiQuery } from '../../../lib/api';
 
 /** One record's latest entries, newest first. */

@@ -1,4 +1,4 @@
-import { apiRoutes } from '@cm/contracts';
+import { apiRoutes } from '../../../lib/api-routes';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiJson, NetworkError, nullOn401, queryKeyOf } from '../../../lib/api';
 

@@ -1,4 +1,4 @@
-import { apiRoutes } from '@cm/contracts';
+import { apiRoutes } from '../../../lib/api-routes';
 import { useQuery } from '@tanstack/react-query';
 import { apiQuery } from '../../../lib/api';
 

@@ -1,4 +1,5 @@
-import { apiRoutes, type Login, type TotpLogin, type User } from '@cm/contracts';
+import { type Login, type TotpLogin, type User } from '@cm/contracts';
+import { apiRoutes } from '../../../lib/api-routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson } from '../../../lib/api';
 import { currentUserQuery } from './current-user';

@@ -1,4 +1,5 @@
-import { apiRoutes, signOutToken } from '@cm/contracts';
+import { signOutToken } from '@cm/contracts';
+import { apiRoutes } from '../../../lib/api-routes';
 import { type QueryClient } from '@tanstack/react-query';
 import { apiJson } from '../../../lib/api';
 import { currentUserQuery } from './current-user';

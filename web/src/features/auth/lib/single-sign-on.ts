@@ -1,4 +1,5 @@
-import { apiRoutes, isSingleSignOnError, SIGN_IN_ERROR_PARAM, singleSignOnMessages } from '@cm/contracts';
+import { isSingleSignOnError, SIGN_IN_ERROR_PARAM, singleSignOnMessages } from '@cm/contracts';
+import { apiRoutes } from '../../../lib/api-routes';
 
 type Address = Pick<Location, 'pathname' | 'search' | 'hash'>;
 

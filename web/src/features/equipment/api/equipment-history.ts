@@ -1,4 +1,4 @@
-import { apiRoutes } from '@cm/contracts';
+import { apiRoutes } from '../../../lib/api-routes';
 import { apiQuery } from '../../../lib/api';
 
 /** The equipment's timeline over the server's default window, the last 30 days. */

@@ -1,4 +1,4 @@
-import { apiRoutes } from '@cm/contracts';
+import { apiRoutes } from '../../../lib/api-routes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ApiBody, apiJson, apiQuery } from '../../../lib/api';
 import { draftKeyOf } from '../../../lib/offline/drafts';

@@ -1,4 +1,4 @@
-import { apiRoutes } from '@cm/contracts';
+import { apiRoutes } from '../../../lib/api-routes';
 import { apiQuery } from '../../../lib/api';
 
 /** Firmware per model and the devices restarted in the last day, as the probes read them. */

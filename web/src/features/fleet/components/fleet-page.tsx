@@ -1,4 +1,5 @@
-import { apiRoutes, type Fleet, type FleetDevice } from '@cm/contracts';
+import { type Fleet, type FleetDevice } from '@cm/contracts';
+import { apiRoutes } from '../../../lib/api-routes';
 import { useQuery } from '@tanstack/react-query';
 import { Cpu, Download, RotateCcw } from 'lucide-react';
 import { type ReactNode, useId } from 'react';

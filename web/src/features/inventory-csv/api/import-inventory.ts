@@ -1,4 +1,5 @@
-import { apiRoutes, type ImportAnswer, importAnswerSchema } from '@cm/contracts';
+import { type ImportAnswer, importAnswerSchema } from '@cm/contracts';
+import { apiRoutes } from '../../../lib/api-routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, fetchText, uploadDeadlineMs } from '../../../lib/api';
 

@@ -1,10 +1,10 @@
 import {
-  apiRoutes,
   type ImportAnswer,
   type ImportCounts,
   inventoryExportFileName,
   MAX_IMPORT_ROWS,
 } from '@cm/contracts';
+import { apiRoutes } from '../../../lib/api-routes';
 import { Download, FileUp, Upload } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button, buttonClass } from '../../../components/ui/button';

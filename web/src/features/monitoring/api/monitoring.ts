@@ -1,4 +1,4 @@
-import { apiRoutes } from '@cm/contracts';
+import { apiRoutes } from '../../../lib/api-routes';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson, apiQuery } from '../../../lib/api';
 

@@ -1,4 +1,4 @@
-import { apiRoutes } from '@cm/contracts';
+import { apiRoutes } from '../../../lib/api-routes';
 import { apiQuery } from '../../../lib/api';
 
 /** One call for the tiles, the bar and the CSV: the server weighs the recorded status history. */

@@ -1,4 +1,5 @@
-import { apiRoutes, type UptimeReport, uptimeCsvFileName } from '@cm/contracts';
+import { type UptimeReport, uptimeCsvFileName } from '@cm/contracts';
+import { apiRoutes } from '../../../lib/api-routes';
 import { useQuery } from '@tanstack/react-query';
 import { Building2, CircleCheck, CircleX, Download, Monitor } from 'lucide-react';
 import { type ReactNode } from 'react';

@@ -1,4 +1,5 @@
-import { apiRoutes, type Room, roomAttachmentFields } from '@cm/contracts';
+import { type Room, roomAttachmentFields } from '@cm/contracts';
+import { apiRoutes } from '../../../lib/api-routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ApiBody, apiJson, apiQuery, queryKeyOf } from '../../../lib/api';
 import { draftKeyOf } from '../../../lib/offline/drafts';

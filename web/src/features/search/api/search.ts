@@ -1,4 +1,4 @@
-import { apiRoutes } from '@cm/contracts';
+import { apiRoutes } from '../../../lib/api-routes';
 import { apiQuery } from '../../../lib/api';
 
 /** Buildings, rooms and equipment whose text holds `q`, grouped by kind. */

@@ -1,4 +1,5 @@
-import { apiRoutes, type ApiTokenCreate } from '@cm/contracts';
+import { type ApiTokenCreate } from '@cm/contracts';
+import { apiRoutes } from '../../../lib/api-routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiJson, apiQuery } from '../../../lib/api';
 

@@ -1,4 +1,4 @@
-import { apiRoutes } from '@cm/contracts';
+import { apiRoutes } from '../../../lib/api-routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ApiBody, apiCreate, apiJson, apiQuery } from '../../../lib/api';
 import { useSubmissionKey } from '../../../lib/submission-key';

@@ -1,0 +1,60 @@
+// Writes web/src/lib/api-routes.ts: the API's route table as the web app reads it at run time
+// (method, path, tag, flags), without the zod schemas. The contracts' table references every
+// schema, so importing it put zod and all the contracts on every first screen (issue 37's budget);
+// the web checks replies against the schemas in a chunk that loads with the first call instead
+// (web/src/lib/api.ts). The written table is typed as the contracts' (ReplyOf, ArgsOf still read
+// the schemas' types), and web/src/lib/api-routes.spec.ts fails when it differs from them.
+// Reads the built contracts (libs/contracts/dist: `npx tsc -b`). `--check` fails instead of writing.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const out = path.join(root, 'web/src/lib/api-routes.ts');
+const { apiRoutes } = createRequire(import.meta.url)(path.join(root, 'libs/contracts/dist/index.js'));
+
+/** What each route keeps: its plain fields as they are, `true` where the contract has a schema. */
+export const plainFields = [
+  'method',
+  'path',
+  'tag',
+  'bodyContentType',
+  'responseContentType',
+  'idempotent',
+  'versioned',
+];
+export const schemaFields = ['params', 'query', 'body', 'response'];
+
+const lines = Object.entries(apiRoutes).map(([name, route]) => {
+  const fields = [
+    ...plainFields.filter((f) => route[f] !== undefined).map((f) => `${f}: ${JSON.stringify(route[f])}`),
+    ...schemaFields.filter((f) => route[f] !== undefined).map((f) => `${f}: true`),
+  ];
+  return `  ${name}: { ${fields.join(', ')} },`;
+});
+
+const text = `// Written by scripts/web-api-routes.mjs from the contracts' apiRoutes: do not edit.
+// The route table without its schemas (\`true\` where a route has one), so that the first screen
+// loads no zod; api-routes.spec.ts fails when it and the contracts differ.
+import { type WebRoutes } from './api-route-types';
+
+export const apiRoutes = {
+${lines.join('\n')}
+} as const as unknown as WebRoutes;
+`;
+
+const formatted = execFileSync('npx', ['prettier', '--stdin-filepath', out], {
+  cwd: root,
+  input: text,
+}).toString();
+if (process.argv.includes('--check')) {
+  if (readFileSync(out, 'utf8') !== formatted) {
+    console.error(`${path.relative(root, out)} differs from the contracts: node scripts/web-api-routes.mjs`);
+    process.exit(1);
+  }
+} else {
+  writeFileSync(out, formatted);
+  console.log(`Wrote ${path.relative(root, out)} (${lines.length} routes)`);
+}
