@@ -57,9 +57,4 @@ export const liveEventSchema = z.discriminatedUnion('type', [
 export type LiveEvent = z.infer<typeof liveEventSchema>;
 export type LiveEventType = LiveEvent['type'];
 
-/**
- * Control events of the stream, besides the live ones: `ready` (connected; its id is the position
- * to resume from), `resync` (the id asked for is older than the stream keeps: refetch everything),
- * `ended` (the session is over: the stream closes and the client should not reconnect).
- */
-export const liveControlEvents = { ready: 'ready', resync: 'resync', ended: 'ended' } as const;
+export { liveControlEvents } from './live-control-events';

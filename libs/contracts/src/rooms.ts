@@ -51,8 +51,7 @@ export const roomCreateSchema = z.object({
 });
 export type RoomCreate = z.infer<typeof roomCreateSchema>;
 
-/** The attachment fields a detail-page upload may send on its own. */
-export const roomAttachmentFields = ['imageUrl', 'wiringDiagramUrl', 'seatingLayoutUrl'] as const;
+export { roomAttachmentFields } from './room-attachment-fields';
 
 /** An update carries the full form, or any subset of the attachment URLs; only what is sent changes. */
 export const roomUpdateSchema = z

@@ -1,4 +1,4 @@
-import { idSchema } from '@cm/contracts';
+import { isId } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Route, Switch } from 'wouter';
 import { NotFound } from '../components/ui/not-found';
@@ -92,10 +92,10 @@ const firstScreens: [RegExp, { preload: () => void }][] = [
 ];
 firstScreens.find(([path]) => path.test(window.location.pathname))?.[1].preload();
 
-// An address whose id cannot be one names nothing: no call, and no "Try again" that cannot succeed.
-const isId = (id: string) => idSchema.safeParse(id).success;
-
-/** Spec section 2: the routes, shown only when signed in. */
+/**
+ * Spec section 2: the routes, shown only when signed in. An address whose id cannot be one
+ * (`isId`) names nothing: no call, and no "Try again" that cannot succeed.
+ */
 function Routes({ isAdmin, external }: { isAdmin: boolean; external: boolean }) {
   return (
     <Switch>

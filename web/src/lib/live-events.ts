@@ -2,7 +2,7 @@ import {
   type Equipment,
   type EquipmentStatusEvent,
   type InventoryChangedEvent,
-  liveEventSchema,
+  type liveEventSchema,
   type LiveEventType,
 } from '@cm/contracts';
 import { apiRoutes } from './api-routes';
@@ -45,7 +45,16 @@ export class LiveCache {
   private readonly stale = new Map<string, Stale>();
   private timer?: ReturnType<typeof setTimeout>;
 
-  constructor(private readonly queryClient: QueryClient) {}
+  constructor(
+    private readonly queryClient: QueryClient,
+    private readonly schema: typeof liveEventSchema,
+  ) {}
+
+  /** A cache with the events' schema, which loads (with zod) in a chunk of its own, not with the shell. */
+  static async load(queryClient: QueryClient): Promise<LiveCache> {
+    const { liveEventSchema } = await import('./live-event-schema');
+    return new LiveCache(queryClient, liveEventSchema);
+  }
 
   /** One SSE event by name and its `data` text; events of other names or shapes are ignored. */
   apply(type: string, data: string): void {
@@ -55,7 +64,7 @@ export class LiveCache {
     } catch {
       return;
     }
-    const parsed = liveEventSchema.safeParse({ type: type as LiveEventType, data: json });
+    const parsed = this.schema.safeParse({ type: type as LiveEventType, data: json });
     if (!parsed.success) return;
     const event = parsed.data;
     if (event.type === 'equipment.status') this.statusChanged(event.data);

@@ -4,12 +4,7 @@ import { oidcCallbackQuerySchema, oidcStartQuerySchema, signInOptionsSchema } fr
 import { loginResultSchema } from '../totp';
 import { loginSchema, userSchema } from '../users';
 
-/**
- * A signed-in browser gets its session's sign-out token in this cookie, which pages of ours can
- * read; GET /api/logout signs out only when it carries the token (a link or an image elsewhere
- * cannot know it).
- */
-export const signOutToken = { cookie: 'cm.signout', query: 'token' } as const;
+export { signOutToken } from '../sign-out-token';
 
 /** Sign-in and the session (spec sections 4 and 7). The session is the `cm.sid` cookie. */
 export const authRoutes = {

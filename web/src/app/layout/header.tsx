@@ -1,4 +1,4 @@
-import { idSchema } from '@cm/contracts';
+import { isId } from '@cm/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, ChevronRight, LogOut, UserRound } from 'lucide-react';
 import { Fragment } from 'react';
@@ -23,7 +23,6 @@ function useTrail(): { back: string | null; crumbs: Crumb[] } {
   const [onLabels, labelsParams] = useRoute<{ buildingId: string }>('/buildings/:buildingId/labels');
   const [onRoom, roomParams] = useRoute<{ roomId: string }>('/rooms/:roomId');
   // An id that cannot be one is a "not found" screen: nothing to ask the server.
-  const isId = (id: string | undefined) => idSchema.safeParse(id).success;
   const room = useQuery({
     ...roomQuery(roomParams?.roomId ?? ''),
     enabled: onRoom && isId(roomParams.roomId),
