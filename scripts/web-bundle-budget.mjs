@@ -11,12 +11,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 
-/** Kilobytes of 1000 bytes, as Vite reports them. Issue 37's goal: met on sign-in, QR labels, fleet. */
+/** Kilobytes of 1000 bytes, as Vite reports them. Issue 37's goal, not yet met on every route. */
 const goalKb = 120;
 /**
  * What fails the check until the goal is met: no route may grow past today's heaviest (/settings,
- * 207.4 kB with zod off the entry and the shell; docs/benchmarks.md). Lower it with each cut, down
- * to the goal.
+ * 207.8 kB with zod off the entry, the shell and the lists; docs/benchmarks.md). Lower it with
+ * each cut, down to the goal.
  */
 const ceilingKb = 208;
 

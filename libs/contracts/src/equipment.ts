@@ -3,9 +3,11 @@ import { isAddressError, parseAddressTarget } from './address';
 import { idSchema, limits, optionalText, requiredText, timestampSchema } from './common';
 import { deviceHealthSchema, probeInputSchema, probeViewSchema } from './device-health';
 import { picturePath } from './media';
+import { equipmentStatuses } from './equipment-statuses';
 import { versionSchema } from './versions';
 
-export const equipmentStatuses = ['active', 'inactive', 'maintenance', 'partial'] as const;
+export { equipmentStatuses } from './equipment-statuses';
+
 export const equipmentStatusSchema = z.enum(equipmentStatuses, {
   message: `Status must be one of: ${equipmentStatuses.join(', ')}`,
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idSchema, timestampSchema } from './common';
-import { csvLine, datedCsvFileName } from './csv';
+import { csvLine } from './csv';
 
 /** Reports cover the last 30 days (spec section 9). */
 export const REPORT_WINDOW_HOURS = 720;
@@ -119,5 +119,4 @@ export function uptimeCsv(rows: readonly EquipmentUptime[]): string {
   return uptimeCsvHeader + rows.map(uptimeCsvLine).join('');
 }
 
-/** Spec section 9: equipment-uptime-report-{date}.csv, the date as YYYY-MM-DD in local time. */
-export const uptimeCsvFileName = (now: Date): string => datedCsvFileName('equipment-uptime-report', now);
+export { uptimeCsvFileName } from './report-file-names';

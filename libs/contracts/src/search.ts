@@ -1,14 +1,8 @@
 import { z } from 'zod';
 import { idSchema, storableText } from './common';
+import { SEARCH_MAX_LENGTH, SEARCH_MIN_LENGTH } from './search-limits';
 
-/**
- * Shortest search text: the index serves fragments of three characters or more (trigrams); a
- * shorter one would read every record of a large campus.
- */
-export const SEARCH_MIN_LENGTH = 3;
-export const SEARCH_MAX_LENGTH = 100;
-/** Results of each kind in one answer; `more` says when there are others. */
-export const SEARCH_LIMIT = 20;
+export { SEARCH_LIMIT, SEARCH_MAX_LENGTH, SEARCH_MIN_LENGTH } from './search-limits';
 
 export const searchQuerySchema = z.object({
   // `?q=a&q=b` arrives as an array: a different mistake from leaving the text out.
