@@ -17,6 +17,7 @@ import { AppError, isErrorBody } from '../errors';
 import { platformMetrics } from '../metrics/platform-metrics';
 import { type NatsClientOptions, natsConnectionSettings } from './connection-options';
 import { NamespacedClientNats } from './namespaced-transport';
+import { cancelHeaders, type Chunk, ChunkError, chunkOf, chunkPull } from './chunk-headers';
 import { injectTraceHeaders } from './trace-headers';
 
 const tracer = trace.getTracer('@cm/platform/nats');
@@ -128,6 +129,51 @@ export class RpcClient implements OnApplicationShutdown {
         }
       },
     );
+  }
+
+  /**
+   * One chunk of a chunked reply (chunk-streams.ts): a raw request to `<def's subject>.<streamId>`,
+   * traced and timed as `send` is, within `timeoutMs`. A chunk's reply carries bytes, not JSON.
+   */
+  async pullChunk(def: MessageDef, streamId: string, timeoutMs: number): Promise<Chunk> {
+    const pattern = def.subject;
+    return tracer.startActiveSpan(
+      `nats request ${pattern}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: { 'messaging.system': 'nats', 'messaging.destination.name': pattern },
+      },
+      async (span) => {
+        const started = performance.now();
+        let outcome = 'ok';
+        try {
+          if (this.disconnected) throw new Error('NATS DISCONNECTED');
+          const nc = await this.connection();
+          const subject = `${namespacedSubject(this.options.namespace, pattern)}.${streamId}`;
+          return chunkOf(
+            await nc.request(subject, chunkPull, { timeout: timeoutMs, headers: injectTraceHeaders() }),
+          );
+        } catch (error) {
+          const appError = error instanceof ChunkError ? error : this.translate(pattern, error, timeoutMs);
+          outcome = appError instanceof AppError ? appError.code : 'error';
+          span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
+          throw appError;
+        } finally {
+          platformMetrics.natsRequestDuration.observe(
+            { outcome, pattern },
+            (performance.now() - started) / 1000,
+          );
+          span.end();
+        }
+      },
+    );
+  }
+
+  /** Tells the holder of a chunked reply to stop it (nobody answers; a lost one runs out idle). */
+  async cancelChunks(def: MessageDef, streamId: string): Promise<void> {
+    const nc = await this.connection();
+    const subject = `${namespacedSubject(this.options.namespace, def.subject)}.${streamId}`;
+    nc.publish(subject, chunkPull, { headers: cancelHeaders() });
   }
 
   /** Fails unless the NATS server answers a round trip on this connection (readiness). */
@@ -291,7 +337,8 @@ export class RpcClient implements OnApplicationShutdown {
     return reply.response;
   }
 
-  private async connection(): Promise<NatsConnection> {
+  /** The connection itself, for what request/reply does not cover (serving chunked replies). */
+  async connection(): Promise<NatsConnection> {
     // Nest's client connects anew when asked after its close, and nothing would ever close that
     // connection: a call still made while the service stops (a notice, a retry) is refused instead.
     if (this.closed) throw new Error('The NATS connection is closed: this service is stopping');

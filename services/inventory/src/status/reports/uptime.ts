@@ -1,3 +1,4 @@
+import { type EquipmentUptime } from '@cm/contracts';
 import { type Tables } from '../../shared/database/sql';
 import { coveringWindowsSql } from '../maintenance/covering';
 
@@ -65,3 +66,40 @@ export function uptimeFigures(upSeconds: number, downSeconds: number) {
     downtimeHours: round(downSeconds / 3600, 2),
   };
 }
+
+/** A line of the report as its SQL answers it (uptimeRowsSql). */
+export type UptimeRow = Omit<EquipmentUptime, 'uptimePercent' | 'lastUpdated'> & {
+  lastUpdated: Date;
+  upSeconds: number;
+  downSeconds: number;
+};
+
+/** A line of the report from its row. */
+export function uptimeOf({ upSeconds, downSeconds, lastUpdated, ...row }: UptimeRow): EquipmentUptime {
+  return {
+    ...row,
+    ...uptimeFigures(upSeconds, downSeconds),
+    lastUpdated: new Date(lastUpdated).toISOString(),
+  };
+}
+
+/**
+ * Every equipment with the time it spent up and down within [`from`, `to`) (parameter
+ * placeholders): the report's rows (UptimeRow), to be filtered and ordered by the caller. Read
+ * through the spans' (equipment, start) key, equipment by equipment.
+ */
+export const uptimeRowsSql = (t: Tables, from: string, to: string) => `
+  SELECT e.id AS "equipmentId", b.id AS "buildingId", b.name AS "buildingName", r.id AS "roomId",
+         r.name AS "roomName", e.name, e.type, e.ip_address AS "ipAddress", e.status,
+         GREATEST(st.status_at, e.updated_at) AS "lastUpdated",
+         COALESCE(u.up, 0)::float8 AS "upSeconds", COALESCE(u.down, 0)::float8 AS "downSeconds"
+    FROM ${t.equipment} e
+    JOIN ${t.rooms} r ON r.id = e.room_id
+    JOIN ${t.buildings} b ON b.id = r.building_id
+    JOIN ${t.state} st ON st.equipment_id = e.id
+    LEFT JOIN LATERAL (${uptimeSecondsSql(t, 'e.id', from, to, { room: 'r.id', building: 'b.id' })}
+    ) u ON true`;
+
+/** The whole report in equipment order, in one query (the CSV's, read through a cursor): $1 from, $2 to. */
+export const uptimeReportSql = (t: Tables) => `${uptimeRowsSql(t, '$1', '$2')}
+   ORDER BY e.id`;

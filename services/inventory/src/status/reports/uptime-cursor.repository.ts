@@ -1,0 +1,124 @@
+import { uptimeCsvHeader, uptimeCsvLine } from '@cm/contracts';
+import { type ChunkSource, execute, queryRows } from '@cm/platform';
+import { type DataSource, type QueryRunner } from 'typeorm';
+import { type UptimeRow, uptimeOf } from './uptime';
+
+const CURSOR = 'uptime_report';
+
+export interface ReportCursorOptions {
+  /** Rows per FETCH. */
+  fetchRows: number;
+  /** A chunk ends once it holds this many characters (UTF-8: at most 3 bytes each). */
+  chunkChars: number;
+}
+
+/**
+ * The uptime CSV read through one server-side cursor: the report's query is declared once, in a
+ * read-only transaction on a connection of its own, and FETCHed as chunks are pulled, one FETCH
+ * ahead of the puller at most. So the report is one query over one snapshot, its first rows go
+ * out while PostgreSQL computes the rest, and no more than a chunk and a FETCH of it is ever held
+ * here. Cancelling interrupts the statement under way (pg_cancel_backend) and ends the transaction.
+ */
+export class UptimeReportCursor implements ChunkSource {
+  private runner?: QueryRunner;
+  private pid?: number;
+  /** CSV lines read and not yet sent, the header first. */
+  private pending: string[] = [uptimeCsvHeader];
+  private pendingChars = uptimeCsvHeader.length;
+  private exhausted = false;
+  private ahead?: Promise<UptimeRow[]>;
+  /** The statement under way on the connection, if any. */
+  private running?: Promise<unknown>;
+  private cancelled = false;
+  private closed = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly sql: string,
+    private readonly parameters: unknown[],
+    private readonly options: ReportCursorOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    const runner = this.dataSource.createQueryRunner();
+    this.runner = runner;
+    const [{ pid }] = await this.run(() =>
+      queryRows<{ pid: number }>(runner, 'SELECT pg_backend_pid() AS pid'),
+    );
+    this.pid = pid;
+    await this.run(() => execute(runner, 'BEGIN READ ONLY'));
+    await this.run(() =>
+      execute(runner, `DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${this.sql}`, this.parameters),
+    );
+  }
+
+  async next(): Promise<{ text: string; last: boolean }> {
+    while (this.pendingChars < this.options.chunkChars && !this.exhausted) {
+      const rows = await (this.ahead ?? this.fetch());
+      this.ahead = undefined;
+      this.take(rows);
+    }
+    let count = 0;
+    let chars = 0;
+    while (count < this.pending.length && chars < this.options.chunkChars)
+      chars += this.pending[count++].length;
+    const text = this.pending.splice(0, count).join('');
+    this.pendingChars -= chars;
+    const last = this.exhausted && this.pending.length === 0;
+    if (last) await this.close();
+    else if (!this.exhausted && this.pendingChars < this.options.chunkChars) {
+      // Read ahead while the chunk travels and is written out.
+      this.ahead = this.fetch();
+      this.ahead.catch(() => undefined);
+    }
+    return { text, last };
+  }
+
+  async cancel(): Promise<void> {
+    if (this.closed) return;
+    this.cancelled = true;
+    const running = this.running;
+    if (running && this.pid !== undefined) {
+      await queryRows(this.dataSource, 'SELECT pg_cancel_backend($1)', [this.pid]).catch(() => undefined);
+    }
+    await running?.catch(() => undefined);
+    await this.close();
+  }
+
+  private fetch(): Promise<UptimeRow[]> {
+    return this.run(() =>
+      queryRows<UptimeRow>(this.runner!, `FETCH FORWARD ${this.options.fetchRows} FROM ${CURSOR}`),
+    );
+  }
+
+  private take(rows: UptimeRow[]): void {
+    if (rows.length < this.options.fetchRows) this.exhausted = true;
+    for (const row of rows) {
+      const line = uptimeCsvLine(uptimeOf(row));
+      this.pending.push(line);
+      this.pendingChars += line.length;
+    }
+  }
+
+  /** Runs one statement, none once cancelled: a cancel then waits for just this one. */
+  private async run<T>(statement: () => Promise<T>): Promise<T> {
+    if (this.cancelled) throw new Error('The report was cancelled');
+    const running = statement();
+    this.running = running;
+    try {
+      return await running;
+    } finally {
+      if (this.running === running) this.running = undefined;
+    }
+  }
+
+  /** Ends the transaction (and with it the cursor) and gives the connection back. */
+  private async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const runner = this.runner;
+    if (!runner) return;
+    await execute(runner, 'ROLLBACK').catch(() => undefined);
+    await runner.release().catch(() => undefined);
+  }
+}
