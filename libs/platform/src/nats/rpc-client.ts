@@ -102,32 +102,9 @@ export class RpcClient implements OnApplicationShutdown {
   }
 
   async send<M extends MessageDef>(message: M, ...[data, opts = {}]: SendArgs<M>): Promise<MessageReply<M>> {
-    const pattern = message.subject;
     const ms = opts.timeoutMs ?? this.options.timeoutMs;
-    return tracer.startActiveSpan(
-      `nats request ${pattern}`,
-      {
-        kind: SpanKind.CLIENT,
-        attributes: { 'messaging.system': 'nats', 'messaging.destination.name': pattern },
-      },
-      async (span) => {
-        const started = performance.now();
-        let outcome = 'ok';
-        try {
-          return this.parseReply(message, await this.requestOnce(message, data ?? {}, started + ms));
-        } catch (error) {
-          const appError = this.translate(pattern, error, ms);
-          outcome = appError.code;
-          span.setStatus({ code: SpanStatusCode.ERROR, message: appError.code });
-          throw appError;
-        } finally {
-          platformMetrics.natsRequestDuration.observe(
-            { outcome, pattern },
-            (performance.now() - started) / 1000,
-          );
-          span.end();
-        }
-      },
+    return this.traced(message.subject, ms, async (started) =>
+      this.parseReply(message, await this.requestOnce(message, data ?? {}, started + ms)),
     );
   }
 
@@ -136,7 +113,21 @@ export class RpcClient implements OnApplicationShutdown {
    * traced and timed as `send` is, within `timeoutMs`. A chunk's reply carries bytes, not JSON.
    */
   async pullChunk(def: MessageDef, streamId: string, timeoutMs: number): Promise<Chunk> {
-    const pattern = def.subject;
+    return this.traced(def.subject, timeoutMs, async () => {
+      if (this.disconnected) throw new Error('NATS DISCONNECTED');
+      const nc = await this.connection();
+      const subject = `${namespacedSubject(this.options.namespace, def.subject)}.${streamId}`;
+      return chunkOf(
+        await nc.request(subject, chunkPull, { timeout: timeoutMs, headers: injectTraceHeaders() }),
+      );
+    });
+  }
+
+  /**
+   * A request in a client span, timed by pattern and outcome; what fails comes back as an
+   * AppError (`translate`), or as the ChunkError a chunked reply ended with.
+   */
+  private traced<T>(pattern: string, ms: number, request: (started: number) => Promise<T>): Promise<T> {
     return tracer.startActiveSpan(
       `nats request ${pattern}`,
       {
@@ -147,17 +138,12 @@ export class RpcClient implements OnApplicationShutdown {
         const started = performance.now();
         let outcome = 'ok';
         try {
-          if (this.disconnected) throw new Error('NATS DISCONNECTED');
-          const nc = await this.connection();
-          const subject = `${namespacedSubject(this.options.namespace, pattern)}.${streamId}`;
-          return chunkOf(
-            await nc.request(subject, chunkPull, { timeout: timeoutMs, headers: injectTraceHeaders() }),
-          );
+          return await request(started);
         } catch (error) {
-          const appError = error instanceof ChunkError ? error : this.translate(pattern, error, timeoutMs);
-          outcome = appError instanceof AppError ? appError.code : 'error';
+          const failure = error instanceof ChunkError ? error : this.translate(pattern, error, ms);
+          outcome = failure instanceof AppError ? failure.code : 'error';
           span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
-          throw appError;
+          throw failure;
         } finally {
           platformMetrics.natsRequestDuration.observe(
             { outcome, pattern },
