@@ -121,7 +121,10 @@ async function seedHistory(db, ids) {
   return spans.rowCount;
 }
 
-/** The report's query (the one inventory's cursor reads) run once, every row read: the floor. */
+/**
+ * The report's query (the one inventory's cursor reads) run once, every row read: the floor. With
+ * JIT off, as inventory runs it (compiling it costs more than it saves: docs/benchmarks.md).
+ */
 async function queryOnce(db, sql) {
   const to = new Date();
   const from = new Date(to.getTime() - 720 * 3_600_000);
@@ -198,6 +201,7 @@ async function main() {
   const results = [];
   try {
     await db.connect();
+    await db.query('SET jit = off');
     stack = await startStack({
       env: stackEnv(namespace, adminPassword, { MONITOR_ALLOWED_NETWORKS: '127.0.0.0/8' }),
       port: 0,

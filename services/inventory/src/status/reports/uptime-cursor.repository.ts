@@ -14,9 +14,9 @@ export interface ReportCursorOptions {
 
 /**
  * The uptime CSV read through one server-side cursor: the report's query is declared once, in a
- * read-only transaction on a connection of its own, and FETCHed as chunks are pulled, one FETCH
+ * read-only transaction on a connection of its own, and FETCHed as chunks are pulled, one chunk
  * ahead of the puller at most. So the report is one query over one snapshot, its first rows go
- * out while PostgreSQL computes the rest, and no more than a chunk and a FETCH of it is ever held
+ * out while PostgreSQL computes the rest, and no more than two chunks and a FETCH of it are ever held
  * here. Cancelling interrupts the statement under way (pg_cancel_backend) and ends the transaction.
  */
 export class UptimeReportCursor implements ChunkSource {
@@ -26,7 +26,8 @@ export class UptimeReportCursor implements ChunkSource {
   private pending: string[] = [uptimeCsvHeader];
   private pendingChars = uptimeCsvHeader.length;
   private exhausted = false;
-  private ahead?: Promise<UptimeRow[]>;
+  /** Reading the next chunk ahead, if under way. */
+  private filling?: Promise<void>;
   /** The statement under way on the connection, if any. */
   private running?: Promise<unknown>;
   private cancelled = false;
@@ -47,17 +48,17 @@ export class UptimeReportCursor implements ChunkSource {
     );
     this.pid = pid;
     await this.run(() => execute(runner, 'BEGIN READ ONLY'));
+    // Over every device the query's cost estimate crosses the JIT thresholds, and compiling it took
+    // longer than running it (docs/benchmarks.md, "Uptime with maintenance windows").
+    await this.run(() => execute(runner, 'SET LOCAL jit = off'));
     await this.run(() =>
       execute(runner, `DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${this.sql}`, this.parameters),
     );
   }
 
   async next(): Promise<{ text: string; last: boolean }> {
-    while (this.pendingChars < this.options.chunkChars && !this.exhausted) {
-      const rows = await (this.ahead ?? this.fetch());
-      this.ahead = undefined;
-      this.take(rows);
-    }
+    await (this.filling ?? this.fill());
+    this.filling = undefined;
     let count = 0;
     let chars = 0;
     while (count < this.pending.length && chars < this.options.chunkChars)
@@ -66,12 +67,18 @@ export class UptimeReportCursor implements ChunkSource {
     this.pendingChars -= chars;
     const last = this.exhausted && this.pending.length === 0;
     if (last) await this.close();
-    else if (!this.exhausted && this.pendingChars < this.options.chunkChars) {
-      // Read ahead while the chunk travels and is written out.
-      this.ahead = this.fetch();
-      this.ahead.catch(() => undefined);
+    else {
+      // Read the next chunk while this one travels and is written out: PostgreSQL keeps working
+      // as long as the download keeps up, and stops a chunk ahead when it does not.
+      this.filling = this.fill();
+      this.filling.catch(() => undefined);
     }
     return { text, last };
+  }
+
+  /** FETCHes until a chunk's worth of lines waits, or the rows are all read. */
+  private async fill(): Promise<void> {
+    while (this.pendingChars < this.options.chunkChars && !this.exhausted) this.take(await this.fetch());
   }
 
   async cancel(): Promise<void> {
