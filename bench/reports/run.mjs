@@ -23,7 +23,7 @@ import {
   stackEnv,
   tearDown,
 } from '../support/campus.mjs';
-import { loadAverage, median, round } from '../support/measure.mjs';
+import { backendCpu, backendCpuDelta, cpuMs, loadAverage, median, round } from '../support/measure.mjs';
 
 const require = createRequire(import.meta.url);
 const SYSTEM_ROOT = path.resolve(process.env.BENCH_SYSTEM_ROOT ?? root);
@@ -121,6 +121,22 @@ async function seedHistory(db, ids) {
   return spans.rowCount;
 }
 
+/** CPU ms so far of the gateway, inventory, inventory's PostgreSQL backends, and the floor's backend. */
+async function cpuNow(ctx) {
+  return {
+    gateway: cpuMs(ctx.pids.gateway),
+    inventory: cpuMs(ctx.pids.inventory),
+    backends: await backendCpu(ctx.db, ctx.pids.inventory),
+    floor: cpuMs(ctx.floorPid),
+  };
+}
+const cpuSpent = (a, b) => ({
+  gateway: b.gateway - a.gateway,
+  inventory: b.inventory - a.inventory,
+  backends: backendCpuDelta(a.backends, b.backends),
+  floor: b.floor - a.floor,
+});
+
 /**
  * The report's query (the one inventory's cursor reads) run once, every row read: the floor. With
  * JIT off, as inventory runs it (compiling it costs more than it saves: docs/benchmarks.md).
@@ -158,9 +174,14 @@ async function measure(ctx, n, load) {
   await download(ctx.url, ctx.cookie);
   const sql = [];
   const csv = [];
+  const cpu = [];
   for (let i = 0; i < REPEAT; i++) {
+    let before = await cpuNow(ctx);
     sql.push(await queryOnce(ctx.db, ctx.sql));
+    sql.at(-1).cpu = cpuSpent(before, await cpuNow(ctx)).floor;
+    before = await cpuNow(ctx);
     csv.push(await download(ctx.url, ctx.cookie));
+    cpu.push(cpuSpent(before, await cpuNow(ctx)));
   }
   const wrong = csv.find((c) => c.rows !== n) ?? sql.find((q) => q.rows !== n);
   if (wrong) throw new Error(`A report of ${n} devices had ${wrong.rows} rows`);
@@ -172,11 +193,19 @@ async function measure(ctx, n, load) {
     csvMaxMs: round(Math.max(...csv.map((x) => x.ms))),
     firstBytesMs: round(median(csv.map((x) => x.firstMs))),
     bytes: csv[0].bytes,
+    // CPU ms per download (medians): what each process of the path spends, against the query's backend.
+    cpu: {
+      queryBackend: round(median(sql.map((x) => x.cpu)), 0),
+      backends: round(median(cpu.map((x) => x.backends)), 0),
+      inventory: round(median(cpu.map((x) => x.inventory)), 0),
+      gateway: round(median(cpu.map((x) => x.gateway)), 0),
+    },
+    loadAverage: loadAverage()?.[0],
   };
   result.ratio = round(result.csvMs / result.sqlMs, 2);
   log(
     `${n} devices, ${load}: CSV ${result.csvMs} ms (max ${result.csvMaxMs}, first bytes ${result.firstBytesMs}), ` +
-      `query once ${result.sqlMs} ms: ${result.ratio}×; ${result.bytes} bytes`,
+      `query once ${result.sqlMs} ms: ${result.ratio}×; ${result.bytes} bytes; CPU ms ${JSON.stringify(result.cpu)}; load ${result.loadAverage}`,
   );
   return result;
 }
@@ -209,7 +238,12 @@ async function main() {
       dataDir,
     });
     const cookie = await signIn(stack.url, 'admin', adminPassword);
-    const ctx = { db, sql, url: stack.url, cookie };
+    const floorPid = (await db.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;
+    const pids = {
+      gateway: stack.children.get('gateway').pid,
+      inventory: stack.children.get('inventory').pid,
+    };
+    const ctx = { db, sql, url: stack.url, cookie, pids, floorPid };
     let previous = 0;
     for (const n of SIZES) {
       const started = performance.now();
@@ -231,11 +265,14 @@ async function main() {
     await tearDown({ stack, db, namespace, dataDir });
   }
   console.log(`\nThe uptime CSV through the gateway against its query run once (medians of ${REPEAT})`);
-  console.log('| devices | load | CSV ms (max) | first bytes ms | query once ms | CSV ÷ query | bytes |');
-  console.log('| ------- | ---- | ------------ | -------------- | ------------- | ----------- | ----- |');
+  console.log(
+    '| devices | load | CSV ms (max) | first bytes ms | query once ms | CSV ÷ query | CPU ms: query | path: PostgreSQL / inventory / gateway | load average |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of results) {
+    const c = r.cpu;
     console.log(
-      `| ${r.devices} | ${r.load} | ${r.csvMs} (${r.csvMaxMs}) | ${r.firstBytesMs} | ${r.sqlMs} | ${r.ratio} | ${r.bytes} |`,
+      `| ${r.devices} | ${r.load} | ${r.csvMs} (${r.csvMaxMs}) | ${r.firstBytesMs} | ${r.sqlMs} | ${r.ratio} | ${c.queryBackend} | ${c.backends} / ${c.inventory} / ${c.gateway} | ${r.loadAverage} |`,
     );
   }
 }

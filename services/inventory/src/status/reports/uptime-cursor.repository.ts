@@ -28,8 +28,10 @@ export class UptimeReportCursor implements ChunkSource {
   private exhausted = false;
   /** Reading the next chunk ahead, if under way. */
   private filling?: Promise<void>;
-  /** The statement under way on the connection, if any. */
-  private running?: Promise<unknown>;
+  /** A FETCH sent ahead of the rows being needed. */
+  private nextRows?: Promise<UptimeRow[]>;
+  /** The statements sent on the connection and not yet answered. */
+  private readonly running = new Set<Promise<unknown>>();
   private cancelled = false;
   private closed = false;
 
@@ -76,19 +78,30 @@ export class UptimeReportCursor implements ChunkSource {
     return { text, last };
   }
 
-  /** FETCHes until a chunk's worth of lines waits, or the rows are all read. */
+  /**
+   * FETCHes until a chunk's worth of lines waits, or the rows are all read. The next FETCH is
+   * sent before the rows of one are formatted, so PostgreSQL reads on meanwhile.
+   */
   private async fill(): Promise<void> {
-    while (this.pendingChars < this.options.chunkChars && !this.exhausted) this.take(await this.fetch());
+    while (this.pendingChars < this.options.chunkChars && !this.exhausted) {
+      const rows = await (this.nextRows ?? this.fetch());
+      this.nextRows = undefined;
+      if (rows.length === this.options.fetchRows) {
+        this.nextRows = this.fetch();
+        this.nextRows.catch(() => undefined);
+      }
+      this.take(rows);
+    }
   }
 
   async cancel(): Promise<void> {
     if (this.closed) return;
     this.cancelled = true;
-    const running = this.running;
-    if (running && this.pid !== undefined) {
+    const running = [...this.running];
+    if (running.length > 0 && this.pid !== undefined) {
       await queryRows(this.dataSource, 'SELECT pg_cancel_backend($1)', [this.pid]).catch(() => undefined);
     }
-    await running?.catch(() => undefined);
+    await Promise.allSettled(running);
     await this.close();
   }
 
@@ -107,15 +120,15 @@ export class UptimeReportCursor implements ChunkSource {
     }
   }
 
-  /** Runs one statement, none once cancelled: a cancel then waits for just this one. */
+  /** Runs one statement, none once cancelled: a cancel then waits for those already sent. */
   private async run<T>(statement: () => Promise<T>): Promise<T> {
     if (this.cancelled) throw new Error('The report was cancelled');
     const running = statement();
-    this.running = running;
+    this.running.add(running);
     try {
       return await running;
     } finally {
-      if (this.running === running) this.running = undefined;
+      this.running.delete(running);
     }
   }
 
