@@ -1,5 +1,5 @@
 // The uptime CSV through the gateway, as a user downloads it (GET /api/reports/uptime.csv), against
-// the report's own query run once over every device (inventory's `uptimeReportSql`, every row
+// the report's own query run once over every device (inventory's `uptimeCsvSql`, every row
 // read by one client: the floor). Starts the whole system in a fresh namespace, seeds BENCH_SIZES
 // (10000,50000) devices with 30 days of status spans (90 % stable, 10 % flapping), and per size
 // times BENCH_REPEAT (5) downloads and queries, interleaved, on a quiet machine and then beside
@@ -221,9 +221,9 @@ function startHogs(count) {
 async function main() {
   log(`namespace ${namespace}; system from ${SYSTEM_ROOT}; load average ${loadAverage()?.join(' ')}`);
   buildServices();
-  const { uptimeReportSql } = require(path.join(root, 'services/inventory/dist/status/reports/uptime.js'));
+  const { uptimeCsvSql } = require(path.join(root, 'services/inventory/dist/status/reports/uptime.js'));
   const { tablesOf } = require(path.join(root, 'services/inventory/dist/shared/database/sql.js'));
-  const sql = uptimeReportSql(tablesOf({ options: { schema: `${namespace}_inventory` } }));
+  const sql = uptimeCsvSql(tablesOf({ options: { schema: `${namespace}_inventory` } }));
   const dataDir = mkdtempSync(path.join(tmpdir(), 'cm-bench-'));
   const db = await benchDatabase({ statement_timeout: 300_000 });
   let stack;

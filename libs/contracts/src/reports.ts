@@ -117,8 +117,11 @@ export const uptimeCsvColumns = [
 
 const hours = (h: number) => h.toFixed(1);
 
+/** What a line of the uptime CSV shows of a row (the ids are not in it). */
+export type UptimeCsvRow = Omit<EquipmentUptime, 'equipmentId' | 'buildingId' | 'roomId'>;
+
 /** One line of the uptime CSV, CRLF-terminated. */
-export function uptimeCsvLine(r: EquipmentUptime): string {
+export function uptimeCsvLine(r: UptimeCsvRow): string {
   return csvLine([
     r.buildingName,
     r.roomName,

@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type Tables, tablesOf } from '../../shared/database/sql';
 import { type ReportCursorOptions, UptimeReportCursor } from './uptime-cursor.repository';
-import { type UptimeRow, uptimeReportSql, uptimeRowsSql } from './uptime';
+import { type UptimeRow, uptimeCsvSql, uptimeRowsSql } from './uptime';
 
 @Injectable()
 export class ReportRepository {
@@ -43,6 +43,6 @@ export class ReportRepository {
 
   /** The whole report over [from, to], in equipment order, to be read through a cursor (not started yet). */
   uptimeCursor(from: Date, to: Date, options: ReportCursorOptions): UptimeReportCursor {
-    return new UptimeReportCursor(this.dataSource, uptimeReportSql(this.t), [from, to], options);
+    return new UptimeReportCursor(this.dataSource, uptimeCsvSql(this.t), [from, to], options);
   }
 }

@@ -1,7 +1,7 @@
 import { uptimeCsvHeader, uptimeCsvLine } from '@cm/contracts';
 import { type ChunkSource, execute, queryRows } from '@cm/platform';
 import { type DataSource, type QueryRunner } from 'typeorm';
-import { type UptimeRow, uptimeOf } from './uptime';
+import { type UptimeCsvSqlRow, uptimeOf } from './uptime';
 
 const CURSOR = 'uptime_report';
 
@@ -29,7 +29,7 @@ export class UptimeReportCursor implements ChunkSource {
   /** Reading the next chunk ahead, if under way. */
   private filling?: Promise<void>;
   /** A FETCH sent ahead of the rows being needed. */
-  private nextRows?: Promise<UptimeRow[]>;
+  private nextRows?: Promise<UptimeCsvSqlRow[]>;
   /** The statements sent on the connection and not yet answered. */
   private readonly running = new Set<Promise<unknown>>();
   private cancelled = false;
@@ -105,13 +105,13 @@ export class UptimeReportCursor implements ChunkSource {
     await this.close();
   }
 
-  private fetch(): Promise<UptimeRow[]> {
+  private fetch(): Promise<UptimeCsvSqlRow[]> {
     return this.run(() =>
-      queryRows<UptimeRow>(this.runner!, `FETCH FORWARD ${this.options.fetchRows} FROM ${CURSOR}`),
+      queryRows<UptimeCsvSqlRow>(this.runner!, `FETCH FORWARD ${this.options.fetchRows} FROM ${CURSOR}`),
     );
   }
 
-  private take(rows: UptimeRow[]): void {
+  private take(rows: UptimeCsvSqlRow[]): void {
     if (rows.length < this.options.fetchRows) this.exhausted = true;
     for (const row of rows) {
       const line = uptimeCsvLine(uptimeOf(row));
