@@ -121,6 +121,19 @@ async function seedHistory(db, ids) {
   return spans.rowCount;
 }
 
+/** seedHistory, again after a deadlock with the service's own upkeep (history pruning). */
+async function seedHistoryRetried(db, ids) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await seedHistory(db, ids);
+    } catch (error) {
+      await db.query('ROLLBACK').catch(() => undefined);
+      if (error.code !== '40P01' || attempt === 3) throw error;
+      log(`seeding met a deadlock; again (${attempt})`);
+    }
+  }
+}
+
 /** CPU ms so far of the gateway, inventory, inventory's PostgreSQL backends, and the floor's backend. */
 async function cpuNow(ctx) {
   return {
@@ -248,7 +261,7 @@ async function main() {
     for (const n of SIZES) {
       const started = performance.now();
       const ids = await addDevices(db, previous, n - previous);
-      const spans = await seedHistory(db, ids);
+      const spans = await seedHistoryRetried(db, ids);
       previous = n;
       log(
         `${n} devices: added ${ids.length} with ${spans} spans in ${round((performance.now() - started) / 1000)} s`,
