@@ -5,6 +5,7 @@
 // times BENCH_REPEAT (5) downloads and queries, interleaved, on a quiet machine and then beside
 // BENCH_HOGS (1) busy-loop processes (the CPU hog). Removes the namespace at the end, also on failure.
 //
+// BENCH_CPU_PROF_DIR writes a CPU profile of the gateway and inventory there.
 // BENCH_SYSTEM_ROOT runs the system of another checkout (built) against the same floor query, for a
 // before/after comparison; DATABASE_URL, NATS_URL.
 import { spawn } from 'node:child_process';
@@ -32,6 +33,8 @@ const { startStack } = require(path.join(SYSTEM_ROOT, 'scripts/stack.cjs'));
 const SIZES = (process.env.BENCH_SIZES ?? '10000,50000').split(',').map(Number).filter(Boolean);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 5);
 const HOGS = Number(process.env.BENCH_HOGS ?? 1);
+/** BENCH_CPU_PROF_DIR: a V8 CPU profile of the gateway and inventory (bench/support/profile-summary.mjs reads it). */
+const PROFILE_DIR = process.env.BENCH_CPU_PROF_DIR;
 
 const namespace = `bench_${randomBytes(4).toString('hex')}`;
 const adminPassword = randomBytes(12).toString('base64url');
@@ -249,6 +252,18 @@ async function main() {
       port: 0,
       ephemeralPorts: true,
       dataDir,
+      serviceEnv: PROFILE_DIR
+        ? Object.fromEntries(
+            ['gateway', 'inventory'].map((service) => [
+              service,
+              {
+                NODE_OPTIONS: `--require ${path.join(root, 'bench/support/cpu-profile.cjs')}`,
+                CPU_PROFILE_DIR: path.resolve(PROFILE_DIR),
+                CPU_PROFILE_NAME: service,
+              },
+            ]),
+          )
+        : undefined,
     });
     const cookie = await signIn(stack.url, 'admin', adminPassword);
     const floorPid = (await db.query('SELECT pg_backend_pid() AS pid')).rows[0].pid;

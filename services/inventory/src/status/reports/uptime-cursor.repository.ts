@@ -1,7 +1,7 @@
-import { uptimeCsvHeader, uptimeCsvLine } from '@cm/contracts';
+import { uptimeCsvHeader } from '@cm/contracts';
 import { type ChunkSource, execute, queryRows } from '@cm/platform';
 import { type DataSource, type QueryRunner } from 'typeorm';
-import { type UptimeCsvSqlRow, uptimeOf } from './uptime';
+import { type UptimeCsvSqlRow, uptimeCsvLineOf } from './uptime';
 
 const CURSOR = 'uptime_report';
 
@@ -114,7 +114,7 @@ export class UptimeReportCursor implements ChunkSource {
   private take(rows: UptimeCsvSqlRow[]): void {
     if (rows.length < this.options.fetchRows) this.exhausted = true;
     for (const row of rows) {
-      const line = uptimeCsvLine(uptimeOf(row));
+      const line = uptimeCsvLineOf(row);
       this.pending.push(line);
       this.pendingChars += line.length;
     }
