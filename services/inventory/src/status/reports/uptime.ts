@@ -68,7 +68,10 @@ export function uptimeFigures(upSeconds: number, downSeconds: number) {
 }
 
 /** A line of the report as its SQL answers it (uptimeRowsSql). */
-export type UptimeRow = Omit<EquipmentUptime, 'uptimePercent' | 'lastUpdated'> & {
+export type UptimeRow = Omit<
+  EquipmentUptime,
+  'uptimePercent' | 'uptimeHours' | 'downtimeHours' | 'lastUpdated'
+> & {
   lastUpdated: Date;
   upSeconds: number;
   downSeconds: number;
