@@ -9,6 +9,7 @@ import {
 } from '@cm/platform';
 import { alertsEnv, checkAlertsEnv, withDefaultAlertTargets } from './alerting';
 import { REPORT_WINDOW_HOURS } from '@cm/contracts';
+import { schedulesEnv } from './schedules';
 import { z } from 'zod';
 
 const int = (fallback: number, min: number, max: number) => envInt(min, max, fallback);
@@ -50,6 +51,7 @@ export const configSchema = z
      */
     INVENTORY_MAX_MONITORED_ADDRESSES: int(50_000, 1, 1_000_000),
     ...alertsEnv,
+    ...schedulesEnv,
   })
   .superRefine(checkAlertsEnv)
   .transform(withDefaultAllowedNetworks)

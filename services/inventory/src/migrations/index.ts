@@ -13,6 +13,7 @@ import { DeliveryErrorsWithoutAnswers1764610000000 } from './1764610000000-deliv
 import { MonitoringState1764700000000 } from './1764700000000-monitoring-state';
 import { DeviceHealth1764900000000 } from './1764900000000-device-health';
 import { RecordVersions1765000000000 } from './1765000000000-record-versions';
+import { Schedules1765100000000 } from './1765100000000-schedules';
 
 /** Applied in order by the platform's DatabaseModule. */
 export const migrations = [
@@ -31,4 +32,5 @@ export const migrations = [
   MonitoringState1764700000000,
   DeviceHealth1764900000000,
   RecordVersions1765000000000,
+  Schedules1765100000000,
 ];
