@@ -81,6 +81,8 @@ export const scheduleSourceSchema = z.object({
   name: z.string(),
   roomId: idSchema.nullable(),
   buildingId: idSchema.nullable(),
+  /** Where its classes go, as a person reads it: "Hall A · 101", or the building's name. */
+  placeName: z.string(),
   /** A feed's address; null for an uploaded file. */
   url: z.string().nullable(),
   kind: scheduleSourceKindSchema,

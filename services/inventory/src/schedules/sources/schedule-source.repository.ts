@@ -43,6 +43,9 @@ export class ScheduleSourceRepository extends TableRepository {
 
   private selectSql(where: string): string {
     return `SELECT ${columns},
+        coalesce((SELECT b.name || ' · ' || r.name FROM ${this.t.rooms} r JOIN ${this.t.buildings} b ON b.id = r.building_id
+                   WHERE r.id = s.room_id),
+                 (SELECT b.name FROM ${this.t.buildings} b WHERE b.id = s.building_id)) AS "placeName",
         (SELECT count(*)::int FROM ${this.t.occurrences} o WHERE o.source_id = s.id AND o.ends_at > $1) AS occurrences,
         (SELECT count(*)::int FROM ${this.t.occurrences} o
           WHERE o.source_id = s.id AND o.ends_at > $1 AND o.room_id IS NULL) AS unmatched
