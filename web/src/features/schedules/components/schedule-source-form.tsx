@@ -25,14 +25,7 @@ export function ScheduleSourceForm() {
   const [roomId, setRoomId] = useState(WHOLE_BUILDING);
   const [url, setUrl] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-  const buildings = useQuery(buildingsQuery);
-  const rooms = useQuery({ ...buildingRoomsQuery(buildingId || 'none'), enabled: Boolean(buildingId) });
   const save = useSaveScheduleSource();
-  const buildingName = (id: string) => buildings.data?.find((b) => b.id === id)?.name ?? id;
-  const roomName = (id: string) =>
-    id === WHOLE_BUILDING
-      ? 'Whole building (rooms by location)'
-      : (rooms.data?.find((r) => r.id === id)?.name ?? id);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -60,31 +53,15 @@ export function ScheduleSourceForm() {
         <Field label="Name">
           <Input value={name} onChange={(e) => setName(e.target.value)} placeholder="Hall A timetable" />
         </Field>
-        <Field label="Building">
-          <Select
-            value={buildingId}
-            onValueChange={(id) => {
-              setBuildingId(id);
-              setRoomId(WHOLE_BUILDING);
-            }}
-            options={(buildings.data ?? []).map((b) => b.id)}
-            labelOf={buildingName}
-            placeholder="Choose a building"
-          />
-        </Field>
-        <Field
-          label="Room"
-          hint="A room's own calendar, or the whole building's: then classes go to rooms by their location"
-        >
-          <Select
-            value={roomId}
-            onValueChange={setRoomId}
-            options={[WHOLE_BUILDING, ...(rooms.data ?? []).map((r) => r.id)]}
-            labelOf={roomName}
-            placeholder="Choose a room"
-            disabled={!buildingId}
-          />
-        </Field>
+        <PlaceFields
+          buildingId={buildingId}
+          roomId={roomId}
+          onBuilding={(id) => {
+            setBuildingId(id);
+            setRoomId(WHOLE_BUILDING);
+          }}
+          onRoom={setRoomId}
+        />
         <Field
           label="Feed URL"
           hint="An iCalendar (.ics) address, polled every 15 minutes. Leave empty to upload a file instead."
@@ -107,5 +84,48 @@ export function ScheduleSourceForm() {
         </Button>
       </form>
     </Card>
+  );
+}
+
+/** The building, and one of its rooms or the whole building. */
+function PlaceFields(props: {
+  buildingId: string;
+  roomId: string;
+  onBuilding: (id: string) => void;
+  onRoom: (id: string) => void;
+}) {
+  const { buildingId, roomId, onBuilding, onRoom } = props;
+  const buildings = useQuery(buildingsQuery);
+  const rooms = useQuery({ ...buildingRoomsQuery(buildingId || 'none'), enabled: Boolean(buildingId) });
+  const buildingName = (id: string) => buildings.data?.find((b) => b.id === id)?.name ?? id;
+  const roomName = (id: string) =>
+    id === WHOLE_BUILDING
+      ? 'Whole building (rooms by location)'
+      : (rooms.data?.find((r) => r.id === id)?.name ?? id);
+  return (
+    <>
+      <Field label="Building">
+        <Select
+          value={buildingId}
+          onValueChange={onBuilding}
+          options={(buildings.data ?? []).map((b) => b.id)}
+          labelOf={buildingName}
+          placeholder="Choose a building"
+        />
+      </Field>
+      <Field
+        label="Room"
+        hint="A room's own calendar, or the whole building's: then classes go to rooms by their location"
+      >
+        <Select
+          value={roomId}
+          onValueChange={onRoom}
+          options={[WHOLE_BUILDING, ...(rooms.data ?? []).map((r) => r.id)]}
+          labelOf={roomName}
+          placeholder="Choose a room"
+          disabled={!buildingId}
+        />
+      </Field>
+    </>
   );
 }
