@@ -6,9 +6,9 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
-import { Select } from '../../../components/ui/select';
 import { toast } from '../../../components/ui/use-toast';
 import { errorMessage } from '../../../lib/api';
+import { NativeSelect } from './native-select';
 import { buildingRoomsQuery, buildingsQuery, useSaveScheduleSource } from '../api/schedules';
 
 /** The room list's choice that means "events go to rooms by their location". */
@@ -105,9 +105,9 @@ function PlaceFields(props: {
   return (
     <>
       <Field label="Building">
-        <Select
+        <NativeSelect
           value={buildingId}
-          onValueChange={onBuilding}
+          onChange={(e) => onBuilding(e.target.value)}
           options={(buildings.data ?? []).map((b) => b.id)}
           labelOf={buildingName}
           placeholder="Choose a building"
@@ -117,9 +117,9 @@ function PlaceFields(props: {
         label="Room"
         hint="A room's own calendar, or the whole building's: then classes go to rooms by their location"
       >
-        <Select
+        <NativeSelect
           value={roomId}
-          onValueChange={onRoom}
+          onChange={(e) => onRoom(e.target.value)}
           options={[WHOLE_BUILDING, ...(rooms.data ?? []).map((r) => r.id)]}
           labelOf={roomName}
           placeholder="Choose a room"

@@ -5,8 +5,8 @@ import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { LoadError } from '../../../components/ui/load-error';
-import { Select } from '../../../components/ui/select';
 import { errorMessage } from '../../../lib/api';
+import { NativeSelect } from './native-select';
 import {
   buildingRoomsQuery,
   scheduleSourcesQuery,
@@ -59,10 +59,10 @@ function LocationRow({ location, buildingId }: { location: ScheduleLocation; bui
       </p>
       <div className="flex gap-2">
         <div className="min-w-0 flex-1">
-          <Select
+          <NativeSelect
             aria-label={`Room for ${location.location}`}
             value={roomId}
-            onValueChange={setRoomId}
+            onChange={(e) => setRoomId(e.target.value)}
             options={(rooms.data ?? []).map((r) => r.id)}
             labelOf={(id) => rooms.data?.find((r) => r.id === id)?.name ?? id}
             placeholder="Choose the room"
