@@ -69,6 +69,25 @@ describe('/api/schedule-sources', () => {
       },
     ]);
     expect((await call<ScheduleSource[]>(user, '/api/schedule-sources')).body).toHaveLength(1);
+
+    const renamed = await call<ScheduleSource>(admin, `/api/schedule-sources/${id}`, 'PUT', {
+      name: 'Hall A 101 (spring)',
+      roomId: room.id,
+    });
+    expect(renamed.body).toMatchObject({
+      name: 'Hall A 101 (spring)',
+      placeName: 'Hall A · 101',
+      occurrences: 1,
+    });
+    expect((await call(user, '/api/schedule-locations?unmatched=true')).body).toEqual([]);
+    const mapped = await call(admin, '/api/schedule-locations', 'PUT', {
+      location: 'Room One',
+      roomId: room.id,
+    });
+    expect(mapped).toEqual({
+      status: 200,
+      body: { location: 'Room One', roomId: room.id, matchedBy: 'mapping', sourceIds: [], occurrences: 0 },
+    });
   });
 
   it('answers a file with a bad line 422, by line, and keeps it from people who are not administrators', async () => {

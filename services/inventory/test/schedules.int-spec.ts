@@ -238,6 +238,25 @@ describe('inventory class schedules', () => {
     });
   });
 
+  it("starts afresh when a feed's URL is edited: the old URL's failure is forgotten and the new one read at once", async () => {
+    const input = { name: 'Hall A 101 feed', roomId: room101.id, buildingId: null, url: feed.url };
+    const { id } = await send(messages.inventory.createScheduleSource, input);
+    feed.mode = 'error';
+    await poll();
+    expect((await source(id)).failingSince).toBe(now.toISOString());
+
+    feed.mode = 'ok';
+    later(1);
+    const edited = await send(messages.inventory.updateScheduleSource, {
+      id,
+      changes: { ...input, url: `${feed.url}?term=spring` },
+    });
+    expect(edited).toMatchObject({ failingSince: null, lastError: null });
+    await poll();
+    expect(await source(id)).toMatchObject({ lastGoodAt: now.toISOString(), failingSince: null });
+    expect(await classesOf(room101.id)).toHaveLength(4);
+  });
+
   it('reads a feed whose events are partly broken, listing them by line', async () => {
     feed.body = fixture('microsoft-365.ics');
     try {
@@ -282,6 +301,7 @@ describe('inventory class schedules', () => {
       url: feed.url,
     });
     expect((await failureOf(upload(id, fixture('new-york.ics')))).code).toBe(ErrorCode.SCHEDULE_IS_FEED);
+    await poll(); // the read the new feed started, done before the next test clears the rooms
     const noRoom = await failureOf(
       send(messages.inventory.createScheduleSource, {
         name: 'Nowhere',

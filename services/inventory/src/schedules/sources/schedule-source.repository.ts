@@ -86,13 +86,13 @@ export class ScheduleSourceRepository extends TableRepository {
     const { count } = await queryChanged(
       tx,
       `UPDATE ${this.t.scheduleSources} AS s
-          SET name = $2, room_id = $3, building_id = $4, url = $5, updated_at = $6,
-              etag = CASE WHEN s.url IS DISTINCT FROM $5 THEN NULL ELSE s.etag END,
-              failing_since = CASE WHEN s.url IS DISTINCT FROM $5 THEN NULL ELSE s.failing_since END,
-              last_error = CASE WHEN s.url IS DISTINCT FROM $5 THEN NULL ELSE s.last_error END,
-              failures = CASE WHEN s.url IS DISTINCT FROM $5 THEN 0 ELSE s.failures END,
-              lease_until = CASE WHEN s.url IS DISTINCT FROM $5 THEN NULL ELSE s.lease_until END,
-              next_read_at = CASE WHEN s.url IS DISTINCT FROM $5 THEN $6::timestamptz ELSE s.next_read_at END
+          SET name = $2, room_id = $3, building_id = $4, url = $5::varchar, updated_at = $6,
+              etag = CASE WHEN s.url IS DISTINCT FROM $5::varchar THEN NULL ELSE s.etag END,
+              failing_since = CASE WHEN s.url IS DISTINCT FROM $5::varchar THEN NULL ELSE s.failing_since END,
+              last_error = CASE WHEN s.url IS DISTINCT FROM $5::varchar THEN NULL ELSE s.last_error END,
+              failures = CASE WHEN s.url IS DISTINCT FROM $5::varchar THEN 0 ELSE s.failures END,
+              lease_until = CASE WHEN s.url IS DISTINCT FROM $5::varchar THEN NULL ELSE s.lease_until END,
+              next_read_at = CASE WHEN s.url IS DISTINCT FROM $5::varchar THEN $6::timestamptz ELSE s.next_read_at END
         WHERE s.id = $1`,
       [id, input.name, input.roomId, input.buildingId, input.url, now],
     );
