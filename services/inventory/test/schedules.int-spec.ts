@@ -172,6 +172,12 @@ describe('inventory class schedules', () => {
     expect(times(await classesOf(room101.id))).toEqual([
       'ECON 101 2026-03-02T15:00:00.000Z–2026-03-02T16:15:00.000Z',
     ]);
+    // A room added later whose name is a location's takes its classes at once.
+    await send(messages.inventory.mapScheduleLocation, { location: 'Lecture Theatre B', roomId: null });
+    const theatre = await make.room(hallA.id, { name: 'Lecture Theatre B' });
+    expect(times(await classesOf(theatre.id))).toEqual([
+      'CHEM 110 2026-03-03T18:00:00.000Z–2026-03-03T19:15:00.000Z',
+    ]);
     const unknownRoom = '00000000-0000-4000-8000-000000000000';
     expect(
       (await failureOf(send(messages.inventory.mapScheduleLocation, { location: 'X', roomId: unknownRoom })))

@@ -4,6 +4,7 @@ import { FeedFetcher } from './feeds/feed-fetcher';
 import { SchedulePoller } from './feeds/schedule-poller';
 import { scheduleClockProvider } from './schedule-clock';
 import { OccurrenceRepository } from './sources/occurrence.repository';
+import { ScheduleRooms } from './sources/schedule-rooms';
 import { ScheduleSourceRepository } from './sources/schedule-source.repository';
 import { ScheduleSourcesService } from './sources/schedule-sources.service';
 import { SchedulesMessageController } from './sources/schedules.message.controller';
@@ -18,6 +19,7 @@ import { SchedulesMessageController } from './sources/schedules.message.controll
     ScheduleSourceRepository,
     OccurrenceRepository,
     ScheduleSourcesService,
+    ScheduleRooms,
     SchedulePoller,
     FeedFetcher,
     WebhookTargets,

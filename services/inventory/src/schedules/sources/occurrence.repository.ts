@@ -49,6 +49,11 @@ export class OccurrenceRepository extends TableRepository {
     return this.place(tx, 'o.source_id = $1', [sourceId]);
   }
 
+  /** Places the classes of a building's schedules again: one of its rooms was added or renamed. */
+  placeBuilding(buildingId: string): Promise<void> {
+    return this.transaction((tx) => this.place(tx, 's.building_id = $1', [buildingId]));
+  }
+
   async roomExists(roomId: string): Promise<boolean> {
     const rows = await queryRows(this.dataSource, `SELECT 1 FROM ${this.t.rooms} WHERE id = $1`, [roomId]);
     return rows.length > 0;
