@@ -102,6 +102,7 @@ export class SchedulePoller implements OnApplicationBootstrap, BeforeApplication
               )),
     );
     await this.sources.transaction(async (tx) => {
+      await this.occurrences.lockPlaces(source.id, tx);
       if (!(await this.sources.recordRead(source, outcome, { now, nextReadAt }, tx))) return;
       // The calendar in use (new, or the last good one) is expanded at each read: the window moves on.
       if (calendar) {

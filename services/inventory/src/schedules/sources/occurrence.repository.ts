@@ -49,6 +49,22 @@ export class OccurrenceRepository extends TableRepository {
     return this.place(tx, 'o.source_id = $1', [sourceId]);
   }
 
+  /**
+   * Takes the rooms a source's classes may go to (its room, or its building's) before the source's
+   * own row: the order a building's or room's delete takes them in (the rooms, then by cascade the
+   * sources and their classes), so that a read and a delete wait for each other rather than
+   * deadlock.
+   */
+  async lockPlaces(sourceId: string, tx: Transaction): Promise<void> {
+    await queryRows(
+      tx,
+      `SELECT 1 FROM ${this.t.rooms} r JOIN ${this.t.scheduleSources} s ON s.id = $1
+        WHERE r.id = s.room_id OR r.building_id = s.building_id
+        ORDER BY r.id FOR KEY SHARE OF r`,
+      [sourceId],
+    );
+  }
+
   /** Places the classes of a building's schedules again: one of its rooms was added or renamed. */
   placeBuilding(buildingId: string): Promise<void> {
     return this.transaction((tx) => this.place(tx, 's.building_id = $1', [buildingId]));

@@ -81,6 +81,7 @@ export class ScheduleSourcesService {
   async uploadFile({ id, fileName, text }: ScheduleFileMessage): Promise<ScheduleSource> {
     const now = this.clock.now();
     await this.sources.transaction(async (tx) => {
+      await this.occurrences.lockPlaces(id, tx);
       const source = found(await this.sources.calendarOf(id, tx), () => sourceNotFound(id));
       if (source.url)
         throw new AppError(
