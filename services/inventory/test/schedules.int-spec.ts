@@ -12,8 +12,7 @@ import {
 } from '@cm/contracts';
 import { SchedulePoller } from '../src/schedules/feeds/schedule-poller';
 import { SCHEDULE_CLOCK, type ScheduleClock } from '../src/schedules/schedule-clock';
-import { ScheduleSourceRepository } from '../src/schedules/sources/schedule-source.repository';
-import { failureOf, inventoryUnderTest, sql } from './support';
+import { failureOf, inventoryUnderTest, sql, startInventory } from './support';
 
 const MINUTE = 60_000;
 const fixture = (name: string) =>
@@ -52,13 +51,14 @@ class FeedServer {
 }
 
 describe('inventory class schedules', () => {
-  const inventory = inventoryUnderTest({
+  const env = {
     ALERTS_ALLOWED_TARGETS: '127.0.0.1',
     SCHEDULE_FETCH_TIMEOUT_MS: '500',
     // Rounds run when the test asks (and when a feed is added), not on a timer.
     SCHEDULE_POLL_TICK_MS: '3600000',
     SCHEDULE_TIME_ZONE: 'America/New_York',
-  });
+  };
+  const inventory = inventoryUnderTest(env);
   const { make, send } = inventory;
   const feed = new FeedServer();
   let now: Date;
@@ -319,20 +319,28 @@ describe('inventory class schedules', () => {
     expect(noRoom.code).toBe(ErrorCode.ROOM_NOT_FOUND);
   });
 
-  it('gives a due feed to one reader only: a second claim meanwhile finds nothing', async () => {
-    const { id } = await send(messages.inventory.createScheduleSource, {
-      name: 'Feed',
-      roomId: room101.id,
-      buildingId: null,
-      url: feed.url,
-    });
-    await poll();
-    later(15);
-    const repository = inventory.sut.app.get(ScheduleSourceRepository);
-    const [a, b] = await Promise.all([
-      repository.claimDue(10, 60_000, now),
-      repository.claimDue(10, 60_000, now),
-    ]);
-    expect([...a, ...b].map((s) => s.id)).toEqual([id]);
+  it('has a due feed fetched once, however many replicas look for it at the same time', async () => {
+    const replica = await startInventory(inventory.namespace, env);
+    try {
+      jest
+        .spyOn(replica.app.get<ScheduleClock>(SCHEDULE_CLOCK), 'now')
+        .mockImplementation(() => new Date(now));
+      await send(messages.inventory.createScheduleSource, {
+        name: 'Feed',
+        roomId: room101.id,
+        buildingId: null,
+        url: feed.url,
+      });
+      const both = () => Promise.all([poll(), replica.app.get(SchedulePoller).pollNow()]);
+      await both();
+      expect(feed.requests).toHaveLength(1);
+      for (let round = 2; round <= 4; round++) {
+        later(15);
+        await both();
+        expect(feed.requests).toHaveLength(round);
+      }
+    } finally {
+      await replica.close();
+    }
   });
 });
