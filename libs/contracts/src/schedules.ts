@@ -34,8 +34,7 @@ const feedUrl = storableText('URL')
       }
     },
     {
-      message:
-        'URL must be an http://, https:// or webcal:// address of an iCalendar feed, such as https://calendar.example.edu/rooms/hall-a.ics',
+      message: 'URL must be the http(s):// or webcal:// address of an iCalendar feed',
     },
   )
   // webcal:// is how calendars offer a subscription; it is fetched over https.
@@ -54,8 +53,7 @@ export const scheduleSourceInputSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['roomId'],
-        message:
-          'Give the schedule either a roomId (every event is that room) or a buildingId (events go to rooms by location), not both',
+        message: 'Give either a roomId (its calendar) or a buildingId (rooms by location), not both',
       });
   })
   .transform((v) => ({

@@ -20,7 +20,7 @@ export const scheduleRoutes = {
     method: 'GET',
     path: '/api/schedule-sources',
     summary:
-      'Every class schedule: its room or building, its feed URL or file, and its state (last good read, the error of a failing feed and since when, problems by line)',
+      "Every class schedule and its state: last good read, a failing feed's error and since when, problems by line",
     tag: 'Class schedules',
     access: 'user',
     response: z.array(scheduleSourceSchema),
@@ -28,7 +28,8 @@ export const scheduleRoutes = {
   createScheduleSource: {
     method: 'POST',
     path: '/api/schedule-sources',
-    summary: `Add a class schedule for a room (every event is that room's) or a building (events go to rooms by their LOCATION). With url, an iCalendar feed polled from now on (ETag, every SCHEDULE_FEED_INTERVAL_MS); without, upload its .ics or CSV file next. 400 for a URL that the webhook address rules refuse (ALERTS_WEBHOOK_ALLOWED_HOSTS, ALERTS_ALLOWED_TARGETS)`,
+    summary:
+      'Add a class schedule for a room or a building (events placed by LOCATION): a feed with url, else a file uploaded next. Feed URLs follow the webhook address rules',
     tag: 'Class schedules',
     access: 'admin',
     body: scheduleSourceInputSchema,
@@ -39,8 +40,7 @@ export const scheduleRoutes = {
   updateScheduleSource: {
     method: 'PUT',
     path: '/api/schedule-sources/:id',
-    summary:
-      'Edit a class schedule (the whole form). A changed URL is fetched afresh; removing the URL keeps the schedule read last, for files to replace',
+    summary: 'Edit a class schedule (the whole form); a changed URL is read afresh',
     tag: 'Class schedules',
     access: 'admin',
     params: idParamsSchema,
@@ -60,7 +60,7 @@ export const scheduleRoutes = {
   uploadScheduleFile: {
     method: 'POST',
     path: '/api/schedule-sources/:id/file',
-    summary: `Replace a schedule's classes with an uploaded timetable (multipart field "file": an iCalendar .ics, or a CSV with the columns Location, Title, Date, Start, End; UTF-8, at most ${MAX_SCHEDULE_FILE_BYTES} bytes). Recurrences are expanded ${SCHEDULE_DAYS_AHEAD} days ahead. A file with errors is refused whole (422, each error with its line) and the schedule in use is kept`,
+    summary: `A schedule's timetable (multipart "file": .ics or CSV, at most ${MAX_SCHEDULE_FILE_BYTES} bytes); one with errors is refused (422, errors by line)`,
     tag: 'Class schedules',
     access: 'admin',
     params: idParamsSchema,
@@ -78,8 +78,7 @@ export const scheduleRoutes = {
   listScheduleLocations: {
     method: 'GET',
     path: '/api/schedule-locations',
-    summary:
-      "The LOCATION texts of the buildings' schedules, each with the room it goes to (mapped by an administrator, or the room of that name in the building) or null; unmatched=true lists only those without a room, whose classes are not shown",
+    summary: "The LOCATION texts of buildings' schedules and their rooms (unmatched=true: those without one)",
     tag: 'Class schedules',
     access: 'user',
     query: scheduleLocationQuerySchema,
@@ -88,8 +87,7 @@ export const scheduleRoutes = {
   mapScheduleLocation: {
     method: 'PUT',
     path: '/api/schedule-locations',
-    summary:
-      "Send a LOCATION text's classes to a room from now on, in every building schedule (case and spacing do not matter); roomId null removes the mapping",
+    summary: 'Map a LOCATION text to a room for every building schedule (roomId null: unmap)',
     tag: 'Class schedules',
     access: 'admin',
     body: scheduleLocationMappingSchema,
@@ -99,7 +97,7 @@ export const scheduleRoutes = {
   roomSchedule: {
     method: 'GET',
     path: '/api/rooms/:id/schedule',
-    summary: `A room's classes that overlap from–to (default: the next 24 hours), soonest first; classes are known ${SCHEDULE_DAYS_AHEAD} days ahead`,
+    summary: `A room's classes overlapping from–to (default: the next 24 hours), known ${SCHEDULE_DAYS_AHEAD} days ahead`,
     tag: 'Class schedules',
     access: 'user',
     params: idParamsSchema,
