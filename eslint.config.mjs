@@ -117,6 +117,7 @@ export default tseslint.config(
       '**/*.config.{js,cjs,mjs}',
       'jest.preset.js',
       '.dependency-cruiser.cjs',
+      'e2e/src/support/*.cjs',
     ],
     languageOptions: { globals: globals.node },
     rules: { 'no-console': 'off', '@typescript-eslint/no-require-imports': 'off' },

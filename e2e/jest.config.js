@@ -6,6 +6,9 @@ const project = (displayName, testMatch) => ({
   ...transpiling,
   moduleNameMapper,
   testMatch,
+  // Keeps a failed browser test's screen and calls (./src/support/evidence.ts).
+  testEnvironment: '<rootDir>/src/support/test-environment.cjs',
+  setupFilesAfterEnv: ['<rootDir>/src/support/evidence.ts'],
 });
 
 /**

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { sessionHeaders, signIn } from './session';
+import { watchContext } from './support/evidence';
 import { sharedSystem } from './shared-system';
 import { type Credentials, startSystem } from './stack';
 
@@ -48,8 +49,15 @@ export interface WebSystem {
 
 /** The whole system (with extra environment for its services) and a browser, started side by side. */
 export async function startWebSystem(env: Record<string, string> = {}): Promise<WebSystem> {
-  const [system, browser] = await Promise.all([startSystem(env), launchBrowser()]);
-  return webSystem(system, browser, () => system.close());
+  // Settled both ways: a browser that fails to start must not leave the system starting after the
+  // file has ended (jest would then report that, not the browser's reason).
+  const [system, browser] = await Promise.allSettled([startSystem(env), launchBrowser()]);
+  if (system.status === 'rejected' || browser.status === 'rejected') {
+    if (system.status === 'fulfilled') await system.value.close();
+    if (browser.status === 'fulfilled') await browser.value.close();
+    throw system.status === 'rejected' ? system.reason : (browser as PromiseRejectedResult).reason;
+  }
+  return webSystem(system.value, browser.value, () => system.value.close());
 }
 
 /** A browser on the system the run shares (see ./shared-system); closing it leaves the system running. */
@@ -117,6 +125,7 @@ export async function openPhone(
   // fetches and runs the whole app, which the e2e lanes, the integration tests and a CPU hog
   // beside them have slowed past 15 s (issue 33).
   context.setDefaultTimeout(30_000);
+  watchContext(context);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));

@@ -26,6 +26,8 @@ export * from './messaging';
 export * from './namespace';
 export * from './monitoring';
 export * from './nats-permissions';
+export * from './channel-types';
+export * from './service-desk';
 export * from './notifications';
 export * from './problems';
 export * from './reports';

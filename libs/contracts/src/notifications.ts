@@ -8,7 +8,16 @@ import {
   storableText,
   timestampSchema,
 } from './common';
+import {
+  channelTypeFields,
+  channelTypeSchema,
+  channelUrlNames,
+  mappingIssues,
+  missingTypeFields,
+  typeFieldsOf,
+} from './channel-types';
 import { equipmentStatusSchema } from './equipment';
+import { incidentRefSchema } from './service-desk';
 
 /** Recipients one e-mail channel may have: a team's list, not a mailing list. */
 export const CHANNEL_MAX_RECIPIENTS = 20;
@@ -23,10 +32,6 @@ export const WEBHOOK_PAYLOAD_VERSION = 2;
 export const WEBHOOK_SIGNATURE_HEADER = 'X-CM-Signature';
 /** The header naming the delivery, the same on every attempt: a receiver drops one it has seen. */
 export const WEBHOOK_DELIVERY_HEADER = 'X-CM-Delivery';
-
-export const channelTypes = ['webhook', 'email'] as const;
-export const channelTypeSchema = z.enum(channelTypes, { message: 'Type must be webhook or email' });
-export type ChannelType = z.infer<typeof channelTypeSchema>;
 
 /** Whether this server can send a type of channel, and if not why (what to configure). */
 export const channelTypeAvailabilitySchema = z.object({
@@ -58,8 +63,10 @@ const recipient = z
   .transform((v) => v.toLowerCase());
 
 /**
- * The channel form. A webhook has a URL and no recipients, an e-mail channel recipients and no
- * URL; no buildings (or an empty list) means the whole campus.
+ * The channel form. A webhook, Teams or Slack channel has a URL, a Matrix channel its homeserver's
+ * URL, room ID and access token, an e-mail channel recipients; what a type does not have is
+ * dropped. No buildings (or an empty list) means the whole campus. The access token is required
+ * on create (the service checks it: an edit may leave it out).
  */
 export const channelCreateSchema = z
   .object({
@@ -76,11 +83,11 @@ export const channelCreateSchema = z
       .max(1000)
       .nullish()
       .transform((v) => (v && v.length > 0 ? [...new Set(v)] : null)),
+    ...channelTypeFields,
   })
   .superRefine((channel, ctx) => {
-    if (channel.type === 'webhook' && !channel.url) {
-      ctx.addIssue({ code: 'custom', path: ['url'], message: 'A webhook channel needs a URL' });
-    }
+    missingTypeFields(channel, ctx);
+    mappingIssues(channel, ctx);
     if (channel.type === 'email' && !channel.recipients?.length) {
       ctx.addIssue({
         code: 'custom',
@@ -91,13 +98,15 @@ export const channelCreateSchema = z
   })
   .transform((channel) => ({
     ...channel,
-    url: channel.type === 'webhook' ? (channel.url ?? null) : null,
+    url: channelUrlNames[channel.type] ? (channel.url ?? null) : null,
     recipients: channel.type === 'email' ? [...new Set(channel.recipients)] : null,
+    // Only where the type has them: other types' forms read as they always did.
+    ...typeFieldsOf(channel),
   }));
 export type ChannelCreate = z.infer<typeof channelCreateSchema>;
 export type ChannelCreateInput = z.input<typeof channelCreateSchema>;
 
-/** An edit sends the whole form again; the secret stays. */
+/** An edit sends the whole form again; the secret stays, and so does a credential left out. */
 export const channelUpdateSchema = channelCreateSchema;
 export type ChannelUpdate = ChannelCreate;
 
@@ -119,11 +128,17 @@ export const channelSchema = z.object({
   id: idSchema,
   name: z.string(),
   type: channelTypeSchema,
-  /** The whole webhook URL (null for e-mail): administrators only. */
+  /** The whole URL (webhook, Teams, Slack, Matrix homeserver; null for e-mail): administrators only. */
   url: z.string().nullable().optional(),
-  /** The webhook's host and port (null for e-mail), for everyone. */
+  /** The URL's host and port (null for e-mail), for everyone. */
   host: z.string().nullable(),
   recipients: z.array(z.string()).nullable(),
+  /** Matrix: the room messages go to (null for other types). The access token is never answered. */
+  roomId: z.string().nullable().optional(),
+  /** Service desks: the integration user (its password or token is never answered). */
+  username: z.string().nullable().optional(),
+  /** Service desks: how alerts are written there (`serviceNowMappingSchema`, `jiraMappingSchema`). */
+  mapping: z.record(z.string(), z.unknown()).nullable().optional(),
   enabled: z.boolean(),
   buildingIds: z.array(idSchema).nullable(),
   createdAt: timestampSchema,
@@ -131,8 +146,11 @@ export const channelSchema = z.object({
 });
 export type Channel = z.infer<typeof channelSchema>;
 
-/** A channel as a user who is not an administrator (or their API token) reads it: no `url`. */
-export const publicChannelSchema = channelSchema.omit({ url: true });
+/**
+ * A channel as a user who is not an administrator (or their API token) reads it: no `url`, nor a
+ * service desk's integration user.
+ */
+export const publicChannelSchema = channelSchema.omit({ url: true, username: true });
 export type PublicChannel = z.infer<typeof publicChannelSchema>;
 
 /** A webhook's signing secret, answered once: by the create (or a rotation), and by nothing after. */
@@ -192,8 +210,18 @@ export const openAlertSchema = alertSchema.extend({
   id: idSchema,
   openedAt: timestampSchema,
   closedAt: z.null(),
+  /** The incidents it opened in service desks (ServiceNow, Jira Service Management), with links. */
+  incidents: z.array(incidentRefSchema).optional(),
 });
 export type OpenAlert = z.infer<typeof openAlertSchema>;
+
+/** A class a room's alert affects: its title and its time. */
+export const alertClassSchema = z.object({
+  title: z.string(),
+  startsAt: timestampSchema,
+  endsAt: timestampSchema.nullable(),
+});
+export type AlertClass = z.infer<typeof alertClassSchema>;
 
 /** What a delivery carries; the alert engine writes the same shape. */
 export const deliveryContentSchema = z.object({
@@ -207,6 +235,11 @@ export const deliveryContentSchema = z.object({
   data: z.record(z.string(), z.unknown()).optional(),
   /** The alert messages' room, building and devices. */
   alert: alertSchema.optional(),
+  /**
+   * The class in the room when the message was decided, once class schedules fill it in: chat
+   * messages show it. Not part of the webhook body (its version 2 shape stays as it is).
+   */
+  class: alertClassSchema.optional(),
 });
 export type DeliveryContent = z.infer<typeof deliveryContentSchema>;
 
@@ -223,6 +256,8 @@ export const deliverySchema = z.object({
   lastError: z.string().nullable(),
   createdAt: timestampSchema,
   sentAt: timestampSchema.nullable(),
+  /** A service desk's delivery: the incident of its room alert, once there is one. */
+  incident: incidentRefSchema.nullable().optional(),
 });
 export type Delivery = z.infer<typeof deliverySchema>;
 

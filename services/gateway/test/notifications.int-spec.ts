@@ -109,7 +109,34 @@ describe('notification channels over HTTP', () => {
 
   it.each([
     [{ name: '', type: 'webhook', url: 'https://a.example.edu/' }, 'name', 'Channel name is required'],
-    [{ name: 'X', type: 'fax' }, 'type', 'Type must be webhook or email'],
+    [
+      { name: 'X', type: 'fax' },
+      'type',
+      'Type must be one of webhook, email, teams, slack, matrix, servicenow, jira-service-management',
+    ],
+    [{ name: 'X', type: 'slack' }, 'url', 'A Slack channel needs its incoming webhook URL'],
+    [
+      { name: 'X', type: 'matrix', url: 'https://matrix.example.edu', roomId: '#av:example.edu' },
+      'roomId',
+      'not an alias starting with "#"',
+    ],
+    [
+      { name: 'X', type: 'servicenow', url: 'https://campus.service-now.com', password: 'p' },
+      'username',
+      "A ServiceNow channel needs the integration user's name",
+    ],
+    [
+      {
+        name: 'X',
+        type: 'jira-service-management',
+        url: 'https://campus.atlassian.net',
+        username: 'av@campus.edu',
+        token: 't',
+        mapping: { projectKey: 'av desk' },
+      },
+      'mapping.projectKey',
+      'Project key must be a Jira project key, such as AV',
+    ],
     [
       { name: 'X', type: 'webhook', url: 'file:///etc/passwd' },
       'url',

@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { type Inventory, sql } from './support';
 
 export interface Received {
   deliveryId: string;
@@ -106,4 +107,14 @@ export function smtpForTests(env: Record<string, string>) {
       return smtp!.mails;
     },
   };
+}
+
+/** A delivery's row as the relay left it: state, attempts, last error, when it is next due. */
+export async function deliveryRow(inventory: Inventory, id: string) {
+  const [row] = await sql<{ state: string; attempts: number; last_error: string | null; next: Date | null }>(
+    inventory,
+    'SELECT state, attempts, last_error, next_attempt_at AS next FROM inv.deliveries WHERE id = $1',
+    [id],
+  );
+  return row;
 }

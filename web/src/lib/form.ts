@@ -21,8 +21,8 @@ import { clearDraft, readDraft, writeDraft } from './offline/drafts';
  */
 const checkOnSubmit = { mode: 'onSubmit', reValidateMode: 'onSubmit', shouldFocusError: false } as const;
 
-// Secrets (a probe's community string) stay out of drafts' storage: they are typed again.
-const withoutSecrets = (k: string, v: unknown) => (/secret|password/i.test(k) ? undefined : v);
+// Secrets (a probe's community string, a chat access token) stay out of drafts' storage: they are typed again.
+const withoutSecrets = (k: string, v: unknown) => (/secret|password|accessToken/i.test(k) ? undefined : v);
 
 /**
  * A form checked by a contract schema: it holds `Values` and answers the schema's output. With a

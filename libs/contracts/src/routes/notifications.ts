@@ -24,7 +24,7 @@ export const notificationRoutes = {
     method: 'GET',
     path: '/api/notification-channels',
     summary:
-      "Every notification channel, by name (never a webhook secret). A webhook's url is shown to administrators only (a Slack or Teams hook's URL is its credential); everyone sees its host",
+      "Every notification channel, by name (never a webhook secret or a Matrix access token). A channel's url is shown to administrators only (a Slack or Teams hook's URL is its credential); everyone sees its host",
     tag: 'Notifications',
     access: 'user',
     response: z.array(channelSchema),
@@ -33,7 +33,7 @@ export const notificationRoutes = {
     method: 'GET',
     path: '/api/notification-channel-types',
     summary:
-      'Which kinds of channel this server can send, and for one it cannot, why (e-mail without SMTP_HOST, webhooks without ALERTS_SECRET_KEY)',
+      'Which kinds of channel this server can send, and for one it cannot, why (e-mail without SMTP_HOST, webhooks and Matrix without ALERTS_SECRET_KEY)',
     tag: 'Notifications',
     access: 'user',
     response: z.array(channelTypeAvailabilitySchema),
@@ -42,7 +42,7 @@ export const notificationRoutes = {
     method: 'POST',
     path: '/api/notification-channels',
     summary:
-      'Add a channel: a webhook (url) or e-mail (recipients), for the whole campus or some buildings. A webhook answers its signing secret, this once. 400 for an e-mail channel without SMTP configured, a webhook without ALERTS_SECRET_KEY, a URL outside ALERTS_WEBHOOK_ALLOWED_HOSTS, or one that is (or resolves to) a loopback, link-local, private-use or other special address not listed in ALERTS_ALLOWED_TARGETS',
+      'Add a channel: a webhook, Teams Workflows or Slack incoming webhook (url), a Matrix room (homeserver url, roomId, accessToken: write-only) or e-mail (recipients), for the whole campus or some buildings. A webhook answers its signing secret, this once. 400 for an e-mail channel without SMTP configured, a webhook or Matrix channel without ALERTS_SECRET_KEY, a URL outside ALERTS_WEBHOOK_ALLOWED_HOSTS, or one that is (or resolves to) a loopback, link-local, private-use or other special address not listed in ALERTS_ALLOWED_TARGETS',
     tag: 'Notifications',
     access: 'admin',
     body: channelCreateSchema,
@@ -54,7 +54,8 @@ export const notificationRoutes = {
   updateChannel: {
     method: 'PUT',
     path: '/api/notification-channels/:id',
-    summary: 'Edit a channel (the whole form); a webhook keeps its secret',
+    summary:
+      'Edit a channel (the whole form); a webhook keeps its secret, a Matrix channel its access token when none is given (400 if the homeserver changes without a new one)',
     tag: 'Notifications',
     access: 'admin',
     params: idParamsSchema,

@@ -28,12 +28,17 @@ export class NotificationsController {
     return this.rpc.send(messages.inventory.channelTypes);
   }
 
-  /** A webhook URL is a credential: administrators read it, everyone else the host alone. */
+  /**
+   * A webhook URL is a credential: administrators read it, everyone else the host alone; a
+   * service desk's integration user likewise.
+   */
   @ApiRoute(apiRoutes.listChannels)
   async list(@CurrentUser() user: User): Promise<Channel[] | PublicChannel[]> {
     const channels = await this.rpc.send(messages.inventory.listChannels);
     // Left out rather than parsed: a channel from an inventory replica not yet upgraded has no host.
-    return user.role === 'admin' ? channels : channels.map(({ url: _url, ...shown }) => shown);
+    return user.role === 'admin'
+      ? channels
+      : channels.map(({ url: _url, username: _username, ...shown }) => shown);
   }
 
   @ApiRoute(apiRoutes.createChannel)

@@ -13,7 +13,9 @@ import { DeliveryErrorsWithoutAnswers1764610000000 } from './1764610000000-deliv
 import { MonitoringState1764700000000 } from './1764700000000-monitoring-state';
 import { DeviceHealth1764900000000 } from './1764900000000-device-health';
 import { RecordVersions1765000000000 } from './1765000000000-record-versions';
-import { Schedules1765100000000 } from './1765100000000-schedules';
+import { ChatChannels1765390000000 } from './1765390000000-chat-channels';
+import { ServiceDeskIncidents1765395000000 } from './1765395000000-service-desk-incidents';
+import { Schedules1765400000000 } from './1765400000000-schedules';
 
 /** Applied in order by the platform's DatabaseModule. */
 export const migrations = [
@@ -32,5 +34,7 @@ export const migrations = [
   MonitoringState1764700000000,
   DeviceHealth1764900000000,
   RecordVersions1765000000000,
-  Schedules1765100000000,
+  ChatChannels1765390000000,
+  ServiceDeskIncidents1765395000000,
+  Schedules1765400000000,
 ];

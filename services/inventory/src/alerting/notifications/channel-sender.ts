@@ -1,15 +1,25 @@
-import { WEBHOOK_DELIVERY_HEADER, WEBHOOK_PAYLOAD_VERSION, WEBHOOK_SIGNATURE_HEADER } from '@cm/contracts';
+import {
+  type ChannelType,
+  credentialChannelTypes,
+  serviceDeskChannelTypes,
+  WEBHOOK_DELIVERY_HEADER,
+  WEBHOOK_PAYLOAD_VERSION,
+  WEBHOOK_SIGNATURE_HEADER,
+} from '@cm/contracts';
 import { CONFIG } from '@cm/platform';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { createTransport, type Transporter } from 'nodemailer';
 import { type Config } from '../../config';
 import { type ClaimedDelivery } from './delivery.repository';
 import { openSecret, webhookSignature } from './secret-box';
+import { SendError } from './send-error';
 import { webhookUrlRefusal } from './webhook-url';
-import { WebhookFailure, WebhookTargets } from './webhook-targets';
+import { chatMessage } from './chat-message';
+import { IncidentSync } from './service-desk/incident-sync';
+import { matrixPayload, slackPayload, teamsPayload } from './chat-payloads';
+import { type TargetAnswer, WebhookFailure, WebhookTargets } from './webhook-targets';
 
-/** A send that failed, with a sentence for the delivery log. */
-export class SendError extends Error {}
+export { SendError };
 
 /**
  * The webhook body, version 1. `text` is what a person reads (Slack and Teams incoming webhooks
@@ -50,6 +60,7 @@ export class ChannelSender implements OnModuleDestroy {
   constructor(
     @Inject(CONFIG) private readonly config: Config,
     private readonly targets: WebhookTargets,
+    private readonly incidents: IncidentSync,
   ) {}
 
   onModuleDestroy(): void {
@@ -57,12 +68,15 @@ export class ChannelSender implements OnModuleDestroy {
   }
 
   /** Why a channel of this type cannot be used on this server, or null. */
-  unavailable(type: 'webhook' | 'email'): string | null {
+  unavailable(type: ChannelType): string | null {
     if (type === 'email' && !this.config.SMTP_HOST) {
       return 'E-mail channels need an SMTP server: set SMTP_HOST and SMTP_FROM for the inventory service (see docs/operations.md)';
     }
     if (type === 'webhook' && !this.config.ALERTS_SECRET_KEY) {
       return 'Webhook channels need ALERTS_SECRET_KEY set for the inventory service, to keep their signing secrets (see docs/operations.md)';
+    }
+    if (credentialChannelTypes.includes(type) && !this.config.ALERTS_SECRET_KEY) {
+      return `${typeNames[type]} channels need ALERTS_SECRET_KEY set for the inventory service, to keep their credentials sealed (see docs/operations.md)`;
     }
     return null;
   }
@@ -71,43 +85,82 @@ export class ChannelSender implements OnModuleDestroy {
     const { channel } = delivery;
     const unavailable = this.unavailable(channel.type);
     if (unavailable) throw new SendError(unavailable);
-    if (channel.type === 'webhook') await this.post(delivery);
-    else await this.email(delivery);
+    if (channel.type === 'email') return this.email(delivery);
+    if (channel.type === 'webhook') return this.post(delivery);
+    if (serviceDeskChannelTypes.includes(channel.type)) return this.incidents.deliver(delivery);
+    const message = chatMessage(delivery, roomLink(delivery, this.config.ALERTS_APP_URL));
+    if (channel.type === 'teams') return this.json('POST', channel.url!, {}, teamsPayload(message));
+    if (channel.type === 'slack') return this.json('POST', channel.url!, {}, slackPayload(message));
+    const token = this.credential(delivery, 'The access token');
+    // The delivery id as the transaction id: a retry of a message the homeserver already took is
+    // answered with the same event, not posted twice.
+    const path = `/_matrix/client/v3/rooms/${encodeURIComponent(channel.settings.roomId!)}/send/m.room.message/${encodeURIComponent(delivery.id)}`;
+    const headers = { authorization: `Bearer ${token}` };
+    return this.json('PUT', joinUrl(channel.url!, path), headers, matrixPayload(message));
   }
 
   private async post(delivery: ClaimedDelivery): Promise<void> {
-    const { url, sealedSecret, id: channelId } = delivery.channel;
-    const refusal = webhookUrlRefusal(url!, this.config.ALERTS_WEBHOOK_ALLOWED_HOSTS);
-    if (refusal) throw new SendError(refusal);
-    let secret: string;
+    const secret = this.credential(delivery, 'The signing secret');
+    const body = webhookBody(delivery, this.config.ALERTS_APP_URL);
+    await this.request('POST', delivery.channel.url!, body, {
+      'user-agent': 'ClassroomMonitor-Webhook/1',
+      [WEBHOOK_SIGNATURE_HEADER]: webhookSignature(secret, body, Math.floor(Date.now() / 1000)),
+      [WEBHOOK_DELIVERY_HEADER]: delivery.id,
+    });
+  }
+
+  private json(method: 'POST' | 'PUT', url: string, headers: Record<string, string>, payload: object) {
+    return this.request(method, url, JSON.stringify(payload), {
+      'user-agent': 'ClassroomMonitor/1',
+      ...headers,
+    });
+  }
+
+  /** The channel's sealed secret or credential, opened; a `SendError` saying what to do if it cannot be. */
+  private credential(delivery: ClaimedDelivery, what: string): string {
+    const { sealedSecret, id } = delivery.channel;
     try {
-      secret = openSecret(this.config.ALERTS_SECRET_KEY!, sealedSecret!, channelId);
+      return openSecret(this.config.ALERTS_SECRET_KEY!, sealedSecret!, id);
     } catch {
       throw new SendError(
-        'The signing secret cannot be read with the current ALERTS_SECRET_KEY (was the key changed?); delete the channel and add it again',
+        `${what} cannot be read with the current ALERTS_SECRET_KEY (was the key changed?); ${
+          delivery.channel.type === 'webhook'
+            ? 'delete the channel and add it again'
+            : 'edit the channel and enter it again'
+        }`,
       );
     }
-    const body = webhookBody(delivery, this.config.ALERTS_APP_URL);
-    let status: number;
+  }
+
+  /** One JSON request to a target; a 2xx is sent, anything else a `SendError` with its status alone. */
+  private async request(
+    method: 'POST' | 'PUT',
+    url: string,
+    body: string,
+    headers: Record<string, string>,
+  ): Promise<void> {
+    const refusal = webhookUrlRefusal(url, this.config.ALERTS_WEBHOOK_ALLOWED_HOSTS);
+    if (refusal) throw new SendError(refusal);
+    let answer: TargetAnswer;
     try {
       // No redirect is followed (it could lead past the address checks): it is a failure to fix in the URL.
-      status = await this.targets.post(
-        url!,
-        {
-          'content-type': 'application/json',
-          'user-agent': 'ClassroomMonitor-Webhook/1',
-          [WEBHOOK_SIGNATURE_HEADER]: webhookSignature(secret, body, Math.floor(Date.now() / 1000)),
-          [WEBHOOK_DELIVERY_HEADER]: delivery.id,
-        },
+      answer = await this.targets.request(
+        method,
+        url,
+        { 'content-type': 'application/json', ...headers },
         body,
       );
     } catch (error) {
       const word = error instanceof WebhookFailure ? error.word : 'connection failed';
-      throw new SendError(`Could not reach ${hostOf(url!)}: ${word}`);
+      throw new SendError(`Could not reach ${hostOf(url)}: ${word}`);
     }
     // The status alone: the receiver's text (an error page, an internal service's answer) is not
     // this log's to keep or show.
-    if (status < 200 || status > 299) throw new SendError(`${hostOf(url!)} answered HTTP ${status}`);
+    const { status, retryAfterMs } = answer;
+    if (status < 200 || status > 299) {
+      const wait = status === 429 || status === 503 ? retryAfterMs : null;
+      throw new SendError(`${hostOf(url)} answered HTTP ${status}`, wait);
+    }
   }
 
   private async email(delivery: ClaimedDelivery): Promise<void> {
@@ -145,6 +198,19 @@ export class ChannelSender implements OnModuleDestroy {
     return this.mail;
   }
 }
+
+const typeNames: Record<ChannelType, string> = {
+  webhook: 'Webhook',
+  email: 'E-mail',
+  teams: 'Teams',
+  slack: 'Slack',
+  matrix: 'Matrix',
+  servicenow: 'ServiceNow',
+  'jira-service-management': 'Jira Service Management',
+};
+
+/** A homeserver's URL (perhaps with a path of its own, behind a proxy) and an API path. */
+const joinUrl = (base: string, path: string) => `${base.replace(/\/+$/, '')}${path}`;
 
 function hostOf(url: string): string {
   try {

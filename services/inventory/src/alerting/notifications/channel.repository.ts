@@ -6,10 +6,19 @@ import { isoOf } from '../../shared/database/sql';
 import { TableRepository } from '../../shared/database/table.repository';
 
 const columns = `c.id, c.name, c.type, c.url, c.recipients, c.enabled, c.building_ids AS "buildingIds",
+  c.settings->>'roomId' AS "roomId", c.settings->>'username' AS username, c.settings->'mapping' AS mapping,
   ${isoOf('c.created_at')} AS "createdAt", ${isoOf('c.updated_at')} AS "updatedAt"`;
 
-/** A channel as the relay needs it: with its sealed secret. */
+/** A channel as the relay needs it: with its sealed secret (or credential). */
 export type StoredChannel = Channel & { sealedSecret: string | null };
+
+/** What a type keeps besides its URL that is not a credential (`settings`). */
+export interface ChannelSettings {
+  roomId?: string;
+  /** Service desks: the integration user and how alerts are written there. */
+  username?: string;
+  mapping?: Record<string, unknown>;
+}
 
 type Row<T extends Channel> = Omit<T, 'host'>;
 const withHost = <T extends Channel>(row: Row<T>): T => ({ ...row, host: webhookHost(row.url ?? null) }) as T;
@@ -40,20 +49,20 @@ export class ChannelRepository extends TableRepository {
   async create(id: string, channel: ChannelCreate, sealedSecret: string | null): Promise<Channel> {
     const [row] = await queryRows<Row<Channel>>(
       this.dataSource,
-      `INSERT INTO ${this.t.channels} AS c (id, name, type, url, recipients, enabled, building_ids, secret)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${columns}`,
+      `INSERT INTO ${this.t.channels} AS c (id, name, type, url, recipients, enabled, building_ids, secret, settings)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${columns}`,
       formValues(id, channel, sealedSecret),
     );
     return withHost(row);
   }
 
-  /** The whole form; the secret stays unless a new one is given. */
+  /** The whole form; the secret (or credential) stays unless a new one is given. */
   async update(id: string, channel: ChannelCreate, sealedSecret: string | null): Promise<Channel | null> {
     const { rows } = await queryChanged<Row<Channel>>(
       this.dataSource,
       `UPDATE ${this.t.channels} AS c
           SET name = $2, type = $3, url = $4, recipients = $5, enabled = $6, building_ids = $7,
-              secret = coalesce($8, c.secret), updated_at = now()
+              secret = coalesce($8, c.secret), settings = $9, updated_at = now()
         WHERE c.id = $1
        RETURNING ${columns}`,
       formValues(id, channel, sealedSecret),
@@ -87,8 +96,13 @@ export class ChannelRepository extends TableRepository {
   }
 }
 
-/** $1 to $8 of the create and the update: the id, the form's fields, the sealed secret. */
+/** $1 to $9 of the create and the update: the id, the form's fields, the sealed secret, the settings. */
 function formValues(id: string, channel: ChannelCreate, sealedSecret: string | null): unknown[] {
-  const { name, type, url, recipients, enabled, buildingIds } = channel;
-  return [id, name, type, url, recipients, enabled, buildingIds, sealedSecret];
+  const { name, type, url, recipients, enabled, buildingIds, roomId, username, mapping } = channel;
+  const settings: ChannelSettings = roomId
+    ? { roomId }
+    : username
+      ? { username, mapping: mapping ?? undefined }
+      : {};
+  return [id, name, type, url, recipients, enabled, buildingIds, sealedSecret, JSON.stringify(settings)];
 }

@@ -1,4 +1,4 @@
-import { afterFailure, TEST_KIND } from './delivery-policy';
+import { afterFailure, RETRY_AFTER_MAX_MS, TEST_KIND } from './delivery-policy';
 
 describe(afterFailure.name, () => {
   const policy = { baseMs: 10_000, maxMs: 60_000, maxAttempts: 5 };
@@ -17,6 +17,14 @@ describe(afterFailure.name, () => {
     expect(afterFailure('alert', 5, 'HTTP 500', policy)).toEqual({
       state: 'failed',
       error: 'HTTP 500 (gave up after 5 attempts)',
+    });
+  });
+
+  it("waits at least what a receiver's Retry-After asked for, up to an hour", () => {
+    expect(afterFailure('alert', 1, 'HTTP 429', policy, 120_000)).toMatchObject({ retryInMs: 120_000 });
+    expect(afterFailure('alert', 3, 'HTTP 429', policy, 1_000)).toMatchObject({ retryInMs: 40_000 });
+    expect(afterFailure('alert', 1, 'HTTP 429', policy, 86_400_000)).toMatchObject({
+      retryInMs: RETRY_AFTER_MAX_MS,
     });
   });
 

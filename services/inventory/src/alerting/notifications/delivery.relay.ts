@@ -7,7 +7,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { type Config } from '../../config';
-import { ChannelSender } from './channel-sender';
+import { ChannelSender, SendError } from './channel-sender';
 import { afterFailure, type RetryPolicy, TEST_KIND } from './delivery-policy';
 import { InventoryMetrics } from '../../shared/metrics/inventory-metrics';
 import { RelayLoop } from '../../shared/relay-loop';
@@ -106,7 +106,8 @@ export class DeliveryRelay implements OnApplicationBootstrap, BeforeApplicationS
       return { state: 'sent' };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      const outcome = afterFailure(delivery.kind, delivery.attempts, message, this.policy);
+      const retryAfter = error instanceof SendError ? error.retryAfterMs : null;
+      const outcome = afterFailure(delivery.kind, delivery.attempts, message, this.policy, retryAfter);
       this.counted(delivery, this.metrics.deliveryFailures);
       if (outcome.state === 'failed') this.counted(delivery, this.metrics.deliveriesGivenUp);
       return outcome;

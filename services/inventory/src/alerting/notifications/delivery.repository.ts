@@ -9,11 +9,17 @@ import { queryChanged, queryRows } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { isoOf, type Tables, tablesOf } from '../../shared/database/sql';
+import { type ChannelSettings } from './channel.repository';
 import { DELIVERY_CLOCK, type DeliveryClock } from './delivery-clock';
 
 const columns = `d.id, d.channel_id AS "channelId", c.name AS "channelName", c.type AS "channelType", d.kind,
   d.payload->>'text' AS text, d.state, d.attempts, ${isoOf('d.next_attempt_at')} AS "nextAttemptAt",
-  d.last_error AS "lastError", ${isoOf('d.created_at')} AS "createdAt", ${isoOf('d.sent_at')} AS "sentAt"`;
+  d.last_error AS "lastError", ${isoOf('d.created_at')} AS "createdAt", ${isoOf('d.sent_at')} AS "sentAt",
+  (SELECT json_build_object('channelId', i.channel_id, 'channelName', c.name, 'number', i.number, 'url', i.url,
+                            'state', i.state)
+     FROM __incidents__ i
+    WHERE i.channel_id = d.channel_id AND i.number IS NOT NULL
+      AND i.alert_id::text = coalesce(d.alert_id::text, d.payload->'data'->>'alertId')) AS incident`;
 
 /** A claimed delivery with what sending it takes. */
 export interface ClaimedDelivery {
@@ -30,6 +36,7 @@ export interface ClaimedDelivery {
     recipients: string[] | null;
     enabled: boolean;
     sealedSecret: string | null;
+    settings: ChannelSettings;
   };
 }
 
@@ -40,7 +47,7 @@ export type DeliveryOutcome =
 
 const claimedColumns = `d.id, d.kind, d.payload AS content, d.attempts, ${isoOf('d.created_at')} AS "createdAt",
   json_build_object('id', c.id, 'name', c.name, 'type', c.type, 'url', c.url, 'recipients', c.recipients,
-                    'enabled', c.enabled, 'sealedSecret', c.secret) AS channel`;
+                    'enabled', c.enabled, 'sealedSecret', c.secret, 'settings', c.settings) AS channel`;
 
 /**
  * The `deliveries` outbox. A row in `sending` is leased until `next_attempt_at`; whoever claimed
@@ -51,12 +58,15 @@ const claimedColumns = `d.id, d.kind, d.payload AS content, d.attempts, ${isoOf(
 @Injectable()
 export class DeliveryRepository {
   private readonly t: Tables;
+  /** The log's columns, the incident read from this schema's table. */
+  private readonly columns: string;
 
   constructor(
     private readonly dataSource: DataSource,
     @Inject(DELIVERY_CLOCK) private readonly clock: DeliveryClock,
   ) {
     this.t = tablesOf(dataSource);
+    this.columns = columns.replace('__incidents__', this.t.incidents);
   }
 
   /**
@@ -153,7 +163,7 @@ export class DeliveryRepository {
   async get(id: string): Promise<Delivery | null> {
     const rows = await queryRows<Delivery>(
       this.dataSource,
-      `SELECT ${columns} FROM ${this.t.deliveries} d JOIN ${this.t.channels} c ON c.id = d.channel_id WHERE d.id = $1`,
+      `SELECT ${this.columns} FROM ${this.t.deliveries} d JOIN ${this.t.channels} c ON c.id = d.channel_id WHERE d.id = $1`,
       [id],
     );
     return rows[0] ?? null;
@@ -172,7 +182,7 @@ export class DeliveryRepository {
       where.push(`(d.created_at, d.id) < (${param(after.at)}::timestamptz, ${param(after.id)}::uuid)`);
     const rows = await queryRows<Delivery & { cursorAt: string }>(
       this.dataSource,
-      `SELECT ${columns},
+      `SELECT ${this.columns},
               to_char(d.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS "cursorAt"
          FROM ${this.t.deliveries} d JOIN ${this.t.channels} c ON c.id = d.channel_id
         ${where.length ? `WHERE ${where.join(' AND ')}` : ''}

@@ -6,6 +6,9 @@ import { DeliveryRepository } from './delivery.repository';
 import { DeliveryRelay } from './delivery.relay';
 import { NotificationsMessageController } from './notifications.message.controller';
 import { NotificationsService } from './notifications.service';
+import { IncidentReconciler } from './service-desk/incident-reconciler';
+import { IncidentRepository } from './service-desk/incident.repository';
+import { IncidentSync } from './service-desk/incident-sync';
 import { WebhookTargets } from './webhook-targets';
 
 /**
@@ -22,7 +25,10 @@ import { WebhookTargets } from './webhook-targets';
     NotificationsService,
     WebhookTargets,
     deliveryClockProvider,
+    IncidentRepository,
+    IncidentSync,
+    IncidentReconciler,
   ],
-  exports: [DeliveryRepository, DeliveryRelay],
+  exports: [DeliveryRepository, DeliveryRelay, IncidentRepository],
 })
 export class NotificationsModule {}

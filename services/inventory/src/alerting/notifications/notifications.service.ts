@@ -1,6 +1,9 @@
 import {
   type ChannelTypeAvailability,
   channelTypes,
+  credentialChannelTypes,
+  credentialFields,
+  serviceDeskChannelTypes,
   type Channel,
   type ChannelCreate,
   type ChannelCreated,
@@ -21,6 +24,28 @@ import { decodeCursor, DeliveryRepository } from './delivery.repository';
 import { DeliveryRelay } from './delivery.relay';
 import { newWebhookSecret, sealSecret } from './secret-box';
 import { WebhookTargets } from './webhook-targets';
+
+/** The write-only credential the form carries for its type (access token, password, API token). */
+const credentialOf = (channel: ChannelCreate): string | null =>
+  channel.accessToken ?? channel.password ?? channel.token ?? null;
+
+const credentialWords = {
+  matrix: ['A Matrix channel needs an access token', 'Enter the access token again: the homeserver changed'],
+  servicenow: [
+    "A ServiceNow channel needs the integration user's password",
+    "Enter the password again: the instance's URL changed",
+  ],
+  'jira-service-management': [
+    'A Jira Service Management channel needs an API token',
+    "Enter the API token again: the site's URL changed",
+  ],
+} as const;
+
+function credentialMissing(channel: ChannelCreate, when: 'needs' | 'again'): AppError {
+  const type = channel.type as keyof typeof credentialFields;
+  const message = credentialWords[type][when === 'needs' ? 0 : 1];
+  return new AppError(ErrorCode.VALIDATION_FAILED, message, [{ path: credentialFields[type], message }]);
+}
 
 const channelNotFound = (id: string) =>
   new AppError(
@@ -52,11 +77,20 @@ export class NotificationsService {
   }
 
   async create(channel: ChannelCreate): Promise<ChannelCreated> {
+    const credential = credentialOf(channel);
+    if (credentialChannelTypes.includes(channel.type) && !credential) {
+      throw credentialMissing(channel, 'needs');
+    }
     await this.check(channel);
     const id = randomUUID();
     const secret = channel.type === 'webhook' ? newWebhookSecret() : null;
-    const sealed = secret ? sealSecret(this.config.ALERTS_SECRET_KEY!, secret, id) : null;
+    const sealed = this.sealed(id, secret ?? credential);
     return { ...(await this.channels.create(id, channel, sealed)), secret };
+  }
+
+  /** A secret or credential sealed to its channel's row; null for none. */
+  private sealed(id: string, value: string | null): string | null {
+    return value ? sealSecret(this.config.ALERTS_SECRET_KEY!, value, id) : null;
   }
 
   async update(id: string, channel: ChannelCreate): Promise<Channel> {
@@ -69,8 +103,17 @@ export class NotificationsService {
         [{ path: 'type', message: `Type must stay ${current.type}` }],
       );
     }
+    const credential = credentialOf(channel);
+    if (!credential && credentialChannelTypes.includes(channel.type)) {
+      // A kept credential goes only where it went before: one typed for a homeserver or an
+      // instance is not handed to another by an edit of the URL.
+      if (new URL(channel.url!).origin !== new URL(current.url!).origin) {
+        throw credentialMissing(channel, 'again');
+      }
+    }
     await this.check(channel);
-    return found(await this.channels.update(id, channel, null), () => channelNotFound(id));
+    const sealed = this.sealed(id, credential);
+    return found(await this.channels.update(id, channel, sealed), () => channelNotFound(id));
   }
 
   /**
@@ -122,7 +165,9 @@ export class NotificationsService {
       outcome === null
         ? `Still sending to "${channel.name}"; the delivery log shows how it goes.`
         : outcome.state === 'sent'
-          ? `Test message sent to "${channel.name}".`
+          ? serviceDeskChannelTypes.includes(channel.type)
+            ? `"${channel.name}" answered: its user can read incidents (the test opens none).`
+            : `Test message sent to "${channel.name}".`
           : `The test message to "${channel.name}" failed: ${delivery.lastError ?? 'unknown error'}`;
     return { delivery, message };
   }

@@ -17,6 +17,23 @@ export class WebhookFailure extends Error {
 
 const BLOCKED = 'EBLOCKED';
 
+/** What a target answered: its status, and what it asked to wait before the next try. */
+export interface TargetAnswer {
+  status: number;
+  retryAfterMs: number | null;
+  /** Only when asked for; never for the log. */
+  body?: string;
+}
+
+/** `Retry-After` as seconds or an HTTP date, in ms from now; null when absent or unreadable. */
+export function retryAfterMs(value: string | string[] | undefined, now = Date.now()): number | null {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return null;
+  if (/^\s*\d+\s*$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
 /**
  * Where webhooks may go, and the POST itself. The addresses are judged where the connection is
  * made (a `lookup` of its own), so the address checked is the address connected to: a name that
@@ -63,25 +80,57 @@ export class WebhookTargets {
    * `WebhookFailure` when there is no answer: timeout, refused, blocked address, …
    */
   async post(url: string, headers: Record<string, string>, body: string): Promise<number> {
+    return (await this.request('POST', url, headers, body)).status;
+  }
+
+  /**
+   * One request to a target, within ALERTS_SEND_TIMEOUT_MS: its status, the wait a 429 or 503
+   * asked for (`Retry-After`), and, only where `readBody` says so, up to that many bytes of the
+   * answer (a service desk's record id; what is read is parsed, never logged). Throws
+   * `WebhookFailure` when there is no answer.
+   */
+  async request(
+    method: 'POST' | 'PUT' | 'PATCH' | 'GET',
+    url: string,
+    headers: Record<string, string>,
+    body: string | null,
+    readBody = 0,
+  ): Promise<TargetAnswer> {
     const target = new URL(url);
     const literal = bare(target.hostname);
     if (isIP(literal) && this.rules.refusal(literal, literal)) throw new WebhookFailure('blocked address');
     const options: RequestOptions = {
-      method: 'POST',
-      headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+      method,
+      headers: body === null ? headers : { ...headers, 'content-length': Buffer.byteLength(body) },
       // A connection of its own each time: nothing kept from an address judged earlier.
       agent: false,
       lookup: this.lookup,
       signal: AbortSignal.timeout(this.config.ALERTS_SEND_TIMEOUT_MS),
     };
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    return new Promise<number>((resolve, reject) => {
+    return new Promise<TargetAnswer>((resolve, reject) => {
       const req = send(target, options, (res: IncomingMessage) => {
-        resolve(res.statusCode ?? 0);
-        res.destroy();
+        const answer = {
+          status: res.statusCode ?? 0,
+          retryAfterMs: retryAfterMs(res.headers['retry-after']),
+        };
+        if (readBody <= 0) {
+          resolve(answer);
+          res.destroy();
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size <= readBody) chunks.push(chunk);
+          else res.destroy();
+        });
+        res.on('close', () => resolve({ ...answer, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', () => resolve({ ...answer, body: Buffer.concat(chunks).toString('utf8') }));
       });
       req.on('error', (error) => reject(new WebhookFailure(failureWord(error))));
-      req.end(body);
+      req.end(body ?? undefined);
     });
   }
 

@@ -52,6 +52,8 @@ export function tablesOf(dataSource: { options: object }) {
     windows: `${s}.maintenance_windows`,
     channels: `${s}.notification_channels`,
     deliveries: `${s}.deliveries`,
+    incidents: `${s}.service_desk_incidents`,
+    scheduledRuns: `${s}.scheduled_runs`,
     importBatches: `${s}.import_batches`,
     alerts: `${s}.alerts`,
     quietHours: `${s}.building_quiet_hours`,

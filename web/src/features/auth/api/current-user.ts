@@ -13,10 +13,13 @@ const queryKey = queryKeyOf(apiRoutes.currentUser);
 export const currentUserQuery = queryOptions({
   queryKey,
   queryFn: async () => {
+    // Asked at once, not after the phone's store has loaded: the first screen waits on this answer.
+    const answer = nullOn401(apiJson(apiRoutes.currentUser));
+    answer.catch(() => undefined); // handled below, once the store's code is here
     const { keptRead } = await import('../../../lib/offline/reads');
     return keptRead(
       queryKey,
-      () => nullOn401(apiJson(apiRoutes.currentUser)),
+      () => answer,
       (e) => e instanceof NetworkError,
     );
   },

@@ -145,4 +145,86 @@ describe(ChannelForm.name, () => {
       buildingIds: null,
     });
   });
+
+  it('asks a Matrix channel for its homeserver, room and token, and keeps the token on an edit left empty', async () => {
+    const matrix: Channel = {
+      ...channel,
+      name: 'AV room',
+      type: 'matrix',
+      url: 'https://matrix.example.edu',
+      host: 'matrix.example.edu',
+      roomId: '!AbCdEf:example.edu',
+    };
+    const calls = fakeFetch(buildings, { status: 200, body: matrix });
+    await shown(<ChannelForm channel={matrix} onDone={() => {}} />);
+    expect(screen.getByLabelText('Homeserver URL')).toHaveValue('https://matrix.example.edu');
+    expect(screen.getByLabelText('Room ID')).toHaveValue('!AbCdEf:example.edu');
+    const token = screen.getByLabelText('Access token');
+    expect(token).toHaveValue('');
+    expect(token).toHaveAttribute('type', 'password');
+    expect(token).toHaveAccessibleDescription('Leave empty to keep the current token');
+    await userEvent.click(screen.getByRole('button', { name: 'Update channel' }));
+
+    await waitFor(() => expect(calls).toHaveLength(2));
+    expect(JSON.parse(String(calls[1].init?.body))).toEqual({
+      name: 'AV room',
+      type: 'matrix',
+      url: 'https://matrix.example.edu',
+      recipients: null,
+      roomId: '!AbCdEf:example.edu',
+      accessToken: null,
+      enabled: true,
+      buildingIds: null,
+    });
+  });
+
+  it('names the Teams and Slack URL fields for what to paste', async () => {
+    fakeFetch(buildings);
+    await shown(<ChannelForm onDone={() => {}} />);
+    await userEvent.click(screen.getByLabelText('Type'));
+    await userEvent.click(await screen.findByRole('option', { name: 'Microsoft Teams' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Add channel' }));
+    expect(await screen.findByLabelText('Workflows webhook URL')).toHaveAccessibleDescription(
+      'A Teams channel needs its Workflows webhook URL',
+    );
+    await userEvent.click(screen.getByLabelText('Type'));
+    await userEvent.click(await screen.findByRole('option', { name: 'Slack' }));
+    expect(screen.getByLabelText('Incoming webhook URL')).toBeInTheDocument();
+  });
+
+  it('asks a ServiceNow channel for its user, password and mapping, empty boxes left to the defaults', async () => {
+    const calls = fakeFetch(buildings, {
+      status: 201,
+      body: { ...channel, type: 'servicenow', secret: null },
+    });
+    const onDone = jest.fn();
+    await shown(<ChannelForm onDone={onDone} />);
+    await userEvent.type(screen.getByLabelText('Name'), 'AV desk');
+    await userEvent.click(screen.getByLabelText('Type'));
+    await userEvent.click(await screen.findByRole('option', { name: 'ServiceNow' }));
+    await userEvent.type(screen.getByLabelText('Instance URL'), 'https://campus.service-now.com');
+    await userEvent.type(screen.getByLabelText('Integration user'), 'cm.integration');
+    await userEvent.type(screen.getByLabelText('Password'), 'pw');
+    await userEvent.type(screen.getByLabelText('Assignment group'), 'AV Support');
+    await userEvent.type(screen.getByLabelText('Extra fields on resolve'), '{{"u_cause": "Network"}');
+    await userEvent.click(screen.getByRole('button', { name: 'Add channel' }));
+
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
+    expect(JSON.parse(String(calls[1].init?.body))).toEqual({
+      name: 'AV desk',
+      type: 'servicenow',
+      url: 'https://campus.service-now.com',
+      recipients: null,
+      username: 'cm.integration',
+      password: 'pw',
+      mapping: expect.objectContaining({
+        assignmentGroup: 'AV Support',
+        closeCode: 'Solution provided',
+        resolveState: '6',
+        resolveFields: { u_cause: 'Network' },
+      }),
+      enabled: true,
+      buildingIds: null,
+    });
+  });
 });

@@ -5,6 +5,7 @@ import {
   type ChannelCreate,
   channelTypes,
   channelTypeSchema,
+  channelUrlNames,
 } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useWatch } from 'react-hook-form';
@@ -20,6 +21,8 @@ import { useSchemaForm, useServerFieldErrors } from '../../../lib/form';
 import { maxLengthsOf } from '../../../lib/text-limit';
 import { buildingsQuery, useSaveChannel } from '../api/notifications';
 import { channelTypeLabels } from '../lib/labels';
+import { deskChannelOf, deskMappingFormSchema, deskMappingValues } from '../lib/service-desk-form';
+import { ServiceDeskFields } from './service-desk-fields';
 
 /**
  * What the form holds (the recipients as typed in one box, no building ticked for the whole
@@ -32,34 +35,79 @@ const formSchema = z
     type: channelTypeSchema,
     url: z.string(),
     recipients: z.string(),
+    roomId: z.string(),
+    accessToken: z.string(),
+    username: z.string(),
+    password: z.string(),
+    token: z.string(),
+    mapping: deskMappingFormSchema,
     enabled: z.boolean(),
     buildingIds: z.array(z.string()),
   })
-  .transform(({ url, recipients, buildingIds, ...channel }): z.input<typeof channelCreateSchema> => ({
-    ...channel,
-    // An empty box is no URL: the schema then says that a webhook needs one, not how to write it.
-    url: channel.type === 'webhook' ? url.trim() || null : null,
-    recipients:
-      channel.type === 'email'
-        ? recipients
-            .split(/[,;\s]+/)
-            .map((r) => r.trim())
-            .filter(Boolean)
-        : null,
-    buildingIds: buildingIds.length ? buildingIds : null,
-  }))
+  .transform(
+    ({
+      url,
+      recipients,
+      buildingIds,
+      roomId,
+      accessToken,
+      username,
+      password,
+      token,
+      mapping,
+      ...channel
+    }): z.input<typeof channelCreateSchema> => ({
+      ...channel,
+      ...deskChannelOf(channel.type, { username, password, token, mapping }),
+      // An empty box is no URL: the schema then says that a webhook needs one, not how to write it.
+      url: channelUrlNames[channel.type] ? url.trim() || null : null,
+      // Empty on an edit: the stored token stays.
+      ...(channel.type === 'matrix'
+        ? { roomId: roomId.trim() || null, accessToken: accessToken.trim() || null }
+        : {}),
+      recipients:
+        channel.type === 'email'
+          ? recipients
+              .split(/[,;\s]+/)
+              .map((r) => r.trim())
+              .filter(Boolean)
+          : null,
+      buildingIds: buildingIds.length ? buildingIds : null,
+    }),
+  )
   .pipe(channelCreateSchema);
 type ChannelFormValues = z.input<typeof formSchema>;
 
+const useChannelForm = (values: ChannelFormValues) => useSchemaForm(formSchema, values);
+type ChannelFormApi = ReturnType<typeof useChannelForm>;
+
 const max = maxLengthsOf(channelCreateSchema.in);
 /** The server's messages go under their fields too: it alone knows the allowed targets and the buildings. */
-const serverCheckedFields = ['name', 'type', 'url', 'recipients', 'buildingIds'] as const;
+const serverCheckedFields = [
+  'name',
+  'type',
+  'url',
+  'recipients',
+  'roomId',
+  'accessToken',
+  'username',
+  'password',
+  'token',
+  'buildingIds',
+] as const;
 
 const valuesOf = (channel?: Channel, type: Channel['type'] = 'webhook'): ChannelFormValues => ({
   name: channel?.name ?? '',
   type: channel?.type ?? type,
   url: channel?.url ?? '',
   recipients: channel?.recipients?.join(', ') ?? '',
+  roomId: channel?.roomId ?? '',
+  // Write-only: never answered, so an edit starts empty and keeps the stored one unless typed.
+  accessToken: '',
+  username: channel?.username ?? '',
+  password: '',
+  token: '',
+  mapping: deskMappingValues(channel),
   enabled: channel?.enabled ?? true,
   buildingIds: channel?.buildingIds ?? [],
 });
@@ -73,12 +121,12 @@ interface ChannelFormProps {
   onDone: (secret?: string) => void;
 }
 
-/** A webhook or an e-mail list, for the whole campus or some buildings; its type stays once made. */
+/** A webhook, a chat room or an e-mail list, for the whole campus or some buildings; its type stays once made. */
 export function ChannelForm({ channel, types, onDone }: ChannelFormProps) {
   const save = useSaveChannel();
   const buildings = useQuery(buildingsQuery);
   const { offered, unavailable } = typeChoices(channel, types);
-  const form = useSchemaForm(formSchema, valuesOf(channel, offered[0]));
+  const form = useChannelForm(valuesOf(channel, offered[0]));
   useServerFieldErrors(form.setError, save.error, serverCheckedFields);
   const type = useWatch({ control: form.control, name: 'type' });
   const editing = Boolean(channel);
@@ -115,28 +163,7 @@ export function ChannelForm({ channel, types, onDone }: ChannelFormProps) {
         placeholder="Choose a type"
       />
       <UnavailableTypes types={unavailable} />
-      {type === 'webhook' ? (
-        <TextField
-          form={form}
-          name="url"
-          label="Webhook URL"
-          max={max.url}
-          hint="A JSON POST, signed (see the documentation)"
-          type="url"
-          inputMode="url"
-          placeholder="https://hooks.example.edu/av"
-        />
-      ) : (
-        <TextField
-          form={form}
-          name="recipients"
-          label="Recipients"
-          max={undefined}
-          hint="Email addresses, separated by commas"
-          multiline
-          rows={2}
-        />
-      )}
+      <TypeFields form={form} type={type} editing={editing} />
       <CheckboxListField
         form={form}
         name="buildingIds"
@@ -151,6 +178,111 @@ export function ChannelForm({ channel, types, onDone }: ChannelFormProps) {
         onCancel={() => onDone()}
       />
     </form>
+  );
+}
+
+/** What the URL box is called, says and shows, per type that has one. */
+const urlFields: Partial<Record<Channel['type'], { label: string; hint: string; placeholder: string }>> = {
+  webhook: {
+    label: 'Webhook URL',
+    hint: 'A JSON POST, signed (see the documentation)',
+    placeholder: 'https://hooks.example.edu/av',
+  },
+  teams: {
+    label: 'Workflows webhook URL',
+    hint: 'From the Teams channel: Workflows → "Send webhook alerts to a channel"',
+    placeholder: 'https://prod-00.westeurope.logic.azure.com/workflows/…',
+  },
+  slack: {
+    label: 'Incoming webhook URL',
+    hint: "From the Slack app's Incoming Webhooks page",
+    placeholder: 'https://hooks.slack.com/services/…',
+  },
+  matrix: {
+    label: 'Homeserver URL',
+    hint: "The sending user's homeserver",
+    placeholder: 'https://matrix.example.edu',
+  },
+};
+
+/** The fields of the chosen type: a URL, recipients, a Matrix room and token. */
+function TypeFields({
+  form,
+  type,
+  editing,
+}: {
+  form: ChannelFormApi;
+  type: Channel['type'];
+  editing: boolean;
+}) {
+  const url = urlFields[type];
+  if (type === 'servicenow' || type === 'jira-service-management') {
+    return (
+      <>
+        <TextField
+          form={form}
+          name="url"
+          label={type === 'servicenow' ? 'Instance URL' : 'Site URL'}
+          max={max.url}
+          hint={
+            type === 'servicenow'
+              ? 'Such as https://campus.service-now.com'
+              : 'Such as https://campus.atlassian.net'
+          }
+          type="url"
+          inputMode="url"
+        />
+        <ServiceDeskFields form={form} type={type} editing={editing} />
+      </>
+    );
+  }
+  if (!url) {
+    return (
+      <TextField
+        form={form}
+        name="recipients"
+        label="Recipients"
+        max={undefined}
+        hint="Email addresses, separated by commas"
+        multiline
+        rows={2}
+      />
+    );
+  }
+  return (
+    <>
+      <TextField
+        form={form}
+        name="url"
+        label={url.label}
+        max={max.url}
+        hint={url.hint}
+        type="url"
+        inputMode="url"
+        placeholder={url.placeholder}
+      />
+      {type === 'matrix' ? (
+        <>
+          <TextField
+            form={form}
+            name="roomId"
+            label="Room ID"
+            max={max.roomId}
+            hint="Element: Room settings → Advanced (starts with !)"
+            placeholder="!AbCdEf:matrix.example.edu"
+          />
+          <TextField
+            form={form}
+            name="accessToken"
+            label="Access token"
+            max={max.accessToken}
+            hint={editing ? 'Leave empty to keep the current token' : 'Kept sealed; never shown again'}
+            type="password"
+            autoComplete="new-password"
+          />
+        </>
+      ) : null}
+    </>
   );
 }
 

@@ -144,14 +144,15 @@ function ChannelActions({
   );
 }
 
-/** Its name, where it sends (a webhook's address, an e-mail list), and what it covers. */
+/** Its name, where it sends (an address and a Matrix room, an e-mail list), and what it covers. */
 function ChannelSummary({ channel }: { channel: Channel }) {
   const buildings = channel.buildingIds?.length;
   return (
     <div className="min-w-0 flex-1 space-y-1">
       <h3 className="font-semibold break-words text-slate-900">{channel.name}</h3>
       <p className="text-sm break-all text-slate-600">
-        {channel.type === 'webhook' ? (channel.url ?? channel.host) : channel.recipients?.join(', ')}
+        {channel.type === 'email' ? channel.recipients?.join(', ') : (channel.url ?? channel.host)}
+        {channel.roomId ? ` · ${channel.roomId}` : null}
       </p>
       <div className="flex flex-wrap gap-1.5">
         <Badge variant="neutral">{channelTypeLabels[channel.type]}</Badge>

@@ -7,6 +7,7 @@ import { Card } from '../../../components/ui/card';
 import { LoadError } from '../../../components/ui/load-error';
 import { Select } from '../../../components/ui/select';
 import { Skeleton } from '../../../components/ui/skeleton';
+import { IncidentLinks } from './room-alerts';
 import { channelsQuery, deliveriesQuery, type DeliveryFilter } from '../api/notifications';
 
 const stateLabels: Record<string, string> = {
@@ -106,6 +107,7 @@ function DeliveryItem({ delivery: d }: { delivery: Delivery }) {
         </span>
       </div>
       <p className="text-sm break-words text-slate-700">{d.text}</p>
+      {d.incident ? <IncidentLinks incidents={[d.incident]} /> : null}
       {d.lastError ? <p className="text-sm break-words text-red-700">{d.lastError}</p> : null}
     </li>
   );

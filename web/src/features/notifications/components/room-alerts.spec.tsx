@@ -47,6 +47,24 @@ describe(RoomAlerts.name, () => {
     ]);
   });
 
+  it('links the incident the alert opened in a service desk', async () => {
+    const url = 'https://campus.service-now.com/nav_to.do?uri=incident.do%3Fsys_id%3Dabc';
+    const incidents = [
+      {
+        channelId: '00000000-0000-4000-8000-0000000000c1',
+        channelName: 'AV desk',
+        number: 'INC0010001',
+        url,
+        state: 'open' as const,
+      },
+    ];
+    fakeFetch({ status: 200, body: [{ ...alert, incidents }] });
+    renderWithApp(<RoomAlerts roomId={roomId} />);
+    const link = await screen.findByRole('link', { name: 'INC0010001' });
+    expect(link).toHaveAttribute('href', url);
+    expect(link.parentElement?.parentElement).toHaveTextContent('Incident: AV desk INC0010001');
+  });
+
   it('shows nothing for a room without an open alert', async () => {
     const calls = fakeFetch({ status: 200, body: [] });
     const { container } = renderWithApp(<RoomAlerts roomId={roomId} />);

@@ -1,4 +1,4 @@
-import { type OpenAlert } from '@cm/contracts';
+import { type IncidentRef, type OpenAlert } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { BellRing } from 'lucide-react';
 import { LoadError } from '../../../components/ui/load-error';
@@ -63,6 +63,27 @@ function AlertCard({ alert }: { alert: OpenAlert }) {
           </li>
         ))}
       </ul>
+      <IncidentLinks incidents={alert.incidents ?? []} />
     </div>
+  );
+}
+
+/** The incidents the alert opened in service desks: "AV desk: INC0010001", each a link there. */
+export function IncidentLinks({ incidents }: { incidents: readonly IncidentRef[] }) {
+  if (incidents.length === 0) return null;
+  return (
+    <p className="text-sm text-slate-700">
+      Incident{incidents.length === 1 ? '' : 's'}:{' '}
+      {incidents.map((i, n) => (
+        <span key={i.channelId}>
+          {n > 0 ? ', ' : ''}
+          {i.channelName}{' '}
+          <a className="font-medium underline" href={i.url} target="_blank" rel="noreferrer">
+            {i.number}
+          </a>
+          {i.state === 'open' ? '' : ` (${i.state})`}
+        </span>
+      ))}
+    </p>
   );
 }

@@ -11,8 +11,8 @@ import { type MigrationInterface, type QueryRunner } from 'typeorm';
  * phases ask: "classes starting between t1 and t2" (starts_at) and "the class in progress in room
  * R at t" (room_id, starts_at: a room has a few classes a day, so the rows before t are few).
  */
-export class Schedules1765100000000 implements MigrationInterface {
-  name = 'Schedules1765100000000';
+export class Schedules1765400000000 implements MigrationInterface {
+  name = 'Schedules1765400000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const s = schemaOf(queryRunner);

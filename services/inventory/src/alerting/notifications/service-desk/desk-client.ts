@@ -1,0 +1,64 @@
+import { type AlertDevice, type AlertSeverity } from '@cm/contracts';
+
+/** A room's alert as a service desk is told of it. */
+export interface Episode {
+  alertId: string;
+  roomId: string;
+  /** "Room 204, Science Hall". */
+  place: string;
+  openedAt: string;
+  closedAt: string | null;
+  monitored: number;
+  devices: AlertDevice[];
+  /** The room's screen, when ALERTS_APP_URL is set. */
+  link: string | null;
+}
+
+/** An incident (a ServiceNow incident, a Jira work item) as we keep and link it. */
+export interface RemoteIncident {
+  /** sys_id, or the issue key. */
+  id: string;
+  /** INC0010001, AV-12. */
+  number: string;
+  url: string;
+  /** Resolved, closed or cancelled, by whoever. */
+  closed: boolean;
+}
+
+/** What the incident sync asks of a service desk; each call throws `SendError` on failure. */
+export interface DeskClient {
+  /** A read as the integration user: the test button's check of the URL and credentials. */
+  test(): Promise<void>;
+  /** The incident opened with this correlation key, if any. */
+  find(key: string): Promise<RemoteIncident | null>;
+  /** Its state now. */
+  get(incident: RemoteIncident): Promise<RemoteIncident>;
+  create(episode: Episode, key: string): Promise<RemoteIncident>;
+  /** A work note (ServiceNow) or internal comment (Jira). */
+  note(incident: RemoteIncident, text: string): Promise<void>;
+  resolve(incident: RemoteIncident, episode: Episode): Promise<void>;
+}
+
+/** Every monitored device offline is high; some, medium. */
+export const severityOf = (e: Episode): AlertSeverity =>
+  e.devices.length >= e.monitored ? 'high' : 'medium';
+
+export const deviceLine = (d: { name: string; address: string | null }) =>
+  d.address ? `${d.name} (${d.address})` : d.name;
+
+/** "Room 204, Science Hall: 2 of 5 devices offline". */
+export const episodeTitle = (e: Episode) =>
+  `${e.place}: ${e.devices.length} of ${e.monitored} device${e.monitored === 1 ? '' : 's'} offline`;
+
+/** The incident's description: the devices, since when, and the link to the room. */
+export function episodeText(e: Episode): string {
+  const lines = e.devices.map(
+    (d) => `- ${deviceLine(d)}: ${d.status === 'partial' ? 'partly answering' : 'offline'}`,
+  );
+  return [
+    `${episodeTitle(e)}, since ${e.openedAt}.`,
+    ...lines,
+    ...(e.link ? [`Room in Classroom Monitor: ${e.link}`] : []),
+    'Raised by Classroom Monitor; it resolves this incident when the room answers again.',
+  ].join('\n');
+}

@@ -1,0 +1,75 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { DELIVERY_CLOCK, type DeliveryClock } from '../delivery-clock';
+import { DeliveryRepository } from '../delivery.repository';
+import { DeliveryRelay } from '../delivery.relay';
+import { IncidentRepository } from './incident.repository';
+
+/** How often our open incidents are compared with the room alerts: every 10 minutes. */
+export const RECONCILE_EVERY_MS = 10 * 60_000;
+/** How often a replica asks whether a round is due (one of them does it). */
+const ASK_EVERY_MS = 60_000;
+
+/**
+ * Mends resolves that were missed: an incident still open here whose room alert has ended (its
+ * recovery message gave up while the service desk was down for hours, or the room was deleted)
+ * gets an `incident.reconcile` delivery, which the relay sends like any other (retried, logged),
+ * and which resolves it unless someone closed it. Each round is done by one replica: the round's
+ * time is claimed in `scheduled_runs` by a conditional update, on the deliveries' clock (a test
+ * moves it).
+ */
+@Injectable()
+export class IncidentReconciler implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(IncidentReconciler.name);
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<unknown>;
+
+  constructor(
+    @Inject(DELIVERY_CLOCK) private readonly clock: DeliveryClock,
+    private readonly incidents: IncidentRepository,
+    private readonly deliveries: DeliveryRepository,
+    private readonly relay: DeliveryRelay,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      this.running ??= this.tick()
+        .catch((error: unknown) => this.logger.warn(`Reconciling incidents failed: ${String(error)}`))
+        .finally(() => (this.running = undefined));
+    }, ASK_EVERY_MS);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** A round if one is due and this replica claimed it; the number of incidents queued to mend. */
+  async tick(): Promise<number | null> {
+    if (!(await this.incidents.claimRun('incident-reconcile', this.clock.now(), RECONCILE_EVERY_MS)))
+      return null;
+    const missed = await this.incidents.unresolved();
+    const items = missed.map(({ channelId, alertId, number, gone }) => ({
+      channelId,
+      // An alert that is gone (its room deleted) cannot be named by the delivery's foreign key.
+      alertId: gone ? null : alertId,
+      content: {
+        kind: 'incident.reconcile',
+        text: `Resolving ${number ?? 'the incident'}: the room's alert has ended`,
+        data: { alertId },
+      },
+    }));
+    await this.deliveries.enqueue(items);
+    if (items.length > 0) {
+      this.logger.log(`Reconciliation: ${items.length} incident(s) whose room recovered are being resolved`);
+      this.relay.kick();
+    }
+    return items.length;
+  }
+}

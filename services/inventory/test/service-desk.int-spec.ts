@@ -1,0 +1,475 @@
+import { type Alert, type ChannelCreateInput, type DeliveryContent, messages } from '@cm/contracts';
+import { eventually } from '@cm/platform/testing';
+import { DELIVERY_CLOCK, type DeliveryClock } from '../src/alerting/notifications/delivery-clock';
+import { DeliveryRepository } from '../src/alerting/notifications/delivery.repository';
+import { DeliveryRelay } from '../src/alerting/notifications/delivery.relay';
+import { IncidentReconciler } from '../src/alerting/notifications/service-desk/incident-reconciler';
+import { IncidentRepository } from '../src/alerting/notifications/service-desk/incident.repository';
+import { channelsTestEnv, deliveryRow } from './receivers';
+import { inventoryUnderTest, sql } from './support';
+import { startFakeJira } from './support/fake-jira';
+import { startFakeServiceNow } from './support/fake-servicenow';
+
+const appUrl = 'https://monitor.campus.edu';
+let rooms = 0;
+
+describe('ServiceNow and Jira Service Management channels', () => {
+  // A short send timeout, for the fake that hangs: every call here is idempotent by design.
+  const env = { ...channelsTestEnv(), ALERTS_APP_URL: appUrl, ALERTS_SEND_TIMEOUT_MS: '2000' };
+  const inventory = inventoryUnderTest(env);
+  const { send, make } = inventory;
+  const row = (id: string) => deliveryRow(inventory.sut, id);
+  const sent = (id: string) => eventually(async () => expect((await row(id)).state).toBe('sent'), 30_000);
+
+  /** Room 2xx of Science Hall with two addressed devices, and its alert naming them. */
+  async function episode() {
+    const building = await make.building({ name: `Science Hall ${++rooms}` });
+    const room = await make.room(building.id, { name: `20${rooms}` });
+    const display = await make.equipment(room.id, { name: 'Display', ipAddress: `10.9.${rooms}.4` });
+    const projector = await make.equipment(room.id, { name: 'Projector', ipAddress: `10.9.${rooms}.3` });
+    const device = (e: typeof display) => ({
+      id: e.id,
+      name: e.name,
+      address: e.ipAddress,
+      status: 'inactive',
+      since: null,
+    });
+    const [{ id }] = await sql<{ id: string }>(
+      inventory.sut,
+      'INSERT INTO inv.alerts (room_id, opened_at, devices) VALUES ($1, $2, $3) RETURNING id',
+      [room.id, '2026-11-24T19:59:00.000Z', JSON.stringify([device(display)])],
+    );
+    const setDevices = (devices: (typeof display)[]) =>
+      sql(inventory.sut, 'UPDATE inv.alerts SET devices = $2 WHERE id = $1', [
+        id,
+        JSON.stringify(devices.map(device)),
+      ]);
+    const close = () =>
+      sql(inventory.sut, 'UPDATE inv.alerts SET closed_at = now(), devices = $2 WHERE id = $1', [id, '[]']);
+    return {
+      alertId: id,
+      room,
+      building,
+      display,
+      projector,
+      setDevices,
+      close,
+      place: `Room 20${rooms}, ${building.name}`,
+    };
+  }
+
+  /** A message of the alert to the channel, as the engine queues it; sent at once. */
+  async function queue(channelId: string, alertId: string, kind: DeliveryContent['kind']) {
+    const [id] = await inventory.sut.app
+      .get(DeliveryRepository)
+      .enqueue([{ channelId, alertId, content: { kind, text: kind, alert: { id: alertId } as Alert } }]);
+    inventory.sut.app.get(DeliveryRelay).kick();
+    return id;
+  }
+
+  const create = (form: ChannelCreateInput) => send(messages.inventory.createChannel, form);
+
+  describe('ServiceNow', () => {
+    let sn: Awaited<ReturnType<typeof startFakeServiceNow>>;
+    let channelId: string;
+    beforeAll(async () => {
+      sn = await startFakeServiceNow();
+      const channel = await create({
+        name: 'AV desk',
+        type: 'servicenow',
+        url: sn.http.url,
+        username: sn.credentials.username,
+        password: sn.credentials.secret,
+        mapping: { assignmentGroup: 'AV Support', callerId: 'cm.integration' },
+      });
+      channelId = channel.id;
+      expect(channel).toMatchObject({
+        username: 'cm.integration',
+        mapping: expect.objectContaining({ closeCode: 'Solution provided' }),
+      });
+      expect(JSON.stringify(await send(messages.inventory.listChannels))).not.toContain('sn-pass');
+    });
+    afterAll(() => sn.http.stop());
+    beforeEach(() => {
+      sn.http.requests.length = 0;
+      sn.http.faults.length = 0;
+      sn.http.outage = false;
+    });
+
+    it('opens one incident, notes devices joining, resolves it on recovery: the exact requests', async () => {
+      const test = await send(messages.inventory.testChannel, { id: channelId });
+      expect(test).toMatchObject({
+        delivery: { state: 'sent' },
+        message: '"AV desk" answered: its user can read incidents (the test opens none).',
+      });
+      const e = await episode();
+      await sent(await queue(channelId, e.alertId, 'alert.opened'));
+      await e.setDevices([e.display, e.projector]);
+      await sent(await queue(channelId, e.alertId, 'alert.updated'));
+      await e.setDevices([e.projector]);
+      await sent(await queue(channelId, e.alertId, 'alert.updated'));
+      await e.close();
+      await sent(await queue(channelId, e.alertId, 'alert.recovered'));
+
+      const key = `cm-${e.alertId}`;
+      const [incident] = sn.incidents.filter((i) => i.correlation_id === key);
+      const table = '/api/now/table/incident';
+      const fields = 'sysparm_fields=sys_id,number,state';
+      expect(sn.http.requests.map((r) => [r.method, r.path, r.body])).toEqual([
+        ['GET', `${table}?sysparm_limit=1&sysparm_fields=sys_id`, null],
+        [
+          'GET',
+          `${table}?sysparm_query=correlation_id=${key}^ORDERBYsys_created_on&${fields}&sysparm_limit=1`,
+          null,
+        ],
+        [
+          'POST',
+          `${table}?${fields}`,
+          {
+            short_description: `${e.place}: 1 of 2 devices offline`,
+            description: [
+              `${e.place}: 1 of 2 devices offline, since 2026-11-24T19:59:00.000Z.`,
+              `- Display (${e.display.ipAddress}): offline`,
+              `Room in Classroom Monitor: ${appUrl}/rooms/${e.room.id}`,
+              'Raised by Classroom Monitor; it resolves this incident when the room answers again.',
+            ].join('\n'),
+            correlation_id: key,
+            correlation_display: 'Classroom Monitor',
+            urgency: '2',
+            impact: '2',
+            assignment_group: 'AV Support',
+            caller_id: 'cm.integration',
+          },
+        ],
+        ['GET', `${table}/${incident.sys_id}?${fields}`, null],
+        [
+          'PATCH',
+          `${table}/${incident.sys_id}?sysparm_fields=sys_id`,
+          {
+            work_notes: `Now offline: Projector (${e.projector.ipAddress}). ${e.place}: 2 of 2 devices offline.`,
+          },
+        ],
+        ['GET', `${table}/${incident.sys_id}?${fields}`, null],
+        [
+          'PATCH',
+          `${table}/${incident.sys_id}?sysparm_fields=sys_id`,
+          {
+            work_notes: `Answering again: Display (${e.display.ipAddress}). ${e.place}: 1 of 2 devices offline.`,
+          },
+        ],
+        ['GET', `${table}/${incident.sys_id}?${fields}`, null],
+        [
+          'PATCH',
+          `${table}/${incident.sys_id}?sysparm_fields=sys_id`,
+          {
+            state: '6',
+            close_code: 'Solution provided',
+            close_notes: 'All devices of the room answer again (Classroom Monitor).',
+          },
+        ],
+      ]);
+      expect(
+        sn.http.requests.every(
+          (r) => r.authorization === `Basic ${Buffer.from('cm.integration:sn-pass').toString('base64')}`,
+        ),
+      ).toBe(true);
+      expect(incident.state).toBe('6');
+      const ref = {
+        channelId,
+        channelName: 'AV desk',
+        number: incident.number,
+        url: `${sn.http.url}/nav_to.do?uri=incident.do%3Fsys_id%3D${incident.sys_id}`,
+      };
+      // The delivery log names the incident of each of the alert's messages.
+      const log = await send(messages.inventory.listDeliveries, { channelId, limit: 4 });
+      expect(log.items.map((d) => [d.kind, d.incident])).toEqual(
+        ['alert.recovered', 'alert.updated', 'alert.updated', 'alert.opened'].map((kind) => [
+          kind,
+          { ...ref, state: 'resolved' },
+        ]),
+      );
+      const refs = await inventory.sut.app.get(IncidentRepository).refs([e.alertId]);
+      expect(refs).toEqual([
+        {
+          alertId: e.alertId,
+          channelId,
+          channelName: 'AV desk',
+          number: incident.number,
+          url: `${sn.http.url}/nav_to.do?uri=incident.do%3Fsys_id%3D${incident.sys_id}`,
+          state: 'resolved',
+        },
+      ]);
+    });
+
+    it('opens one incident for two messages at once, and finds one an attempt opened before it died', async () => {
+      const e = await episode();
+      const [a, b] = await Promise.all([
+        queue(channelId, e.alertId, 'alert.opened'),
+        queue(channelId, e.alertId, 'alert.updated'),
+      ]);
+      await sent(a);
+      await sent(b);
+      expect(sn.incidents.filter((i) => i.correlation_id === `cm-${e.alertId}`)).toHaveLength(1);
+
+      // Opened in ServiceNow, but the answer never recorded here (the replica died): found by its key.
+      const f = await episode();
+      sn.incidents.push({
+        sys_id: 'ffff0000ffff0000ffff0000ffff0000',
+        number: 'INC0099999',
+        state: '2',
+        correlation_id: `cm-${f.alertId}`,
+        fields: {},
+        work_notes: [],
+      });
+      await sent(await queue(channelId, f.alertId, 'alert.opened'));
+      expect(sn.incidents.filter((i) => i.correlation_id === `cm-${f.alertId}`)).toHaveLength(1);
+      expect(sn.http.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+    });
+
+    it('leaves an incident a person closed as it is, and a new failure opens a new one', async () => {
+      const e = await episode();
+      await sent(await queue(channelId, e.alertId, 'alert.opened'));
+      const [incident] = sn.incidents.filter((i) => i.correlation_id === `cm-${e.alertId}`);
+      // The room's open alert links its incident.
+      const [open] = await send(messages.inventory.listOpenAlerts, { roomId: e.room.id });
+      expect(open.incidents).toEqual([
+        expect.objectContaining({ channelName: 'AV desk', number: incident.number, state: 'open' }),
+      ]);
+      sn.closeByPerson(incident.number);
+      await e.close();
+      await sent(await queue(channelId, e.alertId, 'alert.recovered'));
+      expect(sn.http.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
+      expect(incident.state).toBe('7');
+
+      const again = await episode();
+      await sent(await queue(channelId, again.alertId, 'alert.opened'));
+      expect(sn.incidents.filter((i) => i.correlation_id === `cm-${again.alertId}`)).toHaveLength(1);
+    });
+
+    it("keeps the answer's status, never its body: 401, 429 with Retry-After, 500, a hang", async () => {
+      const e = await episode();
+      const host = `127.0.0.1:${sn.http.port}`;
+      sn.http.faults.push({ status: 401 });
+      const id = await queue(channelId, e.alertId, 'alert.opened');
+      await eventually(async () => expect((await row(id)).attempts).toBeGreaterThanOrEqual(1));
+      sn.http.faults.push({ status: 429, retryAfter: '120' }, { status: 500 }, { hang: true });
+      const waited = await eventually(async () => {
+        const r = await row(id);
+        expect(r.last_error).toBe(`${host} answered HTTP 429 to look the incident up`);
+        return r;
+      });
+      expect(waited.next!.getTime() - Date.now()).toBeGreaterThan(60_000);
+      // The rest, without waiting two minutes: the delivery made due now.
+      const due = async () => {
+        await sql(
+          inventory.sut,
+          "UPDATE inv.deliveries SET next_attempt_at = now() WHERE id = $1 AND state = 'pending'",
+          [id],
+        );
+        inventory.sut.app.get(DeliveryRelay).kick();
+      };
+      await due();
+      await eventually(async () =>
+        expect((await row(id)).last_error).toBe(`${host} answered HTTP 500 to look the incident up`),
+      );
+      await due();
+      await eventually(async () =>
+        expect((await row(id)).last_error).toBe(`Could not reach ${host} to look the incident up: timeout`),
+      );
+      await due();
+      await sent(id);
+      const log = await send(messages.inventory.listDeliveries, { channelId });
+      expect(JSON.stringify(log)).not.toMatch(/sn-app-07|internal detail/);
+    });
+
+    it('says a mandatory close field is missing, and resolves once the mapping gives it', async () => {
+      const e = await episode();
+      await sent(await queue(channelId, e.alertId, 'alert.opened'));
+      sn.mandatoryOnResolve.push('u_av_cause');
+      try {
+        await e.close();
+        const id = await queue(channelId, e.alertId, 'alert.recovered');
+        await eventually(async () =>
+          expect((await row(id)).last_error).toBe(
+            `127.0.0.1:${sn.http.port} answered HTTP 400 to resolve ${sn.incidents.at(-1)!.number} (a field it requires may be missing: check the channel's mapping)`,
+          ),
+        );
+        const [channel] = (await send(messages.inventory.listChannels)).filter((c) => c.id === channelId);
+        await send(messages.inventory.updateChannel, {
+          id: channelId,
+          changes: {
+            name: channel.name,
+            type: 'servicenow',
+            url: channel.url,
+            username: channel.username,
+            mapping: { ...channel.mapping, resolveFields: { u_av_cause: 'Network' } },
+          },
+        });
+        await sent(id);
+        expect(sn.incidents.at(-1)).toMatchObject({
+          state: '6',
+          fields: expect.objectContaining({ u_av_cause: 'Network' }),
+        });
+      } finally {
+        sn.mandatoryOnResolve.pop();
+      }
+    });
+
+    it('chaos: ServiceNow is gone while the room recovers; once back, exactly one resolve and no second incident', async () => {
+      const e = await episode();
+      await sent(await queue(channelId, e.alertId, 'alert.opened'));
+      await sn.http.stop();
+      await e.close();
+      const id = await queue(channelId, e.alertId, 'alert.recovered');
+      await eventually(async () => {
+        const r = await row(id);
+        expect(r.attempts).toBeGreaterThanOrEqual(2);
+        expect(r.last_error).toBe(
+          `Could not reach 127.0.0.1:${sn.http.port} to read ${sn.incidents.at(-1)!.number}: refused`,
+        );
+      });
+      await sn.http.start();
+      await sent(id);
+      // The reconciliation's round after it finds nothing left to mend.
+      const clock = inventory.sut.app.get<DeliveryClock>(DELIVERY_CLOCK);
+      const later = new Date(Date.now() + 11 * 60_000);
+      const now = jest.spyOn(clock, 'now').mockReturnValue(later);
+      try {
+        expect(await inventory.sut.app.get(IncidentReconciler).tick()).toBe(0);
+      } finally {
+        now.mockRestore();
+      }
+      const resolves = sn.http.requests.filter((r) => r.method === 'PATCH' && r.body?.state === '6');
+      expect(resolves).toHaveLength(1);
+      expect(sn.incidents.filter((i) => i.correlation_id === `cm-${e.alertId}`)).toHaveLength(1);
+    });
+
+    it('reconciles every 10 minutes, one replica a round: a resolve that was missed is made', async () => {
+      const e = await episode();
+      await sent(await queue(channelId, e.alertId, 'alert.opened'));
+      // The room recovered but its message was lost (gave up after hours of outage, say).
+      await e.close();
+      const clock = inventory.sut.app.get<DeliveryClock>(DELIVERY_CLOCK);
+      const reconciler = inventory.sut.app.get(IncidentReconciler);
+      const at = (minutes: number) =>
+        jest.spyOn(clock, 'now').mockReturnValue(new Date(Date.now() + minutes * 60_000));
+      try {
+        at(30);
+        // Two replicas ask at once: one does the round.
+        const rounds = await Promise.all([reconciler.tick(), reconciler.tick()]);
+        expect(rounds.filter((r) => r !== null)).toEqual([1]);
+        await eventually(async () => expect(sn.incidents.at(-1)!.state).toBe('6'));
+        at(35);
+        expect(await reconciler.tick()).toBeNull();
+        at(41);
+        expect(await reconciler.tick()).toBe(0);
+      } finally {
+        jest.restoreAllMocks();
+      }
+      expect(sn.http.requests.filter((r) => r.method === 'PATCH' && r.body?.state === '6')).toHaveLength(1);
+    });
+  });
+
+  describe('Jira Service Management', () => {
+    it('opens a work item labelled with the key, comments internally, resolves with the Resolve transition', async () => {
+      const jira = await startFakeJira();
+      try {
+        const channel = await create({
+          name: 'AV service desk',
+          type: 'jira-service-management',
+          url: jira.http.url,
+          username: jira.credentials.username,
+          token: jira.credentials.secret,
+          mapping: { projectKey: 'AV' },
+        });
+        expect((await send(messages.inventory.testChannel, { id: channel.id })).delivery.state).toBe('sent');
+        const e = await episode();
+        await sent(await queue(channel.id, e.alertId, 'alert.opened'));
+        await e.setDevices([e.display, e.projector]);
+        await sent(await queue(channel.id, e.alertId, 'alert.updated'));
+        await e.close();
+        await sent(await queue(channel.id, e.alertId, 'alert.recovered'));
+
+        const [issue] = jira.issues;
+        const key = `cm-${e.alertId}`;
+        expect(jira.http.requests.map((r) => [r.method, r.path.split('?')[0]])).toEqual([
+          ['GET', '/rest/api/3/myself'],
+          ['GET', '/rest/api/3/search/jql'],
+          ['POST', '/rest/api/3/issue'],
+          ['GET', '/rest/api/3/issue/AV-1'],
+          ['POST', '/rest/api/3/issue/AV-1/comment'],
+          ['GET', '/rest/api/3/issue/AV-1'],
+          ['GET', '/rest/api/3/issue/AV-1/transitions'],
+          ['POST', '/rest/api/3/issue/AV-1/transitions'],
+        ]);
+        expect(jira.http.requests[1].path).toBe(
+          `/rest/api/3/search/jql?jql=project = "AV" AND labels = "${key}" ORDER BY created ASC&fields=status&maxResults=1`,
+        );
+        expect(jira.http.requests[2].body).toEqual({
+          fields: {
+            project: { key: 'AV' },
+            issuetype: { name: '[System] Incident' },
+            summary: `${e.place}: 1 of 2 devices offline`,
+            description: expect.objectContaining({ type: 'doc', version: 1 }),
+            labels: ['classroom-monitor', key],
+            priority: { name: 'Medium' },
+          },
+        });
+        expect(issue.comments[0]).toEqual({
+          body: {
+            type: 'doc',
+            version: 1,
+            content: [
+              {
+                type: 'paragraph',
+                content: [
+                  {
+                    type: 'text',
+                    text: `Now offline: Projector (${e.projector.ipAddress}). ${e.place}: 2 of 2 devices offline.`,
+                  },
+                ],
+              },
+            ],
+          },
+          internal: true,
+        });
+        expect(jira.http.requests[7].body).toEqual({
+          transition: { id: '851' },
+          update: { comment: [{ add: { body: expect.objectContaining({ type: 'doc' }) } }] },
+        });
+        expect(issue.status).toBe('Resolved');
+        expect(jira.issues).toHaveLength(1);
+      } finally {
+        await jira.http.stop();
+      }
+    });
+
+    it('leaves a work item a person closed, and keeps a 401 to its status and what to check', async () => {
+      const jira = await startFakeJira();
+      try {
+        const channel = await create({
+          name: 'AV JSM',
+          type: 'jira-service-management',
+          url: jira.http.url,
+          username: jira.credentials.username,
+          token: jira.credentials.secret,
+          mapping: { projectKey: 'AV' },
+        });
+        jira.http.faults.push({ status: 401 });
+        const failed = await send(messages.inventory.testChannel, { id: channel.id });
+        expect(failed.message).toBe(
+          `The test message to "AV JSM" failed: 127.0.0.1:${jira.http.port} answered HTTP 401 to read the integration account (check the username and the password or API token)`,
+        );
+        const e = await episode();
+        await sent(await queue(channel.id, e.alertId, 'alert.opened'));
+        jira.closeByPerson('AV-1');
+        await e.close();
+        await sent(await queue(channel.id, e.alertId, 'alert.recovered'));
+        expect(jira.http.requests.filter((r) => r.path.includes('/transitions'))).toEqual([]);
+        expect(jira.issues[0].status).toBe('Closed');
+      } finally {
+        await jira.http.stop();
+      }
+    });
+  });
+});

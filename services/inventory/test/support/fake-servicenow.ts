@@ -1,0 +1,73 @@
+import { FakeHttp } from './fake-http';
+
+export interface SnIncident {
+  sys_id: string;
+  number: string;
+  state: string;
+  correlation_id: string;
+  fields: Record<string, unknown>;
+  work_notes: string[];
+}
+
+const TABLE = '/api/now/table/incident';
+const view = (i: SnIncident) => ({ sys_id: i.sys_id, number: i.number, state: i.state });
+
+/**
+ * ServiceNow's Table API on `incident`, as far as the integration uses it: create, query by
+ * `correlation_id`, read, update (work notes appended, fields set), and the stock state machine:
+ * 1 New → 2 In Progress / 3 On Hold → 6 Resolved (close_code and close_notes mandatory, 400
+ * otherwise, as a stock instance's data policy answers) → 7 Closed (read-only: 403 to updates).
+ * `mandatoryOnResolve` adds fields an instance made mandatory.
+ */
+export async function startFakeServiceNow(credentials = { username: 'cm.integration', secret: 'sn-pass' }) {
+  const incidents: SnIncident[] = [];
+  const mandatoryOnResolve: string[] = ['close_code', 'close_notes'];
+  const handle = (req: { method: string; path: string; body: Record<string, unknown> | null }) => {
+    const [path, query = ''] = req.path.split('?');
+    if (path === TABLE && req.method === 'GET') {
+      const key = /correlation_id=([^^&]+)/.exec(query)?.[1];
+      const matching = incidents.filter((i) => key === undefined || i.correlation_id === key);
+      return { status: 200, body: { result: matching.slice(0, 1).map(view) } };
+    }
+    if (path === TABLE && req.method === 'POST') {
+      const { correlation_id, ...fields } = req.body ?? {};
+      const incident: SnIncident = {
+        sys_id: `${String(incidents.length + 1).padStart(4, '0')}aa00bb11cc22dd33ee44ff55667788`.slice(0, 32),
+        number: `INC${String(10001 + incidents.length).padStart(7, '0')}`,
+        state: '1',
+        correlation_id: String(correlation_id ?? ''),
+        fields,
+        work_notes: [],
+      };
+      incidents.push(incident);
+      return { status: 201, body: { result: view(incident) } };
+    }
+    const incident = incidents.find((i) => path === `${TABLE}/${i.sys_id}`);
+    if (!incident) return { status: 404, body: { error: { message: 'No Record found' } } };
+    if (req.method === 'GET') return { status: 200, body: { result: view(incident) } };
+    if (req.method !== 'PATCH') return { status: 405 };
+    if (incident.state === '7')
+      return { status: 403, body: { error: { message: 'Closed incidents are read-only' } } };
+    const { work_notes, state, ...fields } = req.body ?? {};
+    if (state === '6' || state === '7') {
+      const missing = mandatoryOnResolve.filter((f) => !fields[f]);
+      if (missing.length)
+        return { status: 400, body: { error: { message: `Mandatory ${missing[0]} missing` } } };
+    }
+    if (typeof work_notes === 'string') incident.work_notes.push(work_notes);
+    if (typeof state === 'string') incident.state = state;
+    Object.assign(incident.fields, fields);
+    return { status: 200, body: { result: { sys_id: incident.sys_id } } };
+  };
+  const http = await new FakeHttp(handle, credentials).start();
+  return {
+    http,
+    incidents,
+    mandatoryOnResolve,
+    credentials,
+    /** A person closes the incident in ServiceNow. */
+    closeByPerson: (number: string) => {
+      incidents.find((i) => i.number === number)!.state = '7';
+    },
+  };
+}
