@@ -37,6 +37,7 @@ export * from './single-sign-on';
 export { signOutToken } from './routes/auth';
 export * from './room-check';
 export * from './rooms';
+export * from './schedules';
 export * from './totp';
 export * from './users';
 export * from './versions';

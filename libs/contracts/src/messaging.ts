@@ -83,6 +83,17 @@ import {
   reportStreamOpenedSchema,
   reportStreamOpenSchema,
 } from './reports';
+import {
+  roomScheduleRequestSchema,
+  scheduleFileMessageSchema,
+  scheduleLocationMappingSchema,
+  scheduleLocationQuerySchema,
+  scheduleLocationSchema,
+  scheduleOccurrenceSchema,
+  scheduleSourceInputSchema,
+  scheduleSourceSchema,
+  scheduleSourceUpdateMessageSchema,
+} from './schedules';
 import { searchQuerySchema, searchResultSchema } from './search';
 import {
   oidcBeginMessageSchema,
@@ -307,6 +318,36 @@ export const messages = {
     listOpenAlerts: query('inventory.alert.open', openAlertQuerySchema, z.array(openAlertSchema)),
     getQuietHours: query('inventory.quiet-hours.get', buildingIdParamsSchema, buildingQuietHoursSchema),
     setQuietHours: message('inventory.quiet-hours.set', quietHoursMessageSchema, buildingQuietHoursSchema),
+    listScheduleSources: query('inventory.schedule.list', noArguments, z.array(scheduleSourceSchema)),
+    getScheduleSource: query('inventory.schedule.get', idParamsSchema, scheduleSourceSchema),
+    createScheduleSource: message(
+      'inventory.schedule.create',
+      scheduleSourceInputSchema,
+      scheduleSourceSchema,
+    ),
+    updateScheduleSource: message(
+      'inventory.schedule.update',
+      scheduleSourceUpdateMessageSchema,
+      scheduleSourceSchema,
+    ),
+    deleteScheduleSource: message('inventory.schedule.delete', idParamsSchema, deletedSchema),
+    /** An uploaded timetable's text (at most MAX_SCHEDULE_FILE_BYTES, well within a NATS message). */
+    uploadScheduleFile: message('inventory.schedule.file', scheduleFileMessageSchema, scheduleSourceSchema),
+    listScheduleLocations: query(
+      'inventory.schedule.locations',
+      scheduleLocationQuerySchema,
+      z.array(scheduleLocationSchema),
+    ),
+    mapScheduleLocation: message(
+      'inventory.schedule.location.map',
+      scheduleLocationMappingSchema,
+      scheduleLocationSchema,
+    ),
+    roomSchedule: query(
+      'inventory.schedule.room',
+      roomScheduleRequestSchema,
+      z.array(scheduleOccurrenceSchema),
+    ),
   },
   media: {
     health: health('media'),

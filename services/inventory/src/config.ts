@@ -9,6 +9,7 @@ import {
 } from '@cm/platform';
 import { alertsEnv, checkAlertsEnv, withDefaultAlertTargets } from './alerting';
 import { REPORT_WINDOW_HOURS } from '@cm/contracts';
+import { schedulesEnv } from './schedules';
 import { z } from 'zod';
 
 const int = (fallback: number, min: number, max: number) => envInt(min, max, fallback);
@@ -60,6 +61,7 @@ export const configSchema = z
     INVENTORY_REPORT_IDLE_MS: int(30_000, 1000, 600_000),
     INVENTORY_REPORT_STREAMS_MAX: int(4, 1, 100),
     ...alertsEnv,
+    ...schedulesEnv,
   })
   .superRefine(checkAlertsEnv)
   .transform(withDefaultAllowedNetworks)
