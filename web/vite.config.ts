@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { precompress } from './vite-precompress';
+import { withoutRouteSummaries } from './vite-route-summaries';
 
 const uploadOnly =
   /\/node_modules\/(@uppy|preact|lodash|nanoid|p-queue|p-retry|p-timeout|eventemitter3|is-network-error|mime-match|wildcard|namespace-emitter|@transloadit|classnames)\//;
@@ -12,6 +13,7 @@ const reactCore = /\/node_modules\/(react|react-dom|scheduler)\//;
 
 export default defineConfig({
   plugins: [
+    withoutRouteSummaries(),
     react(),
     tailwindcss(),
     VitePWA({

@@ -10,6 +10,7 @@ import { mediaRoutes } from './routes/media';
 import { monitoringRoutes } from './routes/monitoring';
 import { notificationRoutes } from './routes/notifications';
 import { operationsRoutes } from './routes/operations';
+import { scheduleRoutes } from './routes/schedules';
 import { userRoutes } from './routes/users';
 
 export * from './route-def';
@@ -31,6 +32,7 @@ export const apiRoutes = {
   ...inventoryCsvRoutes,
   ...monitoringRoutes,
   ...notificationRoutes,
+  ...scheduleRoutes,
   ...eventRoutes,
 } as const satisfies Record<string, ApiRouteDef>;
 

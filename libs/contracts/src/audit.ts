@@ -10,6 +10,8 @@ export const auditEntityTypes = [
   'channel',
   'maintenanceWindow',
   'quietHours',
+  /** A class schedule: its form, and each file uploaded to it (the reply, without the file). */
+  'scheduleSource',
   'monitoring',
   'session',
   'apiToken',

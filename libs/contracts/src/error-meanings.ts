@@ -57,6 +57,13 @@ export const errorCodeMeanings: Record<ErrorCode, string> = {
     'The server is not set up for this channel type (the message says what is missing)',
   [ErrorCode.IMPORT_INVALID_FILE]: 'The file is not a CSV this import reads (the message says what to fix)',
   [ErrorCode.IMPORT_HAS_ERRORS]: 'Lines of the file have errors (listed in `errors`); nothing was applied',
+  [ErrorCode.SCHEDULE_SOURCE_NOT_FOUND]: 'The class schedule named in the path does not exist',
+  [ErrorCode.SCHEDULE_URL_REFUSED]:
+    'The feed address may not be fetched: not http(s), outside the allowed hosts, or a loopback, private-use or other special address not listed in ALERTS_ALLOWED_TARGETS',
+  [ErrorCode.SCHEDULE_FILE_INVALID]:
+    'The file is not an iCalendar or timetable CSV this server reads, or lines of it have errors (listed in `errors` by line); the schedule in use is kept',
+  [ErrorCode.SCHEDULE_IS_FEED]:
+    'The schedule is a feed, read from its URL: remove the URL to upload files to it',
   [ErrorCode.OBJECT_NOT_FOUND]: 'The picture or file does not exist',
   [ErrorCode.FOREIGN_OBJECT_URL]: 'The address is not a picture uploaded to this system',
   [ErrorCode.NOT_AN_IMAGE]: 'The file is not a JPEG, PNG, GIF, WebP or AVIF picture',

@@ -75,7 +75,25 @@ import {
 } from './notifications';
 import { problemsSchema } from './problems';
 import { roomCheckRequestSchema, roomCheckResultSchema } from './room-check';
-import { reportPageRequestSchema, reportPageSchema } from './reports';
+import {
+  reportChunkPullSchema,
+  reportChunkSchema,
+  reportPageRequestSchema,
+  reportPageSchema,
+  reportStreamOpenedSchema,
+  reportStreamOpenSchema,
+} from './reports';
+import {
+  roomScheduleRequestSchema,
+  scheduleFileMessageSchema,
+  scheduleLocationMappingSchema,
+  scheduleLocationQuerySchema,
+  scheduleLocationSchema,
+  scheduleOccurrenceSchema,
+  scheduleSourceInputSchema,
+  scheduleSourceSchema,
+  scheduleSourceUpdateMessageSchema,
+} from './schedules';
 import { searchQuerySchema, searchResultSchema } from './search';
 import {
   oidcBeginMessageSchema,
@@ -258,6 +276,10 @@ export const messages = {
     ),
     equipmentHistory: query('inventory.equipment.history', historyRequestSchema, equipmentHistorySchema),
     report: query('inventory.report', reportPageRequestSchema, reportPageSchema),
+    /** The uptime CSV as one query behind a cursor: opened once, then pulled (`reportChunk`). */
+    openReport: message('inventory.report.open', reportStreamOpenSchema, reportStreamOpenedSchema),
+    /** One chunk of an open report; the subject ends in the stream's id. */
+    reportChunk: message('inventory.report.chunk', reportChunkPullSchema, reportChunkSchema),
     listProblems: query('inventory.problems.list', noArguments, problemsSchema),
     consumables: query('inventory.reports.consumables', consumablesPageRequestSchema, consumablesPageSchema),
     fleet: query('inventory.fleet', noArguments, fleetSchema),
@@ -296,6 +318,36 @@ export const messages = {
     listOpenAlerts: query('inventory.alert.open', openAlertQuerySchema, z.array(openAlertSchema)),
     getQuietHours: query('inventory.quiet-hours.get', buildingIdParamsSchema, buildingQuietHoursSchema),
     setQuietHours: message('inventory.quiet-hours.set', quietHoursMessageSchema, buildingQuietHoursSchema),
+    listScheduleSources: query('inventory.schedule.list', noArguments, z.array(scheduleSourceSchema)),
+    getScheduleSource: query('inventory.schedule.get', idParamsSchema, scheduleSourceSchema),
+    createScheduleSource: message(
+      'inventory.schedule.create',
+      scheduleSourceInputSchema,
+      scheduleSourceSchema,
+    ),
+    updateScheduleSource: message(
+      'inventory.schedule.update',
+      scheduleSourceUpdateMessageSchema,
+      scheduleSourceSchema,
+    ),
+    deleteScheduleSource: message('inventory.schedule.delete', idParamsSchema, deletedSchema),
+    /** An uploaded timetable's text (at most MAX_SCHEDULE_FILE_BYTES, well within a NATS message). */
+    uploadScheduleFile: message('inventory.schedule.file', scheduleFileMessageSchema, scheduleSourceSchema),
+    listScheduleLocations: query(
+      'inventory.schedule.locations',
+      scheduleLocationQuerySchema,
+      z.array(scheduleLocationSchema),
+    ),
+    mapScheduleLocation: message(
+      'inventory.schedule.location.map',
+      scheduleLocationMappingSchema,
+      scheduleLocationSchema,
+    ),
+    roomSchedule: query(
+      'inventory.schedule.room',
+      roomScheduleRequestSchema,
+      z.array(scheduleOccurrenceSchema),
+    ),
   },
   media: {
     health: health('media'),

@@ -80,6 +80,11 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   [ErrorCode.IMPORT_INVALID_FILE]: 400,
   // Its lines have errors (listed): nothing was applied.
   [ErrorCode.IMPORT_HAS_ERRORS]: 422,
+  [ErrorCode.SCHEDULE_SOURCE_NOT_FOUND]: 404,
+  [ErrorCode.SCHEDULE_URL_REFUSED]: 400,
+  // Lines of the timetable have errors (listed by line): the schedule in use is kept.
+  [ErrorCode.SCHEDULE_FILE_INVALID]: 422,
+  [ErrorCode.SCHEDULE_IS_FEED]: 409,
   [ErrorCode.OBJECT_NOT_FOUND]: 404,
   [ErrorCode.FOREIGN_OBJECT_URL]: 400,
   [ErrorCode.NOT_AN_IMAGE]: 415,

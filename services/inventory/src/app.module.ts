@@ -4,6 +4,7 @@ import { AlertingModule } from './alerting/alerting.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
 import { type Config } from './config';
 import { migrations } from './migrations';
+import { SchedulesModule } from './schedules/schedules.module';
 import { EventsModule } from './shared/events/events.module';
 import { LiveModule } from './shared/live/live.module';
 import { MetricsModule } from './shared/metrics/metrics.module';
@@ -25,6 +26,7 @@ export class AppModule {
         CatalogueModule,
         StatusModule,
         AlertingModule,
+        SchedulesModule,
       ],
     };
   }

@@ -8,9 +8,10 @@ import { MaintenanceNotice, MaintenanceSection } from '../features/maintenance/c
 import { RoomAlerts } from '../features/notifications/components/room-alerts';
 import { roomQuery } from '../features/rooms/api/rooms';
 import { RoomDetailPage } from '../features/rooms/components/room-detail-page';
+import { NextClass } from '../features/schedules/components/next-class';
 
 /**
- * The room detail with its equipment (and a chip for their faults), open alert, maintenance windows
+ * The room detail with its next class, equipment (and a chip for their faults), open alert, maintenance windows
  * and, for administrators, its recent changes: features composed here.
  */
 export function RoomRoute({ roomId, isAdmin = false }: { roomId: string; isAdmin?: boolean }) {
@@ -33,6 +34,7 @@ export function RoomRoute({ roomId, isAdmin = false }: { roomId: string; isAdmin
       equipmentCount={equipment.data?.length}
       notice={
         <>
+          <NextClass roomId={roomId} />
           <FaultChip equipment={equipment.data ?? []} />
           <MaintenanceNotice roomId={roomId} from={from} />
           {/* Under the name, where a phone shows it without scrolling: the bottom bar hid it lower. */}

@@ -49,6 +49,11 @@ const ImportExportTab = lazyScreen(
   () => import('../features/inventory-csv/components/import-export-tab'),
   (m) => m.ImportExportTab,
 );
+// Its own chunk, fetched when the tab is opened: /settings is near the bundle budget.
+const ClassSchedulesTab = lazyScreen(
+  () => import('../features/schedules/components/class-schedules-tab'),
+  (m) => m.ClassSchedulesTab,
+);
 const FleetPage = lazyScreen(
   () => import('../features/fleet/components/fleet-page'),
   (m) => m.FleetPage,
@@ -134,6 +139,7 @@ function Routes({ isAdmin, external }: { isAdmin: boolean; external: boolean }) 
             notifications={isAdmin ? <NotificationsTab /> : null}
             apiTokens={<ApiTokensTab userRole={isAdmin ? 'admin' : 'user'} />}
             importExport={isAdmin ? <ImportExportTab /> : null}
+            schedules={isAdmin ? <ClassSchedulesTab /> : null}
           />
         )}
       </Route>

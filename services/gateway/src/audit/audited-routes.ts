@@ -48,6 +48,7 @@ const equipment = (d: AuditDeps, id: string) => d.rpc.send(messages.inventory.ge
 const window = (d: AuditDeps, id: string) => d.rpc.send(messages.inventory.getMaintenanceWindow, { id });
 const quietHours = (d: AuditDeps, buildingId: string) =>
   d.rpc.send(messages.inventory.getQuietHours, { buildingId });
+const scheduleSource = (d: AuditDeps, id: string) => d.rpc.send(messages.inventory.getScheduleSource, { id });
 const user = (d: AuditDeps, id: string) => d.rpc.send(messages.auth.getUser, { id });
 const channel = async (d: AuditDeps, id: string) =>
   (await d.rpc.send(messages.inventory.listChannels)).find((c) => c.id === id) ?? null;
@@ -96,6 +97,10 @@ export const auditedRoutes = new Map<ApiRouteDef, AuditedRoute>([
   // A building's teaching hours, named by the building's id.
   [apiRoutes.setQuietHours, { ...update('quietHours', quietHours), idParam: 'buildingId' }],
   [apiRoutes.clearQuietHours, { ...remove('quietHours', quietHours), idParam: 'buildingId' }],
+  [apiRoutes.createScheduleSource, create('scheduleSource')],
+  [apiRoutes.updateScheduleSource, update('scheduleSource', scheduleSource)],
+  [apiRoutes.deleteScheduleSource, remove('scheduleSource', scheduleSource)],
+  [apiRoutes.uploadScheduleFile, update('scheduleSource', scheduleSource)],
   [apiRoutes.createUser, create('user')],
   [apiRoutes.updateUser, update('user', user)],
   [apiRoutes.deleteUser, remove('user', user)],

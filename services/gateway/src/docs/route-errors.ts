@@ -7,6 +7,7 @@ const notFoundByCollection: Record<string, ErrorCode> = {
   equipment: ErrorCode.EQUIPMENT_NOT_FOUND,
   'maintenance-windows': ErrorCode.MAINTENANCE_WINDOW_NOT_FOUND,
   'notification-channels': ErrorCode.CHANNEL_NOT_FOUND,
+  'schedule-sources': ErrorCode.SCHEDULE_SOURCE_NOT_FOUND,
   users: ErrorCode.USER_NOT_FOUND,
   tokens: ErrorCode.NOT_FOUND,
 };

@@ -13,7 +13,7 @@ export interface IdleTimers {
   start(ms: number, onIdle: () => void): IdleTimer;
 }
 
-/** The CSV import's (inventory-import.service.ts). */
+/** The CSV import's (inventory-import.service.ts) and the class schedules' file upload's. */
 export const IMPORT_IDLE_TIMERS = Symbol('IMPORT_IDLE_TIMERS');
 /** Uploads' through the gateway: POST /api/upload (upload-receiver.ts) and /store (store-proxy.ts). */
 export const UPLOAD_IDLE_TIMERS = Symbol('UPLOAD_IDLE_TIMERS');

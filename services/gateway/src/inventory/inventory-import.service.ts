@@ -21,16 +21,13 @@ import {
 } from '@cm/contracts';
 import { AppError, CONFIG, RpcClient } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import busboy from 'busboy';
 import { CsvError, parse } from 'csv-parse';
 import type { Request } from 'express';
 import { AuditLog } from '../audit/audit-log';
 import { type Config } from '../config';
-import { drain } from '../media/drain';
 import { IMPORT_IDLE_TIMERS, type IdleTimers } from '../http/idle-timers';
+import { OneFileAtATime } from '../media/single-file-upload';
 
-/** Room for the multipart envelope around a file at the limit. */
-const ENVELOPE_BYTES = 64 * 1024;
 /** A staged batch's JSON stays well under NATS's 1 MB message limit, whatever the notes hold. */
 const STAGE_BATCH_BYTES = 400 * 1024;
 /** Planning and applying 50,000 lines in one transaction takes far longer than an ordinary call. */
@@ -66,33 +63,28 @@ interface Checked {
  */
 @Injectable()
 export class InventoryImportService {
-  private busy = false;
-  private readonly idleMs: number;
+  private readonly files: OneFileAtATime;
 
   constructor(
     private readonly rpc: RpcClient,
     private readonly audit: AuditLog,
     @Inject(CONFIG) config: Config,
-    @Inject(IMPORT_IDLE_TIMERS) private readonly timers: IdleTimers,
+    @Inject(IMPORT_IDLE_TIMERS) timers: IdleTimers,
   ) {
-    this.idleMs = config.UPLOAD_IDLE_TIMEOUT_MS;
+    this.files = new OneFileAtATime({
+      maxBytes: MAX_IMPORT_BYTES,
+      idleMs: config.UPLOAD_IDLE_TIMEOUT_MS,
+      timers,
+      work: 'the import',
+      invalid: invalidFile,
+      tooLarge,
+      noFile,
+      busyMessage: 'Another import is being read just now. Try again when it is done.',
+    });
   }
 
-  async import(req: Request, dryRun: boolean): Promise<ImportAnswer> {
-    if (Number(req.headers['content-length']) > MAX_IMPORT_BYTES + ENVELOPE_BYTES) {
-      await drain(req, this.idleMs);
-      throw tooLarge();
-    }
-    if (this.busy) {
-      await drain(req, this.idleMs);
-      throw new AppError(
-        ErrorCode.TOO_MANY_UPLOADS,
-        'Another import is being read just now. Try again when it is done.',
-      );
-    }
-    this.busy = true;
-    try {
-      const { bytes, fileName } = await this.receive(req);
+  import(req: Request, dryRun: boolean): Promise<ImportAnswer> {
+    return this.files.receive(req, async ({ bytes, fileName }) => {
       const checked = await this.check(bytes);
       await this.checkPictures(checked);
       const { importId, changes, changesNotListed, ...answer } = await this.plan(checked, dryRun);
@@ -116,79 +108,6 @@ export class InventoryImportService {
         );
       }
       return answer;
-    } finally {
-      this.busy = false;
-    }
-  }
-
-  /** The file's bytes, refused past the import limit. */
-  private receive(req: Request): Promise<{ bytes: Buffer; fileName: string | null }> {
-    let parser: busboy.Busboy;
-    try {
-      parser = busboy({
-        headers: req.headers,
-        // Counted as the bytes arrive: a body without Content-Length is stopped at the limit too.
-        limits: { files: 1, fileSize: MAX_IMPORT_BYTES, fields: 10, fieldSize: 1024, parts: 20 },
-      });
-    } catch {
-      return drain(req, this.idleMs).then(() => Promise.reject(noFile()));
-    }
-    return new Promise<{ bytes: Buffer; fileName: string | null }>((resolve, reject) => {
-      let file: Promise<Buffer> | null = null;
-      let fileName: string | null = null;
-      // A client that stops sending must not hold the one import this gateway reads at a time.
-      const idle = this.timers.start(this.idleMs, () => {
-        req.unpipe(parser);
-        req.res?.setHeader('Connection', 'close');
-        reject(
-          new AppError(
-            ErrorCode.UPLOAD_TIMEOUT,
-            `Nothing of the file arrived for ${this.idleMs / 1000} s, so the import stopped. Try again.`,
-          ),
-        );
-      });
-      req.on('data', () => idle.refresh());
-      const settle =
-        <T>(done: (value: T) => void) =>
-        (value: T) => {
-          idle.clear();
-          done(value);
-        };
-      resolve = settle(resolve);
-      reject = settle(reject);
-      req.once('close', () => {
-        if (!req.readableEnded) reject(invalidFile('The upload was cut off before the file ended.'));
-      });
-      const fail = (error: AppError) => {
-        req.unpipe(parser);
-        void drain(req, this.idleMs).then(() => reject(error));
-      };
-      parser.on('file', (name, stream, info) => {
-        if (name !== 'file' || file) {
-          stream.resume();
-          return;
-        }
-        // For the audit log: the name as the browser sent it, within the column's length.
-        fileName = info.filename ? info.filename.slice(0, 255) : null;
-        file = new Promise((done, failed) => {
-          const chunks: Buffer[] = [];
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-          stream.on('limit', () => failed(tooLarge()));
-          stream.on('error', () => failed(invalidFile('The upload was cut off before the file ended.')));
-          stream.on('end', () => done(Buffer.concat(chunks)));
-        });
-        file.catch((error: AppError) => fail(error));
-      });
-      parser.on('error', () => fail(invalidFile('The multipart form is malformed.')));
-      parser.on('close', () => {
-        if (!file) reject(noFile());
-        else
-          file.then(
-            (bytes) => resolve({ bytes, fileName }),
-            () => undefined,
-          );
-      });
-      req.pipe(parser);
     });
   }
 

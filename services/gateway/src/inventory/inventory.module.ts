@@ -12,13 +12,16 @@ import { ProblemsController } from './problems.controller';
 import { RegisteredPictures } from './registered-pictures.service';
 import { ReportsController } from './reports.controller';
 import { RoomsController } from './rooms.controller';
+import { ScheduleFileService } from './schedule-file.service';
+import { SchedulesController } from './schedules.controller';
 import { SearchController } from './search.controller';
 import { UptimeReportService } from './uptime-report.service';
 
 /**
  * Buildings, rooms, equipment, what is down now, search, the uptime report, maintenance windows and
  * notification channels with their delivery log, the inventory CSV (export and import), and the
- * consumables report and fleet view of device health, each a call to the inventory service.
+ * consumables report and fleet view of device health, and class schedules, each a call to the
+ * inventory service.
  */
 @Module({
   controllers: [
@@ -32,12 +35,14 @@ import { UptimeReportService } from './uptime-report.service';
     NotificationsController,
     InventoryCsvController,
     DeviceHealthController,
+    SchedulesController,
   ],
   providers: [
     RegisteredPictures,
     UptimeReportService,
     InventoryExportService,
     InventoryImportService,
+    ScheduleFileService,
     idleTimersProvider(IMPORT_IDLE_TIMERS),
   ],
 })

@@ -15,6 +15,7 @@ import { DeviceHealth1764900000000 } from './1764900000000-device-health';
 import { RecordVersions1765000000000 } from './1765000000000-record-versions';
 import { ChatChannels1765390000000 } from './1765390000000-chat-channels';
 import { ServiceDeskIncidents1765395000000 } from './1765395000000-service-desk-incidents';
+import { Schedules1765400000000 } from './1765400000000-schedules';
 
 /** Applied in order by the platform's DatabaseModule. */
 export const migrations = [
@@ -35,4 +36,5 @@ export const migrations = [
   RecordVersions1765000000000,
   ChatChannels1765390000000,
   ServiceDeskIncidents1765395000000,
+  Schedules1765400000000,
 ];

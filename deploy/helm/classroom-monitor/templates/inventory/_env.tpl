@@ -24,6 +24,19 @@ ALERTS_MAX_ATTEMPTS: {{ $a.maxAttempts | int64 | quote }}
 ALERT_AFTER_FAILED_CHECKS: {{ $a.afterFailedChecks | int64 | quote }}
 ALERT_GROUP_WINDOW_MS: {{ $a.groupWindowMs | int64 | quote }}
 ALERT_FLAP_THRESHOLD: {{ $a.flapThreshold | int64 | quote }}
+{{- with $i.reports }}
+INVENTORY_REPORT_FETCH_ROWS: {{ .fetchRows | int64 | quote }}
+INVENTORY_REPORT_CHUNK_CHARS: {{ .chunkChars | int64 | quote }}
+INVENTORY_REPORT_IDLE_MS: {{ .idleMs | int64 | quote }}
+INVENTORY_REPORT_STREAMS_MAX: {{ .streamsMax | int64 | quote }}
+{{- end }}
+{{- with $i.schedules }}
+SCHEDULE_FEED_INTERVAL_MS: {{ .feedIntervalMs | int64 | quote }}
+SCHEDULE_FETCH_TIMEOUT_MS: {{ .fetchTimeoutMs | int64 | quote }}
+SCHEDULE_FEED_MAX_BACKOFF_MS: {{ .feedMaxBackoffMs | int64 | quote }}
+SCHEDULE_POLL_TICK_MS: {{ .pollTickMs | int64 | quote }}
+SCHEDULE_TIME_ZONE: {{ .timeZone | quote }}
+{{- end }}
 {{- with $a.smtp }}
 {{- if .host }}
 {{- if not .from }}{{ fail "inventory.alerts.smtp.from is required with inventory.alerts.smtp.host" }}{{ end }}

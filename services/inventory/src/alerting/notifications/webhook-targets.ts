@@ -134,8 +134,11 @@ export class WebhookTargets {
     });
   }
 
-  /** `net.connect`'s lookup: every address the name has must be allowed, and those are connected to. */
-  private readonly lookup: LookupFunction = (hostname, options, callback) => {
+  /**
+   * `net.connect`'s lookup: every address the name has must be allowed, and those are connected to.
+   * Class schedule feeds connect through it too (the same rules as webhooks).
+   */
+  readonly lookup: LookupFunction = (hostname, options, callback) => {
     this.resolve(hostname).then(
       (addresses) => {
         const usable = addresses.filter((a) => !options.family || a.family === options.family);
@@ -185,7 +188,7 @@ function within<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 /** A fixed word for a connection that failed: what went wrong, never what the other end said. */
-function failureWord(error: unknown): string {
+export function failureWord(error: unknown): string {
   const e = error as { name?: string; code?: string; cause?: { name?: string } };
   if (e.name === 'TimeoutError' || e.name === 'AbortError' || e.cause?.name === 'TimeoutError') {
     return 'timeout';

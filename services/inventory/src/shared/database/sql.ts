@@ -62,6 +62,9 @@ export function tablesOf(dataSource: { options: object }) {
     healthSpans: `${s}.health_spans`,
     healthDays: `${s}.health_days`,
     firmwareHistory: `${s}.firmware_history`,
+    scheduleSources: `${s}.schedule_sources`,
+    occurrences: `${s}.schedule_occurrences`,
+    scheduleLocations: `${s}.schedule_locations`,
   };
 }
 export type Tables = ReturnType<typeof tablesOf>;

@@ -22,17 +22,19 @@ export const intervalLabel = (interval: number | null | undefined) =>
   interval ? `${interval / 1000} seconds` : 'N/A';
 
 /**
- * `notifications`, `importExport`: the administrators' tabs, when the user is one. `apiTokens`:
- * the API Tokens tab, for everyone signed in.
+ * `notifications`, `importExport`, `schedules`: the administrators' tabs, when the user is one.
+ * `apiTokens`: the API Tokens tab, for everyone signed in.
  */
 export function SettingsPage({
   notifications = null,
   apiTokens = null,
   importExport = null,
+  schedules = null,
 }: {
   notifications?: ReactNode;
   apiTokens?: ReactNode;
   importExport?: ReactNode;
+  schedules?: ReactNode;
 }) {
   return (
     <div className="space-y-4">
@@ -41,7 +43,7 @@ export function SettingsPage({
         {/* More than three tabs do not fit one row of a phone: rows of three. */}
         <TabsList
           className={
-            [notifications, apiTokens, importExport].filter(Boolean).length > 1
+            [notifications, apiTokens, importExport, schedules].filter(Boolean).length > 1
               ? 'grid-flow-row grid-cols-3'
               : undefined
           }
@@ -50,6 +52,7 @@ export function SettingsPage({
           {notifications ? <TabsTrigger value="notifications">Notifications</TabsTrigger> : null}
           {apiTokens ? <TabsTrigger value="api-tokens">API Tokens</TabsTrigger> : null}
           {importExport ? <TabsTrigger value="import-export">Import / export</TabsTrigger> : null}
+          {schedules ? <TabsTrigger value="class-schedules">Class schedules</TabsTrigger> : null}
           <TabsTrigger value="about">About</TabsTrigger>
         </TabsList>
         <TabsContent value="monitoring" className="space-y-4">
@@ -69,6 +72,11 @@ export function SettingsPage({
         {importExport ? (
           <TabsContent value="import-export">
             <Suspense fallback={<Skeleton className="h-32 w-full" />}>{importExport}</Suspense>
+          </TabsContent>
+        ) : null}
+        {schedules ? (
+          <TabsContent value="class-schedules">
+            <Suspense fallback={<Skeleton className="h-32 w-full" />}>{schedules}</Suspense>
           </TabsContent>
         ) : null}
         <TabsContent value="about">
