@@ -1,10 +1,10 @@
 import {
-  apiRoutes,
   type ScheduleLocationMapping,
   type ScheduleSource,
   scheduleSourceSchema,
   type ScheduleSourceInput,
 } from '@cm/contracts';
+import { apiRoutes } from '../../../lib/api-routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiJson, apiQuery, fetchText, queryKeyOf, uploadDeadlineMs } from '../../../lib/api';
 
