@@ -14,7 +14,10 @@ function startsFormula(value: string): boolean {
   const first = value.codePointAt(0);
   if (first === undefined) return false;
   const character = String.fromCodePoint(first);
-  return formulaTrigger.test(character) || formulaTrigger.test(character.normalize('NFKC'));
+  if (formulaTrigger.test(character)) return true;
+  // NFKC leaves ASCII as it is (and normalizing every cell of a 50,000-row report took a third of
+  // formatting it): only a character beyond it may fold into a trigger.
+  return first >= 0x80 && formulaTrigger.test(character.normalize('NFKC'));
 }
 
 /** RFC 4180 quoting, after neutralising a cell a spreadsheet would run as a formula. */

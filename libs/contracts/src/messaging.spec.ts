@@ -49,6 +49,8 @@ describe('messages', () => {
       'inventory.monitoring.save',
       'inventory.equipment.history',
       'inventory.report',
+      'inventory.report.open',
+      'inventory.report.chunk',
       'inventory.problems.list',
       'inventory.reports.consumables',
       'inventory.fleet',

@@ -75,7 +75,14 @@ import {
 } from './notifications';
 import { problemsSchema } from './problems';
 import { roomCheckRequestSchema, roomCheckResultSchema } from './room-check';
-import { reportPageRequestSchema, reportPageSchema } from './reports';
+import {
+  reportChunkPullSchema,
+  reportChunkSchema,
+  reportPageRequestSchema,
+  reportPageSchema,
+  reportStreamOpenedSchema,
+  reportStreamOpenSchema,
+} from './reports';
 import {
   roomScheduleRequestSchema,
   scheduleFileMessageSchema,
@@ -269,6 +276,10 @@ export const messages = {
     ),
     equipmentHistory: query('inventory.equipment.history', historyRequestSchema, equipmentHistorySchema),
     report: query('inventory.report', reportPageRequestSchema, reportPageSchema),
+    /** The uptime CSV as one query behind a cursor: opened once, then pulled (`reportChunk`). */
+    openReport: message('inventory.report.open', reportStreamOpenSchema, reportStreamOpenedSchema),
+    /** One chunk of an open report; the subject ends in the stream's id. */
+    reportChunk: message('inventory.report.chunk', reportChunkPullSchema, reportChunkSchema),
     listProblems: query('inventory.problems.list', noArguments, problemsSchema),
     consumables: query('inventory.reports.consumables', consumablesPageRequestSchema, consumablesPageSchema),
     fleet: query('inventory.fleet', noArguments, fleetSchema),

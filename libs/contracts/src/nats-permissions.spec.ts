@@ -21,6 +21,8 @@ describe(natsPermissions.name, () => {
     expect(publishers(`cm.${messages.inventory.saveMonitoringState.subject}`)).toEqual(['monitor']);
     expect(subscribers(`cm.${messages.inventory.saveMonitoringState.subject}`)).toEqual(['inventory']);
     expect(publishers(`cm.${messages.monitor.assignSweep.subject}.*`)).toEqual(['monitor']);
+    expect(publishers(`cm.${messages.inventory.reportChunk.subject}.*`)).toEqual(['gateway']);
+    expect(subscribers(`cm.${messages.inventory.reportChunk.subject}.*`)).toEqual(['inventory']);
     expect(subscribers(`cm.${messages.monitor.sweepDone.subject}`)).toEqual(['monitor']);
     expect(publishers(`cm.${messages.auth.userChanged.subject}`)).toEqual(['auth']);
     expect(subscribers(`cm.${messages.auth.userChanged.subject}`)).toEqual(['gateway']);

@@ -27,8 +27,14 @@ const noticeListeners = new Map<NoticeDef, readonly NatsPrincipal[]>([
   [messages.auth.sessionsEnded, ['gateway']],
 ]);
 
-/** The monitor's assignment subject ends in the replica's member id. */
-const memberSuffixed = new Set<MessageDef | NoticeDef>([messages.monitor.assignSweep]);
+/**
+ * Subjects that end in an id: the monitor's assignment in the replica's member id, a report
+ * chunk's in its stream's id.
+ */
+const memberSuffixed = new Set<MessageDef | NoticeDef>([
+  messages.monitor.assignSweep,
+  messages.inventory.reportChunk,
+]);
 
 /** Who publishes each JetStream event subject. */
 const eventPublishers: Record<(typeof events)[keyof typeof events], NatsPrincipal> = {

@@ -79,6 +79,28 @@ export const reportPageSchema = z.object({
 });
 export type ReportPage = z.infer<typeof reportPageSchema>;
 
+/**
+ * gateway → inventory (`inventory.report.open`): the whole uptime report as CSV, read by one query
+ * through a cursor and pulled a chunk at a time on `inventory.report.chunk.<streamId>` (one NATS
+ * reply is limited to 1 MB; see docs/architecture.md, "The uptime CSV"). The gateway names the
+ * stream, so that it can cancel it before inventory has even answered.
+ */
+export const reportStreamOpenSchema = z.object({
+  streamId: idSchema,
+  /** The end of the window. Default now. */
+  asOf: timestampSchema.optional(),
+});
+export const reportStreamOpenedSchema = z.object({ streamId: idSchema });
+
+/**
+ * A pull of the next chunk of an open report stream. Its reply is raw UTF-8 CSV text, not JSON:
+ * the gateway writes it as it comes. Headers (CHUNK_HEADERS in @cm/platform) mark the last chunk,
+ * an error, or a pull that cancels the stream instead.
+ */
+export const reportChunkPullSchema = z.object({});
+/** The reply to a pull, as text (documentation: it travels as raw bytes). */
+export const reportChunkSchema = z.string();
+
 /** Spec section 9, in this order. */
 export const uptimeCsvColumns = [
   'Building',
@@ -95,8 +117,11 @@ export const uptimeCsvColumns = [
 
 const hours = (h: number) => h.toFixed(1);
 
+/** What a line of the uptime CSV shows of a row (the ids are not in it). */
+export type UptimeCsvRow = Omit<EquipmentUptime, 'equipmentId' | 'buildingId' | 'roomId'>;
+
 /** One line of the uptime CSV, CRLF-terminated. */
-export function uptimeCsvLine(r: EquipmentUptime): string {
+export function uptimeCsvLine(r: UptimeCsvRow): string {
   return csvLine([
     r.buildingName,
     r.roomName,

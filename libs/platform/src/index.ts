@@ -6,6 +6,8 @@ export * from './health';
 export * from './http-trace-context';
 export * from './logger';
 export * from './metrics';
+export * from './nats/chunk-headers';
+export * from './nats/chunk-streams';
 export * from './nats/connection-options';
 export * from './nats/durable-consumer';
 export * from './nats/handle-message';

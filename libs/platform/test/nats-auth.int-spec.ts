@@ -11,7 +11,15 @@ import {
   streams,
 } from '@cm/contracts';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
-import { coreEnvSchema, JetStreamConnection, natsClientOptions, parseEnv, RpcClient } from '../src';
+import {
+  ChunkStreamServer,
+  coreEnvSchema,
+  JetStreamConnection,
+  natsClientOptions,
+  parseEnv,
+  readChunks,
+  RpcClient,
+} from '../src';
 import { OwnNatsServer, testNamespace } from '../src/testing';
 
 const json = JSONCodec();
@@ -164,5 +172,48 @@ describe('NATS users and permissions', () => {
     });
     open.push({ close: () => rpc.onApplicationShutdown() });
     await expect(rpc.send(messages.auth.health)).resolves.toEqual({ status: 'up', checks: {} });
+  });
+
+  it("streams inventory's chunked reply to the gateway, one reply per pull, under their permissions", async () => {
+    const rpcAs = (principal: NatsPrincipal) => {
+      const rpc = new RpcClient({
+        namespace,
+        servers: server.url,
+        timeoutMs: 5000,
+        name: principal,
+        connection: natsClientOptions(configOf(principal), principal),
+      });
+      open.push({ close: () => rpc.onApplicationShutdown() });
+      return rpc;
+    };
+    const outcomes: string[] = [];
+    const streamsServer = new ChunkStreamServer({
+      rpc: rpcAs('inventory'),
+      namespace,
+      def: messages.inventory.reportChunk,
+      idleMs: 60_000,
+      max: 2,
+      onEnd: (outcome) => outcomes.push(outcome),
+    });
+    await streamsServer.listen();
+    open.push({ close: () => streamsServer.close() });
+    const texts = ['header\r\n', 'a\r\n', 'b\r\n'];
+    let next = 0;
+    const source = {
+      start: async () => undefined,
+      next: async () => ({ text: texts[next++], last: next === texts.length }),
+      cancel: async () => undefined,
+    };
+    const streamId = '00000000-0000-4000-8000-0000000000c1';
+    await streamsServer.open(streamId, source);
+
+    const gateway = rpcAs('gateway');
+    let received = '';
+    for await (const chunk of readChunks(gateway, messages.inventory.reportChunk, streamId, {
+      timeoutMs: 5000,
+    }))
+      received += Buffer.from(chunk).toString();
+    expect(received).toBe(texts.join(''));
+    expect(outcomes).toEqual(['completed']);
   });
 });

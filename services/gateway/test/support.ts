@@ -12,7 +12,7 @@ import {
   testNamespace,
   testNatsUrl,
 } from '@cm/platform/testing';
-import { type DynamicModule } from '@nestjs/common';
+import { type DynamicModule, type INestApplicationContext } from '@nestjs/common';
 import { type NestExpressApplication } from '@nestjs/platform-express';
 import { z } from 'zod';
 import { configSchema } from '../src/config';
@@ -274,8 +274,10 @@ export async function startAuthAndGateway(
 ) {
   const namespace = testNamespace('gw');
   const closers: (() => Promise<unknown>)[] = [];
+  const services = new Map<ServiceName, INestApplicationContext>();
   const start = async (service: ServiceName, serviceEnv: Record<string, string> = {}) => {
     const started = await startTestService({ ...serviceFromSource(service), namespace, env: serviceEnv });
+    services.set(service, started.app);
     closers.unshift(() => watchClose(service, started.close()));
   };
   let gateway: Gateway;
@@ -329,6 +331,12 @@ export async function startAuthAndGateway(
     },
     /** How many presigned requests the store found correctly signed (with `uploadsThroughGateway`). */
     signaturesChecked: () => signaturesChecked(),
+    /** A service started beside the gateway, to read what it keeps (its metrics). */
+    service(name: ServiceName): INestApplicationContext {
+      const app = services.get(name);
+      if (!app) throw new Error(`The ${name} service was not started`);
+      return app;
+    },
     /** The S3 server itself (s3rver, with its own keys), for a test to change objects behind media's back. */
     get store() {
       return storeOf();

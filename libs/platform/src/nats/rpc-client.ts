@@ -17,6 +17,7 @@ import { AppError, isErrorBody } from '../errors';
 import { platformMetrics } from '../metrics/platform-metrics';
 import { type NatsClientOptions, natsConnectionSettings } from './connection-options';
 import { NamespacedClientNats } from './namespaced-transport';
+import { cancelHeaders, type Chunk, ChunkError, chunkOf, chunkPull } from './chunk-headers';
 import { injectTraceHeaders } from './trace-headers';
 
 const tracer = trace.getTracer('@cm/platform/nats');
@@ -101,8 +102,32 @@ export class RpcClient implements OnApplicationShutdown {
   }
 
   async send<M extends MessageDef>(message: M, ...[data, opts = {}]: SendArgs<M>): Promise<MessageReply<M>> {
-    const pattern = message.subject;
     const ms = opts.timeoutMs ?? this.options.timeoutMs;
+    return this.traced(message.subject, ms, async (started) =>
+      this.parseReply(message, await this.requestOnce(message, data ?? {}, started + ms)),
+    );
+  }
+
+  /**
+   * One chunk of a chunked reply (chunk-streams.ts): a raw request to `<def's subject>.<streamId>`,
+   * traced and timed as `send` is, within `timeoutMs`. A chunk's reply carries bytes, not JSON.
+   */
+  async pullChunk(def: MessageDef, streamId: string, timeoutMs: number): Promise<Chunk> {
+    return this.traced(def.subject, timeoutMs, async () => {
+      if (this.disconnected) throw new Error('NATS DISCONNECTED');
+      const nc = await this.connection();
+      const subject = `${namespacedSubject(this.options.namespace, def.subject)}.${streamId}`;
+      return chunkOf(
+        await nc.request(subject, chunkPull, { timeout: timeoutMs, headers: injectTraceHeaders() }),
+      );
+    });
+  }
+
+  /**
+   * A request in a client span, timed by pattern and outcome; what fails comes back as an
+   * AppError (`translate`), or as the ChunkError a chunked reply ended with.
+   */
+  private traced<T>(pattern: string, ms: number, request: (started: number) => Promise<T>): Promise<T> {
     return tracer.startActiveSpan(
       `nats request ${pattern}`,
       {
@@ -113,12 +138,12 @@ export class RpcClient implements OnApplicationShutdown {
         const started = performance.now();
         let outcome = 'ok';
         try {
-          return this.parseReply(message, await this.requestOnce(message, data ?? {}, started + ms));
+          return await request(started);
         } catch (error) {
-          const appError = this.translate(pattern, error, ms);
-          outcome = appError.code;
-          span.setStatus({ code: SpanStatusCode.ERROR, message: appError.code });
-          throw appError;
+          const failure = error instanceof ChunkError ? error : this.translate(pattern, error, ms);
+          outcome = failure instanceof AppError ? failure.code : 'error';
+          span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
+          throw failure;
         } finally {
           platformMetrics.natsRequestDuration.observe(
             { outcome, pattern },
@@ -128,6 +153,13 @@ export class RpcClient implements OnApplicationShutdown {
         }
       },
     );
+  }
+
+  /** Tells the holder of a chunked reply to stop it (nobody answers; a lost one runs out idle). */
+  async cancelChunks(def: MessageDef, streamId: string): Promise<void> {
+    const nc = await this.connection();
+    const subject = `${namespacedSubject(this.options.namespace, def.subject)}.${streamId}`;
+    nc.publish(subject, chunkPull, { headers: cancelHeaders() });
   }
 
   /** Fails unless the NATS server answers a round trip on this connection (readiness). */
@@ -291,7 +323,8 @@ export class RpcClient implements OnApplicationShutdown {
     return reply.response;
   }
 
-  private async connection(): Promise<NatsConnection> {
+  /** The connection itself, for what request/reply does not cover (serving chunked replies). */
+  async connection(): Promise<NatsConnection> {
     // Nest's client connects anew when asked after its close, and nothing would ever close that
     // connection: a call still made while the service stops (a notice, a retry) is refused instead.
     if (this.closed) throw new Error('The NATS connection is closed: this service is stopping');

@@ -48,6 +48,22 @@ function unreachable(error: unknown): boolean {
 }
 
 /**
+ * The causes under an error, for the log: openid-client's own message names only the kind ("invalid
+ * response encountered", "something went wrong"); its causes name the check or the failure.
+ */
+function causesOf(error: unknown): string {
+  const causes: string[] = [];
+  let e = (error as { cause?: unknown } | null)?.cause as {
+    name?: string;
+    message?: string;
+    cause?: unknown;
+  };
+  for (let depth = 0; e && typeof e === 'object' && depth < 6; e = e.cause as typeof e, depth++)
+    if (e.message) causes.push(`${e.name ?? 'Error'}: ${e.message}`);
+  return causes.length ? ` (caused by ${causes.join(', caused by ')})` : '';
+}
+
+/**
  * The OpenID Connect relying party (openid-client): authorization code flow with PKCE, state and
  * nonce. The provider's metadata is discovered on first use and kept; a failed discovery is tried
  * again by the next sign-in, so a provider that was down at start-up does not need a restart.
@@ -125,7 +141,7 @@ export class OpenIdClient {
     const { name, error: reason, message } = error as { name?: string; error?: string; message?: string };
     if (name === 'AuthorizationResponseError' && reason === 'access_denied')
       return refusal(ErrorCode.SSO_CANCELLED);
-    this.logger.warn(`Single sign-on refused: ${reason ?? message ?? String(error)}`);
+    this.logger.warn(`Single sign-on refused: ${reason ?? message ?? String(error)}${causesOf(error)}`);
     return refusal(ErrorCode.SSO_FAILED);
   }
 
@@ -133,7 +149,9 @@ export class OpenIdClient {
     if (!this.configured) return Promise.reject(refusal(ErrorCode.SSO_NOT_CONFIGURED));
     this.configuration ??= this.discover().catch((error: unknown) => {
       this.configuration = undefined;
-      this.logger.error(`OpenID provider ${this.config.OIDC_ISSUER_URL} not discovered: ${String(error)}`);
+      this.logger.error(
+        `OpenID provider ${this.config.OIDC_ISSUER_URL} not discovered: ${String(error)}${causesOf(error)}`,
+      );
       throw unreachable(error) ? refusal(ErrorCode.SSO_PROVIDER_UNAVAILABLE) : refusal(ErrorCode.SSO_FAILED);
     });
     return this.configuration;

@@ -10,7 +10,7 @@ import {
   type SingleSignOnError,
 } from '@cm/contracts';
 import { CONFIG, RpcClient } from '@cm/platform';
-import { Controller, Inject, Query, Req, Res } from '@nestjs/common';
+import { Controller, Inject, Logger, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AuditLog } from '../audit/audit-log';
 import { type Config } from '../config';
@@ -23,10 +23,17 @@ import { OidcTransactions } from './oidc-transactions';
 
 const CALLBACK_PATH = apiRoutes.oidcCallback.path;
 
-/** The code of a refusal as the sign-in screen shows it: any other failure is a failed sign-on. */
+const logger = new Logger('SingleSignOn');
+
+/**
+ * The code of a refusal as the sign-in screen shows it: any other failure (auth not answering in
+ * time, say) is a failed sign-on, and only the log can say which it was.
+ */
 const refusalCode = (error: unknown): SingleSignOnError => {
-  const code = (error as { code?: string } | null)?.code;
-  return isSingleSignOnError(code) ? code : ErrorCode.SSO_FAILED;
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  if (isSingleSignOnError(code)) return code;
+  logger.warn(`Single sign-on failed: ${code ?? 'no code'}: ${message ?? String(error)}`);
+  return ErrorCode.SSO_FAILED;
 };
 
 /** `path` with the refusal's code added, for the sign-in screen to show. */

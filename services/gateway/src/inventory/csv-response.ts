@@ -5,15 +5,20 @@ import { type Response } from 'express';
 
 const logger = new Logger('CsvResponse');
 
-/** Sends CSV text as a download, a chunk at a time as `lines` yields it. */
+/**
+ * Sends CSV text as a download, a chunk at a time as `lines` yields it, and asks for the next
+ * chunk only once the client has taken the one before (a byte stream: at most about one chunk is
+ * read ahead, where an object stream would read 16). A failure part-way cuts the connection
+ * (no final chunk), so the client sees a broken download, never a short file that looks whole.
+ */
 export async function streamCsv(
   res: Response,
   fileName: string,
-  lines: AsyncIterable<string>,
+  lines: AsyncIterable<string | Uint8Array>,
 ): Promise<void> {
   res.setHeader('Content-Type', 'text/csv; charset=utf-8');
   res.setHeader('Content-Disposition', `attachment; filename="${fileName}"`);
-  await pipeline(Readable.from(lines), res).catch((error: unknown) => {
+  await pipeline(Readable.from(lines, { objectMode: false }), res).catch((error: unknown) => {
     // Headers are out: all that is left is to cut the download, which the browser reports.
     logger.warn(`The CSV ${fileName} stopped part-way: ${String(error)}`);
     res.destroy();

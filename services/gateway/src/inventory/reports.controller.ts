@@ -14,9 +14,14 @@ export class ReportsController {
     return this.reports.summary();
   }
 
-  /** Streamed as inventory's pages arrive: the server never holds a campus's report at once. */
+  /**
+   * Streamed as inventory reads it: the server never holds a campus's report at once, and a
+   * download that stops (the client went away) stops the query.
+   */
   @ApiRoute(apiRoutes.uptimeReportCsv)
   async uptimeCsv(@Res() res: Response): Promise<void> {
-    await streamCsv(res, uptimeCsvFileName(new Date()), await this.reports.csv());
+    const stopped = new AbortController();
+    res.on('close', () => stopped.abort(new Error('The download stopped')));
+    await streamCsv(res, uptimeCsvFileName(new Date()), await this.reports.csv(stopped.signal));
   }
 }

@@ -36,6 +36,12 @@ export class InventoryMetrics {
     help: 'Live events (for open screens) NATS refused or did not acknowledge; they are held back and sent again.',
     registers: [this.registry],
   });
+  readonly reportStreams = new Counter({
+    name: 'cm_inventory_report_streams_total',
+    help: 'Uptime CSV downloads read through a cursor (one query each), by how they ended: completed, cancelled (the download stopped), failed, abandoned (left unpulled).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
   readonly liveHeld = new Gauge({
     name: 'cm_inventory_live_events_held',
     help: 'Live events held back, waiting for NATS to take them (statuses count one per device), at the last scrape.',

@@ -1,15 +1,10 @@
-import { type EquipmentUptime, type ReportSummary } from '@cm/contracts';
+import { type ReportSummary } from '@cm/contracts';
 import { queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type Tables, tablesOf } from '../../shared/database/sql';
-import { uptimeSecondsSql } from './uptime';
-
-type UptimeRow = Omit<EquipmentUptime, 'uptimePercent' | 'lastUpdated'> & {
-  lastUpdated: Date;
-  upSeconds: number;
-  downSeconds: number;
-};
+import { type ReportCursorOptions, UptimeReportCursor } from './uptime-cursor.repository';
+import { type UptimeRow, uptimeCsvSql, uptimeRowsSql } from './uptime';
 
 @Injectable()
 export class ReportRepository {
@@ -33,25 +28,21 @@ export class ReportRepository {
 
   /**
    * One page of equipment (by id) with the time each spent up and down within [from, to]
-   * (`uptimeSecondsSql`, maintenance windows left out). Read through the spans' (equipment, start) key, a page at a time.
+   * (`uptimeSecondsSql`, maintenance windows left out), a keyset page of the report's query.
    */
   uptimePage(after: string | undefined, limit: number, from: Date, to: Date): Promise<UptimeRow[]> {
     return queryRows<UptimeRow>(
       this.dataSource,
-      `SELECT e.id AS "equipmentId", b.id AS "buildingId", b.name AS "buildingName", r.id AS "roomId",
-              r.name AS "roomName", e.name, e.type, e.ip_address AS "ipAddress", e.status,
-              GREATEST(st.status_at, e.updated_at) AS "lastUpdated",
-              COALESCE(u.up, 0)::float8 AS "upSeconds", COALESCE(u.down, 0)::float8 AS "downSeconds"
-         FROM ${this.t.equipment} e
-         JOIN ${this.t.rooms} r ON r.id = e.room_id
-         JOIN ${this.t.buildings} b ON b.id = r.building_id
-         JOIN ${this.t.state} st ON st.equipment_id = e.id
-         LEFT JOIN LATERAL (${uptimeSecondsSql(this.t, 'e.id', '$3', '$4', { room: 'r.id', building: 'b.id' })}
-         ) u ON true
+      `${uptimeRowsSql(this.t, '$3', '$4')}
         WHERE $1::uuid IS NULL OR e.id > $1::uuid
         ORDER BY e.id
         LIMIT $2`,
       [after ?? null, limit, from, to],
     );
+  }
+
+  /** The whole report over [from, to], in equipment order, to be read through a cursor (not started yet). */
+  uptimeCursor(from: Date, to: Date, options: ReportCursorOptions): UptimeReportCursor {
+    return new UptimeReportCursor(this.dataSource, uptimeCsvSql(this.t), [from, to], options);
   }
 }

@@ -2,7 +2,7 @@ import { REPORT_WINDOW_HOURS, type ReportPage, reportPageRequestSchema } from '@
 import { Injectable } from '@nestjs/common';
 import { type z } from 'zod';
 import { ReportRepository } from './report.repository';
-import { uptimeFigures } from './uptime';
+import { uptimeOf } from './uptime';
 
 const round = (value: number, decimals: number) => Math.round(value * 10 ** decimals) / 10 ** decimals;
 
@@ -18,11 +18,7 @@ export class ReportsService {
       this.reports.uptimePage(after, limit, from, to),
       after ? null : this.reports.counts(),
     ]);
-    const items = rows.map(({ upSeconds, downSeconds, lastUpdated, ...row }) => ({
-      ...row,
-      ...uptimeFigures(upSeconds, downSeconds),
-      lastUpdated: new Date(lastUpdated).toISOString(),
-    }));
+    const items = rows.map(uptimeOf);
     const summary = counts && {
       ...counts,
       overallUptimePercent:
