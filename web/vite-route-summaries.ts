@@ -1,13 +1,16 @@
 import ts from 'typescript';
 import { type Plugin } from 'vite';
 
+/** What the API document reads and the app does not: each route's summary and its own error codes. */
+const leftOut: Record<string, string> = { summary: "''", errors: '[]' };
+
 const routeFiles = /[\\/]libs[\\/]contracts[\\/]src[\\/]routes[\\/][^\\/]+\.ts$/;
 
 /**
- * Leaves the API routes' `summary` texts out of the app: they are the API document's (the gateway
- * serves it), the app never shows them, and the route registry is in the entry chunk every screen
- * loads. Each `summary: …` of the registry's files is read with TypeScript's parser and its text
- * replaced by an empty string, so the registry keeps its shape.
+ * Leaves the API routes' summaries and error lists out of the app: they are the API document's
+ * (the gateway serves it), the app never reads them, and the route registry is in the entry chunk
+ * every screen loads. Each `summary: …` and `errors: […]` of the registry's files is found with
+ * TypeScript's parser and emptied, so the registry keeps its shape.
  */
 export function withoutRouteSummaries(): Plugin {
   return {
@@ -16,15 +19,16 @@ export function withoutRouteSummaries(): Plugin {
     transform(code, id) {
       if (!routeFiles.test(id)) return null;
       const source = ts.createSourceFile(id, code, ts.ScriptTarget.Latest, true);
-      const cuts: [number, number][] = [];
+      const cuts: [number, number, string][] = [];
       const visit = (node: ts.Node) => {
-        if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && node.name.text === 'summary')
-          cuts.push([node.initializer.getStart(source), node.initializer.getEnd()]);
+        if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && node.name.text in leftOut)
+          cuts.push([node.initializer.getStart(source), node.initializer.getEnd(), leftOut[node.name.text]]);
         ts.forEachChild(node, visit);
       };
       visit(source);
       let out = code;
-      for (const [start, end] of cuts.reverse()) out = `${out.slice(0, start)}''${out.slice(end)}`;
+      for (const [start, end, empty] of cuts.reverse())
+        out = `${out.slice(0, start)}${empty}${out.slice(end)}`;
       return { code: out, map: null };
     },
   };
