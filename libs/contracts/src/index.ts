@@ -36,6 +36,7 @@ export * from './search';
 export * from './single-sign-on';
 export { signOutToken } from './routes/auth';
 export * from './room-check';
+export * from './readiness';
 export * from './rooms';
 export * from './schedules';
 export * from './totp';

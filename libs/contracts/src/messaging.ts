@@ -74,6 +74,7 @@ import {
   quietHoursMessageSchema,
 } from './notifications';
 import { problemsSchema } from './problems';
+import { readinessClassSchema, readinessQuerySchema } from './readiness';
 import { roomCheckRequestSchema, roomCheckResultSchema } from './room-check';
 import {
   reportChunkPullSchema,
@@ -348,6 +349,8 @@ export const messages = {
       roomScheduleRequestSchema,
       z.array(scheduleOccurrenceSchema),
     ),
+    /** The upcoming classes and their rooms' readiness (checked N minutes before each). */
+    listReadiness: query('inventory.readiness.list', readinessQuerySchema, z.array(readinessClassSchema)),
   },
   media: {
     health: health('media'),
