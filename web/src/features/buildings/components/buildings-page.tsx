@@ -1,7 +1,8 @@
 import { type BuildingListItem } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Plus } from 'lucide-react';
+import { CalendarClock, Plus } from 'lucide-react';
 import { memo, useCallback, useEffect, useState } from 'react';
+import { Link } from 'wouter';
 import { useRememberedText, useScrollMemory } from '../../../lib/remembered';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -94,6 +95,13 @@ export function BuildingsPage() {
         </Tooltip>
       </div>
       <ProblemsBanner />
+      <Link
+        href="/before-class"
+        className="inline-flex items-center gap-2 text-sm font-medium text-brand-700 underline"
+      >
+        <CalendarClock aria-hidden className="h-4 w-4" />
+        Before class
+      </Link>
       <SearchInput
         aria-label="Search buildings"
         placeholder="Search buildings..."
