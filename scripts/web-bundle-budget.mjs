@@ -34,6 +34,7 @@ const routes = {
   '/settings': [...signedIn, 'settings-page', 'notifications-tab', 'api-tokens-tab', 'import-export-tab'],
   '/settings/fleet': [...signedIn, 'fleet-page'],
   '/account': [...signedIn, 'account-page'],
+  '/before-class': [...signedIn, 'before-class-page'],
 };
 
 const web = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'web');

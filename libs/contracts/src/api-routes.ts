@@ -10,6 +10,7 @@ import { mediaRoutes } from './routes/media';
 import { monitoringRoutes } from './routes/monitoring';
 import { notificationRoutes } from './routes/notifications';
 import { operationsRoutes } from './routes/operations';
+import { readinessRoutes } from './routes/readiness';
 import { scheduleRoutes } from './routes/schedules';
 import { userRoutes } from './routes/users';
 
@@ -33,6 +34,7 @@ export const apiRoutes = {
   ...monitoringRoutes,
   ...notificationRoutes,
   ...scheduleRoutes,
+  ...readinessRoutes,
   ...eventRoutes,
 } as const satisfies Record<string, ApiRouteDef>;
 

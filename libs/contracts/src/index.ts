@@ -38,6 +38,7 @@ export * from './search';
 export * from './single-sign-on';
 export { signOutToken } from './sign-out-token';
 export * from './room-check';
+export * from './readiness';
 export * from './rooms';
 export * from './schedules';
 export * from './totp';

@@ -74,6 +74,7 @@ import {
   quietHoursMessageSchema,
 } from './notifications';
 import { problemsSchema } from './problems';
+import { readinessClassSchema } from './readiness';
 import { roomCheckRequestSchema, roomCheckResultSchema } from './room-check';
 import {
   reportChunkPullSchema,
@@ -347,6 +348,13 @@ export const messages = {
       'inventory.schedule.room',
       roomScheduleRequestSchema,
       z.array(scheduleOccurrenceSchema),
+    ),
+    /** The upcoming classes and their rooms' readiness (checked N minutes before each). */
+    listReadiness: query(
+      'inventory.readiness.list',
+      // Its own copy of the range would sit in the web app's entry chunk: the readiness schemas are there.
+      roomScheduleRequestSchema.omit({ roomId: true }),
+      z.array(readinessClassSchema),
     ),
   },
   media: {

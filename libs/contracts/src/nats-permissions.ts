@@ -17,6 +17,8 @@ const internalCallers = new Map<MessageDef | NoticeDef, readonly NatsPrincipal[]
   [messages.inventory.saveMonitoringState, ['monitor']],
   [messages.monitor.assignSweep, ['monitor']],
   [messages.monitor.sweepDone, ['monitor']],
+  // The readiness check before a class runs the room check, as "Check this room now" does.
+  [messages.monitor.checkRoom, ['gateway', 'inventory']],
   [messages.auth.userChanged, ['auth']],
   [messages.auth.sessionsEnded, ['gateway']],
 ]);

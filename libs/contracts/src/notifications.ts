@@ -25,7 +25,9 @@ export const CHANNEL_MAX_RECIPIENTS = 20;
 export const DELIVERIES_PAGE_MAX = 100;
 /**
  * The version of the webhook body; a receiver branches on it, and it changes only with the shape.
- * 2 added `alert` (the alert messages' room, building and devices).
+ * 2 added `alert` (the alert messages' room, building and devices); `class` and `urgent` were
+ * added to it later as optional fields, which a version 2 receiver that ignores unknown fields
+ * (as JSON receivers do) needs no change for.
  */
 export const WEBHOOK_PAYLOAD_VERSION = 2;
 /** The header a webhook's signature travels in: `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<body>">`. */
@@ -236,10 +238,15 @@ export const deliveryContentSchema = z.object({
   /** The alert messages' room, building and devices. */
   alert: alertSchema.optional(),
   /**
-   * The class in the room when the message was decided, once class schedules fill it in: chat
-   * messages show it. Not part of the webhook body (its version 2 shape stays as it is).
+   * The class in the room when the message was decided (in progress, or starting within 30
+   * minutes), from the class schedules: chat cards, e-mails and the webhook body show it.
    */
   class: alertClassSchema.optional(),
+  /**
+   * A problem in a room with such a class: sent even outside teaching hours, "Urgent" in its
+   * title, and a service desk's incident is raised as high.
+   */
+  urgent: z.boolean().optional(),
 });
 export type DeliveryContent = z.infer<typeof deliveryContentSchema>;
 

@@ -4,6 +4,7 @@ import { AlertingModule } from './alerting/alerting.module';
 import { CatalogueModule } from './catalogue/catalogue.module';
 import { type Config } from './config';
 import { migrations } from './migrations';
+import { ReadinessModule } from './readiness/readiness.module';
 import { SchedulesModule } from './schedules/schedules.module';
 import { EventsModule } from './shared/events/events.module';
 import { LiveModule } from './shared/live/live.module';
@@ -27,6 +28,7 @@ export class AppModule {
         StatusModule,
         AlertingModule,
         SchedulesModule,
+        ReadinessModule,
       ],
     };
   }

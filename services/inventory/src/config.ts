@@ -9,6 +9,7 @@ import {
 } from '@cm/platform';
 import { alertsEnv, checkAlertsEnv, withDefaultAlertTargets } from './alerting';
 import { REPORT_WINDOW_HOURS } from '@cm/contracts';
+import { readinessEnv } from './readiness/readiness-config';
 import { schedulesEnv } from './schedules';
 import { z } from 'zod';
 
@@ -62,6 +63,7 @@ export const configSchema = z
     INVENTORY_REPORT_STREAMS_MAX: int(4, 1, 100),
     ...alertsEnv,
     ...schedulesEnv,
+    ...readinessEnv,
   })
   .superRefine(checkAlertsEnv)
   .transform(withDefaultAllowedNetworks)

@@ -54,6 +54,11 @@ const ClassSchedulesTab = lazyScreen(
   () => import('../features/schedules/components/class-schedules-tab'),
   (m) => m.ClassSchedulesTab,
 );
+// The classes ahead and their rooms' readiness (issue 38), reached from the buildings screen.
+const BeforeClassPage = lazyScreen(
+  () => import('../features/readiness/components/before-class-page'),
+  (m) => m.BeforeClassPage,
+);
 const FleetPage = lazyScreen(
   () => import('../features/fleet/components/fleet-page'),
   (m) => m.FleetPage,
@@ -145,6 +150,7 @@ function Routes({ isAdmin, external }: { isAdmin: boolean; external: boolean }) 
       </Route>
       <Route path="/settings/fleet" component={FleetPage} />
       <Route path="/reports" component={ReportsPage} />
+      <Route path="/before-class" component={BeforeClassPage} />
       <Route path="/users">
         {() => <UsersPage changesOf={(id) => <RecentChanges entityType="user" entityId={id} />} />}
       </Route>

@@ -405,5 +405,12 @@ export const apiRoutes = {
     query: true,
     response: true,
   },
+  listReadiness: {
+    method: 'GET',
+    path: '/api/readiness',
+    tag: 'Class schedules',
+    query: true,
+    response: true,
+  },
   liveEvents: { method: 'GET', path: '/api/events', tag: 'Events', responseContentType: 'text/event-stream' },
 } as const as unknown as WebRoutes;

@@ -13,6 +13,7 @@ import { RegisteredPictures } from './registered-pictures.service';
 import { ReportsController } from './reports.controller';
 import { RoomsController } from './rooms.controller';
 import { ScheduleFileService } from './schedule-file.service';
+import { ReadinessController } from './readiness.controller';
 import { SchedulesController } from './schedules.controller';
 import { SearchController } from './search.controller';
 import { UptimeReportService } from './uptime-report.service';
@@ -36,6 +37,7 @@ import { UptimeReportService } from './uptime-report.service';
     InventoryCsvController,
     DeviceHealthController,
     SchedulesController,
+    ReadinessController,
   ],
   providers: [
     RegisteredPictures,

@@ -16,6 +16,7 @@ import { RecordVersions1765000000000 } from './1765000000000-record-versions';
 import { ChatChannels1765390000000 } from './1765390000000-chat-channels';
 import { ServiceDeskIncidents1765395000000 } from './1765395000000-service-desk-incidents';
 import { Schedules1765400000000 } from './1765400000000-schedules';
+import { Readiness1765410000000 } from './1765410000000-readiness';
 
 /** Applied in order by the platform's DatabaseModule. */
 export const migrations = [
@@ -37,4 +38,5 @@ export const migrations = [
   ChatChannels1765390000000,
   ServiceDeskIncidents1765395000000,
   Schedules1765400000000,
+  Readiness1765410000000,
 ];

@@ -36,6 +36,8 @@ SCHEDULE_FETCH_TIMEOUT_MS: {{ .fetchTimeoutMs | int64 | quote }}
 SCHEDULE_FEED_MAX_BACKOFF_MS: {{ .feedMaxBackoffMs | int64 | quote }}
 SCHEDULE_POLL_TICK_MS: {{ .pollTickMs | int64 | quote }}
 SCHEDULE_TIME_ZONE: {{ .timeZone | quote }}
+READINESS_LEAD_MINUTES: {{ .readinessLeadMinutes | int64 | quote }}
+READINESS_TICK_MS: {{ .readinessTickMs | int64 | quote }}
 {{- end }}
 {{- with $a.smtp }}
 {{- if .host }}

@@ -2,21 +2,28 @@ import { CONFIG } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Config } from '../../config';
 import { type Transaction } from '../../shared/database/table.repository';
+import { DELIVERY_CLOCK, type DeliveryClock } from '../notifications/delivery-clock';
 import { DeliveryRepository } from '../notifications/delivery.repository';
 import { type AlertMessage, type AlertRoom, digestMessage } from './alert-rules';
 import { AlertRepository } from './alert.repository';
+import { URGENT_LEAD_MS, withClass } from './class-urgency';
 import { isTeaching, nextTeachingStart } from './quiet-hours';
+import { RoomClassRepository } from './room-class.repository';
 
 /**
  * Queues an alert message to every enabled channel of the room's building (or of the whole
  * campus), in the deciding transaction. Outside the building's teaching hours the message is a
  * line of its digest, or nothing. Openings and updates of a room alert wait its group window.
+ * A room with a class in progress or starting within 30 minutes (the class schedules) gets its
+ * messages at any hour, marked urgent and naming the class (`withClass`).
  */
 @Injectable()
 export class AlertQueue {
   constructor(
     private readonly alerts: AlertRepository,
     private readonly deliveries: DeliveryRepository,
+    private readonly classes: RoomClassRepository,
+    @Inject(DELIVERY_CLOCK) private readonly clock: DeliveryClock,
     @Inject(CONFIG) private readonly config: Config,
   ) {}
 
@@ -24,16 +31,20 @@ export class AlertQueue {
   async queue(
     tx: Transaction,
     room: AlertRoom,
-    content: AlertMessage,
+    message: AlertMessage,
     {
       alertId = null,
       skip = new Set<string>(),
     }: { alertId?: string | null; skip?: ReadonlySet<string> } = {},
   ): Promise<number> {
     const channels = (await this.alerts.channelsOf(tx, room.buildingId)).filter((id) => !skip.has(id));
+    const now = this.clock.now().getTime();
+    const content = withClass(
+      message,
+      await this.classes.classAt(tx, room.id, new Date(now), URGENT_LEAD_MS),
+    );
     const quiet = await this.alerts.quietHoursOf(tx, room.buildingId);
-    const now = Date.now();
-    if (quiet && !isTeaching(quiet, now)) {
+    if (quiet && !content.class && !isTeaching(quiet, now)) {
       if (quiet.outside === 'digest') {
         await this.alerts.addToDigest(tx, room.buildingId, channels, {
           digest: digestMessage(room, content),

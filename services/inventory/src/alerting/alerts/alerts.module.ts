@@ -9,6 +9,7 @@ import { EquipmentAlerts } from './equipment-alerts.service';
 import { FaultAlertRepository } from './fault-alert.repository';
 import { FaultAlerts } from './fault-alerts.service';
 import { QuietHoursRepository } from './quiet-hours.repository';
+import { RoomClassRepository } from './room-class.repository';
 
 /**
  * The alert engine, and the fault alerts of device health. Global for what they provide to status
@@ -23,6 +24,7 @@ import { QuietHoursRepository } from './quiet-hours.repository';
   providers: [
     AlertRepository,
     QuietHoursRepository,
+    RoomClassRepository,
     AlertQueue,
     AlertEngine,
     EquipmentAlerts,

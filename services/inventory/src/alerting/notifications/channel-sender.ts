@@ -14,7 +14,7 @@ import { type ClaimedDelivery } from './delivery.repository';
 import { openSecret, webhookSignature } from './secret-box';
 import { SendError } from './send-error';
 import { webhookUrlRefusal } from './webhook-url';
-import { chatMessage } from './chat-message';
+import { chatMessage, classText } from './chat-message';
 import { IncidentSync } from './service-desk/incident-sync';
 import { matrixPayload, slackPayload, teamsPayload } from './chat-payloads';
 import { type TargetAnswer, WebhookFailure, WebhookTargets } from './webhook-targets';
@@ -24,10 +24,11 @@ export { SendError };
 /**
  * The webhook body, version 1. `text` is what a person reads (Slack and Teams incoming webhooks
  * show it as the message); `url`, the room's screen, for an alert when ALERTS_APP_URL is set; the
- * rest is for receivers that do more.
+ * rest is for receivers that do more. `class` and `urgent` are optional additions within
+ * version 2 (docs/architecture.md, "Webhooks").
  */
 export function webhookBody(delivery: ClaimedDelivery, appUrl?: string): string {
-  const { kind, text, subject, data, alert } = delivery.content;
+  const { kind, text, subject, data, alert, class: lesson, urgent } = delivery.content;
   const url = roomLink(delivery, appUrl);
   return JSON.stringify({
     version: WEBHOOK_PAYLOAD_VERSION,
@@ -40,6 +41,8 @@ export function webhookBody(delivery: ClaimedDelivery, appUrl?: string): string 
     channel: { id: delivery.channel.id, name: delivery.channel.name },
     ...(data ? { data } : {}),
     ...(alert ? { alert } : {}),
+    ...(lesson ? { class: lesson } : {}),
+    ...(urgent ? { urgent } : {}),
   });
 }
 
@@ -164,13 +167,15 @@ export class ChannelSender implements OnModuleDestroy {
   }
 
   private async email(delivery: ClaimedDelivery): Promise<void> {
-    const { text, subject } = delivery.content;
+    const { text, subject, class: lesson, urgent } = delivery.content;
+    const title = subject ?? text.split('\n')[0].slice(0, 200);
+    const body = lesson ? `${text}\nClass: ${classText(lesson)}` : text;
     try {
       await this.transport().sendMail({
         from: this.config.SMTP_FROM,
         to: delivery.channel.recipients!,
-        subject: subject ?? text.split('\n')[0].slice(0, 200),
-        text: withLink(text, roomLink(delivery, this.config.ALERTS_APP_URL)),
+        subject: urgent ? `Urgent: ${title}` : title,
+        text: withLink(body, roomLink(delivery, this.config.ALERTS_APP_URL)),
         headers: { [WEBHOOK_DELIVERY_HEADER]: delivery.id },
       });
     } catch (error) {

@@ -40,10 +40,11 @@ const RECOVERED_KINDS = new Set(['alert.recovered', 'fault.recovered']);
 
 export function chatMessage(delivery: ClaimedDelivery, link: string | undefined): ChatMessage {
   const { kind, text, subject, alert } = delivery.content;
-  const title = (subject ?? text.split('\n')[0]).trim();
+  const first = (subject ?? text.split('\n')[0]).trim();
+  const title = delivery.content.urgent ? `Urgent: ${first}` : first;
   const showDevices = Boolean(alert) && !RECOVERED_KINDS.has(kind);
   const devices = showDevices ? (alert?.devices ?? []).map(deviceLine) : [];
-  const rest = text.startsWith(title) ? text.slice(title.length).replace(/^[\s—:-]+/, '') : text;
+  const rest = text.startsWith(first) ? text.slice(first.length).replace(/^[\s—:-]+/, '') : text;
   return {
     kind,
     tone: PROBLEM_KINDS.has(kind) ? 'problem' : RECOVERED_KINDS.has(kind) ? 'recovered' : 'info',

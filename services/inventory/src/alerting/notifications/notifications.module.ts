@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ChannelSender } from './channel-sender';
 import { ChannelRepository } from './channel.repository';
-import { deliveryClockProvider } from './delivery-clock';
+import { DELIVERY_CLOCK, deliveryClockProvider } from './delivery-clock';
 import { DeliveryRepository } from './delivery.repository';
 import { DeliveryRelay } from './delivery.relay';
 import { NotificationsMessageController } from './notifications.message.controller';
@@ -29,6 +29,6 @@ import { WebhookTargets } from './webhook-targets';
     IncidentSync,
     IncidentReconciler,
   ],
-  exports: [DeliveryRepository, DeliveryRelay, IncidentRepository],
+  exports: [DeliveryRepository, DeliveryRelay, IncidentRepository, DELIVERY_CLOCK],
 })
 export class NotificationsModule {}

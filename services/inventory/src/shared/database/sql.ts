@@ -65,6 +65,7 @@ export function tablesOf(dataSource: { options: object }) {
     scheduleSources: `${s}.schedule_sources`,
     occurrences: `${s}.schedule_occurrences`,
     scheduleLocations: `${s}.schedule_locations`,
+    readiness: `${s}.readiness_checks`,
   };
 }
 export type Tables = ReturnType<typeof tablesOf>;

@@ -1,7 +1,8 @@
 import { type BuildingListItem } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { Plus } from 'lucide-react';
+import { CalendarClock, Plus } from 'lucide-react';
 import { memo, useCallback, useEffect, useState } from 'react';
+import { Link } from 'wouter';
 import { useRememberedText, useScrollMemory } from '../../../lib/remembered';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
@@ -85,15 +86,7 @@ export function BuildingsPage() {
   const shown = filterBuildings(buildings.data ?? [], search);
   return (
     <div className="space-y-4">
-      <div className="flex items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold text-slate-900">Campus Buildings</h1>
-        <Tooltip content="Add building">
-          <Button size="round" aria-label="Add building" onClick={() => setMode({ kind: 'add' })}>
-            <Plus aria-hidden className="h-6 w-6" />
-          </Button>
-        </Tooltip>
-      </div>
-      <ProblemsBanner />
+      <Heading onAdd={() => setMode({ kind: 'add' })} />
       <SearchInput
         aria-label="Search buildings"
         placeholder="Search buildings..."
@@ -125,5 +118,29 @@ export function BuildingsPage() {
         />
       )}
     </div>
+  );
+}
+
+/** The title and Add, the problems banner, and the way to the classes ahead ("Before class"). */
+function Heading({ onAdd }: { onAdd: () => void }) {
+  return (
+    <>
+      <div className="flex items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold text-slate-900">Campus Buildings</h1>
+        <Tooltip content="Add building">
+          <Button size="round" aria-label="Add building" onClick={onAdd}>
+            <Plus aria-hidden className="h-6 w-6" />
+          </Button>
+        </Tooltip>
+      </div>
+      <ProblemsBanner />
+      <Link
+        href="/before-class"
+        className="inline-flex items-center gap-2 text-sm font-medium text-brand-700 underline"
+      >
+        <CalendarClock aria-hidden className="h-4 w-4" />
+        Before class
+      </Link>
+    </>
   );
 }

@@ -12,6 +12,8 @@ export interface Episode {
   devices: AlertDevice[];
   /** The room's screen, when ALERTS_APP_URL is set. */
   link: string | null;
+  /** The message was urgent: a class is in the room or about to start. */
+  urgent?: boolean;
 }
 
 /** An incident (a ServiceNow incident, a Jira work item) as we keep and link it. */
@@ -39,9 +41,9 @@ export interface DeskClient {
   resolve(incident: RemoteIncident, episode: Episode): Promise<void>;
 }
 
-/** Every monitored device offline is high; some, medium. */
+/** Every monitored device offline, or a class in the room now or soon (urgent), is high; else medium. */
 export const severityOf = (e: Episode): AlertSeverity =>
-  e.devices.length >= e.monitored ? 'high' : 'medium';
+  e.urgent || e.devices.length >= e.monitored ? 'high' : 'medium';
 
 export const deviceLine = (d: { name: string; address: string | null }) =>
   d.address ? `${d.name} (${d.address})` : d.name;

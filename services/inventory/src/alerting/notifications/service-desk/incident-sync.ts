@@ -50,14 +50,14 @@ export class IncidentSync {
     const alertId = delivery.content.alert?.id ?? (delivery.content.data?.alertId as string | undefined);
     // A digest, a flapping device outside any alert, a fault: nothing for a service desk.
     if (!alertId || !INCIDENT_KINDS.has(delivery.kind)) return;
-    await this.sync(delivery.channel, client, alertId);
+    await this.sync(delivery.channel, client, alertId, delivery.content.urgent === true);
   }
 
-  private async sync(channel: Channel, client: DeskClient, alertId: string): Promise<void> {
+  private async sync(channel: Channel, client: DeskClient, alertId: string, urgent: boolean): Promise<void> {
     const found = await this.incidents.episode(alertId);
     const link =
       found && this.config.ALERTS_APP_URL ? `${this.config.ALERTS_APP_URL}/rooms/${found.roomId}` : null;
-    const episode = found ? { ...found, link } : null;
+    const episode = found ? { ...found, link, urgent } : null;
     const now = this.clock.now();
     const lease = new Date(now.getTime() + this.config.ALERTS_SEND_TIMEOUT_MS * 8 + 10_000);
     const row = await this.incidents.claim(channel.id, alertId, correlationKey(alertId), now, lease);

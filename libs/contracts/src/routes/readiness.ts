@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { type ApiRouteDef } from '../route-def';
+import { readinessClassSchema } from '../readiness';
+import { roomScheduleQuerySchema } from '../schedules';
+
+/** Readiness before classes (the "Before class" screen; docs/operations.md). */
+export const readinessRoutes = {
+  listReadiness: {
+    method: 'GET',
+    path: '/api/readiness',
+    summary:
+      'Classes starting from–to (default: the next 12 hours; at most 31 days), soonest first, each with its room: ready, at risk (why) or not checked',
+    tag: 'Class schedules',
+    access: 'user',
+    // The schedules' range (from before to, at most SCHEDULE_QUERY_MAX_DAYS days): one rule, and
+    // no second copy of it in the web app's entry chunk, which holds the route registry.
+    query: roomScheduleQuerySchema,
+    response: z.array(readinessClassSchema),
+  },
+} as const satisfies Record<string, ApiRouteDef>;

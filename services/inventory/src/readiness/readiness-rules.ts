@@ -1,0 +1,21 @@
+import { type RoomCheckResult } from '@cm/contracts';
+
+/** What a room check found that puts a class at risk: devices offline or partly answering, probe faults. */
+export function readinessReasons(
+  result: Pick<RoomCheckResult, 'equipment'>,
+  names: ReadonlyMap<string, { name: string; ipAddress: string | null }>,
+): string[] {
+  const reasons: string[] = [];
+  for (const e of result.equipment) {
+    const device = names.get(e.equipmentId);
+    const label = device?.ipAddress
+      ? `${device.name} (${device.ipAddress})`
+      : (device?.name ?? e.equipmentId);
+    if (e.status === 'inactive') reasons.push(`${label} offline`);
+    else if (e.status === 'partial') reasons.push(`${label} partly answering`);
+    if (e.probe && e.probe.outcome !== 'answered') {
+      reasons.push(`${label}: ${e.probe.detail ?? `deep probe ${e.probe.outcome}`}`);
+    }
+  }
+  return reasons;
+}

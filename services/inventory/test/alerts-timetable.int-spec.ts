@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import { type Equipment, events, messages, namespacedName, type Room, streams } from '@cm/contracts';
+import { JetStreamConnection } from '@cm/platform';
+import { eventually } from '@cm/platform/testing';
+import { DELIVERY_CLOCK, type DeliveryClock } from '../src/alerting/notifications/delivery-clock';
+import { SCHEDULE_CLOCK, type ScheduleClock } from '../src/schedules/schedule-clock';
+import { STATUS_CONSUMER } from '../src/status/checks/status-events.consumer';
+import { channelsTestEnv, smtpForTests, startReceiver } from './receivers';
+import { inventoryUnderTest, monitorOf, sql } from './support';
+
+const WINDOW_MS = 1000;
+const env: Record<string, string> = {
+  ...channelsTestEnv(),
+  ALERTS_RETRY_MAX_MS: '400',
+  ALERT_AFTER_FAILED_CHECKS: '2',
+  ALERT_GROUP_WINDOW_MS: String(WINDOW_MS),
+  SCHEDULE_TIME_ZONE: 'UTC',
+  SCHEDULE_POLL_TICK_MS: '3600000',
+};
+
+/** A mail's body as a person reads it: quoted-printable undone. */
+const readable = (data: string) =>
+  Buffer.from(
+    data
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
+
+/**
+ * Severity by the timetable: the test holds the clocks (the outbox's and the schedules') at a
+ * Monday morning before teaching hours, and devices on loopback go down.
+ */
+describe('alerts that know the timetable', () => {
+  const smtp = smtpForTests(env);
+  const inventory = inventoryUnderTest(env);
+  const { make, send } = inventory;
+  let monitor: JetStreamConnection;
+  let at = Date.parse('2026-03-02T08:45:00Z');
+  beforeAll(async () => {
+    monitor = await monitorOf(inventory.namespace);
+    const now = () => new Date(at);
+    jest.spyOn(inventory.sut.app.get<DeliveryClock>(DELIVERY_CLOCK), 'now').mockImplementation(now);
+    jest.spyOn(inventory.sut.app.get<ScheduleClock>(SCHEDULE_CLOCK), 'now').mockImplementation(now);
+  });
+  afterAll(() => monitor?.close());
+
+  async function sweep(checks: [Equipment, 'active' | 'inactive'][]) {
+    await monitor.publish(
+      events.statusChecked,
+      {
+        sweepId: randomUUID().slice(0, 18),
+        checks: checks.map(([e, status]) => ({
+          equipmentId: e.id,
+          status,
+          checkedAt: new Date().toISOString(),
+          rttMs: status === 'active' ? 0.2 : null,
+          results: [{ address: e.ipAddress!, alive: status === 'active', rttMs: null }],
+        })),
+      },
+      { msgId: randomUUID() },
+    );
+    await eventually(async () => {
+      const info = await monitor.jsm.consumers.info(
+        namespacedName(inventory.namespace, streams.status.name),
+        STATUS_CONSUMER,
+      );
+      expect({ pending: info.num_pending, unacked: info.num_ack_pending }).toEqual({
+        pending: 0,
+        unacked: 0,
+      });
+    });
+  }
+
+  async function timetable(room: Room, row: string) {
+    const { id } = await send(messages.inventory.createScheduleSource, {
+      name: `Room ${room.name}`,
+      roomId: room.id,
+      buildingId: null,
+      url: null,
+    });
+    await send(messages.inventory.uploadScheduleFile, {
+      id,
+      fileName: 'timetable.csv',
+      text: `Location,Title,Date,Start,End\n${row}\n`,
+    });
+  }
+
+  it('sends an alert in a room with a class soon at once, marked urgent with the class, even outside teaching hours', async () => {
+    const building = await make.building({ name: 'Science Hall' });
+    const room204 = await make.room(building.id, { name: '204' });
+    const room205 = await make.room(building.id, { name: '205' });
+    const projector = await make.equipment(room204.id, { name: 'Projector', ipAddress: '127.0.40.2' });
+    const camera = await make.equipment(room205.id, { name: 'Camera', ipAddress: '127.0.40.3' });
+    const microphone = await make.equipment(room205.id, { name: 'Microphone', ipAddress: '127.0.40.4' });
+    const signing: { secret?: string } = {};
+    const receiver = await startReceiver(() => signing.secret);
+    const hook = await send(messages.inventory.createChannel, {
+      name: 'AV team',
+      type: 'webhook',
+      url: receiver.url,
+      buildingIds: [building.id],
+    });
+    signing.secret = hook.secret!;
+    await send(messages.inventory.createChannel, {
+      name: 'AV desk',
+      type: 'email',
+      recipients: ['av-urgent@example.edu'],
+      buildingIds: [building.id],
+    });
+    // Teaching hours from 10:00: at 08:45 an alert would wait for the digest.
+    const hours = { days: [1, 2, 3, 4, 5, 6, 7], start: '10:00', end: '18:00', timeZone: 'UTC' };
+    await send(messages.inventory.setQuietHours, {
+      buildingId: building.id,
+      quietHours: { ...hours, outside: 'digest' },
+    });
+    // 204 has a class at 09:00 (15 minutes away); 205's is at 09:40 (55 minutes away).
+    await timetable(room204, '204,PHYS 101,2026-03-02,09:00,10:15');
+    await timetable(room205, '205,ECON 101,2026-03-02,09:40,10:30');
+    const pending = (kind: string) =>
+      eventually(async () =>
+        expect(
+          await sql(
+            inventory.sut,
+            `SELECT kind FROM inv.deliveries WHERE channel_id = $1 AND state = 'pending'`,
+            [hook.id],
+          ),
+        ).toContainEqual({ kind }),
+      );
+
+    try {
+      await sweep([
+        [projector, 'inactive'],
+        [camera, 'inactive'],
+      ]);
+      await sweep([
+        [projector, 'inactive'],
+        [camera, 'inactive'],
+      ]);
+      await pending('alert.opened');
+      at += WINDOW_MS;
+      await eventually(() => expect(receiver.received).toHaveLength(1));
+      expect(receiver.received[0].body).toMatchObject({
+        version: 2,
+        kind: 'alert.opened',
+        urgent: true,
+        class: {
+          title: 'PHYS 101',
+          startsAt: '2026-03-02T09:00:00.000Z',
+          endsAt: '2026-03-02T10:15:00.000Z',
+        },
+        alert: { room: { id: room204.id } },
+      });
+      const mails = () => smtp.mails.filter((m) => m.to.includes('av-urgent@example.edu'));
+      await eventually(() => expect(mails()).toHaveLength(1));
+      expect(mails()[0].data).toContain('Subject: Urgent: Room 204, Science Hall: 1 of 1 device offline');
+      expect(readable(mails()[0].data)).toContain('Class: PHYS 101, 09:00–10:15 UTC');
+
+      // 205's class is not close yet: its alert waits for the digest at 10:00, without a class.
+      const digests = await sql<{ text: string; due: Date; urgent: boolean | null }>(
+        inventory.sut,
+        `SELECT payload->>'text' AS text, next_attempt_at AS due, (payload->>'urgent')::boolean AS urgent
+           FROM inv.deliveries WHERE channel_id = $1 AND kind = 'alert.digest'`,
+        [hook.id],
+      );
+      expect(digests).toEqual([
+        {
+          text: expect.stringContaining('Room 205, Science Hall: 1 of 2 devices offline'),
+          due: new Date('2026-03-02T10:00:00Z'),
+          urgent: null,
+        },
+      ]);
+
+      // At 09:20 205's class is 20 minutes away: its next message goes out at once, urgent.
+      at = Date.parse('2026-03-02T09:20:00Z');
+      await sweep([[microphone, 'inactive']]);
+      await sweep([[microphone, 'inactive']]);
+      await pending('alert.updated');
+      at += WINDOW_MS;
+      await eventually(() => expect(receiver.received).toHaveLength(2));
+      expect(receiver.received[1].body).toMatchObject({
+        kind: 'alert.updated',
+        urgent: true,
+        class: { title: 'ECON 101', startsAt: '2026-03-02T09:40:00.000Z' },
+        alert: { room: { id: room205.id }, devices: [{ name: 'Camera' }, { name: 'Microphone' }] },
+      });
+
+      // 204's projector answers during its class: the recovery goes out at once, with the class, not urgent.
+      await sweep([[projector, 'active']]);
+      await eventually(() => expect(receiver.received).toHaveLength(3));
+      expect(receiver.received[2].body).toMatchObject({
+        kind: 'alert.recovered',
+        class: { title: 'PHYS 101' },
+      });
+      expect(receiver.received[2].body.urgent).toBeUndefined();
+    } finally {
+      await receiver.close();
+    }
+  });
+});
