@@ -1,6 +1,5 @@
-// Without zod: the web app's first screens read it (issue 37's budget).
-
-import { type StatusCounts } from './problems';
+// Without zod: the web app's first screens read it (issue 37's budget). The counts are typed here,
+// not imported from ./problems, which re-exports this file.
 
 /**
  * One word for a room or building: offline when every device that should answer is down,
@@ -8,7 +7,7 @@ import { type StatusCounts } from './problems';
  * maintenance are left out: nobody expects them to answer.
  */
 export type RollupStatus = 'active' | 'partial' | 'inactive' | 'empty';
-export function rollupStatus(counts: StatusCounts): RollupStatus {
+export function rollupStatus(counts: { active: number; inactive: number; partial: number }): RollupStatus {
   const watched = counts.active + counts.inactive + counts.partial;
   if (watched === 0) return 'empty';
   if (counts.inactive === watched) return 'inactive';
