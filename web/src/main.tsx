@@ -16,3 +16,7 @@ createRoot(document.getElementById('root')!).render(
 );
 
 registerServiceWorker();
+
+// What queued edits and offline reads need, fetched while the network is surely there: a change
+// made after it is gone must still be kept on the phone.
+void import('./lib/offline/idb').catch(() => undefined);

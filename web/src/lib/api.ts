@@ -220,6 +220,9 @@ async function callJson<R extends JsonRoute>(
   // The schemas (zod and every contract) load beside the first call's answer, not with the first
   // screen: issue 37's budget.
   const schemas = route.response ? import('./api-schemas') : undefined;
+  // Awaited below only when the call answers: a page left or a network lost meanwhile must not
+  // leave its failed load unhandled.
+  schemas?.catch(() => undefined);
   const search = query ? `?${new URLSearchParams(query)}` : '';
   const { res, text } = await fetchText(pathOf(route, params) + search, {
     method: route.method,

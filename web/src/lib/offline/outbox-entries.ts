@@ -10,12 +10,20 @@ import { type OutboxEntry } from './outbox';
 export const store: KeyValueStore<OutboxEntry> = lazyStore();
 
 function lazyStore(): KeyValueStore<OutboxEntry> {
-  const real = import('./idb').then(({ keyValueStore }) => keyValueStore<OutboxEntry>('outbox'));
+  // Asked for at once, so that it is here before the network goes; a load that failed (the page
+  // left, the network lost) is asked for again by the next use rather than kept as a failure.
+  let real: Promise<KeyValueStore<OutboxEntry>> | undefined;
+  const load = () => {
+    real ??= import('./idb').then(({ keyValueStore }) => keyValueStore<OutboxEntry>('outbox'));
+    real.catch(() => (real = undefined));
+    return real;
+  };
+  void load().catch(() => undefined);
   return {
-    get: async (key) => (await real).get(key),
-    all: async () => (await real).all(),
-    put: async (key, value) => (await real).put(key, value),
-    remove: async (key) => (await real).remove(key),
+    get: async (key) => (await load()).get(key),
+    all: async () => (await load()).all(),
+    put: async (key, value) => (await load()).put(key, value),
+    remove: async (key) => (await load()).remove(key),
   };
 }
 let entries: OutboxEntry[] = [];
