@@ -1,6 +1,7 @@
 import { type Equipment, messages, namespacedName, streams } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
 import { DeliverPolicy, JSONCodec } from 'nats';
+import { ProbeRepository } from '../src/catalogue/equipment/probe.repository';
 import { HistoryRetentionService } from '../src/status/checks/history-retention.service';
 import { probeReadings } from './probe-readings';
 import { inventoryUnderTest, monitorOf, sql } from './support';
@@ -112,6 +113,34 @@ describe('inventory device health from probe readings', () => {
       { from: null, to: '1.02' },
       { from: '1.02', to: '1.05' },
     ]);
+  });
+
+  it('answers equipment with the model and serial number a reading filled only together with that reading', async () => {
+    const { id } = await projector();
+    const probes = inventory.sut.app.get(ProbeRepository);
+    const read = probes.views.bind(probes);
+    const views = jest.spyOn(probes, 'views');
+    // The reading commits after the answer has read the equipment and before it reads the health.
+    views.mockImplementationOnce(async (...args) => {
+      await publish([{ equipmentId: id, model: 'EB-L630U', serial: 'X4PK002', checkedAt: at(1) }]);
+      await eventually(async () =>
+        expect(
+          await sql(inventory.sut, 'SELECT 1 FROM inv.equipment_health WHERE equipment_id = $1', [id]),
+        ).toHaveLength(1),
+      );
+      return read(...args);
+    });
+    try {
+      const answer = await send(messages.inventory.getEquipment, { id });
+      expect(answer).toMatchObject({ model: null, serialNumber: null, health: null });
+    } finally {
+      views.mockRestore();
+    }
+    expect(await recorded(id, at(1))).toMatchObject({
+      model: 'EB-L630U',
+      serialNumber: 'X4PK002',
+      health: { model: 'EB-L630U', serial: 'X4PK002' },
+    });
   });
 
   it('changes nothing for readings delivered again, and drops those of deleted equipment', async () => {

@@ -66,9 +66,9 @@ export class EquipmentRepository extends TableRepository {
     super(dataSource);
   }
 
-  async get(id: string): Promise<Equipment | null> {
+  async get(id: string, tx?: Transaction): Promise<Equipment | null> {
     const rows = await queryRows<Equipment>(
-      this.dataSource,
+      tx ?? this.dataSource,
       `SELECT ${columns}, ${checkColumns}
          FROM ${this.t.equipment} e
          LEFT JOIN ${this.t.state} st ON st.equipment_id = e.id
@@ -79,9 +79,9 @@ export class EquipmentRepository extends TableRepository {
   }
 
   /** A room's equipment; null when the room does not exist (one query either way). */
-  async listByRoom(roomId: string): Promise<Equipment[] | null> {
+  async listByRoom(roomId: string, tx?: Transaction): Promise<Equipment[] | null> {
     const rows = await queryRows<Equipment | { id: null }>(
-      this.dataSource,
+      tx ?? this.dataSource,
       `SELECT ${columns}, ${checkColumns}
          FROM ${this.t.rooms} r
          LEFT JOIN ${this.t.equipment} e ON e.room_id = r.id

@@ -33,17 +33,25 @@ export class EquipmentService {
     private readonly probes: ProbeService,
   ) {}
 
-  async listByRoom(roomId: string): Promise<Equipment[]> {
-    return this.probes.withProbes(
-      found(await this.equipment.listByRoom(roomId), () => notFound.room(roomId)),
+  // One snapshot for the equipment and its health: a health reading fills an empty model and
+  // serial number in the transaction that records it, and an answer shows both or neither.
+  listByRoom(roomId: string): Promise<Equipment[]> {
+    return this.equipment.snapshot(async (tx) =>
+      this.probes.withProbes(
+        found(await this.equipment.listByRoom(roomId, tx), () => notFound.room(roomId)),
+        tx,
+      ),
     );
   }
 
-  async get(id: string): Promise<Equipment> {
-    const [equipment] = await this.probes.withProbes([
-      found(await this.equipment.get(id), () => notFound.equipment(id)),
-    ]);
-    return equipment;
+  get(id: string): Promise<Equipment> {
+    return this.equipment.snapshot(async (tx) => {
+      const [equipment] = await this.probes.withProbes(
+        [found(await this.equipment.get(id, tx), () => notFound.equipment(id))],
+        tx,
+      );
+      return equipment;
+    });
   }
 
   async listByBuilding(buildingId: string): Promise<EquipmentOption[]> {

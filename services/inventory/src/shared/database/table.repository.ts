@@ -24,6 +24,14 @@ export abstract class TableRepository {
   }
 
   /**
+   * Runs the reads of `work` on one snapshot of the database: what one answer puts together from
+   * several statements is as of one moment, not half before and half after another's commit.
+   */
+  snapshot<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction('REPEATABLE READ', work);
+  }
+
+  /**
    * Sets the fields `changes` carries (mapped to columns by `updatable`) and counts the edit in
    * `version`, in `manager`'s transaction when given; null when no row has the id. With
    * `ifVersion`, a row at another version is left as it is and a stale-version error raised.
