@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { ErrorCode, MAX_UPLOAD_BYTES, mediaMessages } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
-import { UPLOAD_IDLE_TIMERS } from '../src/http/idle-timers';
+import { type IdleTimers, UPLOAD_IDLE_TIMERS } from '../src/http/idle-timers';
 import { fetch, holdIdleTimers, openRequest, startAuthAndGateway } from './support';
 
 const png = Buffer.concat([
@@ -164,12 +164,13 @@ describe('uploads through the gateway (PUT /store/…, no S3_PUBLIC_ENDPOINT)', 
       const stalled = openPut(url, { 'content-type': 'image/png', 'content-length': png.length });
       opened.push(stalled);
       await stalled.send(png.subarray(0, 4));
-      await eventually(async () => {
-        const busy = await put(await uploadUrl(png.length), png);
-        expect(busy.status).toBe(429);
-        expect(busy.headers.get('retry-after')).toBe('10');
-        expect(await busy.json()).toMatchObject({ code: ErrorCode.TOO_MANY_UPLOADS });
-      });
+      // Its slot is taken before it is forwarded, and its idle timer starts with the forwarding: a
+      // second upload sent earlier could take the only slot first and leave the stalled one a 429.
+      await eventually(() => expect(timers.start).toHaveBeenCalledTimes(1));
+      const busy = await put(await uploadUrl(png.length), png);
+      expect(busy.status).toBe(429);
+      expect(busy.headers.get('retry-after')).toBe('10');
+      expect(await busy.json()).toMatchObject({ code: ErrorCode.TOO_MANY_UPLOADS });
 
       await eventually(() => expect(timers.runOut()).toBe(1));
       expect(await stalled.answer).toMatchObject({
@@ -320,6 +321,8 @@ describe('uploads through the gateway to a store that checks no signature (s3rve
     expect(created.status).toBe(201);
     const hog = (await sut.signIn('slot-hog', 'slot-hog secret')).cookie;
     // The hog's uploads stall after a few bytes, each on a link of its own (UPLOAD_MAX_CONCURRENT_PER_USER 2).
+    // A forwarded upload holds its slot, and its idle timer starts as it is forwarded.
+    const forwarded = jest.spyOn(sut.gateway.app.get<IdleTimers>(UPLOAD_IDLE_TIMERS), 'start');
     for (let i = 0; i < 2; i++) {
       const stalled = openPut((await uploadUrlFor(hog)).toString(), {
         'content-type': 'image/png',
@@ -328,14 +331,14 @@ describe('uploads through the gateway to a store that checks no signature (s3rve
       opened.push(stalled);
       await stalled.send(png.subarray(0, 4));
     }
-    const third = await uploadUrlFor(hog);
-    await eventually(async () => {
-      const res = await put(third, png);
-      expect(res.status).toBe(429);
-      expect(await res.json()).toEqual({
-        code: ErrorCode.TOO_MANY_UPLOADS,
-        message: 'You already have 2 uploads in progress. Wait for one to finish, then try again.',
-      });
+    // A third sent before both are forwarded could take a slot first.
+    await eventually(() => expect(forwarded).toHaveBeenCalledTimes(2));
+    forwarded.mockRestore();
+    const third = await put(await uploadUrlFor(hog), png);
+    expect(third.status).toBe(429);
+    expect(await third.json()).toEqual({
+      code: ErrorCode.TOO_MANY_UPLOADS,
+      message: 'You already have 2 uploads in progress. Wait for one to finish, then try again.',
     });
     // Requests without a valid link hold no slot at all.
     for (let i = 0; i < 5; i++) {
