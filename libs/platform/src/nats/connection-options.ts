@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { type NatsAuthMode, natsInboxPrefix, type NatsPrincipal } from '@cm/contracts';
-import { credsAuthenticator, type Authenticator } from 'nats';
+import {
+  type Authenticator,
+  connect,
+  type ConnectionOptions,
+  credsAuthenticator,
+  type NatsConnection,
+} from 'nats';
 import { type CoreConfig } from '../config';
 
 /** What every NATS connection of a process adds to its servers: its credentials and its inboxes. */
@@ -30,6 +36,33 @@ export const natsConnectionSettings = {
   pingInterval: 5000,
   maxPingOut: 2,
 } as const;
+
+/**
+ * How long a process keeps trying for its first connection when every server is slow to answer:
+ * on a machine at a load average of 20, the handshake can take longer than `timeout`, and a
+ * service that gave up at once would fail to start for a moment's load. A refusal (nothing
+ * listens) still fails at once: waiting would only hide a wrong NATS_URL.
+ */
+export const NATS_FIRST_CONNECT_MS = 30_000;
+
+const slowAnswer = new Set(['TIMEOUT', 'CONNECTION_TIMEOUT']);
+
+/** nats.js's `connect`, tried again while the servers answer too slowly, for up to `withinMs`. */
+export async function connectPatiently(
+  options: ConnectionOptions,
+  withinMs = NATS_FIRST_CONNECT_MS,
+  connectOnce: (options: ConnectionOptions) => Promise<NatsConnection> = connect,
+): Promise<NatsConnection> {
+  const deadline = performance.now() + withinMs;
+  for (;;) {
+    try {
+      return await connectOnce(options);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (!slowAnswer.has(String(code)) || performance.now() >= deadline) throw error;
+    }
+  }
+}
 
 type NatsAuthConfig = Pick<
   CoreConfig,

@@ -19,7 +19,6 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 import {
-  connect,
   type JetStreamClient,
   type JetStreamManager,
   JSONCodec,
@@ -33,7 +32,12 @@ import { CONFIG, type CoreConfig, type JetStreamConfig } from '../config';
 import { HealthService } from '../health';
 import { MetricsService } from '../metrics/metrics.service';
 import { closeIfStartFails } from '../start-resources';
-import { natsClientOptions, type NatsClientOptions, natsConnectionSettings } from './connection-options';
+import {
+  connectPatiently,
+  natsClientOptions,
+  type NatsClientOptions,
+  natsConnectionSettings,
+} from './connection-options';
 import { DurableConsumer, type DurableConsumerOptions } from './durable-consumer';
 import {
   ensureStream,
@@ -88,7 +92,7 @@ export class JetStreamConnection {
   ) {}
 
   static async connect(options: JetStreamConnectOptions): Promise<JetStreamConnection> {
-    const nc = await connect({
+    const nc = await connectPatiently({
       ...options.connection,
       servers: options.servers.split(','),
       name: options.name,

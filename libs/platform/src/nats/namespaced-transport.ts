@@ -1,7 +1,8 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ClientNats, ServerNats, type NatsOptions } from '@nestjs/microservices';
-import { headers as natsHeaders, type Msg, type Subscription } from 'nats';
+import { type ConnectionOptions, headers as natsHeaders, type Msg, type Subscription } from 'nats';
 import { platformMetrics } from '../metrics/platform-metrics';
+import { connectPatiently } from './connection-options';
 import { extractTraceContext, injectTraceHeaders } from './trace-headers';
 
 type NatsTransportOptions = NonNullable<NatsOptions['options']>;
@@ -26,9 +27,9 @@ export class NamespacedServerNats extends ServerNats {
 
   constructor(
     private readonly namespace: string,
-    options: NatsTransportOptions,
+    private readonly connection: NatsTransportOptions,
   ) {
-    super(options);
+    super(connection);
     this.status.subscribe((status) => {
       this.connected = status === 'connected';
       if (!this.connected) return;
@@ -50,6 +51,11 @@ export class NamespacedServerNats extends ServerNats {
       if (this.connected) return publish(response);
       this.held.push(() => publish(response));
     };
+  }
+
+  /** Nest's first connection, tried again while the servers answer slowly (see connectPatiently). */
+  override createNatsClient(): ReturnType<ServerNats['createNatsClient']> {
+    return connectPatiently(this.connection as ConnectionOptions);
   }
 
   override normalizePattern(pattern: Parameters<ServerNats['normalizePattern']>[0]): string {
@@ -127,6 +133,11 @@ export class NamespacedClientNats extends ClientNats {
     options: NatsTransportOptions,
   ) {
     super(options);
+  }
+
+  /** Nest's first connection, tried again while the servers answer slowly (see connectPatiently). */
+  override createClient(): ReturnType<ClientNats['createClient']> {
+    return connectPatiently(this.options as ConnectionOptions);
   }
 
   protected override normalizePattern(pattern: Parameters<ClientNats['normalizePattern']>[0]): string {
