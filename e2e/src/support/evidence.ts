@@ -83,7 +83,21 @@ export async function keepEvidenceIfFailed(only?: Page): Promise<void> {
     await page.screenshot({ path: `${file}.png`, timeout: 5_000 }).catch(() => {});
     const html = await page.content().catch((error: Error) => `(no content: ${error.message})`);
     writeFileSync(`${file}.html`, html);
-    process.stderr.write(`Browser evidence of "${test}" kept in ${file}.*\n`);
+    // The CI keeps only its printed output: the gist goes there too.
+    const text = await page
+      .evaluate('document.body ? document.body.innerText : ""')
+      .then((t) => String(t).replace(/\s+/g, ' ').slice(0, 400))
+      .catch(() => '(no text)');
+    const open = calls.filter((c) => !c.outcome || /^(failed|[45]\d\d)/.test(c.outcome));
+    const gist = lines.filter((_, i) => open.includes(calls[i])).slice(-12);
+    process.stderr.write(
+      [
+        `Browser evidence of "${test}" kept in ${file}.*`,
+        `  at ${page.url()}, ${calls.length} calls, shows: ${text}`,
+        ...gist.map((line) => `  ${line}`),
+        '',
+      ].join('\n'),
+    );
   }
 }
 
