@@ -102,6 +102,23 @@ export class IncidentSync {
     return { ...current, state: 'resolved' };
   }
 
+  /**
+   * The open incidents of ours the service desk has, up to `maxPages` pages: their correlation
+   * keys and numbers. Each request within ALERTS_SEND_TIMEOUT_MS; throws `SendError` on a failure.
+   */
+  async openRemote(channel: Channel, maxPages: number): Promise<{ key: string; number: string }[]> {
+    const client = this.client(channel);
+    const found: { key: string; number: string }[] = [];
+    let page: string | null = null;
+    for (let n = 0; n < maxPages; n++) {
+      const answer = await client.openIncidents(page);
+      found.push(...answer.incidents.map(({ key, incident }) => ({ key, number: incident.number })));
+      page = answer.next;
+      if (!page) break;
+    }
+    return found;
+  }
+
   private client(channel: Channel): DeskClient {
     let secret: string;
     try {
