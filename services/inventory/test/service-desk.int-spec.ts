@@ -60,10 +60,9 @@ describe('ServiceNow and Jira Service Management channels', () => {
   }
 
   /** A message of the alert to the channel, as the engine queues it; sent at once. */
-  async function queue(channelId: string, alertId: string, kind: DeliveryContent['kind']) {
-    const [id] = await inventory.sut.app
-      .get(DeliveryRepository)
-      .enqueue([{ channelId, alertId, content: { kind, text: kind, alert: { id: alertId } as Alert } }]);
+  async function queue(channelId: string, alertId: string, kind: DeliveryContent['kind'], urgent = false) {
+    const content = { kind, text: kind, alert: { id: alertId } as Alert, ...(urgent ? { urgent } : {}) };
+    const [id] = await inventory.sut.app.get(DeliveryRepository).enqueue([{ channelId, alertId, content }]);
     inventory.sut.app.get(DeliveryRelay).kick();
     return id;
   }
@@ -528,6 +527,38 @@ describe('ServiceNow and Jira Service Management channels', () => {
         await jira.http.stop();
       }
     });
+  });
+
+  it('ServiceNow: urgency and impact as the channel maps them; a class in the room now or soon takes urgency 1', async () => {
+    const sn = await startFakeServiceNow();
+    try {
+      const channel = await create({
+        name: 'AV desk (mapped)',
+        type: 'servicenow',
+        url: sn.http.url,
+        username: sn.credentials.username,
+        password: sn.credentials.secret,
+        mapping: { severity: { high: { urgency: '2', impact: '1' }, medium: { urgency: '3', impact: '3' } } },
+      });
+      const levels = () =>
+        sn.http.requests
+          .filter((r) => r.method === 'POST')
+          .map((r) => ({ urgency: r.body?.urgency, impact: r.body?.impact }));
+      const some = await episode();
+      await sent(await queue(channel.id, some.alertId, 'alert.opened'));
+      const all = await episode();
+      await all.setDevices([all.display, all.projector]);
+      await sent(await queue(channel.id, all.alertId, 'alert.opened'));
+      const inClass = await episode();
+      await sent(await queue(channel.id, inClass.alertId, 'alert.opened', true));
+      expect(levels()).toEqual([
+        { urgency: '3', impact: '3' },
+        { urgency: '2', impact: '1' },
+        { urgency: '1', impact: '1' },
+      ]);
+    } finally {
+      await sn.http.stop();
+    }
   });
 
   describe('Jira Service Management', () => {

@@ -71,6 +71,8 @@ export class ServiceNowClient implements DeskClient {
         correlation_id: key,
         correlation_display: 'Classroom Monitor',
         ...m.severity[severityOf(episode)],
+        // A class in the room now or soon: the highest urgency, whatever the mapping says.
+        ...(episode.urgent ? { urgency: '1' } : {}),
         ...(m.assignmentGroup ? { assignment_group: m.assignmentGroup } : {}),
         ...(m.callerId ? { caller_id: m.callerId } : {}),
         ...(m.category ? { category: m.category } : {}),
