@@ -2,6 +2,7 @@ import { type AlertDevice, jiraMappingSchema, serviceNowMappingSchema } from '@c
 import { CONFIG } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Config } from '../../../config';
+import { LiveEventsPublisher } from '../../../shared/live/live-events.publisher';
 import { DELIVERY_CLOCK, type DeliveryClock } from '../delivery-clock';
 import { TEST_KIND } from '../delivery-policy';
 import { type ClaimedDelivery } from '../delivery.repository';
@@ -42,6 +43,7 @@ export class IncidentSync {
     @Inject(DELIVERY_CLOCK) private readonly clock: DeliveryClock,
     private readonly incidents: IncidentRepository,
     private readonly targets: WebhookTargets,
+    private readonly live: LiveEventsPublisher,
   ) {}
 
   async deliver(delivery: ClaimedDelivery): Promise<void> {
@@ -68,6 +70,11 @@ export class IncidentSync {
       if (after === 'forget') await this.incidents.forget(channel.id, alertId);
       else if (after) await this.incidents.record(channel.id, alertId, after);
       recorded = after !== null;
+      // The room's screen shows the incident's number and state: an open one refetches its alert.
+      if (found && after && after !== 'forget' && (after.state !== row.state || !row.remote)) {
+        const { roomId, buildingId } = found;
+        this.live.inventoryChanged({ kind: 'alert', action: 'updated', id: roomId, roomId, buildingId });
+      }
     } finally {
       if (!recorded) await this.incidents.release(channel.id, alertId);
     }

@@ -36,10 +36,12 @@ export class IncidentRepository extends TableRepository {
   }
 
   /** The room alert as it is now; null when it is gone (its room was deleted). */
-  async episode(alertId: string): Promise<Omit<Episode, 'link'> | null> {
-    const [row] = await queryRows<Omit<Episode, 'link' | 'place'> & { room: string; building: string }>(
+  async episode(alertId: string): Promise<(Omit<Episode, 'link'> & { buildingId: string }) | null> {
+    const [row] = await queryRows<
+      Omit<Episode, 'link' | 'place'> & { room: string; building: string; buildingId: string }
+    >(
       this.dataSource,
-      `SELECT a.id AS "alertId", a.room_id AS "roomId", r.name AS room, b.name AS building,
+      `SELECT a.id AS "alertId", a.room_id AS "roomId", r.building_id AS "buildingId", r.name AS room, b.name AS building,
               ${isoOf('a.opened_at')} AS "openedAt",
               CASE WHEN a.closed_at IS NULL THEN NULL ELSE ${isoOf('a.closed_at')} END AS "closedAt",
               (SELECT count(*)::int FROM ${this.t.equipment} m WHERE m.room_id = r.id AND m.ip_address IS NOT NULL)
