@@ -1,4 +1,15 @@
-import { type AlertDevice, type AlertSeverity } from '@cm/contracts';
+import { type AlertDevice, type AlertSeverity, type ChannelType } from '@cm/contracts';
+
+/** A service desk channel as its client needs it: where, as whom, and how alerts are written. */
+export interface DeskChannel {
+  id: string;
+  name: string;
+  type: ChannelType;
+  url: string | null;
+  /** The password or API token, sealed with ALERTS_SECRET_KEY. */
+  sealedSecret: string | null;
+  settings: { username?: string; mapping?: Record<string, unknown> };
+}
 
 /** A room's alert as a service desk is told of it. */
 export interface Episode {

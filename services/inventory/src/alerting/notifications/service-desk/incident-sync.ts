@@ -9,7 +9,7 @@ import { type ClaimedDelivery } from '../delivery.repository';
 import { openSecret } from '../secret-box';
 import { SendError } from '../send-error';
 import { WebhookTargets } from '../webhook-targets';
-import { type DeskClient, deviceLine, type Episode, episodeTitle } from './desk-client';
+import { type DeskChannel, type DeskClient, deviceLine, type Episode, episodeTitle } from './desk-client';
 import { DeskHttp } from './desk-http';
 import { IncidentRepository, type IncidentRow, type NotedDevice } from './incident.repository';
 import { JiraClient } from './jira.client';
@@ -113,7 +113,7 @@ export class IncidentSync {
    * The open incidents of ours the service desk has, up to `maxPages` pages: their correlation
    * keys and numbers. Each request within ALERTS_SEND_TIMEOUT_MS; throws `SendError` on a failure.
    */
-  async openRemote(channel: Channel, maxPages: number): Promise<{ key: string; number: string }[]> {
+  async openRemote(channel: DeskChannel, maxPages: number): Promise<{ key: string; number: string }[]> {
     const client = this.client(channel);
     const found: { key: string; number: string }[] = [];
     let page: string | null = null;
@@ -126,7 +126,7 @@ export class IncidentSync {
     return found;
   }
 
-  private client(channel: Channel): DeskClient {
+  private client(channel: DeskChannel): DeskClient {
     let secret: string;
     try {
       secret = openSecret(this.config.ALERTS_SECRET_KEY!, channel.sealedSecret!, channel.id);

@@ -4,8 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isoOf } from '../../../shared/database/sql';
 import { TableRepository } from '../../../shared/database/table.repository';
-import { type ClaimedDelivery } from '../delivery.repository';
-import { type Episode, type RemoteIncident } from './desk-client';
+import { type DeskChannel, type Episode, type RemoteIncident } from './desk-client';
 
 /** A device as the incident named it. */
 export interface NotedDevice {
@@ -143,11 +142,11 @@ export class IncidentRepository extends TableRepository {
     );
   }
 
-  /** Enabled service desk channels, as a delivery's channel, for the reconciliation's listing. */
-  async deskChannels(): Promise<ClaimedDelivery['channel'][]> {
+  /** Enabled service desk channels, for the reconciliation's listing. */
+  async deskChannels(): Promise<DeskChannel[]> {
     return queryRows(
       this.dataSource,
-      `SELECT c.id, c.name, c.type, c.url, c.recipients, c.enabled, c.secret AS "sealedSecret", c.settings
+      `SELECT c.id, c.name, c.type, c.url, c.secret AS "sealedSecret", c.settings
          FROM ${this.t.channels} c
         WHERE c.enabled AND c.type IN ('servicenow', 'jira-service-management') AND c.secret IS NOT NULL
         ORDER BY c.created_at, c.id`,
