@@ -450,7 +450,7 @@ describe('ServiceNow and Jira Service Management channels', () => {
       }
     });
 
-    it('ServiceNow: a listing that fails or hangs is left to the next round, within the send timeout', async () => {
+    it('ServiceNow: a listing that fails or hangs (ended by the send timeout) is left to the next round', async () => {
       const sn = await startFakeServiceNow();
       try {
         await create({
