@@ -15,10 +15,10 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 const goalKb = 120;
 /**
  * What fails the check until the goal is met: no route may grow past today's heaviest (/settings,
- * 207.8 kB with zod off the entry, the shell and the lists; docs/benchmarks.md). Lower it with
- * each cut, down to the goal.
+ * 203.9 kB with zod off the entry, the shell and the lists, and the channel form fetched after the
+ * Notifications tab is drawn; docs/benchmarks.md). Lower it with each cut, down to the goal.
  */
-const ceilingKb = 208;
+const ceilingKb = 204;
 
 /** Each entry route and the chunks (by their module's file name) its first screen loads. */
 const signedIn = ['signed-in-app'];

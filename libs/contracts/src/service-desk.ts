@@ -38,7 +38,21 @@ const fieldMap = (label: string) =>
 export const alertSeverities = ['high', 'medium'] as const;
 export type AlertSeverity = (typeof alertSeverities)[number];
 
-const level = z.enum(['1', '2', '3'], { message: 'Urgency and impact must be 1, 2 or 3' });
+/** ServiceNow's urgency and impact levels: 1 High, 2 Medium, 3 Low. */
+export const serviceNowLevels = ['1', '2', '3'] as const;
+const level = z.enum(serviceNowLevels, { message: 'Urgency and impact must be 1, 2 or 3' });
+
+/**
+ * Urgency and impact per severity when the channel sets none. A class in the room now or soon
+ * always takes urgency 1, whatever is set (the timetable's urgent flag).
+ */
+export const serviceNowSeverityDefaults = {
+  high: { urgency: '1', impact: '2' },
+  medium: { urgency: '2', impact: '2' },
+} as const;
+
+/** Jira priority names per severity when the channel sets none (a stock scheme's). */
+export const jiraPriorityDefaults = { high: 'High', medium: 'Medium' } as const;
 
 export const serviceNowMappingSchema = z.object({
   /** `assignment_group`: a group's name or sys_id; none leaves the instance's assignment rules to it. */
@@ -52,7 +66,7 @@ export const serviceNowMappingSchema = z.object({
       high: z.object({ urgency: level, impact: level }),
       medium: z.object({ urgency: level, impact: level }),
     })
-    .default({ high: { urgency: '1', impact: '2' }, medium: { urgency: '2', impact: '2' } }),
+    .default(serviceNowSeverityDefaults),
   /** The state a recovery sets: 6, Resolved, on a stock instance (7 Closed needs itil_admin). */
   resolveState: text('Resolve state', 40).default('6'),
   /** Stock close codes since Utah: "Solution provided", "Resolved by caller", … ("Solved (Permanently)" before). */
@@ -71,10 +85,10 @@ export const jiraMappingSchema = z.object({
     .regex(/^[A-Z][A-Z0-9_]{0,19}$/, { message: 'Project key must be a Jira project key, such as AV' }),
   /** The work type (issue type) by name: "[System] Incident" in an IT service management project. */
   issueType: text('Issue type', 80).default('[System] Incident'),
-  /** Priority names per severity. */
+  /** Priority names per severity; an urgent alert (a class now or soon) is high. */
   priority: z
     .object({ high: text('Priority', 80), medium: text('Priority', 80) })
-    .default({ high: 'High', medium: 'Medium' }),
+    .default(jiraPriorityDefaults),
   /** The transition a recovery takes, by name; the first to a "done" status when none matches. */
   resolveTransition: text('Resolve transition', 80).default('Resolve'),
   closeNotes: text('Close comment', 4000).default(

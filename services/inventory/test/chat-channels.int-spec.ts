@@ -1,33 +1,16 @@
-import { type ChannelCreateInput, type DeliveryContent, ErrorCode, messages } from '@cm/contracts';
+import { type ChannelCreateInput, ErrorCode, messages } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
 import { DeliveryRepository } from '../src/alerting/notifications/delivery.repository';
 import { DeliveryRelay } from '../src/alerting/notifications/delivery.relay';
 import { channelsTestEnv, deliveryRow } from './receivers';
+import { openedContent, roomId } from './support/chat-fixtures';
 import { matrixTextSchema, slackMessageSchema, teamsWorkflowsSchema } from './support/chat-schemas';
 import { startFakeChat } from './support/fake-chat';
 import { failureOf, inventoryUnderTest, sql } from './support';
 
 const appUrl = 'https://monitor.campus.edu';
-const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-
-/** An alert message as the engine writes it: room 204 of Science Hall, two devices down. */
-const opened: DeliveryContent = {
-  kind: 'alert.opened',
-  subject: 'Room 204, Science Hall: 2 of 5 devices offline',
-  text: 'Room 204, Science Hall: 2 of 5 devices offline — Display (10.1.2.4), Projector (10.1.2.3)',
-  alert: {
-    id: uuid(1),
-    room: { id: uuid(2), name: '204' },
-    building: { id: uuid(3), name: 'Science Hall' },
-    openedAt: '2026-11-24T19:59:00.000Z',
-    closedAt: null,
-    monitored: 5,
-    devices: [
-      { id: uuid(4), name: 'Display', address: '10.1.2.4', status: 'inactive', since: null },
-      { id: uuid(5), name: 'Projector', address: '10.1.2.3', status: 'partial', since: null },
-    ],
-  },
-};
+/** Room 204 of Science Hall, two devices down, Physics 101 on. */
+const opened = openedContent();
 
 describe('Teams, Slack and Matrix channels', () => {
   const env = { ...channelsTestEnv(), ALERTS_APP_URL: appUrl };
@@ -43,7 +26,7 @@ describe('Teams, Slack and Matrix channels', () => {
     return id;
   };
 
-  it('posts an Adaptive Card to a Teams Workflows webhook: room, building, devices, a link to the room', async () => {
+  it('posts an Adaptive Card to a Teams Workflows webhook: room, building, class, devices, a link to the room', async () => {
     const teams = await startFakeChat({ status: 202 });
     try {
       const channel = await create({ type: 'teams', url: teams.url('/workflows/abc/triggers/manual/run') });
@@ -67,20 +50,21 @@ describe('Teams, Slack and Matrix channels', () => {
           facts: [
             { title: 'Room', value: '204' },
             { title: 'Building', value: 'Science Hall' },
+            { title: 'Class', value: 'Physics 101, 20:00–21:30 UTC' },
           ],
         },
         expect.objectContaining({ text: 'Display (10.1.2.4): offline' }),
         expect.objectContaining({ text: 'Projector (10.1.2.3): partly answering' }),
       ]);
       expect(card.actions).toEqual([
-        { type: 'Action.OpenUrl', title: 'Open room 204', url: `${appUrl}/rooms/${uuid(2)}` },
+        { type: 'Action.OpenUrl', title: 'Open room 204', url: `${appUrl}/rooms/${roomId}` },
       ]);
     } finally {
       await teams.close();
     }
   });
 
-  it("posts Block Kit to a Slack incoming webhook, and waits what a 429's Retry-After asks", async () => {
+  it("posts Block Kit (room, building, class, devices, link) to a Slack incoming webhook, and waits what a 429's Retry-After asks", async () => {
     const slack = await startFakeChat();
     try {
       const channel = await create({ type: 'slack', url: slack.url('/services/T000/B000/XXXX') });
@@ -97,7 +81,16 @@ describe('Teams, Slack and Matrix channels', () => {
       expect(waiting.next!.getTime() - Date.now()).toBeGreaterThan(60_000);
       const body = slackMessageSchema.parse(slack.requests[0].body);
       expect(body.text).toBe(opened.text);
-      expect(JSON.stringify(body.blocks)).toContain(`<${appUrl}/rooms/${uuid(2)}|Open room 204>`);
+      expect(JSON.stringify(body.blocks)).toContain(`<${appUrl}/rooms/${roomId}|Open room 204>`);
+      expect(body.blocks[1]).toEqual({
+        type: 'section',
+        fields: [
+          { type: 'mrkdwn', text: '*Room*\n204' },
+          { type: 'mrkdwn', text: '*Building*\nScience Hall' },
+          { type: 'mrkdwn', text: '*Class*\nPhysics 101, 20:00–21:30 UTC' },
+        ],
+      });
+      expect(JSON.stringify(body.blocks)).toContain('• Display (10.1.2.4): offline');
     } finally {
       await slack.close();
     }
@@ -135,8 +128,11 @@ describe('Teams, Slack and Matrix channels', () => {
       expect(matrix.requests[0].headers.authorization).toBe(`Bearer ${token}`);
       expect(matrix.events).toBe(1);
       const event = matrixTextSchema.parse(matrix.requests[1].body);
+      expect(event.formatted_body).toContain(
+        '<p><strong>Room:</strong> 204<br><strong>Building:</strong> Science Hall<br><strong>Class:</strong> Physics 101, 20:00–21:30 UTC</p>',
+      );
       expect(event.formatted_body).toContain('<li>Display (10.1.2.4): offline</li>');
-      expect(event.formatted_body).toContain(`<a href="${appUrl}/rooms/${uuid(2)}">Open room 204</a>`);
+      expect(event.formatted_body).toContain(`<a href="${appUrl}/rooms/${roomId}">Open room 204</a>`);
     } finally {
       await matrix.close();
     }

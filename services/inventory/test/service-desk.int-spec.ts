@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type Alert, type ChannelCreateInput, type DeliveryContent, messages } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
 import { DELIVERY_CLOCK, type DeliveryClock } from '../src/alerting/notifications/delivery-clock';
@@ -59,10 +60,9 @@ describe('ServiceNow and Jira Service Management channels', () => {
   }
 
   /** A message of the alert to the channel, as the engine queues it; sent at once. */
-  async function queue(channelId: string, alertId: string, kind: DeliveryContent['kind']) {
-    const [id] = await inventory.sut.app
-      .get(DeliveryRepository)
-      .enqueue([{ channelId, alertId, content: { kind, text: kind, alert: { id: alertId } as Alert } }]);
+  async function queue(channelId: string, alertId: string, kind: DeliveryContent['kind'], urgent = false) {
+    const content = { kind, text: kind, alert: { id: alertId } as Alert, ...(urgent ? { urgent } : {}) };
+    const [id] = await inventory.sut.app.get(DeliveryRepository).enqueue([{ channelId, alertId, content }]);
     inventory.sut.app.get(DeliveryRelay).kick();
     return id;
   }
@@ -368,6 +368,197 @@ describe('ServiceNow and Jira Service Management channels', () => {
       }
       expect(sn.http.requests.filter((r) => r.method === 'PATCH' && r.body?.state === '6')).toHaveLength(1);
     });
+  });
+
+  /** A later reconciliation round, on a clock moved past the last one. */
+  let minutes = 60;
+  async function round(): Promise<number | null> {
+    const clock = inventory.sut.app.get<DeliveryClock>(DELIVERY_CLOCK);
+    minutes += 11;
+    const now = jest.spyOn(clock, 'now').mockReturnValue(new Date(Date.now() + minutes * 60_000));
+    try {
+      return await inventory.sut.app.get(IncidentReconciler).tick();
+    } finally {
+      now.mockRestore();
+    }
+  }
+
+  describe("the service desk's side: open incidents we lost track of", () => {
+    it('ServiceNow: lists open incidents with our key, page by page, and resolves the one whose alert ended, once', async () => {
+      const sn = await startFakeServiceNow();
+      try {
+        const channel = await create({
+          name: 'AV desk (reconcile)',
+          type: 'servicenow',
+          url: sn.http.url,
+          username: sn.credentials.username,
+          password: sn.credentials.secret,
+        });
+        const incident = (n: number, key: string, state = '2') => ({
+          sys_id: `${String(n).padStart(4, '0')}eeee0000eeee0000eeee0000eeee`,
+          number: `INC${String(50000 + n).padStart(7, '0')}`,
+          state,
+          correlation_id: key,
+          fields: {},
+          work_notes: [],
+        });
+        // 120 open incidents of another installation sharing the instance (keys naming no alert
+        // here), one of a person's with another key, then those of our alerts: the lost one on page 2.
+        for (let n = 0; n < 120; n++) sn.incidents.push(incident(n, `cm-${randomUUID()}`));
+        sn.incidents.push(incident(200, 'PRB-7'));
+        const ended = await episode();
+        await ended.close();
+        const stillOpen = await episode();
+        const resolvedByPerson = await episode();
+        await resolvedByPerson.close();
+        sn.incidents.push(
+          incident(201, `cm-${ended.alertId}`),
+          incident(202, `cm-${stillOpen.alertId}`),
+          incident(203, `cm-${resolvedByPerson.alertId}`, '6'),
+        );
+
+        expect(await round()).toBe(1);
+        const table = '/api/now/table/incident';
+        const listing = `${table}?sysparm_query=correlation_idSTARTSWITHcm-^active=true^ORDERBYsys_created_on^ORDERBYsys_id&sysparm_fields=sys_id,number,state,correlation_id&sysparm_limit=100`;
+        // The listing's requests (the resolve it queued may already be on its way).
+        const listed = sn.http.requests.filter((r) => r.path.includes('STARTSWITH'));
+        expect(listed.map((r) => [r.method, r.path])).toEqual([
+          ['GET', `${listing}&sysparm_offset=0`],
+          ['GET', `${listing}&sysparm_offset=100`],
+        ]);
+        const lost = sn.incidents.find((i) => i.number === 'INC0050201')!;
+        await eventually(async () => expect(lost.state).toBe('6'));
+        // Now tracked: the room's closed alert names it, and the delivery log says what was done.
+        const log = await send(messages.inventory.listDeliveries, { channelId: channel.id });
+        expect(log.items.map((d) => [d.kind, d.text, d.state, d.incident?.number])).toEqual([
+          ['incident.reconcile', "Resolving INC0050201: the room's alert has ended", 'sent', 'INC0050201'],
+        ]);
+
+        // The next round finds nothing to mend: one resolve, no incident opened, the others untouched.
+        expect(await round()).toBe(0);
+        const resolves = sn.http.requests.filter((r) => r.method === 'PATCH');
+        expect(resolves.map((r) => [r.path.split('?')[0], r.body?.state])).toEqual([
+          [`${table}/${lost.sys_id}`, '6'],
+        ]);
+        expect(sn.http.requests.filter((r) => r.method === 'POST')).toEqual([]);
+        expect(sn.incidents.filter((i) => i.state !== '2').map((i) => i.number)).toEqual([
+          'INC0050201',
+          'INC0050203',
+        ]);
+      } finally {
+        await sn.http.stop();
+      }
+    });
+
+    it('ServiceNow: a listing that fails or hangs (ended by the send timeout) is left to the next round', async () => {
+      const sn = await startFakeServiceNow();
+      try {
+        await create({
+          name: 'AV desk (down)',
+          type: 'servicenow',
+          url: sn.http.url,
+          username: sn.credentials.username,
+          password: sn.credentials.secret,
+        });
+        const ended = await episode();
+        await ended.close();
+        sn.incidents.push({
+          sys_id: 'abcd0000abcd0000abcd0000abcd0000',
+          number: 'INC0077777',
+          state: '1',
+          correlation_id: `cm-${ended.alertId}`,
+          fields: {},
+          work_notes: [],
+        });
+        sn.http.faults.push({ hang: true });
+        expect(await round()).toBe(0);
+        sn.http.faults.push({ status: 500 });
+        expect(await round()).toBe(0);
+        expect(await round()).toBe(1);
+        await eventually(async () => expect(sn.incidents[0].state).toBe('6'));
+      } finally {
+        await sn.http.stop();
+      }
+    });
+
+    it('Jira Service Management: open work items labelled ours, paged by token; the lost one resolved once', async () => {
+      const jira = await startFakeJira();
+      try {
+        const channel = await create({
+          name: 'AV JSM (reconcile)',
+          type: 'jira-service-management',
+          url: jira.http.url,
+          username: jira.credentials.username,
+          token: jira.credentials.secret,
+          mapping: { projectKey: 'AV' },
+        });
+        const item = (key: string, status: 'Open' | 'Resolved' = 'Open') => ({
+          key: `AV-${jira.issues.length + 1}`,
+          status,
+          fields: { project: { key: 'AV' }, labels: ['classroom-monitor', key] },
+          comments: [],
+        });
+        for (let n = 0; n < 105; n++) jira.issues.push(item(`cm-${randomUUID()}`));
+        const ended = await episode();
+        await ended.close();
+        const stillOpen = await episode();
+        jira.issues.push(item(`cm-${ended.alertId}`));
+        jira.issues.push(item(`cm-${stillOpen.alertId}`));
+
+        expect(await round()).toBe(1);
+        const jql =
+          'project = "AV" AND labels = "classroom-monitor" AND statusCategory != Done ORDER BY created ASC';
+        const search = `/rest/api/3/search/jql?jql=${jql}&fields=status,labels&maxResults=100`;
+        const listed = jira.http.requests.filter((r) => r.path.includes('statusCategory'));
+        expect(listed.map((r) => r.path)).toEqual([search, `${search}&nextPageToken=100`]);
+        await eventually(async () => expect(jira.issues[105].status).toBe('Resolved'));
+        expect(await round()).toBe(0);
+        expect(jira.http.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([
+          '/rest/api/3/issue/AV-106/transitions',
+        ]);
+        expect(jira.issues.filter((i) => i.status !== 'Open').map((i) => i.key)).toEqual(['AV-106']);
+        const [logged] = (await send(messages.inventory.listDeliveries, { channelId: channel.id })).items;
+        expect(logged).toMatchObject({
+          kind: 'incident.reconcile',
+          state: 'sent',
+          incident: { number: 'AV-106' },
+        });
+      } finally {
+        await jira.http.stop();
+      }
+    });
+  });
+
+  it('ServiceNow: urgency and impact as the channel maps them; a class in the room now or soon takes urgency 1', async () => {
+    const sn = await startFakeServiceNow();
+    try {
+      const channel = await create({
+        name: 'AV desk (mapped)',
+        type: 'servicenow',
+        url: sn.http.url,
+        username: sn.credentials.username,
+        password: sn.credentials.secret,
+        mapping: { severity: { high: { urgency: '2', impact: '1' }, medium: { urgency: '3', impact: '3' } } },
+      });
+      const levels = () =>
+        sn.http.requests
+          .filter((r) => r.method === 'POST')
+          .map((r) => ({ urgency: r.body?.urgency, impact: r.body?.impact }));
+      const some = await episode();
+      await sent(await queue(channel.id, some.alertId, 'alert.opened'));
+      const all = await episode();
+      await all.setDevices([all.display, all.projector]);
+      await sent(await queue(channel.id, all.alertId, 'alert.opened'));
+      const inClass = await episode();
+      await sent(await queue(channel.id, inClass.alertId, 'alert.opened', true));
+      expect(levels()).toEqual([
+        { urgency: '3', impact: '3' },
+        { urgency: '2', impact: '1' },
+        { urgency: '1', impact: '1' },
+      ]);
+    } finally {
+      await sn.http.stop();
+    }
   });
 
   describe('Jira Service Management', () => {

@@ -8,10 +8,25 @@ export interface JiraIssue {
 }
 
 const done = (s: JiraIssue['status']) => s === 'Resolved' || s === 'Closed';
-const view = (i: JiraIssue) => ({
+const view = (i: JiraIssue, labels = false) => ({
   key: i.key,
-  fields: { status: { name: i.status, statusCategory: { key: done(i.status) ? 'done' : 'indeterminate' } } },
+  fields: {
+    status: { name: i.status, statusCategory: { key: done(i.status) ? 'done' : 'indeterminate' } },
+    ...(labels ? { labels: i.fields.labels } : {}),
+  },
 });
+
+/** The JQL the integration writes: a project, a label, perhaps `statusCategory != Done`. */
+function matches(jql: string, i: JiraIssue): boolean {
+  const project = /project = "([^"]+)"/.exec(jql)?.[1];
+  const label = /labels = "([^"]+)"/.exec(jql)?.[1];
+  if (!project || !label) throw new Error(`The fake Jira does not know the query ${jql}`);
+  return (
+    i.key.startsWith(`${project}-`) &&
+    (i.fields.labels as string[]).includes(label) &&
+    (!jql.includes('statusCategory != Done') || !done(i.status))
+  );
+}
 
 /**
  * Jira Service Management as the platform REST API v3 serves a service project: create a work
@@ -29,9 +44,23 @@ export async function startFakeJira(credentials = { username: 'av-bot@campus.edu
     const [path, query = ''] = req.path.split('?');
     if (path === '/rest/api/3/myself') return { status: 200, body: { accountId: 'x', active: true } };
     if (path === '/rest/api/3/search/jql') {
-      const label = /labels = "([^"]+)"/.exec(query)?.[1];
-      const found = issues.filter((i) => (i.fields.labels as string[]).includes(label ?? ''));
-      return { status: 200, body: { issues: found.slice(0, 1).map(view) } };
+      // The path arrives decoded: the parameters split at &, which no query here holds in a value.
+      const params = new URLSearchParams(query.replace(/\+/g, '%2B'));
+      const found = issues.filter((i) => matches(params.get('jql') ?? '', i));
+      const max = Number(params.get('maxResults') ?? 50);
+      // The page token is opaque to callers; here, the offset of the page.
+      const from = Number(params.get('nextPageToken') ?? 0);
+      const page = found.slice(from, from + max);
+      const isLast = from + max >= found.length;
+      const labels = (params.get('fields') ?? '').split(',').includes('labels');
+      return {
+        status: 200,
+        body: {
+          issues: page.map((i) => view(i, labels)),
+          ...(isLast ? {} : { nextPageToken: String(from + max) }),
+          isLast,
+        },
+      };
     }
     if (path === '/rest/api/3/issue' && req.method === 'POST') {
       const fields = (req.body?.fields ?? {}) as Record<string, unknown>;

@@ -10,7 +10,36 @@ export interface SnIncident {
 }
 
 const TABLE = '/api/now/table/incident';
-const view = (i: SnIncident) => ({ sys_id: i.sys_id, number: i.number, state: i.state });
+const view = (i: SnIncident, fields = 'sys_id,number,state') =>
+  Object.fromEntries(
+    fields
+      .split(',')
+      .map((f) => [
+        f,
+        f === 'sys_id' || f === 'number' || f === 'state' || f === 'correlation_id' ? i[f] : undefined,
+      ]),
+  );
+
+/** New, In Progress and On Hold: what `active=true` matches. */
+const active = (i: SnIncident) => Number(i.state) < 6;
+
+/**
+ * An encoded query's conditions as the integration writes them (`correlation_id=…`,
+ * `correlation_idSTARTSWITH…`, `active=true`, joined by ^; ORDERBY is creation order here).
+ */
+function matches(query: string, i: SnIncident): boolean {
+  return query
+    .split('^')
+    .filter((c) => c && !c.startsWith('ORDERBY'))
+    .every((c) => {
+      const startsWith = /^correlation_idSTARTSWITH(.*)$/.exec(c);
+      if (startsWith) return i.correlation_id.startsWith(startsWith[1]);
+      const equals = /^correlation_id=(.*)$/.exec(c);
+      if (equals) return i.correlation_id === equals[1];
+      if (c === 'active=true') return active(i);
+      throw new Error(`The fake ServiceNow does not know the condition ${c}`);
+    });
+}
 
 /**
  * ServiceNow's Table API on `incident`, as far as the integration uses it: create, query by
@@ -25,9 +54,17 @@ export async function startFakeServiceNow(credentials = { username: 'cm.integrat
   const handle = (req: { method: string; path: string; body: Record<string, unknown> | null }) => {
     const [path, query = ''] = req.path.split('?');
     if (path === TABLE && req.method === 'GET') {
-      const key = /correlation_id=([^^&]+)/.exec(query)?.[1];
-      const matching = incidents.filter((i) => key === undefined || i.correlation_id === key);
-      return { status: 200, body: { result: matching.slice(0, 1).map(view) } };
+      // The path arrives decoded: the parameters split at &, which no query here holds in a value.
+      const params = new URLSearchParams(query.replace(/\+/g, '%2B'));
+      const filter = params.get('sysparm_query') ?? '';
+      const limit = Number(params.get('sysparm_limit') ?? 10_000);
+      const offset = Number(params.get('sysparm_offset') ?? 0);
+      const matching = incidents.filter((i) => matches(filter, i));
+      const fields = params.get('sysparm_fields') ?? undefined;
+      return {
+        status: 200,
+        body: { result: matching.slice(offset, offset + limit).map((i) => view(i, fields)) },
+      };
     }
     if (path === TABLE && req.method === 'POST') {
       const { correlation_id, ...fields } = req.body ?? {};

@@ -1,4 +1,5 @@
 import { type DeliveryContent } from '@cm/contracts';
+import { openedContent, physics, roomId, uuid } from '../../../test/support/chat-fixtures';
 import {
   matrixTextSchema,
   slackMessageSchema,
@@ -8,17 +9,28 @@ import { chatMessage } from './chat-message';
 import { CHAT_MAX_DEVICES, matrixPayload, slackPayload, teamsPayload } from './chat-payloads';
 import { type ClaimedDelivery } from './delivery.repository';
 
-const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-const link = `https://monitor.campus.edu/rooms/${id(2)}`;
+const link = `https://monitor.campus.edu/rooms/${roomId}`;
 
+/** The alert message with `devices` devices, markup in the building's and the first one's names. */
 function delivery(content: Partial<DeliveryContent>, devices = 2): ClaimedDelivery {
+  const base = openedContent({
+    building: 'Science <Hall> & Annex',
+    devices: Array.from({ length: devices }, (_, i) => ({
+      id: uuid(100 + i),
+      name: i === 0 ? 'Display <!channel>' : `Projector ${i}`,
+      address: `10.1.2.${i + 3}`,
+      status: i === 0 ? ('inactive' as const) : ('partial' as const),
+      since: '2026-11-24T19:58:30.000Z',
+    })),
+    class: null,
+  });
   return {
-    id: id(9),
+    id: uuid(9),
     kind: content.kind ?? 'alert.opened',
     attempts: 1,
     createdAt: '2026-11-24T20:00:00.000Z',
     channel: {
-      id: id(8),
+      id: uuid(8),
       name: 'AV',
       type: 'slack',
       url: 'https://hooks.slack.com/services/T/B/x',
@@ -27,35 +39,12 @@ function delivery(content: Partial<DeliveryContent>, devices = 2): ClaimedDelive
       sealedSecret: null,
       settings: {},
     },
-    content: {
-      kind: 'alert.opened',
-      subject: 'Room 204, Science Hall: 2 of 5 devices offline',
-      text: 'Room 204, Science Hall: 2 of 5 devices offline — Display (10.1.2.4), Projector (10.1.2.3)',
-      alert: {
-        id: id(1),
-        room: { id: id(2), name: '204' },
-        building: { id: id(3), name: 'Science <Hall> & Annex' },
-        openedAt: '2026-11-24T19:59:00.000Z',
-        closedAt: null,
-        monitored: 5,
-        devices: Array.from({ length: devices }, (_, i) => ({
-          id: id(100 + i),
-          name: i === 0 ? 'Display <!channel>' : `Projector ${i}`,
-          address: `10.1.2.${i + 3}`,
-          status: i === 0 ? ('inactive' as const) : ('partial' as const),
-          since: '2026-11-24T19:58:30.000Z',
-        })),
-      },
-      ...content,
-    },
+    content: { ...base, ...content },
   };
 }
 
 describe('chat payloads', () => {
-  const opened = chatMessage(
-    delivery({ class: { title: 'Physics 101', startsAt: '2026-11-24T20:00:00.000Z', endsAt: null } }),
-    link,
-  );
+  const opened = chatMessage(delivery({ class: physics }), link);
 
   it('makes a Teams Workflows message with an Adaptive Card 1.4: room, building, class, devices, link', () => {
     const payload = teamsWorkflowsSchema.parse(teamsPayload(opened));
@@ -67,7 +56,7 @@ describe('chat payloads', () => {
       facts: [
         { title: 'Room', value: '204' },
         { title: 'Building', value: 'Science <Hall> & Annex' },
-        { title: 'Class', value: 'Physics 101, 20:00 UTC' },
+        { title: 'Class', value: 'Physics 101, 20:00–21:30 UTC' },
       ],
     });
     expect(card.body.slice(2).map((b) => ('text' in b ? b.text : ''))).toEqual([
@@ -85,6 +74,14 @@ describe('chat payloads', () => {
     expect(payload.text).toBe(
       'Room 204, Science Hall: 2 of 5 devices offline — Display (10.1.2.4), Projector (10.1.2.3)',
     );
+    expect(payload.blocks[1]).toEqual({
+      type: 'section',
+      fields: [
+        { type: 'mrkdwn', text: '*Room*\n204' },
+        { type: 'mrkdwn', text: '*Building*\nScience &lt;Hall&gt; &amp; Annex' },
+        { type: 'mrkdwn', text: '*Class*\nPhysics 101, 20:00–21:30 UTC' },
+      ],
+    });
     expect(payload.blocks.at(-1)).toEqual({
       type: 'context',
       elements: [{ type: 'mrkdwn', text: `<${link}|Open room 204>` }],
@@ -99,7 +96,7 @@ describe('chat payloads', () => {
       'Room 204, Science Hall: 2 of 5 devices offline',
       'Room: 204',
       'Building: Science <Hall> & Annex',
-      'Class: Physics 101, 20:00 UTC',
+      'Class: Physics 101, 20:00–21:30 UTC',
       '- Display <!channel> (10.1.2.3): offline',
       '- Projector 1 (10.1.2.4): partly answering',
       link,

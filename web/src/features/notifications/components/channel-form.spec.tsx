@@ -207,6 +207,13 @@ describe(ChannelForm.name, () => {
     await userEvent.type(screen.getByLabelText('Password'), 'pw');
     await userEvent.type(screen.getByLabelText('Assignment group'), 'AV Support');
     await userEvent.type(screen.getByLabelText('Extra fields on resolve'), '{{"u_cause": "Network"}');
+    expect(screen.getByLabelText('Urgency when all devices are offline')).toHaveAccessibleDescription(
+      'A class in the room now or soon always gets 1 – High',
+    );
+    await userEvent.click(screen.getByLabelText('Impact when all devices are offline'));
+    await userEvent.click(await screen.findByRole('option', { name: '1 – High' }));
+    await userEvent.click(screen.getByLabelText('Urgency when some devices are offline'));
+    await userEvent.click(await screen.findByRole('option', { name: '3 – Low' }));
     await userEvent.click(screen.getByRole('button', { name: 'Add channel' }));
 
     await waitFor(() => expect(onDone).toHaveBeenCalled());
@@ -222,9 +229,50 @@ describe(ChannelForm.name, () => {
         closeCode: 'Solution provided',
         resolveState: '6',
         resolveFields: { u_cause: 'Network' },
+        // Those not chosen at their defaults.
+        severity: { high: { urgency: '1', impact: '1' }, medium: { urgency: '3', impact: '2' } },
       }),
       enabled: true,
       buildingIds: null,
+    });
+  });
+
+  it("shows a ServiceNow channel's urgency and impact to edit, and asks Jira for its priorities", async () => {
+    const desk: Channel = {
+      ...channel,
+      type: 'servicenow',
+      username: 'cm.integration',
+      mapping: { severity: { high: { urgency: '1', impact: '1' }, medium: { urgency: '3', impact: '3' } } },
+    };
+    fakeFetch(buildings);
+    const { unmount } = renderWithApp(<ChannelForm channel={desk} onDone={() => {}} />);
+    await screen.findByLabelText('Science Hall');
+    expect(screen.getByLabelText('Impact when all devices are offline')).toHaveTextContent('1 – High');
+    expect(screen.getByLabelText('Urgency when some devices are offline')).toHaveTextContent('3 – Low');
+    unmount();
+
+    const calls = fakeFetch(buildings, {
+      status: 201,
+      body: { ...channel, type: 'jira-service-management', secret: null },
+    });
+    const onDone = jest.fn();
+    await shown(<ChannelForm onDone={onDone} />);
+    await userEvent.type(screen.getByLabelText('Name'), 'AV JSM');
+    await userEvent.click(screen.getByLabelText('Type'));
+    await userEvent.click(await screen.findByRole('option', { name: 'Jira Service Management' }));
+    await userEvent.type(screen.getByLabelText('Site URL'), 'https://campus.atlassian.net');
+    await userEvent.type(screen.getByLabelText('Account e-mail'), 'av-bot@campus.edu');
+    await userEvent.type(screen.getByLabelText('API token'), 'tok');
+    await userEvent.type(screen.getByLabelText('Project key'), 'AV');
+    expect(screen.getByLabelText('Priority when all devices are offline')).toHaveAccessibleDescription(
+      'Also when a class is in the room now or soon. Empty: "High"',
+    );
+    await userEvent.type(screen.getByLabelText('Priority when all devices are offline'), 'Highest');
+    await userEvent.click(screen.getByRole('button', { name: 'Add channel' }));
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
+    expect(JSON.parse(String(calls[1].init?.body)).mapping).toMatchObject({
+      projectKey: 'AV',
+      priority: { high: 'Highest', medium: 'Medium' },
     });
   });
 });

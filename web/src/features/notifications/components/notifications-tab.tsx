@@ -1,13 +1,19 @@
 import { type Channel } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
+import { lazyComponent } from '../../../components/ui/lazy-component';
 import { ShownOnce } from '../../../components/ui/shown-once';
 import { channelTypesQuery } from '../api/notifications';
-import { ChannelForm } from './channel-form';
 import { ChannelList } from './channel-list';
 import { DeliveryLog } from './delivery-log';
 import { QuietHoursSection } from './quiet-hours-section';
+
+/** The channel form (a service desk's mapping among its fields), fetched once the tab is drawn. */
+const ChannelForm = lazyComponent(
+  () => import('./channel-form'),
+  (m) => m.ChannelForm,
+);
 
 type DialogState = { open: false } | { open: true; channel?: Channel } | { open: true; secret: string };
 
@@ -17,6 +23,7 @@ export function NotificationsTab() {
   const types = useQuery(channelTypesQuery);
   const close = () => setDialog({ open: false });
   const showSecret = (secret: string) => setDialog({ open: true, secret });
+  useEffect(() => ChannelForm.preload(), []);
 
   return (
     <div className="space-y-4">
@@ -40,12 +47,14 @@ export function NotificationsTab() {
           {dialog.open && 'secret' in dialog ? (
             <SecretOnce secret={dialog.secret} onDone={close} />
           ) : dialog.open ? (
-            <ChannelForm
-              key={dialog.channel?.id ?? 'new'}
-              channel={dialog.channel}
-              types={types.data}
-              onDone={(secret) => (secret ? showSecret(secret) : close())}
-            />
+            <Suspense fallback={null}>
+              <ChannelForm
+                key={dialog.channel?.id ?? 'new'}
+                channel={dialog.channel}
+                types={types.data}
+                onDone={(secret) => (secret ? showSecret(secret) : close())}
+              />
+            </Suspense>
           ) : null}
         </DialogContent>
       </Dialog>

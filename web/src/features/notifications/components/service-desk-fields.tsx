@@ -1,4 +1,6 @@
+import { serviceNowLevels, serviceNowSeverityDefaults } from '@cm/contracts';
 import { type FieldValues, type Path, type UseFormReturn } from 'react-hook-form';
+import { SelectField } from '../../../components/form/select-field';
 import { TextField } from '../../../components/form/text-field';
 
 type Form<T extends FieldValues> = Pick<
@@ -40,6 +42,18 @@ const mappingBoxes: Record<DeskType, Box[]> = {
   'jira-service-management': [
     { name: 'projectKey', label: 'Project key', max: 20, hint: 'The service project, such as AV' },
     { name: 'issueType', label: 'Work type', max: 80, hint: 'Empty: "[System] Incident"' },
+    {
+      name: 'highPriority',
+      label: 'Priority when all devices are offline',
+      max: 80,
+      hint: 'Also when a class is in the room now or soon. Empty: "High"',
+    },
+    {
+      name: 'mediumPriority',
+      label: 'Priority when some devices are offline',
+      max: 80,
+      hint: 'Empty: "Medium"',
+    },
     { name: 'resolveTransition', label: 'Resolve transition', max: 80, hint: 'Empty: "Resolve"' },
     {
       name: 'closeNotes',
@@ -67,6 +81,48 @@ const extraBoxes: Box[] = [
     multiline: true,
   },
 ];
+
+const levelNames: Record<string, string> = { '1': '1 – High', '2': '2 – Medium', '3': '3 – Low' };
+
+const levelBoxes = [
+  {
+    name: 'highUrgency',
+    label: 'Urgency when all devices are offline',
+    default: serviceNowSeverityDefaults.high.urgency,
+    hint: 'A class in the room now or soon always gets 1 – High',
+  },
+  {
+    name: 'highImpact',
+    label: 'Impact when all devices are offline',
+    default: serviceNowSeverityDefaults.high.impact,
+  },
+  {
+    name: 'mediumUrgency',
+    label: 'Urgency when some devices are offline',
+    default: serviceNowSeverityDefaults.medium.urgency,
+  },
+  {
+    name: 'mediumImpact',
+    label: 'Impact when some devices are offline',
+    default: serviceNowSeverityDefaults.medium.impact,
+  },
+] as const;
+
+/** ServiceNow's urgency and impact per severity (it works out the priority from them). */
+function ServiceNowLevels<T extends FieldValues>({ form }: { form: Form<T> }) {
+  return levelBoxes.map((box) => (
+    <SelectField
+      key={box.name}
+      form={form}
+      name={`mapping.${box.name}` as Path<T>}
+      label={box.label}
+      options={serviceNowLevels}
+      labelOf={(v) => levelNames[v]}
+      placeholder={`Default: ${levelNames[box.default]}`}
+      hint={'hint' in box ? box.hint : undefined}
+    />
+  ));
+}
 
 /**
  * A service desk's fields: the integration user, its password (ServiceNow) or API token (Jira),
@@ -102,6 +158,7 @@ export function ServiceDeskFields<T extends FieldValues>({
         type="password"
         autoComplete="new-password"
       />
+      {sn ? <ServiceNowLevels form={form} /> : null}
       {[...mappingBoxes[type], ...extraBoxes].map((box) => (
         <TextField
           key={box.name}

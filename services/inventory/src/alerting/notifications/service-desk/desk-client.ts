@@ -1,4 +1,15 @@
-import { type AlertDevice, type AlertSeverity } from '@cm/contracts';
+import { type AlertDevice, type AlertSeverity, type ChannelType } from '@cm/contracts';
+
+/** A service desk channel as its client needs it: where, as whom, and how alerts are written. */
+export interface DeskChannel {
+  id: string;
+  name: string;
+  type: ChannelType;
+  url: string | null;
+  /** The password or API token, sealed with ALERTS_SECRET_KEY. */
+  sealedSecret: string | null;
+  settings: { username?: string; mapping?: Record<string, unknown> };
+}
 
 /** A room's alert as a service desk is told of it. */
 export interface Episode {
@@ -39,7 +50,24 @@ export interface DeskClient {
   /** A work note (ServiceNow) or internal comment (Jira). */
   note(incident: RemoteIncident, text: string): Promise<void>;
   resolve(incident: RemoteIncident, episode: Episode): Promise<void>;
+  /**
+   * One page of the service desk's open incidents that carry a correlation key of ours (`cm-…`),
+   * oldest first, from `page` (null: the first); `next` is null after the last.
+   */
+  openIncidents(page: string | null): Promise<OpenPage>;
 }
+
+/** A page of open incidents with their correlation keys. */
+export interface OpenPage {
+  incidents: { key: string; incident: RemoteIncident }[];
+  next: string | null;
+}
+
+/** How many open incidents one listing request asks for. */
+export const OPEN_PAGE_SIZE = 100;
+
+/** The prefix of every correlation key we give (`cm-<alert id>`). */
+export const KEY_PREFIX = 'cm-';
 
 /** Every monitored device offline, or a class in the room now or soon (urgent), is high; else medium. */
 export const severityOf = (e: Episode): AlertSeverity =>

@@ -2,13 +2,14 @@ import { type AlertDevice, jiraMappingSchema, serviceNowMappingSchema } from '@c
 import { CONFIG } from '@cm/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { type Config } from '../../../config';
+import { LiveEventsPublisher } from '../../../shared/live/live-events.publisher';
 import { DELIVERY_CLOCK, type DeliveryClock } from '../delivery-clock';
 import { TEST_KIND } from '../delivery-policy';
 import { type ClaimedDelivery } from '../delivery.repository';
 import { openSecret } from '../secret-box';
 import { SendError } from '../send-error';
 import { WebhookTargets } from '../webhook-targets';
-import { type DeskClient, deviceLine, type Episode, episodeTitle } from './desk-client';
+import { type DeskChannel, type DeskClient, deviceLine, type Episode, episodeTitle } from './desk-client';
 import { DeskHttp } from './desk-http';
 import { IncidentRepository, type IncidentRow, type NotedDevice } from './incident.repository';
 import { JiraClient } from './jira.client';
@@ -42,6 +43,7 @@ export class IncidentSync {
     @Inject(DELIVERY_CLOCK) private readonly clock: DeliveryClock,
     private readonly incidents: IncidentRepository,
     private readonly targets: WebhookTargets,
+    private readonly live: LiveEventsPublisher,
   ) {}
 
   async deliver(delivery: ClaimedDelivery): Promise<void> {
@@ -68,6 +70,11 @@ export class IncidentSync {
       if (after === 'forget') await this.incidents.forget(channel.id, alertId);
       else if (after) await this.incidents.record(channel.id, alertId, after);
       recorded = after !== null;
+      // The room's screen shows the incident's number and state: an open one refetches its alert.
+      if (found && after && after !== 'forget' && (after.state !== row.state || !row.remote)) {
+        const { roomId, buildingId } = found;
+        this.live.inventoryChanged({ kind: 'alert', action: 'updated', id: roomId, roomId, buildingId });
+      }
     } finally {
       if (!recorded) await this.incidents.release(channel.id, alertId);
     }
@@ -102,7 +109,24 @@ export class IncidentSync {
     return { ...current, state: 'resolved' };
   }
 
-  private client(channel: Channel): DeskClient {
+  /**
+   * The open incidents of ours the service desk has, up to `maxPages` pages: their correlation
+   * keys and numbers. Each request within ALERTS_SEND_TIMEOUT_MS; throws `SendError` on a failure.
+   */
+  async openRemote(channel: DeskChannel, maxPages: number): Promise<{ key: string; number: string }[]> {
+    const client = this.client(channel);
+    const found: { key: string; number: string }[] = [];
+    let page: string | null = null;
+    for (let n = 0; n < maxPages; n++) {
+      const answer = await client.openIncidents(page);
+      found.push(...answer.incidents.map(({ key, incident }) => ({ key, number: incident.number })));
+      page = answer.next;
+      if (!page) break;
+    }
+    return found;
+  }
+
+  private client(channel: DeskChannel): DeskClient {
     let secret: string;
     try {
       secret = openSecret(this.config.ALERTS_SECRET_KEY!, channel.sealedSecret!, channel.id);

@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isoOf } from '../../../shared/database/sql';
 import { TableRepository } from '../../../shared/database/table.repository';
-import { type Episode, type RemoteIncident } from './desk-client';
+import { type DeskChannel, type Episode, type RemoteIncident } from './desk-client';
 
 /** A device as the incident named it. */
 export interface NotedDevice {
@@ -35,10 +35,12 @@ export class IncidentRepository extends TableRepository {
   }
 
   /** The room alert as it is now; null when it is gone (its room was deleted). */
-  async episode(alertId: string): Promise<Omit<Episode, 'link'> | null> {
-    const [row] = await queryRows<Omit<Episode, 'link' | 'place'> & { room: string; building: string }>(
+  async episode(alertId: string): Promise<(Omit<Episode, 'link'> & { buildingId: string }) | null> {
+    const [row] = await queryRows<
+      Omit<Episode, 'link' | 'place'> & { room: string; building: string; buildingId: string }
+    >(
       this.dataSource,
-      `SELECT a.id AS "alertId", a.room_id AS "roomId", r.name AS room, b.name AS building,
+      `SELECT a.id AS "alertId", a.room_id AS "roomId", r.building_id AS "buildingId", r.name AS room, b.name AS building,
               ${isoOf('a.opened_at')} AS "openedAt",
               CASE WHEN a.closed_at IS NULL THEN NULL ELSE ${isoOf('a.closed_at')} END AS "closedAt",
               (SELECT count(*)::int FROM ${this.t.equipment} m WHERE m.room_id = r.id AND m.ip_address IS NOT NULL)
@@ -138,6 +140,40 @@ export class IncidentRepository extends TableRepository {
         WHERE i.state = 'open' AND (a.id IS NULL OR a.closed_at IS NOT NULL)
         ORDER BY i.created_at`,
     );
+  }
+
+  /** Enabled service desk channels, for the reconciliation's listing. */
+  async deskChannels(): Promise<DeskChannel[]> {
+    return queryRows(
+      this.dataSource,
+      `SELECT c.id, c.name, c.type, c.url, c.secret AS "sealedSecret", c.settings
+         FROM ${this.t.channels} c
+        WHERE c.enabled AND c.type IN ('servicenow', 'jira-service-management') AND c.secret IS NOT NULL
+        ORDER BY c.created_at, c.id`,
+    );
+  }
+
+  /**
+   * Among the alerts of incidents a channel's service desk has open, those that ended here and
+   * whose incident we do not track (no row names it: it was opened by an attempt that died
+   * before recording it, or its row was lost) and that no message still waits to mend. An alert
+   * still open is left to its own messages; one we track, to `unresolved` (or, resolved or closed
+   * by us, to the person who reopened it).
+   */
+  async lostTrack(channelId: string, alertIds: string[]): Promise<string[]> {
+    if (alertIds.length === 0) return [];
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource,
+      `SELECT a.id FROM ${this.t.alerts} a
+        WHERE a.id = ANY($2::uuid[]) AND a.closed_at IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM ${this.t.incidents} i
+                           WHERE i.channel_id = $1 AND i.alert_id = a.id AND i.remote_id IS NOT NULL)
+          AND NOT EXISTS (SELECT 1 FROM ${this.t.deliveries} d
+                           WHERE d.channel_id = $1 AND d.alert_id = a.id AND d.state IN ('pending', 'sending'))
+        ORDER BY a.closed_at, a.id`,
+      [channelId, alertIds],
+    );
+    return rows.map((row) => row.id);
   }
 
   /**

@@ -4,6 +4,9 @@ import {
   type DeskClient,
   type Episode,
   episodeText,
+  KEY_PREFIX,
+  OPEN_PAGE_SIZE,
+  type OpenPage,
   episodeTitle,
   type RemoteIncident,
   severityOf,
@@ -13,7 +16,7 @@ import { type DeskHttp } from './desk-http';
 interface Issue {
   id?: string;
   key: string;
-  fields?: { status?: { statusCategory?: { key?: string } } };
+  fields?: { status?: { statusCategory?: { key?: string } }; labels?: string[] };
 }
 
 interface Transition {
@@ -21,6 +24,9 @@ interface Transition {
   name: string;
   to?: { statusCategory?: { key?: string } };
 }
+
+/** The label of every work item we open, beside its key's. */
+const LABEL = 'classroom-monitor';
 
 /** Plain text as the Atlassian Document Format API v3 takes: a paragraph per line. */
 export function adf(text: string): object {
@@ -77,7 +83,7 @@ export class JiraClient implements DeskClient {
         issuetype: { name: m.issueType },
         summary: episodeTitle(episode),
         description: adf(episodeText(episode)),
-        labels: ['classroom-monitor', key],
+        labels: [LABEL, key],
         priority: { name: m.priority[severityOf(episode)] },
         ...m.createFields,
       },
@@ -121,6 +127,24 @@ export class JiraClient implements DeskClient {
       ...(Object.keys(m.resolveFields).length > 0 ? { fields: m.resolveFields } : {}),
       update: { comment: [{ add: { body: adf(m.closeNotes) } }] },
     });
+  }
+
+  async openIncidents(page: string | null): Promise<OpenPage> {
+    // Labels match whole words only in JQL: every work item we open has ours, and its key's label.
+    const jql = `project = "${this.mapping.projectKey}" AND labels = "${LABEL}" AND statusCategory != Done ORDER BY created ASC`;
+    const token = page ? `&nextPageToken=${encodeURIComponent(page)}` : '';
+    const answer = await this.http.json<{ issues?: Issue[]; nextPageToken?: string; isLast?: boolean }>(
+      'GET',
+      `/rest/api/3/search/jql?jql=${encodeURIComponent(jql)}&fields=status,labels&maxResults=${OPEN_PAGE_SIZE}${token}`,
+      'list the open work items it raised',
+    );
+    return {
+      incidents: (answer.issues ?? []).map((issue) => ({
+        key: issue.fields?.labels?.find((l) => l.startsWith(KEY_PREFIX)) ?? '',
+        incident: this.incident(issue),
+      })),
+      next: answer.isLast !== true && answer.nextPageToken ? answer.nextPageToken : null,
+    };
   }
 
   private incident(issue: Issue | undefined): RemoteIncident {

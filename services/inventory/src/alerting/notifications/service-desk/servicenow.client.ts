@@ -4,6 +4,9 @@ import {
   type DeskClient,
   type Episode,
   episodeText,
+  KEY_PREFIX,
+  OPEN_PAGE_SIZE,
+  type OpenPage,
   episodeTitle,
   type RemoteIncident,
   severityOf,
@@ -14,6 +17,7 @@ interface Record {
   sys_id: string;
   number: string;
   state: string;
+  correlation_id?: string;
 }
 
 /** States from Resolved on (6 Resolved, 7 Closed, 8 Canceled): a person or we ended it. */
@@ -67,6 +71,8 @@ export class ServiceNowClient implements DeskClient {
         correlation_id: key,
         correlation_display: 'Classroom Monitor',
         ...m.severity[severityOf(episode)],
+        // A class in the room now or soon: the highest urgency, whatever the mapping says.
+        ...(episode.urgent ? { urgency: '1' } : {}),
         ...(m.assignmentGroup ? { assignment_group: m.assignmentGroup } : {}),
         ...(m.callerId ? { caller_id: m.callerId } : {}),
         ...(m.category ? { category: m.category } : {}),
@@ -100,6 +106,24 @@ export class ServiceNowClient implements DeskClient {
         ...m.resolveFields,
       },
     );
+  }
+
+  async openIncidents(page: string | null): Promise<OpenPage> {
+    const offset = Number(page ?? 0);
+    // `active=true`: New, In Progress and On Hold; resolved, closed and canceled ones are not.
+    const query = encodeURIComponent(
+      `correlation_idSTARTSWITH${KEY_PREFIX}^active=true^ORDERBYsys_created_on^ORDERBYsys_id`,
+    );
+    const answer = await this.http.json<{ result?: Record[] }>(
+      'GET',
+      `${TABLE}?sysparm_query=${query}&${FIELDS},correlation_id&sysparm_limit=${OPEN_PAGE_SIZE}&sysparm_offset=${offset}`,
+      'list the open incidents it raised',
+    );
+    const records = answer.result ?? [];
+    return {
+      incidents: records.map((r) => ({ key: r.correlation_id ?? '', incident: this.incident(r) })),
+      next: records.length === OPEN_PAGE_SIZE ? String(offset + OPEN_PAGE_SIZE) : null,
+    };
   }
 
   private incident(record: Record | undefined): RemoteIncident {
