@@ -7,6 +7,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { type Config } from '../../config';
+import { PeriodicTask } from '../../shared/periodic-task';
 import { HealthService } from '../health/health.service';
 import { StatusRepository } from './status.repository';
 
@@ -19,8 +20,10 @@ import { StatusRepository } from './status.repository';
 @Injectable()
 export class HistoryRetentionService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(HistoryRetentionService.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
+  private readonly task = new PeriodicTask(
+    () => this.prune(),
+    (error) => this.logger.warn(`Pruning the status history failed: ${String(error)}`),
+  );
 
   constructor(
     @Inject(CONFIG) private readonly config: Config,
@@ -29,16 +32,11 @@ export class HistoryRetentionService implements OnApplicationBootstrap, BeforeAp
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.prune()
-        .catch((error: unknown) => this.logger.warn(`Pruning the status history failed: ${String(error)}`))
-        .finally(() => (this.running = undefined));
-    }, this.config.INVENTORY_HISTORY_PRUNE_INTERVAL_MS);
+    this.task.start(this.config.INVENTORY_HISTORY_PRUNE_INTERVAL_MS);
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  beforeApplicationShutdown(): Promise<void> {
+    return this.task.stop();
   }
 
   async prune(): Promise<number> {

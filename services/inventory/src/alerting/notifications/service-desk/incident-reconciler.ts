@@ -5,6 +5,7 @@ import {
   type BeforeApplicationShutdown,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
+import { PeriodicTask } from '../../../shared/periodic-task';
 import { DELIVERY_CLOCK, type DeliveryClock } from '../delivery-clock';
 import { DeliveryRepository } from '../delivery.repository';
 import { DeliveryRelay } from '../delivery.relay';
@@ -38,8 +39,10 @@ const KEY = /^cm-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$
 @Injectable()
 export class IncidentReconciler implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(IncidentReconciler.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
+  private readonly task = new PeriodicTask(
+    () => this.tick(),
+    (error) => this.logger.warn(`Reconciling incidents failed: ${String(error)}`),
+  );
 
   constructor(
     @Inject(DELIVERY_CLOCK) private readonly clock: DeliveryClock,
@@ -50,17 +53,11 @@ export class IncidentReconciler implements OnApplicationBootstrap, BeforeApplica
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.tick()
-        .catch((error: unknown) => this.logger.warn(`Reconciling incidents failed: ${String(error)}`))
-        .finally(() => (this.running = undefined));
-    }, ASK_EVERY_MS);
-    this.timer.unref();
+    this.task.start(ASK_EVERY_MS);
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  beforeApplicationShutdown(): Promise<void> {
+    return this.task.stop();
   }
 
   /** A round if one is due and this replica claimed it; the number of incidents queued to mend. */
