@@ -28,6 +28,7 @@ import { backendCpu, backendCpuDelta, cpuMs } from '../support/measure.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
+const { signOutToken } = require(path.join(root, 'libs/contracts'));
 const { startStack, SERVICES } = require(path.join(root, 'scripts/stack.cjs'));
 
 const BUILDINGS = 50;
@@ -54,10 +55,23 @@ async function seed(db) {
   return { buildings, rooms };
 }
 
-/** Sessions one after another: sign-ins in flight at once count against the sign-in throttle. */
+/**
+ * Sessions one after another: sign-ins in flight at once count against the sign-in throttle.
+ * Each client then holds the cookies a browser would after its first screen: the session's and
+ * the sign-out token the first GET hands it (without it, every answer would set that cookie again).
+ */
 async function signInMany(url, n) {
   const cookies = [];
-  for (let i = 0; i < n; i++) cookies.push(await signIn(url, 'admin', adminPassword));
+  for (let i = 0; i < n; i++) {
+    const session = await signIn(url, 'admin', adminPassword);
+    const first = await fetch(`${url}/api/buildings`, { headers: { cookie: session } });
+    await first.arrayBuffer();
+    const token = first.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .find((c) => c.startsWith(`${signOutToken.cookie}=`));
+    cookies.push(token ? `${session}; ${token}` : session);
+  }
   return cookies;
 }
 

@@ -28,7 +28,8 @@ export function ApiRoute(route: ApiRouteDef): MethodDecorator {
   // The audit's is outside the idempotency's, so it sees a create answered again from the first.
   if (mayBeAudited(route)) decorators.push(UseInterceptors(RouteAuditInterceptor));
   // Outside the idempotency's too: an edit answered again from the first still carries its ETag.
-  if (route.versioned) decorators.push(UseInterceptors(VersionInterceptor));
+  // A read tags its answer itself (withVersionTag), without an interceptor's cost.
+  if (route.versioned && route.method !== 'GET') decorators.push(UseInterceptors(VersionInterceptor));
   if (route.idempotent) decorators.push(UseInterceptors(IdempotencyInterceptor));
   return applyDecorators(...decorators);
 }

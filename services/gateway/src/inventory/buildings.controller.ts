@@ -9,9 +9,10 @@ import {
   type RouteParams,
 } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
-import { Body, Controller, Param } from '@nestjs/common';
+import { Body, Controller, Param, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiRoute } from '../http/api-route.decorator';
-import { IfMatchVersion, versionedWrite } from '../http/versions';
+import { IfMatchVersion, versionedWrite, withVersionTag } from '../http/versions';
 import { RegisteredPictures } from './registered-pictures.service';
 
 @Controller()
@@ -27,8 +28,11 @@ export class BuildingsController {
   }
 
   @ApiRoute(apiRoutes.getBuilding)
-  get(@Param() { id }: RouteParams<typeof apiRoutes.getBuilding>): Promise<Building> {
-    return this.rpc.send(messages.inventory.getBuilding, { id });
+  async get(
+    @Param() { id }: RouteParams<typeof apiRoutes.getBuilding>,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Building> {
+    return withVersionTag(res, await this.rpc.send(messages.inventory.getBuilding, { id }));
   }
 
   @ApiRoute(apiRoutes.createBuilding)

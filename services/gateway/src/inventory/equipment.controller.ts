@@ -9,9 +9,10 @@ import {
   type RouteQuery,
 } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
-import { Body, Controller, Param, Query } from '@nestjs/common';
+import { Body, Controller, Param, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiRoute } from '../http/api-route.decorator';
-import { IfMatchVersion, versionedWrite } from '../http/versions';
+import { IfMatchVersion, versionedWrite, withVersionTag } from '../http/versions';
 import { RegisteredPictures } from './registered-pictures.service';
 
 @Controller()
@@ -42,8 +43,11 @@ export class EquipmentController {
   }
 
   @ApiRoute(apiRoutes.getEquipment)
-  get(@Param() { id }: RouteParams<typeof apiRoutes.getEquipment>): Promise<Equipment> {
-    return this.rpc.send(messages.inventory.getEquipment, { id });
+  async get(
+    @Param() { id }: RouteParams<typeof apiRoutes.getEquipment>,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Equipment> {
+    return withVersionTag(res, await this.rpc.send(messages.inventory.getEquipment, { id }));
   }
 
   @ApiRoute(apiRoutes.equipmentHistory)

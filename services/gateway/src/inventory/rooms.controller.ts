@@ -7,9 +7,10 @@ import {
   type RouteParams,
 } from '@cm/contracts';
 import { RpcClient } from '@cm/platform';
-import { Body, Controller, Param } from '@nestjs/common';
+import { Body, Controller, Param, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { ApiRoute } from '../http/api-route.decorator';
-import { IfMatchVersion, versionedWrite } from '../http/versions';
+import { IfMatchVersion, versionedWrite, withVersionTag } from '../http/versions';
 import { RegisteredPictures } from './registered-pictures.service';
 
 @Controller()
@@ -20,8 +21,11 @@ export class RoomsController {
   ) {}
 
   @ApiRoute(apiRoutes.getRoom)
-  get(@Param() { id }: RouteParams<typeof apiRoutes.getRoom>): Promise<Room> {
-    return this.rpc.send(messages.inventory.getRoom, { id });
+  async get(
+    @Param() { id }: RouteParams<typeof apiRoutes.getRoom>,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<Room> {
+    return withVersionTag(res, await this.rpc.send(messages.inventory.getRoom, { id }));
   }
 
   @ApiRoute(apiRoutes.updateRoom)
