@@ -359,6 +359,11 @@ describe('ServiceNow and Jira Service Management channels', () => {
         const rounds = await Promise.all([reconciler.tick(), reconciler.tick()]);
         expect(rounds.filter((r) => r !== null)).toEqual([1]);
         await eventually(async () => expect(sn.incidents.at(-1)!.state).toBe('6'));
+        // ...and its answer recorded here: until then the next round finds the incident still open.
+        await eventually(async () => {
+          const log = await send(messages.inventory.listDeliveries, { channelId });
+          expect(log.items.find((d) => d.kind === 'incident.reconcile')?.state).toBe('sent');
+        });
         at(35);
         expect(await reconciler.tick()).toBeNull();
         at(41);
@@ -428,11 +433,14 @@ describe('ServiceNow and Jira Service Management channels', () => {
         ]);
         const lost = sn.incidents.find((i) => i.number === 'INC0050201')!;
         await eventually(async () => expect(lost.state).toBe('6'));
-        // Now tracked: the room's closed alert names it, and the delivery log says what was done.
-        const log = await send(messages.inventory.listDeliveries, { channelId: channel.id });
-        expect(log.items.map((d) => [d.kind, d.text, d.state, d.incident?.number])).toEqual([
-          ['incident.reconcile', "Resolving INC0050201: the room's alert has ended", 'sent', 'INC0050201'],
-        ]);
+        // Now tracked: the room's closed alert names it, and the delivery log says what was done
+        // (once the desk's answer is recorded, which follows its change of state).
+        await eventually(async () => {
+          const log = await send(messages.inventory.listDeliveries, { channelId: channel.id });
+          expect(log.items.map((d) => [d.kind, d.text, d.state, d.incident?.number])).toEqual([
+            ['incident.reconcile', "Resolving INC0050201: the room's alert has ended", 'sent', 'INC0050201'],
+          ]);
+        });
 
         // The next round finds nothing to mend: one resolve, no incident opened, the others untouched.
         expect(await round()).toBe(0);
@@ -517,11 +525,14 @@ describe('ServiceNow and Jira Service Management channels', () => {
           '/rest/api/3/issue/AV-106/transitions',
         ]);
         expect(jira.issues.filter((i) => i.status !== 'Open').map((i) => i.key)).toEqual(['AV-106']);
-        const [logged] = (await send(messages.inventory.listDeliveries, { channelId: channel.id })).items;
-        expect(logged).toMatchObject({
-          kind: 'incident.reconcile',
-          state: 'sent',
-          incident: { number: 'AV-106' },
+        // Recorded once the desk's answer is, which follows its change of status.
+        await eventually(async () => {
+          const [logged] = (await send(messages.inventory.listDeliveries, { channelId: channel.id })).items;
+          expect(logged).toMatchObject({
+            kind: 'incident.reconcile',
+            state: 'sent',
+            incident: { number: 'AV-106' },
+          });
         });
       } finally {
         await jira.http.stop();
