@@ -75,6 +75,7 @@ import {
 } from './notifications';
 import { problemsSchema } from './problems';
 import { readinessClassSchema } from './readiness';
+import { readinessSummarySettingsSchema } from './readiness-summary';
 import { roomCheckRequestSchema, roomCheckResultSchema } from './room-check';
 import {
   reportChunkPullSchema,
@@ -85,6 +86,7 @@ import {
   reportStreamOpenSchema,
 } from './reports';
 import {
+  buildingClassesRequestSchema,
   roomScheduleRequestSchema,
   scheduleFileMessageSchema,
   scheduleLocationMappingSchema,
@@ -349,12 +351,27 @@ export const messages = {
       roomScheduleRequestSchema,
       z.array(scheduleOccurrenceSchema),
     ),
+    buildingClasses: query(
+      'inventory.schedule.building',
+      buildingClassesRequestSchema,
+      z.array(scheduleOccurrenceSchema),
+    ),
     /** The upcoming classes and their rooms' readiness (checked N minutes before each). */
     listReadiness: query(
       'inventory.readiness.list',
       // Its own copy of the range would sit in the web app's entry chunk: the readiness schemas are there.
       roomScheduleRequestSchema.omit({ roomId: true }),
       z.array(readinessClassSchema),
+    ),
+    getReadinessSummary: query(
+      'inventory.readiness.summary.get',
+      noArguments,
+      readinessSummarySettingsSchema,
+    ),
+    setReadinessSummary: message(
+      'inventory.readiness.summary.set',
+      readinessSummarySettingsSchema,
+      readinessSummarySettingsSchema,
     ),
   },
   media: {
