@@ -348,7 +348,7 @@ export const quietHoursSchema = z
      * During teaching hours, a room whose timetable has no more classes today (in this time zone)
      * holds its alerts for the next morning's digest instead of sending them at once.
      */
-    idleRoomsWait: z.boolean({ message: 'idleRoomsWait must be true or false' }).default(false),
+    idleRoomsWait: z.boolean().default(false),
   })
   // Compared only when both are times: a malformed one has its own message.
   .refine((q) => !CLOCK.test(q.start) || !CLOCK.test(q.end) || q.end > q.start, {

@@ -17,7 +17,9 @@ import { RoomFormDialog } from './room-form-dialog';
 import { KeepOfflineButton } from './keep-offline-button';
 import { draftKeyOf } from '../../../lib/offline/drafts';
 import { useRequestedForm } from '../../../lib/offline/requested-form';
+import { useRoomClasses } from '../lib/room-classes';
 import { RoomList } from './room-list';
+import { RoomOrder } from './room-order';
 
 type FormState = { open: false } | { open: true; room?: RoomListItem };
 
@@ -25,6 +27,8 @@ export function RoomsPage({ buildingId }: { buildingId: string }) {
   const building = useQuery(buildingOfRoomsQuery(buildingId));
   const rooms = useQuery(roomsQuery(buildingId));
   const remove = useDeleteRoom();
+  const classes = useRoomClasses(buildingId);
+  const [byNextClass, setByNextClass] = useState(false);
   const [form, setForm] = useState<FormState>({ open: false });
   useRequestedForm(draftKeyOf('room', undefined, buildingId), () => setForm({ open: true }));
   useScrollMemory(`rooms.${buildingId}`, rooms.isSuccess);
@@ -75,6 +79,9 @@ export function RoomsPage({ buildingId }: { buildingId: string }) {
         </div>
       </div>
       {rooms.isSuccess && rooms.data.length > 0 ? <KeepOfflineButton buildingId={buildingId} /> : null}
+      {classes.any && rooms.isSuccess && rooms.data.length > 1 ? (
+        <RoomOrder byNextClass={byNextClass} onChange={setByNextClass} />
+      ) : null}
       {rooms.isPending ? (
         <RoomListSkeleton />
       ) : rooms.isError ? (
@@ -84,6 +91,8 @@ export function RoomsPage({ buildingId }: { buildingId: string }) {
       ) : (
         <RoomList
           rooms={rooms.data}
+          classes={classes}
+          byNextClass={byNextClass}
           deletingId={remove.isPending ? remove.variables.id : undefined}
           onEdit={(room) => setForm({ open: true, room })}
           onDelete={confirmDelete}
