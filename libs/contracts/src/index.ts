@@ -39,6 +39,7 @@ export * from './single-sign-on';
 export { signOutToken } from './sign-out-token';
 export * from './room-check';
 export * from './readiness';
+export * from './readiness-summary';
 export * from './rooms';
 export * from './schedules';
 export * from './totp';

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { message, noArguments, notice, query } from './message-def';
+import { scheduleMessages } from './messaging-schedules';
 import {
   buildingCreateSchema,
   buildingIdParamsSchema,
@@ -74,7 +76,6 @@ import {
   quietHoursMessageSchema,
 } from './notifications';
 import { problemsSchema } from './problems';
-import { readinessClassSchema } from './readiness';
 import { roomCheckRequestSchema, roomCheckResultSchema } from './room-check';
 import {
   reportChunkPullSchema,
@@ -84,17 +85,6 @@ import {
   reportStreamOpenedSchema,
   reportStreamOpenSchema,
 } from './reports';
-import {
-  roomScheduleRequestSchema,
-  scheduleFileMessageSchema,
-  scheduleLocationMappingSchema,
-  scheduleLocationQuerySchema,
-  scheduleLocationSchema,
-  scheduleOccurrenceSchema,
-  scheduleSourceInputSchema,
-  scheduleSourceSchema,
-  scheduleSourceUpdateMessageSchema,
-} from './schedules';
 import { searchQuerySchema, searchResultSchema } from './search';
 import {
   oidcBeginMessageSchema,
@@ -133,61 +123,19 @@ import {
  * Every name here is relative: on the wire it carries the stack's namespace
  * (CM_NAMESPACE), so two stacks can share one NATS server without crossing.
  */
+export {
+  message,
+  type MessageDef,
+  type MessagePayload,
+  type MessageReply,
+  type MessageRequest,
+  notice,
+  type NoticeDef,
+  query,
+} from './message-def';
+
 export const serviceNames = ['auth', 'inventory', 'media', 'monitor'] as const;
 export type ServiceName = (typeof serviceNames)[number];
-
-/**
- * One request/reply pattern: the subject it travels on, what the caller sends and what comes
- * back. Callers (`RpcClient.send`) and handlers (`@HandleMessage`) both take it from here, so
- * neither can name a subject without its schemas.
- */
-export interface MessageDef<Req extends z.ZodType = z.ZodType, Reply extends z.ZodType = z.ZodType> {
-  readonly subject: string;
-  readonly request: Req;
-  readonly reply: Reply;
-  /**
-   * The handler only reads: handling the request twice changes nothing, so a caller may send it
-   * again when the first may have been lost (its connection to NATS dropped before the reply).
-   */
-  readonly readOnly?: boolean;
-}
-
-export function message<Req extends z.ZodType, Reply extends z.ZodType>(
-  subject: string,
-  request: Req,
-  reply: Reply,
-): MessageDef<Req, Reply> {
-  return { subject, request, reply };
-}
-
-/** A message whose handler only reads (`readOnly`): nothing it does may change any state. */
-export function query<Req extends z.ZodType, Reply extends z.ZodType>(
-  subject: string,
-  request: Req,
-  reply: Reply,
-): MessageDef<Req, Reply> {
-  return { subject, request, reply, readOnly: true };
-}
-
-/** Published on core NATS for whoever listens: nobody answers, and it may be lost. */
-export interface NoticeDef<Payload extends z.ZodType = z.ZodType> {
-  readonly subject: string;
-  readonly payload: Payload;
-}
-
-export function notice<Payload extends z.ZodType>(subject: string, payload: Payload): NoticeDef<Payload> {
-  return { subject, payload };
-}
-
-/** What a caller sends: the request schema's input, so fields with a default may be left out. */
-export type MessageRequest<M extends MessageDef> = z.input<M['request']>;
-/** What a handler receives: the request as its schema parsed it. */
-export type MessagePayload<M extends MessageDef> = z.output<M['request']>;
-/** What a caller receives: the reply as its schema parsed it. */
-export type MessageReply<M extends MessageDef> = z.output<M['reply']>;
-
-/** Patterns that take no arguments still get an object, so that a stray value is refused. */
-const noArguments = z.object({});
 
 const health = (service: ServiceName) => query(`${service}.health`, noArguments, healthReportSchema);
 
@@ -319,43 +267,7 @@ export const messages = {
     listOpenAlerts: query('inventory.alert.open', openAlertQuerySchema, z.array(openAlertSchema)),
     getQuietHours: query('inventory.quiet-hours.get', buildingIdParamsSchema, buildingQuietHoursSchema),
     setQuietHours: message('inventory.quiet-hours.set', quietHoursMessageSchema, buildingQuietHoursSchema),
-    listScheduleSources: query('inventory.schedule.list', noArguments, z.array(scheduleSourceSchema)),
-    getScheduleSource: query('inventory.schedule.get', idParamsSchema, scheduleSourceSchema),
-    createScheduleSource: message(
-      'inventory.schedule.create',
-      scheduleSourceInputSchema,
-      scheduleSourceSchema,
-    ),
-    updateScheduleSource: message(
-      'inventory.schedule.update',
-      scheduleSourceUpdateMessageSchema,
-      scheduleSourceSchema,
-    ),
-    deleteScheduleSource: message('inventory.schedule.delete', idParamsSchema, deletedSchema),
-    /** An uploaded timetable's text (at most MAX_SCHEDULE_FILE_BYTES, well within a NATS message). */
-    uploadScheduleFile: message('inventory.schedule.file', scheduleFileMessageSchema, scheduleSourceSchema),
-    listScheduleLocations: query(
-      'inventory.schedule.locations',
-      scheduleLocationQuerySchema,
-      z.array(scheduleLocationSchema),
-    ),
-    mapScheduleLocation: message(
-      'inventory.schedule.location.map',
-      scheduleLocationMappingSchema,
-      scheduleLocationSchema,
-    ),
-    roomSchedule: query(
-      'inventory.schedule.room',
-      roomScheduleRequestSchema,
-      z.array(scheduleOccurrenceSchema),
-    ),
-    /** The upcoming classes and their rooms' readiness (checked N minutes before each). */
-    listReadiness: query(
-      'inventory.readiness.list',
-      // Its own copy of the range would sit in the web app's entry chunk: the readiness schemas are there.
-      roomScheduleRequestSchema.omit({ roomId: true }),
-      z.array(readinessClassSchema),
-    ),
+    ...scheduleMessages,
   },
   media: {
     health: health('media'),

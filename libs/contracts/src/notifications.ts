@@ -309,7 +309,7 @@ export type DeliveryPage = z.infer<typeof deliveryPageSchema>;
 export const quietModes = ['digest', 'drop'] as const;
 
 const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;
-const clockTime = (label: string) =>
+export const clockTime = (label: string) =>
   z.string({ message: `${label} must be a time such as 08:00` }).regex(CLOCK, {
     message: `${label} must be a time such as 08:00 (24-hour, HH:MM)`,
   });
@@ -344,6 +344,11 @@ export const quietHoursSchema = z
       .string({ message: 'Time zone must be text' })
       .refine(isTimeZone, { message: 'Time zone must be an IANA time zone, such as Europe/Berlin or UTC' }),
     outside: z.enum(quietModes, { message: 'Outside teaching hours must be digest or drop' }),
+    /**
+     * During teaching hours, a room whose timetable has no more classes today (in this time zone)
+     * holds its alerts for the next morning's digest instead of sending them at once.
+     */
+    idleRoomsWait: z.boolean().default(false),
   })
   // Compared only when both are times: a malformed one has its own message.
   .refine((q) => !CLOCK.test(q.start) || !CLOCK.test(q.end) || q.end > q.start, {

@@ -27,3 +27,6 @@ export const readinessClassSchema = z.object({
   checkedAt: timestampSchema.nullable(),
 });
 export type ReadinessClass = z.infer<typeof readinessClassSchema>;
+
+/** At most this many channels get the morning summary. */
+export const READINESS_SUMMARY_MAX_CHANNELS = 50;

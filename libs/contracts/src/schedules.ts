@@ -143,6 +143,16 @@ export const roomScheduleRequestSchema = z.object({
 });
 export type RoomScheduleRequest = z.infer<typeof roomScheduleRequestSchema>;
 
+/**
+ * A building's rooms' classes answer at most this many per room: enough for a room's card to say
+ * until when it is in use (back-to-back classes) and which class is next, however long the range.
+ */
+export const BUILDING_CLASSES_PER_ROOM = 8;
+export const buildingClassesRequestSchema = roomScheduleRequestSchema
+  .omit({ roomId: true })
+  .extend({ buildingId: idSchema });
+export type BuildingClassesRequest = z.infer<typeof buildingClassesRequestSchema>;
+
 /** A LOCATION text of a building's schedule, and the room it goes to (null: not matched yet). */
 export const scheduleLocationSchema = z.object({
   location: z.string(),

@@ -80,7 +80,11 @@ describe('notification channels over HTTP', () => {
     expect(await call('PUT', path, user, hours)).toMatchObject({ status: 403 });
     expect(await call('PUT', path, admin, hours)).toEqual({
       status: 200,
-      body: { buildingId: building.body.id, quietHours: { ...hours, days: [1, 2, 3, 4, 5] } },
+      // Rooms with no more classes today are not held unless asked.
+      body: {
+        buildingId: building.body.id,
+        quietHours: { ...hours, days: [1, 2, 3, 4, 5], idleRoomsWait: false },
+      },
     });
     const refusals: [object, string, string][] = [
       [

@@ -142,4 +142,70 @@ describe('/api/schedule-sources', () => {
     expect(res.status).toBe(400);
     expect(((await res.json()) as { code: string }).code).toBe(ErrorCode.NO_FILE);
   });
+
+  it("answers a building's rooms' classes to anybody signed in, 404 for a building that is not there", async () => {
+    const next = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const { id } = (
+      await call<ScheduleSource>(admin, '/api/schedule-sources', 'POST', {
+        name: 'Rooms list',
+        roomId: room.id,
+      })
+    ).body;
+    expect(
+      (await upload(admin, id, `Location,Title,Date,Start,End\n101,LAW 300,${next},08:00,09:00\n`)).status,
+    ).toBe(200);
+    const classes = await call<{ roomId: string; title: string }[]>(
+      user,
+      `/api/buildings/${room.buildingId}/classes?from=${next}T00:00:00Z&to=${next}T23:00:00Z`,
+    );
+    expect(classes.status).toBe(200);
+    expect(classes.body.map((c) => [c.roomId, c.title])).toContainEqual([room.id, 'LAW 300']);
+    const missing = await call<{ code: string }>(
+      user,
+      '/api/buildings/00000000-0000-4000-8000-000000000999/classes',
+    );
+    expect(missing).toMatchObject({ status: 404, body: { code: ErrorCode.BUILDING_NOT_FOUND } });
+    const backwards = await call<{ message: string }>(
+      user,
+      `/api/buildings/${room.buildingId}/classes?from=${next}T10:00:00Z&to=${next}T09:00:00Z`,
+    );
+    expect(backwards.status).toBe(400);
+    expect(backwards.body.message).toContain('to must be after from');
+  });
+
+  it("keeps the morning summary's settings an administrator's, and says what is wrong with them", async () => {
+    expect((await call(admin, '/api/readiness/summary')).body).toEqual({
+      time: null,
+      timeZone: 'UTC',
+      channelIds: [],
+    });
+    const set = await call(admin, '/api/readiness/summary', 'PUT', {
+      time: '07:15',
+      timeZone: 'America/Chicago',
+      channelIds: [],
+    });
+    expect(set).toEqual({
+      status: 200,
+      body: { time: '07:15', timeZone: 'America/Chicago', channelIds: [] },
+    });
+    const bad = await call<{ message: string }>(admin, '/api/readiness/summary', 'PUT', {
+      time: '7am',
+      timeZone: 'Mars/Olympus',
+      channelIds: [],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('Time must be a time such as 08:00');
+    expect(bad.body.message).toContain('Time zone must be an IANA time zone');
+    const unknown = await call<{ code: string }>(admin, '/api/readiness/summary', 'PUT', {
+      time: '07:15',
+      timeZone: 'UTC',
+      channelIds: ['00000000-0000-4000-8000-000000000998'],
+    });
+    expect(unknown).toMatchObject({ status: 404, body: { code: ErrorCode.CHANNEL_NOT_FOUND } });
+    expect((await call(user, '/api/readiness/summary')).status).toBe(403);
+    expect(
+      (await call(user, '/api/readiness/summary', 'PUT', { time: null, timeZone: 'UTC', channelIds: [] }))
+        .status,
+    ).toBe(403);
+  });
 });

@@ -470,7 +470,10 @@ describe('the alert engine', () => {
       buildingId: building.id,
       quietHours: { ...hours, outside: 'digest' },
     });
-    expect(set).toEqual({ buildingId: building.id, quietHours: { ...hours, outside: 'digest' } });
+    expect(set).toEqual({
+      buildingId: building.id,
+      quietHours: { ...hours, outside: 'digest', idleRoomsWait: false },
+    });
     const digests = () =>
       sql<{ kind: string; text: string; due: Date }>(
         inventory.sut,

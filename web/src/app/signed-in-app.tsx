@@ -150,7 +150,7 @@ function Routes({ isAdmin, external }: { isAdmin: boolean; external: boolean }) 
       </Route>
       <Route path="/settings/fleet" component={FleetPage} />
       <Route path="/reports" component={ReportsPage} />
-      <Route path="/before-class" component={BeforeClassPage} />
+      <Route path="/before-class">{() => <BeforeClassPage isAdmin={isAdmin} />}</Route>
       <Route path="/users">
         {() => <UsersPage changesOf={(id) => <RecentChanges entityType="user" entityId={id} />} />}
       </Route>

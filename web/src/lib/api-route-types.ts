@@ -9,11 +9,15 @@ declare const schemaOf: unique symbol;
 export type SchemaMark<S> = true & { readonly [schemaOf]?: S };
 
 type SchemaField = 'params' | 'query' | 'body' | 'response';
-type PlainField =
-  'method' | 'path' | 'tag' | 'bodyContentType' | 'responseContentType' | 'idempotent' | 'versioned';
+type PlainField = 'method' | 'path' | 'bodyContentType' | 'responseContentType' | 'idempotent' | 'versioned';
 
 /** A contract route as the web app reads it at run time: without its schemas. */
-export type WebRoute<R> = Pick<R, PlainField & keyof R> & { [K in SchemaField & keyof R]: SchemaMark<R[K]> };
+export type WebRoute<R> = Pick<R, PlainField & keyof R> & {
+  [K in SchemaField & keyof R]: SchemaMark<R[K]>;
+} & {
+  /** A read the phone keeps for offline use (the inventory's: scripts/web-api-routes.mjs). */
+  kept?: true;
+};
 
 export type WebRoutes = { [N in keyof typeof contractRoutes]: WebRoute<(typeof contractRoutes)[N]> };
 
@@ -21,7 +25,6 @@ export type WebRoutes = { [N in keyof typeof contractRoutes]: WebRoute<(typeof c
 export interface WebRouteDef {
   method: HttpMethod;
   path: string;
-  tag: string;
   params?: SchemaMark<z.ZodObject>;
   query?: SchemaMark<z.ZodObject>;
   body?: SchemaMark<z.ZodType>;
@@ -30,4 +33,5 @@ export interface WebRouteDef {
   responseContentType?: string;
   idempotent?: true;
   versioned?: true;
+  kept?: true;
 }

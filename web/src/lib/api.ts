@@ -253,9 +253,11 @@ async function callJson<R extends JsonRoute>(
   return reply.data as ReplyOf<R>;
 }
 
-const keptTags = new Set(['Buildings', 'Rooms', 'Equipment']);
-/** Whether a route's answers are kept for offline use (`offline/reads.ts`): the inventory's reads. */
-const isKeptRead = (route: ApiRouteDef) => route.method === 'GET' && keptTags.has(route.tag);
+/**
+ * Whether a route's answers are kept for offline use (`offline/reads.ts`): the inventory's reads,
+ * marked in the route table by scripts/web-api-routes.mjs.
+ */
+const isKeptRead = (route: ApiRouteDef) => route.kept === true;
 
 /** The query for a GET route: its key from the path, its fetch through `apiJson`. */
 export function apiQuery<R extends JsonRoute & { method: 'GET' }>(route: R, ...args: ArgsOf<R>) {

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { type ApiRouteDef } from '../route-def';
+import { ErrorCode } from '../errors';
 import { readinessClassSchema } from '../readiness';
+import { readinessSummarySettingsSchema } from '../readiness-summary';
 import { roomScheduleQuerySchema } from '../schedules';
 
 /** Readiness before classes (the "Before class" screen; docs/operations.md). */
@@ -16,5 +18,24 @@ export const readinessRoutes = {
     // no second copy of it in the web app's entry chunk, which holds the route registry.
     query: roomScheduleQuerySchema,
     response: z.array(readinessClassSchema),
+  },
+  readinessSummary: {
+    method: 'GET',
+    path: '/api/readiness/summary',
+    summary:
+      'The morning summary: when it goes out (time null: never), in which time zone, to which channels',
+    tag: 'Class schedules',
+    access: 'admin',
+    response: readinessSummarySettingsSchema,
+  },
+  setReadinessSummary: {
+    method: 'PUT',
+    path: '/api/readiness/summary',
+    summary: "Set the morning summary's time, time zone and channels",
+    tag: 'Class schedules',
+    access: 'admin',
+    body: readinessSummarySettingsSchema,
+    response: readinessSummarySettingsSchema,
+    errors: [ErrorCode.CHANNEL_NOT_FOUND],
   },
 } as const satisfies Record<string, ApiRouteDef>;

@@ -3,6 +3,7 @@ import { ErrorCode } from '../errors';
 import { idParamsSchema } from '../common';
 import { type ApiRouteDef } from '../route-def';
 import {
+  BUILDING_CLASSES_PER_ROOM,
   MAX_SCHEDULE_FILE_BYTES,
   roomScheduleQuerySchema,
   SCHEDULE_DAYS_AHEAD,
@@ -103,5 +104,16 @@ export const scheduleRoutes = {
     params: idParamsSchema,
     query: roomScheduleQuerySchema,
     response: z.array(scheduleOccurrenceSchema),
+  },
+  buildingClasses: {
+    method: 'GET',
+    path: '/api/buildings/:id/classes',
+    summary: `Each room's classes overlapping from–to (default: the next 24 hours), its first ${BUILDING_CLASSES_PER_ROOM} per room: the rooms list's next class`,
+    tag: 'Class schedules',
+    access: 'user',
+    params: idParamsSchema,
+    query: roomScheduleQuerySchema,
+    response: z.array(scheduleOccurrenceSchema),
+    errors: [ErrorCode.BUILDING_NOT_FOUND],
   },
 } as const satisfies Record<string, ApiRouteDef>;

@@ -70,4 +70,12 @@ export class SchedulesController {
   ): Promise<ScheduleOccurrence[]> {
     return this.rpc.send(messages.inventory.roomSchedule, { roomId: id, ...query });
   }
+
+  @ApiRoute(apiRoutes.buildingClasses)
+  buildingClasses(
+    @Param() { id }: RouteParams<typeof apiRoutes.buildingClasses>,
+    @Query() query: RouteQuery<typeof apiRoutes.buildingClasses>,
+  ): Promise<ScheduleOccurrence[]> {
+    return this.rpc.send(messages.inventory.buildingClasses, { buildingId: id, ...query });
+  }
 }

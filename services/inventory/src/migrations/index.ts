@@ -17,6 +17,7 @@ import { ChatChannels1765390000000 } from './1765390000000-chat-channels';
 import { ServiceDeskIncidents1765395000000 } from './1765395000000-service-desk-incidents';
 import { Schedules1765400000000 } from './1765400000000-schedules';
 import { Readiness1765410000000 } from './1765410000000-readiness';
+import { MorningSummary1765420000000 } from './1765420000000-morning-summary';
 
 /** Applied in order by the platform's DatabaseModule. */
 export const migrations = [
@@ -39,4 +40,5 @@ export const migrations = [
   ServiceDeskIncidents1765395000000,
   Schedules1765400000000,
   Readiness1765410000000,
+  MorningSummary1765420000000,
 ];

@@ -7,7 +7,7 @@ import { DeliveryRepository } from '../notifications/delivery.repository';
 import { type AlertMessage, type AlertRoom, digestMessage } from './alert-rules';
 import { AlertRepository } from './alert.repository';
 import { URGENT_LEAD_MS, withClass } from './class-urgency';
-import { isTeaching, nextTeachingStart } from './quiet-hours';
+import { isTeaching, localDayEnd, nextMorning, nextTeachingStart } from './quiet-hours';
 import { RoomClassRepository } from './room-class.repository';
 
 /**
@@ -15,7 +15,9 @@ import { RoomClassRepository } from './room-class.repository';
  * campus), in the deciding transaction. Outside the building's teaching hours the message is a
  * line of its digest, or nothing. Openings and updates of a room alert wait its group window.
  * A room with a class in progress or starting within 30 minutes (the class schedules) gets its
- * messages at any hour, marked urgent and naming the class (`withClass`).
+ * messages at any hour, marked urgent and naming the class (`withClass`). A building that holds
+ * idle rooms (`idleRoomsWait`) puts the messages of a room with no more classes that day in the
+ * next morning's digest, in teaching hours too: nobody needs the room before then.
  */
 @Injectable()
 export class AlertQueue {
@@ -53,6 +55,17 @@ export class AlertQueue {
         });
       }
       return 0;
+    }
+    if (quiet?.idleRoomsWait && !content.class) {
+      const dayEnd = localDayEnd(quiet.timeZone, now);
+      if (await this.classes.idleUntil(tx, room.id, new Date(now), new Date(dayEnd))) {
+        await this.alerts.addToDigest(tx, room.buildingId, channels, {
+          digest: digestMessage(room, content, 'held'),
+          line: `${content.text} (no more classes today)`,
+          dueAt: nextMorning(quiet, now),
+        });
+        return 0;
+      }
     }
     const grouped = content.kind === 'alert.opened' || content.kind === 'alert.updated';
     const ids = await this.deliveries.enqueue(

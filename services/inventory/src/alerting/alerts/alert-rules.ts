@@ -190,8 +190,21 @@ export function recoveryMessage(
   return { kind: 'alert.recovered', text: recoveredText(alert, closed.allAnswering, downMs), alert };
 }
 
-/** The building's digest of messages outside teaching hours, of which `message` is a line. */
-export function digestMessage(room: AlertRoom, message: DeliveryContent): DeliveryContent {
+/**
+ * The building's digest of messages outside teaching hours, of which `message` is a line; `held`,
+ * one begun by a room with no more classes that day (later lines may be either).
+ */
+export function digestMessage(
+  room: AlertRoom,
+  message: DeliveryContent,
+  why: 'quiet' | 'held' = 'quiet',
+): DeliveryContent {
+  if (why === 'held')
+    return {
+      kind: 'alert.digest',
+      subject: `${room.buildingName}: alerts held for the morning`,
+      text: `${room.buildingName}, held for the morning:\n${message.text} (no more classes today)`,
+    };
   return {
     kind: 'alert.digest',
     subject: `${room.buildingName}: alerts outside teaching hours`,

@@ -301,7 +301,8 @@ export class AlertRepository extends TableRepository {
   async quietHoursOf(tx: Transaction, buildingId: string): Promise<QuietHours | undefined> {
     const [quiet] = await queryRows<QuietHours>(
       tx,
-      `SELECT days, starts AS start, ends AS end, time_zone AS "timeZone", outside
+      `SELECT days, starts AS start, ends AS end, time_zone AS "timeZone", outside,
+              idle_rooms_wait AS "idleRoomsWait"
          FROM ${this.t.quietHours} WHERE building_id = $1`,
       [buildingId],
     );

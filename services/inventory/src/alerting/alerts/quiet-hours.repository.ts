@@ -18,7 +18,8 @@ export class QuietHoursRepository extends TableRepository {
       `SELECT b.id,
               CASE WHEN q.building_id IS NULL THEN NULL
                    ELSE json_build_object('days', q.days, 'start', q.starts, 'end', q.ends,
-                                          'timeZone', q.time_zone, 'outside', q.outside) END AS "quietHours"
+                                          'timeZone', q.time_zone, 'outside', q.outside,
+                                          'idleRoomsWait', q.idle_rooms_wait) END AS "quietHours"
          FROM ${this.t.buildings} b LEFT JOIN ${this.t.quietHours} q ON q.building_id = b.id
         WHERE b.id = $1`,
       [buildingId],
@@ -34,12 +35,13 @@ export class QuietHoursRepository extends TableRepository {
     }
     await execute(
       this.dataSource,
-      `INSERT INTO ${this.t.quietHours} (building_id, days, starts, ends, time_zone, outside)
-       VALUES ($1, $2, $3, $4, $5, $6)
+      `INSERT INTO ${this.t.quietHours} (building_id, days, starts, ends, time_zone, outside, idle_rooms_wait)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (building_id) DO UPDATE
           SET days = excluded.days, starts = excluded.starts, ends = excluded.ends,
-              time_zone = excluded.time_zone, outside = excluded.outside, updated_at = now()`,
-      [buildingId, hours.days, hours.start, hours.end, hours.timeZone, hours.outside],
+              time_zone = excluded.time_zone, outside = excluded.outside,
+              idle_rooms_wait = excluded.idle_rooms_wait, updated_at = now()`,
+      [buildingId, hours.days, hours.start, hours.end, hours.timeZone, hours.outside, hours.idleRoomsWait],
     );
   }
 }

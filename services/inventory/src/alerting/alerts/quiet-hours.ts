@@ -44,3 +44,19 @@ export function nextTeachingStart(hours: QuietHours, at: number): number {
   // Unreachable with at least one day and an end after the start; a day later rather than never.
   return at + 24 * 60 * MINUTE;
 }
+
+/** Every time zone's offset is a whole number of quarter hours: local midnights fall on them. */
+const QUARTER_HOUR = 15 * MINUTE;
+
+/** When the local day of `at` ends in the time zone (the next local midnight). */
+export function localDayEnd(timeZone: string, at: number): number {
+  const today = localTime(at, timeZone).day;
+  for (let t = Math.floor(at / QUARTER_HOUR) * QUARTER_HOUR + QUARTER_HOUR; ; t += QUARTER_HOUR) {
+    if (localTime(t, timeZone).day !== today) return t;
+  }
+}
+
+/** The first teaching minute of a later day than `at`'s: when a room held for the morning is told. */
+export function nextMorning(hours: QuietHours, at: number): number {
+  return nextTeachingStart(hours, localDayEnd(hours.timeZone, at));
+}

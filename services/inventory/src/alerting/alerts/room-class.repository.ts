@@ -33,4 +33,20 @@ export class RoomClassRepository extends TableRepository {
     );
     return row ?? null;
   }
+
+  /**
+   * Whether the timetable knows the room (it has classes, or a schedule of its own) and it has no
+   * class from `at` until `dayEnd`. A room no schedule covers is not idle: nothing says so.
+   */
+  async idleUntil(tx: Transaction, roomId: string, at: Date, dayEnd: Date): Promise<boolean> {
+    const [row] = await queryRows<{ idle: boolean }>(
+      tx,
+      `SELECT (EXISTS (SELECT 1 FROM ${this.t.occurrences} WHERE room_id = $1)
+               OR EXISTS (SELECT 1 FROM ${this.t.scheduleSources} WHERE room_id = $1))
+              AND NOT EXISTS (SELECT 1 FROM ${this.t.occurrences}
+                               WHERE room_id = $1 AND ends_at > $2 AND starts_at < $3) AS idle`,
+      [roomId, at, dayEnd],
+    );
+    return row.idle;
+  }
 }

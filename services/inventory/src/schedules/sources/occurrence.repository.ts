@@ -105,6 +105,34 @@ export class OccurrenceRepository extends TableRepository {
     );
   }
 
+  /**
+   * The classes of a building's rooms that overlap [from, to), the first `perRoom` of each room,
+   * in one statement: the rooms list asks for all its cards at once.
+   */
+  forBuilding(buildingId: string, from: Date, to: Date, perRoom: number): Promise<ScheduleOccurrence[]> {
+    return queryRows<ScheduleOccurrence>(
+      this.dataSource,
+      `SELECT c."sourceId", c."roomId", c.title, c.location, c.start, c.end
+         FROM ${this.t.rooms} r
+         JOIN LATERAL (SELECT o.source_id AS "sourceId", o.room_id AS "roomId", o.title, o.location,
+                              ${isoOf('o.starts_at')} AS start, ${isoOf('o.ends_at')} AS end, o.starts_at, o.ends_at, o.id
+                         FROM ${this.t.occurrences} o
+                        WHERE o.room_id = r.id AND o.starts_at < $3 AND o.ends_at > $2
+                        ORDER BY o.starts_at, o.ends_at, o.id
+                        LIMIT $4) c ON true
+        WHERE r.building_id = $1
+        ORDER BY r.id, c.starts_at, c.ends_at, c.id`,
+      [buildingId, from, to, perRoom],
+    );
+  }
+
+  async buildingExists(buildingId: string): Promise<boolean> {
+    const rows = await queryRows(this.dataSource, `SELECT 1 FROM ${this.t.buildings} WHERE id = $1`, [
+      buildingId,
+    ]);
+    return rows.length > 0;
+  }
+
   /** Maps (or, with roomId null, unmaps) a LOCATION text, and places its classes again. */
   async map(location: string, roomId: string | null, tx: Transaction): Promise<void> {
     const key = locationKey(location);

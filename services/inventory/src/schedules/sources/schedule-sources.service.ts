@@ -1,4 +1,6 @@
 import {
+  BUILDING_CLASSES_PER_ROOM,
+  type BuildingClassesRequest,
   ErrorCode,
   type RoomScheduleRequest,
   type ScheduleFileMessage,
@@ -107,6 +109,13 @@ export class ScheduleSourcesService {
     const start = from ? new Date(from) : this.clock.now();
     const end = to ? new Date(to) : new Date(start.getTime() + DAY_MS);
     return this.occurrences.forRoom(roomId, start, end);
+  }
+
+  async buildingClasses({ buildingId, from, to }: BuildingClassesRequest): Promise<ScheduleOccurrence[]> {
+    if (!(await this.occurrences.buildingExists(buildingId))) throw notFound.building(buildingId);
+    const start = from ? new Date(from) : this.clock.now();
+    const end = to ? new Date(to) : new Date(start.getTime() + DAY_MS);
+    return this.occurrences.forBuilding(buildingId, start, end, BUILDING_CLASSES_PER_ROOM);
   }
 
   locations(query: ScheduleLocationQuery): Promise<ScheduleLocation[]> {

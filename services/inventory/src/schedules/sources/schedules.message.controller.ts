@@ -1,4 +1,5 @@
 import {
+  type BuildingClassesRequest,
   deleted,
   messages,
   type RoomScheduleRequest,
@@ -60,5 +61,10 @@ export class SchedulesMessageController {
   @HandleMessage(messages.inventory.roomSchedule)
   roomSchedule(request: RoomScheduleRequest) {
     return this.schedules.roomSchedule(request);
+  }
+
+  @HandleMessage(messages.inventory.buildingClasses)
+  buildingClasses(request: BuildingClassesRequest) {
+    return this.schedules.buildingClasses(request);
   }
 }

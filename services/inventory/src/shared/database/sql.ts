@@ -66,6 +66,8 @@ export function tablesOf(dataSource: { options: object }) {
     occurrences: `${s}.schedule_occurrences`,
     scheduleLocations: `${s}.schedule_locations`,
     readiness: `${s}.readiness_checks`,
+    readinessSummary: `${s}.readiness_summary`,
+    readinessSummariesSent: `${s}.readiness_summaries_sent`,
   };
 }
 export type Tables = ReturnType<typeof tablesOf>;

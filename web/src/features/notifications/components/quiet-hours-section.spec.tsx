@@ -4,7 +4,14 @@ import { fakeFetch, renderWithApp } from '../../../test/render';
 import { buildingId, buildingsAnswer as buildings } from '../test/buildings';
 import { QuietHoursSection } from './quiet-hours-section';
 
-const hours = { days: [1, 2, 3, 4, 5], start: '07:30', end: '18:00', timeZone: 'UTC', outside: 'digest' };
+const hours = {
+  days: [1, 2, 3, 4, 5],
+  start: '07:30',
+  end: '18:00',
+  timeZone: 'UTC',
+  outside: 'digest',
+  idleRoomsWait: false,
+};
 
 describe(QuietHoursSection.name, () => {
   it("sets a building's teaching hours and says what they now are", async () => {
@@ -31,6 +38,28 @@ describe(QuietHoursSection.name, () => {
     });
     expect(JSON.parse(String(calls[2].init?.body))).toEqual(hours);
     expect(screen.getByRole('button', { name: 'Remove quiet hours' })).toBeInTheDocument();
+  });
+
+  it('lets a room with no more classes today wait for the morning digest, and says so', async () => {
+    const held = { ...hours, idleRoomsWait: true };
+    const calls = fakeFetch(
+      buildings,
+      { status: 200, body: { buildingId, quietHours: hours } },
+      { status: 200, body: { buildingId, quietHours: held } },
+    );
+    renderWithApp(<QuietHoursSection />);
+    const idle = await screen.findByRole('switch', {
+      name: 'Rooms with no more classes today wait for the morning digest',
+    });
+    expect(idle).not.toBeChecked();
+    await userEvent.click(idle);
+    await userEvent.click(screen.getByRole('button', { name: 'Save quiet hours' }));
+    expect(
+      await screen.findByText(
+        'Teaching Mon, Tue, Wed, Thu, Fri 07:30–18:00 (UTC); outside: a digest when teaching starts.',
+      ),
+    ).toBeInTheDocument();
+    expect(JSON.parse(String(calls[2].init?.body))).toEqual(held);
   });
 
   it('says what is wrong before sending: no day, an end before the start, an unknown time zone', async () => {

@@ -4,6 +4,7 @@ import { Moon } from 'lucide-react';
 import { useState } from 'react';
 import { CheckboxListField } from '../../../components/form/checkbox-list-field';
 import { SelectField } from '../../../components/form/select-field';
+import { SwitchField } from '../../../components/form/switch-field';
 import { TextField } from '../../../components/form/text-field';
 import { Button } from '../../../components/ui/button';
 import { Card, CardTitle } from '../../../components/ui/card';
@@ -29,6 +30,7 @@ const newHours = (): QuietHours => ({
   end: '19:00',
   timeZone: localZone(),
   outside: 'digest',
+  idleRoomsWait: false,
 });
 
 /**
@@ -80,7 +82,7 @@ function BuildingQuietHours({ buildingId }: { buildingId: string }) {
 }
 
 /** The server's messages go under their fields too: its runtime's time zones are not the phone's. */
-const serverCheckedFields = ['days', 'start', 'end', 'timeZone', 'outside'] as const;
+const serverCheckedFields = ['days', 'start', 'end', 'timeZone', 'outside', 'idleRoomsWait'] as const;
 const dayChoices = dayNames.map((label, i) => ({ value: i + 1, label }));
 
 function QuietHoursForm({ buildingId, stored }: { buildingId: string; stored: QuietHours | null }) {
@@ -140,6 +142,11 @@ function QuietHoursForm({ buildingId, stored }: { buildingId: string; stored: Qu
         options={quietModes}
         labelOf={(v) => outsideLabels[v as QuietHours['outside']]}
         placeholder="Choose"
+      />
+      <SwitchField
+        control={form.control}
+        name="idleRoomsWait"
+        label="Rooms with no more classes today wait for the morning digest"
       />
       <div className="grid gap-2">
         <Button type="submit" disabled={save.isPending}>

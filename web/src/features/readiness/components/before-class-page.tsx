@@ -7,6 +7,7 @@ import { Card } from '../../../components/ui/card';
 import { LoadError } from '../../../components/ui/load-error';
 import { Spinner } from '../../../components/ui/spinner';
 import { readinessQuery } from '../api/readiness';
+import { MorningSummarySection } from './morning-summary-form';
 
 const clock = (iso: string) =>
   new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
@@ -19,9 +20,10 @@ const stateBadge: Record<ReadinessState, { label: string; variant: 'success' | '
 
 /**
  * "Before class": the classes of the next hours, soonest first, each with its room, time, title
- * and the state the readiness check found (checked READINESS_LEAD_MINUTES before it).
+ * and the state the readiness check found (checked READINESS_LEAD_MINUTES before it). An
+ * administrator sets the morning summary under it.
  */
-export function BeforeClassPage() {
+export function BeforeClassPage({ isAdmin = false }: { isAdmin?: boolean }) {
   // From the minute the screen opened: one query however long it stays open.
   const [from] = useState(() => new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString());
   const classes = useQuery({ ...readinessQuery(from), refetchInterval: 60_000 });
@@ -41,6 +43,7 @@ export function BeforeClassPage() {
           ))}
         </ul>
       )}
+      {isAdmin ? <MorningSummarySection /> : null}
     </div>
   );
 }

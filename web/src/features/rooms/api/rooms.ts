@@ -12,6 +12,17 @@ const buildingsKey = queryKeyOf(apiRoutes.listBuildings);
 
 export const roomsQuery = (buildingId: string) => apiQuery(apiRoutes.listRooms, { buildingId });
 
+/**
+ * The classes of a building's rooms from `from` for a week (at most a few per room), for the
+ * cards' "Next class …" line: one request for the whole list.
+ */
+export const buildingClassesQuery = (buildingId: string, from: string) =>
+  apiQuery(
+    apiRoutes.buildingClasses,
+    { id: buildingId },
+    { from, to: new Date(Date.parse(from) + 7 * 86_400_000).toISOString() },
+  );
+
 export const roomQuery = (roomId: string) => apiQuery(apiRoutes.getRoom, { id: roomId });
 
 /** The building a rooms page names in its heading (the rooms feature reads it, it does not own it). */

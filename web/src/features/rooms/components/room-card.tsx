@@ -1,5 +1,5 @@
 import { type RoomListItem } from '@cm/contracts';
-import { Monitor, Users } from 'lucide-react';
+import { CalendarClock, Monitor, Users } from 'lucide-react';
 import { Link } from 'wouter';
 import { Badge } from '../../../components/ui/badge';
 import { Card } from '../../../components/ui/card';
@@ -10,12 +10,14 @@ import { roomTags } from '../lib/room-tags';
 
 interface RoomCardProps {
   room: RoomListItem;
+  /** Its timetable in a line ("Next class 10:00–11:15, ECON 101"), when it has classes ahead. */
+  nextClass?: string | null;
   deleting: boolean;
   onEdit: () => void;
   onDelete: () => void;
 }
 
-export function RoomCard({ room, deleting, onEdit, onDelete }: RoomCardProps) {
+export function RoomCard({ room, nextClass, deleting, onEdit, onDelete }: RoomCardProps) {
   const tags = roomTags(room.type);
   return (
     <Card className="flex items-start gap-1 p-4 pr-2" data-testid="room-card">
@@ -37,6 +39,12 @@ export function RoomCard({ room, deleting, onEdit, onDelete }: RoomCardProps) {
             {room.equipmentCount} Equipment
           </span>
         </p>
+        {nextClass ? (
+          <p className="mt-1 flex items-center gap-1 text-sm text-slate-700" data-testid="next-class">
+            <CalendarClock aria-hidden className="h-4 w-4 shrink-0 text-brand-700" />
+            {nextClass}
+          </p>
+        ) : null}
         <StatusChips counts={room.statusCounts} />
         <FaultChip count={room.faults} className="mt-2" />
         {tags.length > 0 ? (

@@ -1,5 +1,6 @@
 import { type RoomListItem } from '@cm/contracts';
 import { render, screen, within } from '@testing-library/react';
+import { type RoomClasses } from '../lib/room-classes';
 import { RoomList } from './room-list';
 
 let n = 0;
@@ -96,5 +97,34 @@ describe(RoomList.name, () => {
     expect(chip).toHaveTextContent('2 faults');
     // Every device answers ping: faults are apart from the offline chips.
     expect(screen.queryByTestId('status-chips')).not.toBeInTheDocument();
+  });
+
+  it("says each room's next class on its card and, sorted by it, puts rooms in use first and rooms without one last", () => {
+    const rooms = [room('101', '1'), room('102', '1'), room('201', '2'), room('202', '2')];
+    const [r101, , r201, r202] = rooms;
+    const lines = new Map([
+      [r101.id, { text: 'Next class 11:00–12:15, PHYS 101', order: 11 }],
+      [r201.id, { text: 'In use until 10:15', order: 9 }],
+      [r202.id, { text: 'Next class 10:30–11:45, ECON 101', order: 10.5 }],
+    ]);
+    const classes: RoomClasses = {
+      any: true,
+      textOf: (id) => lines.get(id)?.text ?? null,
+      orderOf: (id) => lines.get(id)?.order ?? Infinity,
+    };
+    const names = () =>
+      screen.getAllByTestId('room-card').map((c) => within(c).getByRole('heading').textContent);
+    const { rerender } = render(
+      <RoomList rooms={rooms} classes={classes} onEdit={() => {}} onDelete={() => {}} />,
+    );
+    expect(names()).toEqual(['101', '102', '201', '202']);
+    const card = (name: string) =>
+      screen.getByRole('heading', { name }).closest('[data-testid="room-card"]') as HTMLElement;
+    expect(within(card('201')).getByTestId('next-class')).toHaveTextContent('In use until 10:15');
+    expect(within(card('102')).queryByTestId('next-class')).not.toBeInTheDocument();
+
+    rerender(<RoomList rooms={rooms} classes={classes} byNextClass onEdit={() => {}} onDelete={() => {}} />);
+    expect(names()).toEqual(['201', '202', '101', '102']);
+    expect(screen.getByRole('heading', { name: 'By next class' })).toBeInTheDocument();
   });
 });

@@ -1,10 +1,14 @@
 import { type RoomListItem } from '@cm/contracts';
 import { VirtualList, WHOLE_LIST_LIMIT } from '../../../components/ui/virtual-list';
 import { type FloorGroup, groupRoomsByFloor, roomCountLabel } from '../lib/floor-groups';
+import { type RoomClasses, sortByNextClass } from '../lib/room-classes';
 import { RoomCard } from './room-card';
 
 interface RoomListProps {
   rooms: RoomListItem[];
+  /** The rooms' timetable; with `byNextClass`, one list soonest class first instead of floors. */
+  classes?: RoomClasses;
+  byNextClass?: boolean;
   deletingId?: string;
   onEdit: (room: RoomListItem) => void;
   onDelete: (room: RoomListItem) => void;
@@ -23,15 +27,19 @@ type Row =
   { kind: 'floor'; group: FloorGroup<RoomListItem>; first: boolean } | { kind: 'room'; room: RoomListItem };
 
 /**
- * The rooms of a building under one heading per floor, in the spec's floor order. A long list
- * is windowed (VirtualList) as one run of headings and cards.
+ * The rooms of a building under one heading per floor, in the spec's floor order, or in one list
+ * by their next class. A long list is windowed (VirtualList) as one run of headings and cards.
  */
-export function RoomList({ rooms, deletingId, onEdit, onDelete }: RoomListProps) {
-  const groups = groupRoomsByFloor(rooms);
+export function RoomList({ rooms, classes, byNextClass, deletingId, onEdit, onDelete }: RoomListProps) {
+  const groups: FloorGroup<RoomListItem>[] =
+    byNextClass && classes
+      ? [{ floor: null, heading: 'By next class', rooms: sortByNextClass(rooms, classes) }]
+      : groupRoomsByFloor(rooms);
   const card = (room: RoomListItem) => (
     <RoomCard
       key={room.id}
       room={room}
+      nextClass={classes?.textOf(room.id)}
       deleting={deletingId === room.id}
       onEdit={() => onEdit(room)}
       onDelete={() => onDelete(room)}

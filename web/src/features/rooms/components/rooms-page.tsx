@@ -17,7 +17,9 @@ import { RoomFormDialog } from './room-form-dialog';
 import { KeepOfflineButton } from './keep-offline-button';
 import { draftKeyOf } from '../../../lib/offline/drafts';
 import { useRequestedForm } from '../../../lib/offline/requested-form';
+import { useRoomClasses } from '../lib/room-classes';
 import { RoomList } from './room-list';
+import { RoomOrder } from './room-order';
 
 type FormState = { open: false } | { open: true; room?: RoomListItem };
 
@@ -25,6 +27,8 @@ export function RoomsPage({ buildingId }: { buildingId: string }) {
   const building = useQuery(buildingOfRoomsQuery(buildingId));
   const rooms = useQuery(roomsQuery(buildingId));
   const remove = useDeleteRoom();
+  const classes = useRoomClasses(buildingId);
+  const [byNextClass, setByNextClass] = useState(false);
   const [form, setForm] = useState<FormState>({ open: false });
   useRequestedForm(draftKeyOf('room', undefined, buildingId), () => setForm({ open: true }));
   useScrollMemory(`rooms.${buildingId}`, rooms.isSuccess);
@@ -49,32 +53,15 @@ export function RoomsPage({ buildingId }: { buildingId: string }) {
 
   return (
     <div className="space-y-4">
-      <div className="flex items-center justify-between gap-3">
-        {building.data ? (
-          <h1 className="min-w-0 text-2xl font-bold break-words text-slate-900">
-            {building.data.name} Rooms
-          </h1>
-        ) : (
-          <Skeleton className="h-8 w-2/3" />
-        )}
-        <div className="flex shrink-0 gap-2">
-          <Tooltip content="Print QR labels">
-            <Link
-              href={`/buildings/${buildingId}/labels`}
-              aria-label="Print QR labels"
-              className={buttonClass({ variant: 'outline', size: 'round' })}
-            >
-              <Printer aria-hidden className="h-6 w-6" />
-            </Link>
-          </Tooltip>
-          <Tooltip content="Add room">
-            <Button size="round" aria-label="Add room" onClick={() => setForm({ open: true })}>
-              <Plus aria-hidden className="h-6 w-6" />
-            </Button>
-          </Tooltip>
-        </div>
-      </div>
+      <RoomsHeading
+        buildingId={buildingId}
+        name={building.data?.name}
+        onAdd={() => setForm({ open: true })}
+      />
       {rooms.isSuccess && rooms.data.length > 0 ? <KeepOfflineButton buildingId={buildingId} /> : null}
+      {classes.any && rooms.isSuccess && rooms.data.length > 1 ? (
+        <RoomOrder byNextClass={byNextClass} onChange={setByNextClass} />
+      ) : null}
       {rooms.isPending ? (
         <RoomListSkeleton />
       ) : rooms.isError ? (
@@ -84,6 +71,8 @@ export function RoomsPage({ buildingId }: { buildingId: string }) {
       ) : (
         <RoomList
           rooms={rooms.data}
+          classes={classes}
+          byNextClass={byNextClass}
           deletingId={remove.isPending ? remove.variables.id : undefined}
           onEdit={(room) => setForm({ open: true, room })}
           onDelete={confirmDelete}
@@ -95,6 +84,35 @@ export function RoomsPage({ buildingId }: { buildingId: string }) {
         buildingId={buildingId}
         room={form.open ? form.room : undefined}
       />
+    </div>
+  );
+}
+
+/** The building's name, and its QR labels and Add room buttons. */
+function RoomsHeading({ buildingId, name, onAdd }: { buildingId: string; name?: string; onAdd: () => void }) {
+  return (
+    <div className="flex items-center justify-between gap-3">
+      {name !== undefined ? (
+        <h1 className="min-w-0 text-2xl font-bold break-words text-slate-900">{name} Rooms</h1>
+      ) : (
+        <Skeleton className="h-8 w-2/3" />
+      )}
+      <div className="flex shrink-0 gap-2">
+        <Tooltip content="Print QR labels">
+          <Link
+            href={`/buildings/${buildingId}/labels`}
+            aria-label="Print QR labels"
+            className={buttonClass({ variant: 'outline', size: 'round' })}
+          >
+            <Printer aria-hidden className="h-6 w-6" />
+          </Link>
+        </Tooltip>
+        <Tooltip content="Add room">
+          <Button size="round" aria-label="Add room" onClick={onAdd}>
+            <Plus aria-hidden className="h-6 w-6" />
+          </Button>
+        </Tooltip>
+      </div>
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { CalendarClock } from 'lucide-react';
 import { useState } from 'react';
 import { useNow } from '../../../lib/use-now';
 import { roomScheduleQuery } from '../api/schedules';
-import { nextClassText } from '../lib/next-class';
+import { nextClassText } from '../../../lib/next-class';
 
 /**
  * "Next class 10:00–11:15, ECON 101" or "In use until 11:15" under the room's name, from its class

@@ -1,5 +1,5 @@
 import { type ScheduleOccurrence } from '@cm/contracts';
-import { nextClassText } from './next-class';
+import { nextClassOrder, nextClassText } from './next-class';
 
 const at = (time: string) => new Date(`2026-03-02T${time}:00`).toISOString();
 const lecture = (title: string, start: string, end: string, day = '2026-03-02'): ScheduleOccurrence => ({
@@ -31,5 +31,19 @@ describe(nextClassText.name, () => {
       'Next class Wed 4 Mar 10:00–11:15, ECON 101',
     );
     expect(nextClassText(day, now('15:00'))).toBeNull();
+  });
+});
+
+describe(nextClassOrder.name, () => {
+  it('puts a room in use before one whose class is later, and one with no class left last', () => {
+    const inUse = [lecture('ECON 101', '09:00', '10:15')];
+    const later = [lecture('PHYS 101', '11:00', '12:15'), lecture('PHYS 102', '10:30', '10:45')];
+    const done = [lecture('HIST 100', '07:00', '08:00')];
+    const order = [done, later, inUse].sort(
+      (a, b) => nextClassOrder(a, now('09:30')) - nextClassOrder(b, now('09:30')),
+    );
+    expect(order).toEqual([inUse, later, done]);
+    expect(nextClassOrder(later, now('09:30'))).toBe(Date.parse(at('10:30')));
+    expect(nextClassOrder([], now('09:30'))).toBe(Infinity);
   });
 });

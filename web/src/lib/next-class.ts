@@ -27,3 +27,12 @@ export function nextClassText(classes: ScheduleOccurrence[], now: number): strin
   const title = next.title ? `, ${next.title}` : '';
   return `Next class ${day}${clock(next.start)}–${clock(next.end)}${title}`;
 }
+
+/**
+ * Where a room goes when rooms are sorted by their next class: the start of the class in it now
+ * or of its next one (rooms in use first, then the soonest class), Infinity for a room without one.
+ */
+export function nextClassOrder(classes: ScheduleOccurrence[], now: number): number {
+  const starts = classes.filter((c) => Date.parse(c.end) > now).map((c) => Date.parse(c.start));
+  return starts.length ? Math.min(...starts) : Infinity;
+}

@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { type Building, type ReadinessSummarySettings, type Room } from '@cm/contracts';
+import { type Page } from 'playwright-core';
+import { expectToast, onSharedSystem, type WebSystem } from './browser';
+
+const HOUR = 3_600_000;
+/** An iCalendar instant in UTC ("20261128T040000Z"): the file says where it is, whatever the server's zone. */
+const ics = (t: number) =>
+  new Date(t)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
+
+/**
+ * Issue 38 at 390 × 844: Settings → Class schedules (a building's timetable uploaded as a file,
+ * a location without a room mapped), the rooms list's next class and its order, the Before class
+ * screen and the morning summary's settings.
+ */
+describe('web app: class schedules and the Before class screen', () => {
+  let web: WebSystem;
+  let page: Page;
+  let building: Building;
+  let lectureRoom: Room;
+  let theatre: Room;
+  const suffix = randomUUID().slice(0, 6);
+  const schedule = `Timetable ${suffix}`;
+  const unmatched = `Lecture Theatre ${suffix}`;
+  // Whole five minutes, two and three hours on: inside the Before class screen's twelve hours.
+  const soon = Math.ceil((Date.now() + 2 * HOUR) / 300_000) * 300_000;
+
+  onSharedSystem(
+    (w) => (web = w),
+    (p) => (page = p),
+  );
+
+  beforeAll(async () => {
+    building = await web.api<Building>('POST', '/api/buildings', { name: `Schedule Hall ${suffix}` });
+    lectureRoom = await web.api<Room>('POST', `/api/buildings/${building.id}/rooms`, {
+      name: `S${suffix}-101`,
+      type: 'Classroom',
+      floor: '1',
+    });
+    theatre = await web.api<Room>('POST', `/api/buildings/${building.id}/rooms`, {
+      name: `S${suffix}-001`,
+      type: 'Classroom',
+      floor: '0',
+    });
+  });
+
+  const timetable = () =>
+    Buffer.from(
+      [
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'PRODID:-//Classroom Monitor e2e//EN',
+        'BEGIN:VEVENT',
+        `UID:econ-${suffix}@e2e`,
+        `DTSTAMP:${ics(Date.now())}`,
+        `DTSTART:${ics(soon)}`,
+        `DTEND:${ics(soon + 75 * 60_000)}`,
+        'SUMMARY:ECON 101',
+        `LOCATION:${lectureRoom.name}`,
+        'END:VEVENT',
+        'BEGIN:VEVENT',
+        `UID:phys-${suffix}@e2e`,
+        `DTSTAMP:${ics(Date.now())}`,
+        `DTSTART:${ics(soon + HOUR)}`,
+        `DTEND:${ics(soon + 2 * HOUR)}`,
+        'SUMMARY:PHYS 210',
+        `LOCATION:${unmatched}`,
+        'END:VEVENT',
+        'END:VCALENDAR',
+        '',
+      ].join('\r\n'),
+    );
+
+  it('adds a building’s timetable by file, maps the location without a room, and the rooms list shows and sorts by next class', async () => {
+    await page.goto('/settings');
+    await page.getByRole('tab', { name: 'Class schedules' }).click();
+    await page.getByLabel('Name').fill(schedule);
+    await page.getByLabel('Building').selectOption({ label: building.name });
+    await page.getByRole('button', { name: 'Add schedule' }).click();
+    await expectToast(page, 'Success', 'Class schedule added');
+
+    const card = page.getByRole('listitem').filter({ hasText: schedule });
+    await card.getByText('No file yet').waitFor();
+    await card
+      .getByLabel('Upload a timetable (.ics or CSV)')
+      .setInputFiles({ name: 'timetable.ics', mimeType: 'text/calendar', buffer: timetable() });
+    await card.getByText('2 classes in the next 14 days, 1 without a room').waitFor();
+
+    const row = page.getByRole('listitem').filter({ hasText: unmatched });
+    await row.getByLabel(`Room for ${unmatched}`).selectOption({ label: theatre.name });
+    await row.getByRole('button', { name: 'Map' }).click();
+    await card.getByText(/^2 classes in the next 14 days$/).waitFor();
+    await row.waitFor({ state: 'detached' });
+
+    await page.goto(`/buildings/${building.id}/rooms`);
+    const cardOf = (room: Room) =>
+      page.getByTestId('room-card').filter({ has: page.getByRole('heading', { name: room.name }) });
+    const nextClass = /^Next class (\w{3} \d{1,2} \w{3} )?\d\d:\d\d–\d\d:\d\d, /;
+    expect(await cardOf(lectureRoom).getByTestId('next-class').innerText()).toMatch(
+      new RegExp(`${nextClass.source}ECON 101$`),
+    );
+    expect(await cardOf(theatre).getByTestId('next-class').innerText()).toMatch(
+      new RegExp(`${nextClass.source}PHYS 210$`),
+    );
+    const order = () => page.getByTestId('room-card').getByRole('heading').allInnerTexts();
+    // By floor: floor 0's theatre first.
+    expect(await order()).toEqual([theatre.name, lectureRoom.name]);
+    await page.getByRole('button', { name: 'By next class' }).click();
+    await page.getByRole('heading', { name: 'By next class' }).waitFor();
+    expect(await order()).toEqual([lectureRoom.name, theatre.name]);
+    expect(await page.getByRole('button', { name: 'By next class' }).getAttribute('aria-pressed')).toBe(
+      'true',
+    );
+  });
+
+  it('lists the classes ahead on Before class, and an administrator sets the morning summary there', async () => {
+    await page.goto('/before-class');
+    const classes = page.getByRole('list', { name: 'Classes' });
+    const econ = classes
+      .getByRole('listitem')
+      .filter({ hasText: 'ECON 101' })
+      .filter({ hasText: building.name });
+    const phys = classes
+      .getByRole('listitem')
+      .filter({ hasText: 'PHYS 210' })
+      .filter({ hasText: building.name });
+    await econ.waitFor();
+    expect(await econ.getByRole('link').innerText()).toBe(`${lectureRoom.name}, ${building.name}`);
+    expect(await econ.innerText()).toContain('Not checked');
+    expect(await phys.getByRole('link').innerText()).toBe(`${theatre.name}, ${building.name}`);
+
+    const summary = page.getByRole('form', { name: 'Morning summary' });
+    await summary.getByLabel('Time', { exact: true }).fill('07:00');
+    await summary.getByLabel('Time zone').fill('America/New_York');
+    await summary.getByRole('button', { name: 'Save morning summary' }).click();
+    await expectToast(page, 'Morning summary saved', 'Each day at 07:00 (America/New_York).');
+    expect(await web.api<ReadinessSummarySettings>('GET', '/api/readiness/summary')).toMatchObject({
+      time: '07:00',
+      timeZone: 'America/New_York',
+    });
+  });
+});
