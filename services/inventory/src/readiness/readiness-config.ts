@@ -4,7 +4,7 @@ import { envInt } from '@cm/platform';
 export const readinessEnv = {
   /** How many minutes before each class its room is checked. */
   READINESS_LEAD_MINUTES: envInt(1, 240, 20),
-  /** How often each replica looks for classes due for their check (one replica checks each). */
+  /** How often each replica looks for classes due for their check and whether the morning summary is due (one replica does each). */
   READINESS_TICK_MS: envInt(1000, 3_600_000, 30_000),
 };
 

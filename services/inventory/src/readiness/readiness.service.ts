@@ -8,6 +8,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { type Config } from '../config';
+import { PeriodicTask } from '../shared/periodic-task';
 import { READINESS_CLOCK, type ReadinessClock } from './readiness-config';
 import { readinessReasons } from './readiness-rules';
 import { type DueClass, ReadinessRepository } from './readiness.repository';
@@ -24,8 +25,10 @@ const LIST_DEFAULT_MS = 12 * 3_600_000;
 @Injectable()
 export class ReadinessService implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(ReadinessService.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
+  private readonly task = new PeriodicTask(
+    () => this.round(),
+    (error) => this.logger.warn(`Readiness checks failed: ${String(error)}`),
+  );
 
   constructor(
     @Inject(CONFIG) private readonly config: Config,
@@ -35,13 +38,11 @@ export class ReadinessService implements OnApplicationBootstrap, BeforeApplicati
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.checkDue(), this.config.READINESS_TICK_MS);
-    this.timer.unref();
+    this.task.start(this.config.READINESS_TICK_MS);
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  beforeApplicationShutdown(): Promise<void> {
+    return this.task.stop();
   }
 
   list(query: ReadinessQuery): Promise<ReadinessClass[]> {
@@ -52,10 +53,7 @@ export class ReadinessService implements OnApplicationBootstrap, BeforeApplicati
 
   /** One round: checks the classes due; a round still running is joined, not doubled. */
   checkDue(): Promise<unknown> {
-    this.running ??= this.round()
-      .catch((error: unknown) => this.logger.warn(`Readiness checks failed: ${String(error)}`))
-      .finally(() => (this.running = undefined));
-    return this.running;
+    return this.task.run();
   }
 
   private async round(): Promise<void> {

@@ -9,6 +9,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { type Config } from '../../config';
+import { PeriodicTask } from '../../shared/periodic-task';
 import { localDayEnd } from '../alerts/quiet-hours';
 import { DELIVERY_CLOCK, type DeliveryClock } from '../notifications/delivery-clock';
 import { DeliveryRepository } from '../notifications/delivery.repository';
@@ -25,8 +26,10 @@ import { MorningSummaryRepository } from './morning-summary.repository';
 @Injectable()
 export class MorningSummary implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(MorningSummary.name);
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
+  private readonly task = new PeriodicTask(
+    () => this.round(),
+    (error) => this.logger.warn(`The morning summary failed: ${String(error)}`),
+  );
 
   constructor(
     @Inject(CONFIG) private readonly config: Config,
@@ -37,13 +40,11 @@ export class MorningSummary implements OnApplicationBootstrap, BeforeApplication
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => void this.sendDue(), this.config.READINESS_TICK_MS);
-    this.timer.unref();
+    this.task.start(this.config.READINESS_TICK_MS);
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  beforeApplicationShutdown(): Promise<void> {
+    return this.task.stop();
   }
 
   async settings(): Promise<ReadinessSummarySettings> {
@@ -69,10 +70,7 @@ export class MorningSummary implements OnApplicationBootstrap, BeforeApplication
 
   /** One round: sends the day's summary when due; a round still running is joined, not doubled. */
   sendDue(): Promise<unknown> {
-    this.running ??= this.round()
-      .catch((error: unknown) => this.logger.warn(`The morning summary failed: ${String(error)}`))
-      .finally(() => (this.running = undefined));
-    return this.running;
+    return this.task.run();
   }
 
   private async round(): Promise<void> {
