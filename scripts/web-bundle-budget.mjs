@@ -14,11 +14,11 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 /** Kilobytes of 1000 bytes, as Vite reports them. Issue 37's goal, not yet met on every route. */
 const goalKb = 120;
 /**
- * What fails the check until the goal is met: no route may grow past today's heaviest (/settings,
- * 203.9 kB with zod off the entry, the shell and the lists, and the channel form fetched after the
+ * What fails the check until the goal is met: no route may grow past today's heaviest (/rooms/:id,
+ * 187.1 kB; /settings is 185.6 kB since the channel form and the quiet hours come after the
  * Notifications tab is drawn; docs/benchmarks.md). Lower it with each cut, down to the goal.
  */
-const ceilingKb = 204;
+const ceilingKb = 188;
 
 /** Each entry route and the chunks (by their module's file name) its first screen loads. */
 const signedIn = ['signed-in-app'];

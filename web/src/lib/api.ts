@@ -272,9 +272,11 @@ export function apiQuery<R extends JsonRoute & { method: 'GET' }>(route: R, ...a
     // The inventory's reads are kept on the phone, and answered from there when the network does not.
     queryFn: async ({ signal }) => {
       if (!isKeptRead(route)) return read(signal);
-      // Its code (IndexedDB's) comes with the first such read, not with the first screen.
-      const { keptRead } = await import('./offline/reads');
-      return keptRead(
+      // Its code (IndexedDB's) comes with the first such read, not with the first screen; a read
+      // whose code could not load is made as it is, and not kept.
+      const reads = await import('./offline/reads').catch(() => null);
+      if (!reads) return read(signal);
+      return reads.keptRead(
         queryKey,
         () => read(signal),
         (e) => e instanceof NetworkError,

@@ -47,4 +47,17 @@ export function useOutbox(): OutboxEntry[] {
   );
 }
 
-export const ready = refresh();
+let loaded: Promise<void> | undefined;
+
+/**
+ * The entries read once. A first read that failed (IndexedDB's code did not arrive: the page left,
+ * the network went) is tried again by the next caller, rather than kept as a failure for good.
+ */
+export function ready(): Promise<void> {
+  loaded ??= refresh().catch((error: unknown) => {
+    loaded = undefined;
+    throw error;
+  });
+  return loaded;
+}
+void ready().catch(() => undefined);

@@ -32,7 +32,8 @@ export async function saveOrQueue<T>(
   entry: NewEntry,
   send: () => Promise<T>,
 ): Promise<T | Queued | Conflicted> {
-  await ready;
+  // Without the outbox's store (its code could not load) a save online still goes straight out.
+  await ready().catch(() => undefined);
   const waiting = currentEntries().some((e) => e.state === 'waiting');
   if (navigator.onLine === false || waiting) {
     await enqueue(entry);

@@ -16,8 +16,10 @@ export const currentUserQuery = queryOptions({
     // Asked at once, not after the phone's store has loaded: the first screen waits on this answer.
     const answer = nullOn401(apiJson(apiRoutes.currentUser));
     answer.catch(() => undefined); // handled below, once the store's code is here
-    const { keptRead } = await import('../../../lib/offline/reads');
-    return keptRead(
+    // Without the store's code (its load failed) the answer is given as it is, and not kept.
+    const reads = await import('../../../lib/offline/reads').catch(() => null);
+    if (!reads) return answer;
+    return reads.keptRead(
       queryKey,
       () => answer,
       (e) => e instanceof NetworkError,

@@ -7,12 +7,17 @@ import { ShownOnce } from '../../../components/ui/shown-once';
 import { channelTypesQuery } from '../api/notifications';
 import { ChannelList } from './channel-list';
 import { DeliveryLog } from './delivery-log';
-import { QuietHoursSection } from './quiet-hours-section';
 
 /** The channel form (a service desk's mapping among its fields), fetched once the tab is drawn. */
 const ChannelForm = lazyComponent(
   () => import('./channel-form'),
   (m) => m.ChannelForm,
+);
+
+/** Quiet hours (their switches among them), fetched with the tab but not with the settings screen. */
+const QuietHoursSection = lazyComponent(
+  () => import('./quiet-hours-section'),
+  (m) => m.QuietHoursSection,
 );
 
 type DialogState = { open: false } | { open: true; channel?: Channel } | { open: true; secret: string };
@@ -32,7 +37,9 @@ export function NotificationsTab() {
         onEdit={(channel) => setDialog({ open: true, channel })}
         onSecret={showSecret}
       />
-      <QuietHoursSection />
+      <Suspense fallback={null}>
+        <QuietHoursSection />
+      </Suspense>
       <DeliveryLog />
       <Dialog open={dialog.open} onOpenChange={(open) => !open && close()}>
         <DialogContent
