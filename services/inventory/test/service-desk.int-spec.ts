@@ -520,12 +520,7 @@ describe('ServiceNow and Jira Service Management channels', () => {
         const listed = jira.http.requests.filter((r) => r.path.includes('statusCategory'));
         expect(listed.map((r) => r.path)).toEqual([search, `${search}&nextPageToken=100`]);
         await eventually(async () => expect(jira.issues[105].status).toBe('Resolved'));
-        expect(await round()).toBe(0);
-        expect(jira.http.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([
-          '/rest/api/3/issue/AV-106/transitions',
-        ]);
-        expect(jira.issues.filter((i) => i.status !== 'Open').map((i) => i.key)).toEqual(['AV-106']);
-        // Recorded once the desk's answer is, which follows its change of status.
+        // ...and its answer recorded here: until then the next round finds the incident still open.
         await eventually(async () => {
           const [logged] = (await send(messages.inventory.listDeliveries, { channelId: channel.id })).items;
           expect(logged).toMatchObject({
@@ -534,6 +529,11 @@ describe('ServiceNow and Jira Service Management channels', () => {
             incident: { number: 'AV-106' },
           });
         });
+        expect(await round()).toBe(0);
+        expect(jira.http.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([
+          '/rest/api/3/issue/AV-106/transitions',
+        ]);
+        expect(jira.issues.filter((i) => i.status !== 'Open').map((i) => i.key)).toEqual(['AV-106']);
       } finally {
         await jira.http.stop();
       }
