@@ -72,6 +72,8 @@ export class PjlinkSimulator {
   busyRefusals = 0;
   /** Connections accepted since the start, the refused ones among them. */
   connectionsAccepted = 0;
+  /** The most connections open at one moment, a refused one counted while it was: 1 for a polite controller. */
+  mostAtOnce = 0;
   private held: Promise<void> | undefined;
   private readonly ageing: PjlinkAgeing;
   private readonly sockets = new Set<Socket>();
@@ -175,6 +177,7 @@ export class PjlinkSimulator {
     });
     socket.on('error', () => undefined);
     this.connectionsAccepted += 1;
+    this.mostAtOnce = Math.max(this.mostAtOnce, this.sockets.size);
     if (this.active) {
       this.busyRefusals += 1;
       socket.destroy();

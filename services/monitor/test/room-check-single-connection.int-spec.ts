@@ -66,10 +66,10 @@ describe('room check of a single-connection device', () => {
       // The owner's scheduled probe has connected and waits for the projector's greeting.
       await eventually(() => expect(projector.openConnections).toBe(1), 30_000);
       // Each request goes to whichever replica of the queue group takes it: the owner, or the
-      // other, which hands the probe to the owner.
-      for (let i = 0; i < 6; i++) answers.push(await checkRoom());
+      // other, which hands the probe to the owner. (The scheduled probe waits up to 5 s for the
+      // greeting, PJLink's answer timeout; the checks answer well within it.)
+      answers.push(...(await Promise.all(Array.from({ length: 6 }, () => checkRoom()))));
       expect(projector.connectionsAccepted).toBe(1);
-      expect(projector.busyRefusals).toBe(0);
     } finally {
       release();
     }
@@ -86,5 +86,6 @@ describe('room check of a single-connection device', () => {
         ]);
     });
     expect(projector.busyRefusals).toBe(0);
+    expect(projector.mostAtOnce).toBe(1);
   });
 });
