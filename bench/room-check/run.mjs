@@ -18,7 +18,6 @@ import { performance } from 'node:perf_hooks';
 import {
   benchDatabase,
   buildServices,
-  NATS_URL,
   root,
   runBench,
   signIn,

@@ -75,12 +75,8 @@ import {
 } from './notifications';
 import { problemsSchema } from './problems';
 import { readinessClassSchema } from './readiness';
-import {
-  probeNowReplySchema,
-  probeNowRequestSchema,
-  roomCheckRequestSchema,
-  roomCheckResultSchema,
-} from './room-check';
+import { probeNowReplySchema, probeNowRequestSchema } from './room-check';
+import { roomCheckRequestSchema, roomCheckResultSchema } from './room-check';
 import {
   reportChunkPullSchema,
   reportChunkSchema,
@@ -392,11 +388,7 @@ export const messages = {
      * the replica's member id, outside the service's queue group.
      */
     assignSweep: message('monitor.member.sweep', sweepAssignmentSchema, sweepAcceptanceSchema),
-    /**
-     * A room check's replica → the device's owning replica: probe it now (joining a probe of it in
-     * flight), so that a single-connection device never gets a second connection. Suffixed with
-     * the owner's member id.
-     */
+    /** Room check → the device's owner (suffixed with its member id): probe it now, joining one in flight. */
     probeNow: message('monitor.member.probe', probeNowRequestSchema, probeNowReplySchema),
     /** Replica → coordinator: a share of a sweep is finished (or given up). */
     sweepDone: notice('monitor.sweep.done', sweepReportSchema),

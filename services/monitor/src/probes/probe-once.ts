@@ -20,7 +20,11 @@ export function startProbe(
   timeoutMs: number,
 ): { result: Promise<ProbeResult>; ended: Promise<void> } {
   if (plan.refused) {
-    const result = Promise.resolve<ProbeResult>({ outcome: 'unreachable', findings: [], detail: plan.refused });
+    const result = Promise.resolve<ProbeResult>({
+      outcome: 'unreachable',
+      findings: [],
+      detail: plan.refused,
+    });
     return { result, ended: Promise.resolve() };
   }
   const client = registry.get(plan.target.probe.type);
@@ -52,13 +56,11 @@ export function startProbe(
         signal: controller.signal,
       }),
     )
-    .catch(
-      (error: unknown): ProbeResult => ({
-        outcome: 'protocol-error',
-        findings: [],
-        detail: `The probe failed: ${String(error)}`.slice(0, 300),
-      }),
-    );
+    .catch((error: unknown): ProbeResult => ({
+      outcome: 'protocol-error',
+      findings: [],
+      detail: `The probe failed: ${String(error)}`.slice(0, 300),
+    }));
   const result = Promise.race([probing, late]).finally(() => clearTimeout(timer));
   return { result, ended: probing.then(() => undefined) };
 }
