@@ -62,7 +62,11 @@ async function main() {
       return res.json();
     };
     const building = await api('POST', '/api/buildings', { name: 'Bench Hall' });
-    const room = await api('POST', `/api/buildings/${building.id}/rooms`, { name: 'B-1', type: 'Classroom' });
+    const room = await api('POST', `/api/buildings/${building.id}/rooms`, {
+      name: 'B-1',
+      type: 'Classroom',
+      floor: '1',
+    });
     for (let i = 0; i < PROJECTORS; i++) {
       const host = `127.0.49.${i + 1}`;
       const device = await startPjlinkSimulator({ host, class: 2 });
