@@ -3,11 +3,7 @@ import { idSchema, timestampSchema } from './common';
 import { probeOutcomeSchema, probeReadingSchema, probeTypeSchema } from './device-health';
 import { equipmentStatusSchema } from './equipment';
 
-/**
- * The person sees the room's answer within this long, whatever the devices do: what is not known
- * by then is marked `pending` and follows on the live stream (`room.checked`) as it comes.
- */
-export const ROOM_CHECK_ANSWER_MS = 2000;
+export { describeRoomCheck, ROOM_CHECK_ANSWER_MS } from './room-check-words';
 
 /** The most equipment one room check takes: a room holds a few dozen devices at most. */
 export const ROOM_CHECK_MAX_EQUIPMENT = 500;
@@ -54,20 +50,6 @@ export const roomCheckResultSchema = z.object({
   message: z.string(),
 });
 export type RoomCheckResult = z.infer<typeof roomCheckResultSchema>;
-
-/**
- * "Checked 3 equipment: 2 answered", and how many are still being checked. Equipment checked are
- * those pinged or still being pinged (the skipped are not); answered, those whose ping found any
- * address alive.
- */
-export function describeRoomCheck(equipment: readonly RoomCheckEquipment[]): string {
-  const checked = equipment.filter((e) => !e.skipped);
-  if (checked.length === 0) return 'No equipment in this room has an address to check';
-  const answered = checked.filter((e) => e.status === 'active' || e.status === 'partial').length;
-  const pending = checked.filter((e) => e.pending).length;
-  const message = `Checked ${checked.length} equipment: ${answered} answered`;
-  return pending ? `${message}, ${pending} still being checked` : message;
-}
 
 /** monitor → live stream (`live.room.checked`): results of a room check that came after its answer. */
 export const roomCheckedEventSchema = z.object({
