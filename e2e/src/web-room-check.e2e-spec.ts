@@ -70,4 +70,34 @@ describe('web app: check this room now', () => {
     expect(await card('Projector').getByTestId('health-badge').innerText()).toBe('Warning');
     await screenshot(page, 'room-check-390');
   });
+
+  it('answers at once while the projector holds its reply, says "Checking..." on its card, and fills it in when the reply comes', async () => {
+    await page.goto(`/rooms/${room.id}`);
+    await eventually(async () =>
+      expect(await card('Projector').getByTestId('checked-ago').innerText()).toMatch(/^Checked /),
+    );
+    // The projector takes the connection and says nothing until the test lets go.
+    const release = projector.holdAnswers();
+    try {
+      await page.getByRole('button', { name: 'Check this room now' }).click();
+      const result = page.getByRole('status').filter({ hasText: /^Checked 2 equipment/ });
+      expect(await result.innerText()).toBe('Checked 2 equipment: 2 answered, 1 still being checked');
+      expect(await card('Projector').getByTestId('checked-ago').innerText()).toBe('Checking...');
+      expect(await card('Display').getByTestId('checked-ago').innerText()).toMatch(/^Checked \d+ s ago$/);
+      await screenshot(page, 'room-check-390-checking');
+    } finally {
+      release();
+    }
+    // Its reply arrives on the live stream: the card and the message fill in, no reload.
+    await eventually(async () =>
+      expect(await card('Projector').getByTestId('checked-ago').innerText()).toMatch(/^Checked \d+ s ago$/),
+    );
+    expect(
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^Checked 2 equipment/ })
+        .innerText(),
+    ).toBe('Checked 2 equipment: 2 answered');
+    expect(await card('Projector').getByTestId('health-badge').innerText()).toBe('Warning');
+  });
 });

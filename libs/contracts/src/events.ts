@@ -4,6 +4,7 @@ import { equipmentChangedEventSchema } from './equipment';
 import { equipmentStatusEventSchema, inventoryChangedEventSchema, monitoringStateEventSchema } from './live';
 import { events } from './jetstream-names';
 import { statusMessageSchema } from './monitoring';
+import { roomCheckedEventSchema } from './room-check';
 import { accountChangedEventSchema } from './users';
 
 /** The payload schema of every JetStream event subject: publishers and consumers check with it. */
@@ -14,6 +15,7 @@ export const eventSchemas = {
   [events.liveEquipmentStatus]: equipmentStatusEventSchema,
   [events.liveInventoryChanged]: inventoryChangedEventSchema,
   [events.liveMonitoringState]: monitoringStateEventSchema,
+  [events.liveRoomChecked]: roomCheckedEventSchema,
   [events.accountChanged]: accountChangedEventSchema,
 } as const;
 

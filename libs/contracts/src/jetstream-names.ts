@@ -17,6 +17,8 @@ export const events = {
   liveInventoryChanged: 'live.inventory.changed',
   /** Live: monitoring started, stopped or its interval changed, by the monitor. */
   liveMonitoringState: 'live.monitoring.state',
+  /** Live: results of a room check that came after its answer, by the monitor. */
+  liveRoomChecked: 'live.room.checked',
   /**
    * An account created, or its role or active flag changed, by auth: the gateway's audit log
    * records it (not `auth.user.changed`, the core notice that refreshes the gateways' copies).
@@ -51,7 +53,12 @@ export const streams = {
   accounts: { name: 'ACCOUNTS', subjects: [events.accountChanged], maxBytes: 64 * 1024 * 1024 },
   live: {
     name: 'LIVE',
-    subjects: [events.liveEquipmentStatus, events.liveInventoryChanged, events.liveMonitoringState],
+    subjects: [
+      events.liveEquipmentStatus,
+      events.liveInventoryChanged,
+      events.liveMonitoringState,
+      events.liveRoomChecked,
+    ],
     maxAgeMs: 10 * 60_000,
     maxBytes: 64 * 1024 * 1024,
   },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { idSchema, timestampSchema } from './common';
 import { equipmentStatusSchema } from './equipment';
 import { monitoringStatusSchema } from './monitoring';
+import { roomCheckedEventSchema } from './room-check';
 
 /**
  * What `GET /api/events` pushes to open screens (Server-Sent Events). Each event is one message
@@ -53,6 +54,7 @@ export const liveEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('equipment.status'), data: equipmentStatusEventSchema }),
   z.object({ type: z.literal('inventory.changed'), data: inventoryChangedEventSchema }),
   z.object({ type: z.literal('monitoring.state'), data: monitoringStateEventSchema }),
+  z.object({ type: z.literal('room.checked'), data: roomCheckedEventSchema }),
 ]);
 export type LiveEvent = z.infer<typeof liveEventSchema>;
 export type LiveEventType = LiveEvent['type'];

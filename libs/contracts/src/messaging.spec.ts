@@ -103,6 +103,7 @@ describe('messages', () => {
       'monitor.check',
       'monitor.room.check',
       'monitor.member.sweep',
+      'monitor.member.probe',
       'monitor.sweep.done',
     ]);
     expect(new Set(subjects).size).toBe(subjects.length);

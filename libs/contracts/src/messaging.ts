@@ -76,7 +76,12 @@ import {
   quietHoursMessageSchema,
 } from './notifications';
 import { problemsSchema } from './problems';
-import { roomCheckRequestSchema, roomCheckResultSchema } from './room-check';
+import {
+  probeNowReplySchema,
+  probeNowRequestSchema,
+  roomCheckRequestSchema,
+  roomCheckResultSchema,
+} from './room-check';
 import {
   reportChunkPullSchema,
   reportChunkSchema,
@@ -299,6 +304,8 @@ export const messages = {
      * the replica's member id, outside the service's queue group.
      */
     assignSweep: message('monitor.member.sweep', sweepAssignmentSchema, sweepAcceptanceSchema),
+    /** Room check → the device's owner (suffixed with its member id): probe it now, joining one in flight. */
+    probeNow: message('monitor.member.probe', probeNowRequestSchema, probeNowReplySchema),
     /** Replica → coordinator: a share of a sweep is finished (or given up). */
     sweepDone: notice('monitor.sweep.done', sweepReportSchema),
   },

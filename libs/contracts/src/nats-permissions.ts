@@ -17,6 +17,7 @@ const internalCallers = new Map<MessageDef | NoticeDef, readonly NatsPrincipal[]
   [messages.inventory.saveMonitoringState, ['monitor']],
   [messages.monitor.assignSweep, ['monitor']],
   [messages.monitor.sweepDone, ['monitor']],
+  [messages.monitor.probeNow, ['monitor']],
   // The readiness check before a class runs the room check, as "Check this room now" does.
   [messages.monitor.checkRoom, ['gateway', 'inventory']],
   [messages.auth.userChanged, ['auth']],
@@ -35,6 +36,7 @@ const noticeListeners = new Map<NoticeDef, readonly NatsPrincipal[]>([
  */
 const memberSuffixed = new Set<MessageDef | NoticeDef>([
   messages.monitor.assignSweep,
+  messages.monitor.probeNow,
   messages.inventory.reportChunk,
 ]);
 
@@ -46,6 +48,7 @@ const eventPublishers: Record<(typeof events)[keyof typeof events], NatsPrincipa
   [events.liveEquipmentStatus]: 'inventory',
   [events.liveInventoryChanged]: 'inventory',
   [events.liveMonitoringState]: 'monitor',
+  [events.liveRoomChecked]: 'monitor',
   [events.accountChanged]: 'auth',
 };
 

@@ -1,14 +1,9 @@
 import { z } from 'zod';
 import { idSchema, timestampSchema } from './common';
-import { probeOutcomeSchema, probeTypeSchema } from './device-health';
+import { probeOutcomeSchema, probeReadingSchema, probeTypeSchema } from './device-health';
 import { equipmentStatusSchema } from './equipment';
 
-/**
- * How long a room check gives each deep probe, at most: a technician in front of the device waits
- * for the answer, so the probe's own timeout (MONITOR_PROBE_TIMEOUT_MS, 8 s by default) is cut
- * to this.
- */
-export const ROOM_CHECK_PROBE_TIMEOUT_MS = 1500;
+export { describeRoomCheck, ROOM_CHECK_ANSWER_MS } from './room-check-words';
 
 /** The most equipment one room check takes: a room holds a few dozen devices at most. */
 export const ROOM_CHECK_MAX_EQUIPMENT = 500;
@@ -34,11 +29,18 @@ export const roomCheckEquipmentSchema = z.object({
     .nullable(),
   /** Why it was not pinged, in plain words. */
   skipped: z.string().optional(),
+  /**
+   * Its ping or its probe had not answered when the room's answer was due: what is here is what
+   * was known then, and the whole of it follows in a `room.checked` live event of this check.
+   */
+  pending: z.boolean().optional(),
 });
 export type RoomCheckEquipment = z.infer<typeof roomCheckEquipmentSchema>;
 
 export const roomCheckResultSchema = z.object({
   roomId: idSchema,
+  /** Names the check in the `room.checked` events that bring its pending results. */
+  checkId: z.string().optional(),
   checkedAt: timestampSchema,
   durationMs: z.number().nonnegative(),
   /** Whether inventory recorded the results before the answer (a screen refreshed now shows them). */
@@ -48,3 +50,26 @@ export const roomCheckResultSchema = z.object({
   message: z.string(),
 });
 export type RoomCheckResult = z.infer<typeof roomCheckResultSchema>;
+
+/** monitor → live stream (`live.room.checked`): results of a room check that came after its answer. */
+export const roomCheckedEventSchema = z.object({
+  roomId: idSchema,
+  checkId: z.string(),
+  /** Each equipment whose results came, whole (nothing pending any more). */
+  equipment: z.array(roomCheckEquipmentSchema).min(1),
+  /** Whether inventory recorded them before the event (the room's list read now shows them). */
+  recorded: z.boolean(),
+});
+export type RoomCheckedEvent = z.infer<typeof roomCheckedEventSchema>;
+
+/** Owner replica's probe of one device for a room check (`monitor.member.probe.<memberId>`). */
+export const probeNowRequestSchema = z.object({
+  equipmentId: idSchema,
+  /** The probe's own timeout. */
+  timeoutMs: z.number().int().positive().max(60_000),
+});
+export type ProbeNowRequest = z.infer<typeof probeNowRequestSchema>;
+
+/** The reading; null when the owner has no probe of that equipment loaded. */
+export const probeNowReplySchema = z.object({ reading: probeReadingSchema.nullable() });
+export type ProbeNowReply = z.infer<typeof probeNowReplySchema>;

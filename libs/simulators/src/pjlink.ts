@@ -70,6 +70,11 @@ export class PjlinkSimulator {
   readonly received: string[] = [];
   /** Connections closed at once because another was open. */
   busyRefusals = 0;
+  /** Connections accepted since the start, the refused ones among them. */
+  connectionsAccepted = 0;
+  /** The most connections open at one moment, a refused one counted while it was: 1 for a polite controller. */
+  mostAtOnce = 0;
+  private held: Promise<void> | undefined;
   private readonly ageing: PjlinkAgeing;
   private readonly sockets = new Set<Socket>();
   private active: Socket | undefined;
@@ -144,6 +149,21 @@ export class PjlinkSimulator {
     this.state.errors.filter = 'ok';
   }
 
+  /**
+   * Until the returned function is called, connections open and are read but get no greeting
+   * and no answer (then each gets what it was owed, in order): a test holds a probe in flight as
+   * long as it needs to, with no clock involved.
+   */
+  holdAnswers(): () => void {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    this.held = held;
+    return () => {
+      if (this.held === held) this.held = undefined;
+      release();
+    };
+  }
+
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -156,6 +176,8 @@ export class PjlinkSimulator {
       if (this.active === socket) this.active = undefined;
     });
     socket.on('error', () => undefined);
+    this.connectionsAccepted += 1;
+    this.mostAtOnce = Math.max(this.mostAtOnce, this.sockets.size);
     if (this.active) {
       this.busyRefusals += 1;
       socket.destroy();
@@ -171,7 +193,11 @@ export class PjlinkSimulator {
       authenticated: this.password === undefined,
     };
     const greeting = session.password === undefined ? 'PJLINK 0' : `PJLINK 1 ${session.random}`;
-    this.readLines(socket, session, this.behaviour.silent ? Promise.resolve() : this.send(socket, greeting));
+    const held = this.held ?? Promise.resolve();
+    const greeted = held.then(() =>
+      this.behaviour.silent || socket.destroyed ? undefined : this.send(socket, greeting),
+    );
+    this.readLines(socket, session, greeted);
   }
 
   /** Lines are answered in order, each after the one before it, as a device's single task does. */

@@ -6,6 +6,8 @@ import {
   messages,
   probeBatchSchema,
   type ProbeBatch,
+  roomCheckedEventSchema,
+  type RoomCheckedEvent,
   type ProbeReading,
   statusBatchSchema,
   type StatusEvent,
@@ -111,6 +113,41 @@ export class HealthReadings {
 
   of(equipmentId: string): ProbeReading[] {
     return this.all.filter((r) => r.equipmentId === equipmentId);
+  }
+
+  async close(): Promise<void> {
+    this.messages.stop();
+    await this.nc.drain();
+  }
+}
+
+/** Every `room.checked` live event: the results of room checks that came after their answers. */
+export class RoomCheckedEvents {
+  readonly all: RoomCheckedEvent[] = [];
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly messages: ConsumerMessages,
+  ) {}
+
+  static async listen(namespace: string): Promise<RoomCheckedEvents> {
+    const nc = await connect({ servers: testNatsUrl, name: 'room-checked-listener' });
+    const consumer = await nc.jetstream().consumers.get(namespacedName(namespace, streams.live.name));
+    const sut = new RoomCheckedEvents(nc, await consumer.consume());
+    const subject = namespacedSubject(namespace, events.liveRoomChecked);
+    void (async () => {
+      for await (const msg of sut.messages)
+        if (msg.subject === subject) sut.all.push(roomCheckedEventSchema.parse(json.decode(msg.data)));
+    })();
+    return sut;
+  }
+
+  /** The equipment's results that came late in the check `checkId`. */
+  of(checkId: string, equipmentId: string) {
+    return this.all
+      .filter((e) => e.checkId === checkId)
+      .flatMap((e) => e.equipment)
+      .filter((e) => e.equipmentId === equipmentId);
   }
 
   async close(): Promise<void> {

@@ -95,6 +95,29 @@ export function holdPings(replica: Replica): { held(): number } {
   return { held: () => waiting.length };
 }
 
+/**
+ * Holds the pings `replica` sends to `address` from now on, as a device that has not answered
+ * yet, until `release`: then each is sent for real. Pings to other addresses go at once.
+ */
+export function holdPingsTo(replica: Replica, address: string): { held(): number; release(): void } {
+  const pinger = replica.app.get(Pinger);
+  const send = pinger.pingWith.bind(pinger);
+  const waiting: PingCallback[] = [];
+  let holding = true;
+  const spy = jest.spyOn(pinger, 'pingWith').mockImplementation((to, done) => {
+    if (holding && to === address) waiting.push(done);
+    else send(to, done);
+  });
+  return {
+    held: () => waiting.length,
+    release: () => {
+      holding = false;
+      spy.mockRestore();
+      for (const done of waiting.splice(0)) send(address, done);
+    },
+  };
+}
+
 /** Answers a Nest request for a page by id, as inventory's lists do. */
 function pageOf<T extends { equipmentId: string }>(all: T[], { after, limit = 500 }: TargetsPageRequest) {
   const sorted = [...all].sort((a, b) => a.equipmentId.localeCompare(b.equipmentId));
@@ -209,4 +232,4 @@ export class FakeInventory {
 }
 
 export { NetnsLab } from './netns-lab';
-export { dropNamespace, HealthReadings, StatusEvents } from './nats-helpers';
+export { dropNamespace, HealthReadings, RoomCheckedEvents, StatusEvents } from './nats-helpers';

@@ -1,6 +1,6 @@
 import { type Equipment, liveEventSchema } from '@cm/contracts';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
-import { COALESCE_MS, LiveCache } from './live-events';
+import { COALESCE_MS, LiveCache, roomCheckKey } from './live-events';
 
 const buildingId = '00000000-0000-4000-8000-000000000001';
 const roomId = '00000000-0000-4000-8000-000000000002';
@@ -74,6 +74,48 @@ describe(LiveCache.name, () => {
     sut.apply('equipment.status', JSON.stringify({ changes: [change] }));
     await jest.advanceTimersByTimeAsync(COALESCE_MS);
     expect(fetched).toEqual([`/api/equipment/${equipmentId}/history/from=a&to=b`]);
+  });
+
+  it("fills a room check's pending equipment in when its late results come, and refetches the room's list", async () => {
+    const display = '00000000-0000-4000-8000-000000000005';
+    onScreen(['/api/rooms', roomId, 'equipment'], [projector]);
+    queryClient.setQueryData(roomCheckKey(roomId), {
+      roomId,
+      checkId: 'check-1',
+      checkedAt: '2026-11-24T19:00:00.000Z',
+      durationMs: 1700,
+      recorded: true,
+      equipment: [
+        { equipmentId, status: 'active', rttMs: 0.2, probe: null, pending: true },
+        { equipmentId: display, status: 'active', rttMs: 0.1, probe: null },
+      ],
+      message: 'Checked 2 equipment: 2 answered, 1 still being checked',
+    });
+    const late = {
+      equipmentId,
+      status: 'active',
+      rttMs: 0.2,
+      probe: { type: 'pjlink', outcome: 'answered' },
+    };
+    // Another check's results change nothing of this one.
+    sut.apply(
+      'room.checked',
+      JSON.stringify({ roomId, checkId: 'check-0', equipment: [late], recorded: true }),
+    );
+    expect(queryClient.getQueryData(roomCheckKey(roomId))).toMatchObject({
+      equipment: [{ pending: true }, {}],
+    });
+
+    sut.apply(
+      'room.checked',
+      JSON.stringify({ roomId, checkId: 'check-1', equipment: [late], recorded: true }),
+    );
+    expect(queryClient.getQueryData(roomCheckKey(roomId))).toMatchObject({
+      equipment: [late, { equipmentId: display }],
+      message: 'Checked 2 equipment: 2 answered',
+    });
+    await jest.advanceTimersByTimeAsync(COALESCE_MS);
+    expect(fetched).toContain(`/api/rooms/${roomId}/equipment`);
   });
 
   it('refetches each list a burst of events touches once, after the burst', async () => {

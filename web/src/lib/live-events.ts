@@ -1,9 +1,12 @@
 import {
+  describeRoomCheck,
   type Equipment,
   type EquipmentStatusEvent,
   type InventoryChangedEvent,
   type liveEventSchema,
   type LiveEventType,
+  type RoomCheckedEvent,
+  type RoomCheckResult,
 } from '@cm/contracts';
 import { apiRoutes } from './api-routes';
 import { type QueryClient, type QueryKey } from '@tanstack/react-query';
@@ -27,6 +30,20 @@ const historiesKey = historyKey('any').slice(0, 1);
 const windowsKey = queryKeyOf(apiRoutes.listMaintenanceWindows);
 /** Every list of open alerts, whatever its filters. */
 const openAlertsKey = queryKeyOf(apiRoutes.listOpenAlerts);
+
+/**
+ * The last "Check this room now" answer of a room, kept where live events reach it: the results
+ * that come after the answer (`room.checked`) are written into it.
+ */
+export const roomCheckKey = (roomId: string): QueryKey => ['room-check', roomId];
+
+/** A room check's answer with the results that came after it: those equipment no longer pending. */
+export function withLateResults(result: RoomCheckResult, event: RoomCheckedEvent): RoomCheckResult {
+  if (result.checkId !== event.checkId) return result;
+  const late = new Map(event.equipment.map((e) => [e.equipmentId, e]));
+  const equipment = result.equipment.map((e) => late.get(e.equipmentId) ?? e);
+  return { ...result, equipment, message: describeRoomCheck(equipment) };
+}
 
 /** A key to refetch: `exact` for a list whose children are other queries. */
 interface Stale {
@@ -69,6 +86,7 @@ export class LiveCache {
     const event = parsed.data;
     if (event.type === 'equipment.status') this.statusChanged(event.data);
     else if (event.type === 'inventory.changed') this.inventoryChanged(event.data);
+    else if (event.type === 'room.checked') this.roomChecked(event.data);
     // Settings also polls it every 5 s (spec); this only makes a change show sooner.
     else this.queryClient.setQueryData(monitoringKey, event.data);
   }
@@ -101,6 +119,15 @@ export class LiveCache {
       );
     }
     this.mark({ queryKey: buildingsKey, exact: true }, { queryKey: problemsKey }, { queryKey: reportKey });
+  }
+
+  /** Late results of a room check: its answer on screen fills in, and the cards show what was recorded. */
+  private roomChecked(event: RoomCheckedEvent): void {
+    this.queryClient.setQueryData<RoomCheckResult>(roomCheckKey(event.roomId), (result) =>
+      result ? withLateResults(result, event) : result,
+    );
+    this.mark({ queryKey: equipmentKey(event.roomId), exact: true });
+    for (const { equipmentId } of event.equipment) this.mark({ queryKey: historyKey(equipmentId) });
   }
 
   private inventoryChanged({ kind, id, roomId, buildingId }: InventoryChangedEvent): void {

@@ -16,6 +16,7 @@ describe(streamConfigFor.name, () => {
       'cm.live.equipment.status',
       'cm.live.inventory.changed',
       'cm.live.monitoring.state',
+      'cm.live.room.checked',
     ]);
   });
 });

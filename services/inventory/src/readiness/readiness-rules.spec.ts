@@ -37,6 +37,23 @@ describe('readinessReasons', () => {
     ]);
   });
 
+  it('names each device whose ping or deep probe had not answered when the check answered', () => {
+    expect(
+      readinessReasons(
+        {
+          equipment: [
+            { equipmentId: 'p', status: 'active', rttMs: 1, probe: null, pending: true },
+            { equipmentId: 'd', status: null, rttMs: null, probe: null, pending: true },
+          ],
+        },
+        names,
+      ),
+    ).toEqual([
+      'Projector (10.1.2.3): deep probe not answering within 2 s',
+      'Display (10.1.2.4) not answering within 2 s',
+    ]);
+  });
+
   it('finds nothing in a room whose devices answer', () => {
     const ok = {
       equipmentId: 'p',

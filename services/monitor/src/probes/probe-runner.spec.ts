@@ -245,4 +245,75 @@ describe(ProbeRunner.name, () => {
       }),
     ]);
   });
+
+  describe('a probe now, outside the schedule (a room check)', () => {
+    it('joins the scheduled probe of the equipment in flight: one connection, one result for both', async () => {
+      start();
+      const target = plan('10.0.0.1');
+      sut.sync([target]);
+      sut.setActive(true);
+      await untilStarted(1);
+
+      const now = sut.probeNow(target, 1500);
+      await pass(0);
+      expect(probe.calls).toHaveLength(1);
+      probe.calls[0].answer({ durationMs: 7 });
+
+      expect(await now).toMatchObject({ outcome: 'answered', durationMs: 7 });
+      expect(probe.maxOpenToOneDevice).toBe(1);
+    });
+
+    it('holds the schedule off the device while it runs: a probe due meanwhile waits for it', async () => {
+      start();
+      const target = plan('10.0.0.1');
+      sut.sync([target]);
+      const now = sut.probeNow(target, 60_000);
+      await pass(0);
+      expect(probe.calls).toHaveLength(1);
+
+      sut.setActive(true);
+      // The whole interval passes: the target fell due, and waited.
+      await pass(10_000);
+      expect(probe.calls).toHaveLength(1);
+
+      probe.calls.shift()!.answer();
+      expect(await now).toMatchObject({ outcome: 'answered' });
+      // Free again: the schedule's probe of it starts now.
+      await pass(0);
+      expect(probe.calls).toHaveLength(1);
+      expect(probe.maxOpenToOneDevice).toBe(1);
+    });
+
+    it('waits out a probe of another equipment record of the same device, then probes', async () => {
+      start();
+      const scheduled = plan('10.0.0.1');
+      const other = plan('10.0.0.1');
+      sut.sync([scheduled]);
+      sut.setActive(true);
+      await untilStarted(1);
+
+      const now = sut.probeNow(other, 1500);
+      await pass(0);
+      expect(probe.calls).toHaveLength(1);
+      probe.calls.shift()!.answer();
+      await pass(0);
+      expect(probe.calls).toHaveLength(1);
+      probe.calls.shift()!.answer({ durationMs: 3 });
+
+      expect(await now).toMatchObject({ outcome: 'answered', durationMs: 3 });
+      expect(probe.maxOpenToOneDevice).toBe(1);
+    });
+
+    it('joins another probe now of the same equipment rather than open a second connection', async () => {
+      start();
+      const target = plan('10.0.0.1');
+      sut.sync([target]);
+      const first = sut.probeNow(target, 1500);
+      const second = sut.probeNow(target, 1500);
+      await pass(0);
+      expect(probe.calls).toHaveLength(1);
+      probe.calls.shift()!.answer();
+      expect(await second).toEqual(await first);
+    });
+  });
 });

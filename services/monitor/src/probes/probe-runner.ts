@@ -4,13 +4,10 @@ import { type ProbeMetrics } from '../metrics/probe-metrics';
 import { type ProbeResult } from './probe';
 import { type PlannedProbe } from './probe-plan';
 import { type ProbeRegistry } from './probe-registry';
+import { PROBE_GRACE_MS, startProbe } from './probe-once';
 import { ProbeSchedule, type StartedProbe } from './probe-schedule';
 
-/**
- * How long past its own timeout a probe may take before the runner reads the device as
- * unreachable: a probe should end itself in time; this bounds one that does not.
- */
-export const PROBE_GRACE_MS = 1000;
+export { PROBE_GRACE_MS } from './probe-once';
 
 export interface ProbeRunnerOptions {
   registry: ProbeRegistry;
@@ -33,6 +30,15 @@ interface Run {
    */
   closed: boolean;
   done: Promise<void>;
+  /** The probe's result, once it has one (at the latest at the grace deadline). */
+  result: Promise<ProbeResult>;
+}
+
+/** A probe outside the schedule (a room check's), holding its device until it really ends. */
+interface OneOff {
+  equipmentId: string;
+  result: Promise<ProbeResult>;
+  ended: Promise<void>;
 }
 
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(1))} s`;
@@ -47,6 +53,7 @@ export class ProbeRunner {
   private readonly logger = new Logger(ProbeRunner.name);
   private readonly schedule = new ProbeSchedule();
   private readonly runs = new Set<Run>();
+  private readonly oneOffs = new Map<string, OneOff>();
   private slotsInUse = 0;
   private active = false;
   private owns: (plan: PlannedProbe) => boolean = () => false;
@@ -70,6 +77,40 @@ export class ProbeRunner {
     const found: PlannedProbe[] = [];
     for (const plan of this.schedule.plans()) if (equipmentIds.has(plan.target.equipmentId)) found.push(plan);
     return found;
+  }
+
+  /**
+   * A probe of this plan now, for a room check, never beside another probe of its device: one of
+   * the same equipment in flight (scheduled or another room check's) is joined and its result
+   * answered; one of another equipment record of the device is waited out. Meanwhile the
+   * schedule starts no probe of the device (its due targets wait, as behind a scheduled probe).
+   */
+  async probeNow(plan: PlannedProbe, timeoutMs: number): Promise<ProbeResult> {
+    const device = plan.device;
+    const equipmentId = plan.target.equipmentId;
+    for (;;) {
+      const run = [...this.runs].find((r) => r.probe.plan.device === device);
+      const oneOff = this.oneOffs.get(device);
+      if (run?.probe.equipmentId === equipmentId) return run.result;
+      if (oneOff?.equipmentId === equipmentId) return oneOff.result;
+      if (run) await run.done;
+      else if (oneOff) await oneOff.ended;
+      else if (this.schedule.claim(device)) break;
+      // Busy with a run that has not registered yet: it does within this turn.
+      else await new Promise((resolve) => setImmediate(resolve));
+    }
+    const { result, ended } = startProbe(this.options.registry, plan, timeoutMs);
+    const held: OneOff = {
+      equipmentId,
+      result,
+      ended: ended.finally(() => {
+        this.oneOffs.delete(device);
+        this.schedule.release(device);
+        this.pump();
+      }),
+    };
+    this.oneOffs.set(device, held);
+    return result;
   }
 
   /** Probes not yet ended, also those past their deadline that hold no slot any more. */
@@ -142,13 +183,17 @@ export class ProbeRunner {
       holdsSlot: true,
       closed: false,
       done: Promise.resolve(),
+      result: Promise.resolve({ outcome: 'unreachable', findings: [] }),
     };
+    let answer!: (result: ProbeResult) => void;
+    run.result = new Promise((resolve) => (answer = resolve));
     this.slotsInUse++;
     this.runs.add(run);
     this.options.metrics?.startDelay.observe(Math.max(0, now - probe.dueAt) / 1000);
-    run.done = this.execute(run)
+    run.done = this.execute(run, answer)
       .catch((error: unknown) => this.logger.error(`Probing ${probe.equipmentId} failed: ${String(error)}`))
       .finally(() => {
+        answer({ outcome: 'protocol-error', findings: [], detail: 'The probe failed' });
         this.releaseSlot(run);
         this.runs.delete(run);
         this.schedule.finish(probe);
@@ -156,11 +201,14 @@ export class ProbeRunner {
       });
   }
 
-  private async execute(run: Run): Promise<void> {
+  private async execute(run: Run, answer: (result: ProbeResult) => void): Promise<void> {
     const { plan } = run.probe;
     const started = performance.now();
-    if (plan.refused)
-      return this.record(run, { outcome: 'unreachable', findings: [], detail: plan.refused }, 0);
+    if (plan.refused) {
+      const refused: ProbeResult = { outcome: 'unreachable', findings: [], detail: plan.refused };
+      answer(refused);
+      return this.record(run, refused, 0);
+    }
     const timeoutMs = this.options.timeoutMs;
     const probing = this.probe(plan, timeoutMs, run.controller.signal);
     let timer: NodeJS.Timeout | undefined;
@@ -168,14 +216,19 @@ export class ProbeRunner {
       (resolve) => (timer = setTimeout(resolve, timeoutMs + PROBE_GRACE_MS, null)),
     );
     const result = await Promise.race([probing, late]).finally(() => clearTimeout(timer));
-    if (result) return this.record(run, result, performance.now() - started);
+    if (result) {
+      answer(result);
+      return this.record(run, result, performance.now() - started);
+    }
     // The device stays busy until the probe really ends: no second connection to it meanwhile.
     run.controller.abort();
-    this.record(
-      run,
-      { outcome: 'unreachable', findings: [], detail: `No answer within ${seconds(timeoutMs)}` },
-      timeoutMs,
-    );
+    const overran: ProbeResult = {
+      outcome: 'unreachable',
+      findings: [],
+      detail: `No answer within ${seconds(timeoutMs)}`,
+    };
+    answer(overran);
+    this.record(run, overran, timeoutMs);
     this.releaseSlot(run);
     this.pump();
     this.logger.warn(`The ${plan.target.probe.type} probe of ${plan.device} overran its timeout`);

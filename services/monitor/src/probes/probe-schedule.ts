@@ -131,7 +131,21 @@ export class ProbeSchedule {
 
   /** The device of a started probe is free again; what waited for it is due. */
   finish(probe: StartedProbe): void {
-    const device = probe.plan.device;
+    this.release(probe.plan.device);
+  }
+
+  /**
+   * Takes a device for a probe outside the schedule (a room check's): false when a probe of it is
+   * under way. Until `release`, its due targets wait as for a probe of the schedule's own.
+   */
+  claim(device: string): boolean {
+    if (this.busy.has(device)) return false;
+    this.busy.add(device);
+    return true;
+  }
+
+  /** The device is free again; what waited for it is due. */
+  release(device: string): void {
     this.busy.delete(device);
     const parked = this.waiting.get(device);
     if (!parked) return;

@@ -1,13 +1,16 @@
-import { type ProbeTarget } from '@cm/contracts';
+import { messages, type ProbeNowReply, type ProbeNowRequest, type ProbeTarget } from '@cm/contracts';
 import { CONFIG, JetStreamConnection, MetricsService } from '@cm/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { type Subscription } from 'nats';
 import { Membership } from '../cluster/membership';
 import { ownerOf } from '../cluster/rendezvous';
 import { type Config } from '../config';
+import { ReplicaWire } from '../sweep/wire';
 import { ProbeMetrics } from '../metrics/probe-metrics';
 import { MonitoringState } from '../monitoring/monitoring-state';
 import { describeSkipped, type PlannedProbe, planProbes } from './probe-plan';
 import { ProbeRegistry } from './probe-registry';
+import { type ProbeResult } from './probe';
 import { ProbeRunner } from './probe-runner';
 import { ProbeTargetList } from './probe-target-list';
 import { ReadingPublisher } from './reading-publisher';
@@ -32,6 +35,9 @@ export class ProbeScheduler {
   private polling?: Promise<void>;
   private loading?: Promise<void>;
   private members = '';
+  private memberList: string[] = [];
+  private readonly wire: ReplicaWire;
+  private serving?: Subscription;
   private pollFailing = false;
   private lastSkipped: string | null = null;
 
@@ -46,6 +52,7 @@ export class ProbeScheduler {
     metricsService: MetricsService,
   ) {
     this.publisher = new ReadingPublisher(jetstream, metrics);
+    this.wire = new ReplicaWire(jetstream.nc, jetstream.namespace);
     this.runner = new ProbeRunner({
       registry,
       concurrency: config.MONITOR_PROBE_CONCURRENCY,
@@ -63,6 +70,12 @@ export class ProbeScheduler {
 
   /** Once this replica has joined: loads the targets (retrying) and starts probing its share. */
   start(): void {
+    this.serving = this.wire.serve(
+      messages.monitor.probeNow,
+      this.membership.memberId,
+      (request, respond) => void this.answerProbeNow(request).then(respond),
+      (error) => this.logger.warn(`Probe requests: ${String(error)}`),
+    );
     this.loading = this.targets
       .start()
       .catch((error: unknown) => this.logger.error(`Loading the probe targets failed: ${String(error)}`));
@@ -79,8 +92,42 @@ export class ProbeScheduler {
     return this.runner.plansOf(equipmentIds);
   }
 
+  /**
+   * The replica that probes this device, among the live replicas as last read; undefined before
+   * the first read (this replica then probes it itself).
+   */
+  ownerOf(device: string): string | undefined {
+    return this.memberList.length ? ownerOf(device, this.memberList) : undefined;
+  }
+
+  /** A probe of this plan now, on this replica, joining one of it in flight (see ProbeRunner.probeNow). */
+  probeNow(plan: PlannedProbe, timeoutMs: number): Promise<ProbeResult> {
+    return this.runner.probeNow(plan, timeoutMs);
+  }
+
+  /** Asks the replica that owns the device to probe it now; throws when it does not answer in time. */
+  async askOwner(owner: string, request: ProbeNowRequest, waitMs: number): Promise<ProbeNowReply> {
+    return this.wire.ask(messages.monitor.probeNow, owner, request, waitMs);
+  }
+
+  private async answerProbeNow(request: ProbeNowRequest | undefined): Promise<ProbeNowReply> {
+    if (!request) return { reading: null };
+    const [plan] = this.runner.plansOf(new Set([request.equipmentId]));
+    if (!plan) return { reading: null };
+    const result = await this.runner.probeNow(plan, request.timeoutMs);
+    return {
+      reading: {
+        ...result,
+        equipmentId: plan.target.equipmentId,
+        probeType: plan.target.probe.type,
+        checkedAt: new Date().toISOString(),
+      },
+    };
+  }
+
   /** Cancels the probes under way and sends the readings gathered. */
   async stop(): Promise<void> {
+    this.serving?.unsubscribe();
     clearTimeout(this.timer);
     this.timer = undefined;
     await this.polling;
@@ -107,6 +154,7 @@ export class ProbeScheduler {
       const key = members.join(',');
       if (key !== this.members) {
         this.members = key;
+        this.memberList = members;
         const me = this.membership.memberId;
         // Not among them (its entry lapsed): the others have its share, so it probes nothing.
         this.runner.setOwnership((plan: PlannedProbe) => ownerOf(plan.device, members) === me);

@@ -19,6 +19,7 @@ import { useRequestedForm } from '../../../lib/offline/requested-form';
 import { EquipmentTimeline } from './equipment-timeline';
 import { HealthPanel } from './health-panel';
 import { RoomCheck } from './room-check';
+import { usePendingChecks } from '../api/room-check';
 import { StatusIndicator } from './status-indicator';
 import { FactList } from './fact-list';
 
@@ -39,6 +40,7 @@ export function EquipmentSection({ roomId }: { roomId: string }) {
   useEffect(() => EquipmentForm.preload(), []);
   const list = useQuery(equipmentListQuery(roomId));
   const [panel, setPanel] = useState<Panel>({ kind: 'closed' });
+  const checking = usePendingChecks(roomId);
   useRequestedForm(draftKeyOf('equipment', undefined, roomId), () => setPanel({ kind: 'add' }));
   const close = () => setPanel({ kind: 'closed' });
   const add = () => setPanel({ kind: 'add' });
@@ -71,7 +73,11 @@ export function EquipmentSection({ roomId }: { roomId: string }) {
         <ul className="space-y-2">
           {list.data.map((equipment) => (
             <li key={equipment.id}>
-              <EquipmentCard equipment={equipment} onOpen={() => setPanel({ kind: 'details', equipment })} />
+              <EquipmentCard
+                equipment={equipment}
+                checking={checking.has(equipment.id)}
+                onOpen={() => setPanel({ kind: 'details', equipment })}
+              />
             </li>
           ))}
         </ul>
@@ -100,7 +106,14 @@ export function EquipmentSection({ roomId }: { roomId: string }) {
   );
 }
 
-function EquipmentCard({ equipment, onOpen }: { equipment: Equipment; onOpen: () => void }) {
+interface EquipmentCardProps {
+  equipment: Equipment;
+  /** A room check is still waiting for its answer: the card says so until it comes. */
+  checking: boolean;
+  onOpen: () => void;
+}
+
+function EquipmentCard({ equipment, checking, onOpen }: EquipmentCardProps) {
   // Every second: "Checked 12 s ago" counts on while the technician watches.
   const now = useNow(1000);
   return (
@@ -120,7 +133,7 @@ function EquipmentCard({ equipment, onOpen }: { equipment: Equipment; onOpen: ()
         ) : null}
         {equipment.ipAddress ? (
           <span className="block text-xs text-slate-600" data-testid="checked-ago">
-            {checkedAgo(lastCheckedAt(equipment), now)}
+            {checking ? 'Checking...' : checkedAgo(lastCheckedAt(equipment), now)}
           </span>
         ) : null}
         {/* Reachable and faulty are two answers: a projector that pings may have a dead lamp. */}

@@ -1,7 +1,8 @@
-import { type Equipment, type RoomCheckResult } from '@cm/contracts';
+import { type Equipment, liveEventSchema, type RoomCheckResult } from '@cm/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeFetch, renderWithApp } from '../../../test/render';
+import { LiveCache } from '../../../lib/live-events';
 import { EquipmentSection } from './equipment-section';
 
 const roomId = '00000000-0000-4000-8000-000000000001';
@@ -64,6 +65,51 @@ describe('Check this room now', () => {
     const after = await screen.findAllByText(/Checked \d+ s ago/);
     expect(after).toHaveLength(2);
     expect(within(screen.getAllByTestId('equipment-card')[1]!).getByText('Inactive')).toBeInTheDocument();
+  });
+
+  it('says "Checking..." on a card whose device had not answered, until its result comes live', async () => {
+    const hoursAgo = new Date(Date.now() - 3 * 3_600_000).toISOString();
+    const projector = device(1, 'Projector', { lastCheckedAt: hoursAgo });
+    const display = device(2, 'Display', { lastCheckedAt: hoursAgo });
+    const now = new Date().toISOString();
+    const checked = { ...display, lastCheckedAt: now };
+    const result: RoomCheckResult = {
+      roomId,
+      checkId: 'check-1',
+      checkedAt: now,
+      durationMs: 1700,
+      recorded: true,
+      equipment: [
+        { equipmentId: projector.id, status: null, rttMs: null, probe: null, pending: true },
+        { equipmentId: display.id, status: 'active', rttMs: 0.4, probe: null },
+      ],
+      message: 'Checked 2 equipment: 1 answered, 1 still being checked',
+    };
+    fakeFetch(
+      { status: 200, body: [projector, display] },
+      { status: 200, body: result },
+      { status: 200, body: [projector, checked] },
+      { status: 200, body: [{ ...projector, lastCheckedAt: now }, checked] },
+    );
+    const { queryClient } = renderWithApp(<EquipmentSection roomId={roomId} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Check this room now' }));
+
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      'Checked 2 equipment: 1 answered, 1 still being checked',
+    );
+    const card = () => screen.getAllByTestId('equipment-card')[0]!;
+    expect(within(card()).getByTestId('checked-ago')).toHaveTextContent('Checking...');
+
+    const live = new LiveCache(queryClient, liveEventSchema);
+    const late = { equipmentId: projector.id, status: 'active', rttMs: 0.5, probe: null };
+    live.apply(
+      'room.checked',
+      JSON.stringify({ roomId, checkId: 'check-1', equipment: [late], recorded: true }),
+    );
+
+    expect(await screen.findByRole('status')).toHaveTextContent('Checked 2 equipment: 2 answered');
+    expect(await within(card()).findByText(/^Checked \d+ s ago$/)).toBeInTheDocument();
+    live.dispose();
   });
 
   it('says the check failed, with the reason', async () => {
