@@ -6,7 +6,7 @@ import {
   PIPES_METADATA,
   ROUTE_ARGS_METADATA,
 } from '@nestjs/common/constants';
-import { ApplicationConfig } from '@nestjs/core';
+import { ApplicationConfig, ModulesContainer } from '@nestjs/core';
 import { RpcErrorFilter } from '../rpc-error.filter';
 import { type HandledMessage, handledMessages } from './handle-message';
 import { type NamespacedServerNats } from './namespaced-transport';
@@ -47,21 +47,34 @@ function plainMethod({ controller, key }: HandledMessage): boolean {
 }
 
 /**
+ * The controllers of `app` that Nest made once, by class. Read from its modules rather than with
+ * `app.get`, which for a class the app does not have throws, and in an app created with
+ * `abortOnError` (Nest's default) ends the process.
+ */
+function singletonControllers(app: INestApplicationContext): Map<unknown, unknown> {
+  const controllers = new Map<unknown, unknown>();
+  for (const moduleRef of app.get(ModulesContainer).values()) {
+    for (const wrapper of moduleRef.controllers.values()) {
+      if (wrapper.isDependencyTreeStatic() && !wrapper.isTransient && wrapper.instance)
+        controllers.set(wrapper.metatype, wrapper.instance);
+    }
+  }
+  return controllers;
+}
+
+/**
  * Has `server` call the `HandleMessage` methods of `app`'s controllers itself, with the payload
  * checked by the same schema (NamespacedServerNats.handleDirectly). Methods Nest would treat
  * otherwise (an enhancer of their own or of the app, a parameter other than the payload, a
- * controller that is not a singleton of this app) stay with Nest.
+ * controller made per request) stay with Nest.
  */
 export function dispatchDirectly(app: INestApplicationContext, server: NamespacedServerNats): void {
   if (!plainPipeline(app)) return;
+  const controllers = singletonControllers(app);
   for (const handled of handledMessages()) {
-    if (!plainMethod(handled)) continue;
-    let instance: Record<string | symbol, (payload: unknown) => unknown>;
-    try {
-      instance = app.get(handled.controller, { strict: false });
-    } catch {
-      continue; // not a controller of this app, or one made per request
-    }
+    const instance = controllers.get(handled.controller) as
+      Record<string | symbol, (payload: unknown) => unknown> | undefined;
+    if (!instance || !plainMethod(handled)) continue;
     const { key, pipe } = handled;
     server.handleDirectly(handled.message.subject, (payload) => instance[key](pipe.transform(payload)));
   }
