@@ -6,6 +6,7 @@ import { type MicroserviceOptions } from '@nestjs/microservices';
 import { ConfigError, type CoreConfig, type HttpPortConfig } from './config';
 import { JsonLogger } from './logger';
 import { natsClientOptions, natsConnectionSettings } from './nats/connection-options';
+import { dispatchDirectly } from './nats/direct-dispatch';
 import { NamespacedServerNats } from './nats/namespaced-transport';
 import { RpcErrorFilter } from './rpc-error.filter';
 import { runExitTasks, startDraining } from './shutdown';
@@ -38,20 +39,17 @@ export async function bootstrapService({
   );
   // One filter for both transports; the microservice inherits it (it is context-aware).
   app.useGlobalFilters(new RpcErrorFilter());
-  app.connectMicroservice<MicroserviceOptions>(
-    {
-      strategy: new NamespacedServerNats(config.CM_NAMESPACE, {
-        ...natsClientOptions(config, service),
-        servers: config.NATS_URL.split(','),
-        queue: `${config.CM_NAMESPACE}.${service}`,
-        name: `${service}@${hostname()}:${process.pid}`,
-        ...natsConnectionSettings,
-        gracefulShutdown: true,
-        gracePeriod: 1000,
-      }),
-    },
-    { inheritAppConfig: true },
-  );
+  const server = new NamespacedServerNats(config.CM_NAMESPACE, {
+    ...natsClientOptions(config, service),
+    servers: config.NATS_URL.split(','),
+    queue: `${config.CM_NAMESPACE}.${service}`,
+    name: `${service}@${hostname()}:${process.pid}`,
+    ...natsConnectionSettings,
+    gracefulShutdown: true,
+    gracePeriod: 1000,
+  });
+  app.connectMicroservice<MicroserviceOptions>({ strategy: server }, { inheritAppConfig: true });
+  dispatchDirectly(app, server);
   if (handleSignals) closeOnSignals(app, logger, config.SHUTDOWN_TIMEOUT_MS);
   try {
     await app.startAllMicroservices();

@@ -9,6 +9,7 @@ export * from './metrics';
 export * from './nats/chunk-headers';
 export * from './nats/chunk-streams';
 export * from './nats/connection-options';
+export * from './nats/direct-dispatch';
 export * from './nats/durable-consumer';
 export * from './nats/handle-message';
 export * from './nats/jetstream';

@@ -1,8 +1,17 @@
-import { ErrorCode } from '@cm/contracts';
+import { type ErrorBody, ErrorCode } from '@cm/contracts';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { type Observable, throwError } from 'rxjs';
 import { httpStatusFor, toErrorBody } from './errors';
+
+const logger = new Logger('RpcErrorFilter');
+
+/** What a failed message handler answers: its error body; an unexpected failure is logged. */
+export function messageErrorBody(exception: unknown): ErrorBody {
+  const body = toErrorBody(exception);
+  if (body.code === ErrorCode.INTERNAL) logger.error(exception);
+  return body;
+}
 
 /**
  * Sends every failure of a message handler back as an error body with a stable code. A
@@ -24,8 +33,7 @@ export class RpcErrorFilter implements ExceptionFilter {
       res.status(httpStatusFor(body.code)).json(body);
       return;
     }
-    const body = toErrorBody(exception);
-    if (body.code === ErrorCode.INTERNAL) this.logger.error(exception);
+    const body = messageErrorBody(exception);
     return throwError(() => body);
   }
 }

@@ -11,7 +11,14 @@ import { Controller, type INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern } from '@nestjs/microservices';
 import { z } from 'zod';
-import { AppError, HandleMessage, NamespacedServerNats, RpcClient, RpcErrorFilter } from '../src';
+import {
+  AppError,
+  dispatchDirectly,
+  HandleMessage,
+  NamespacedServerNats,
+  RpcClient,
+  RpcErrorFilter,
+} from '../src';
 import { eventually, testNamespace, testNatsUrl } from '../src/testing';
 
 const nothing = z.object({});
@@ -57,24 +64,46 @@ class ProbeController {
 @Module({ controllers: [ProbeController] })
 class ProbeModule {}
 
-describe(RpcClient.name, () => {
+// The tracer the transport got when loaded stays with the first provider set: one for the file.
+const exporter = new InMemorySpanExporter();
+
+beforeAll(() => {
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(
+    new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
+  );
+});
+
+afterAll(() => {
+  trace.disable();
+  propagation.disable();
+  context.disable();
+});
+
+// Services' handlers are called directly (bootstrapService); Nest's pipeline answers the same.
+describe.each([
+  ["through Nest's pipeline", false],
+  ['called directly', true],
+])('RpcClient, handlers %s', (_, direct) => {
   const namespace = testNamespace('rpc');
-  const exporter = new InMemorySpanExporter();
   let server: INestMicroservice;
   let sut: RpcClient;
 
   beforeAll(async () => {
-    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-    trace.setGlobalTracerProvider(
-      new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }),
-    );
-
-    server = await NestFactory.createMicroservice(ProbeModule, {
-      strategy: new NamespacedServerNats(namespace, { servers: [testNatsUrl], queue: `${namespace}.probe` }),
-      logger: false,
+    const strategy = new NamespacedServerNats(namespace, {
+      servers: [testNatsUrl],
+      queue: `${namespace}.probe`,
     });
+    server = await NestFactory.createMicroservice(ProbeModule, { strategy, logger: false });
     server.useGlobalFilters(new RpcErrorFilter());
+    if (direct) {
+      dispatchDirectly(server, strategy);
+      // What @HandleMessage declares; the bare pattern stays with Nest.
+      expect(strategy.directSubjects().sort()).toEqual(
+        [probe.crash, probe.echo, probe.notFound, probe.slow].map((m) => m.subject),
+      );
+    }
     await server.listen();
     sut = new RpcClient({ namespace, servers: testNatsUrl, timeoutMs: 5000, name: 'rpc-test' });
   });
@@ -82,9 +111,6 @@ describe(RpcClient.name, () => {
   afterAll(async () => {
     await sut.onApplicationShutdown();
     await server.close();
-    trace.disable();
-    propagation.disable();
-    context.disable();
   });
 
   it('hands every listener each notice, and refuses to send one off its schema', async () => {

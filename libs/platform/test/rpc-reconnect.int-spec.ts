@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { connect } from 'nats';
 import { filter, firstValueFrom } from 'rxjs';
 import { z } from 'zod';
-import { HandleMessage, NamespacedServerNats, RpcClient } from '../src';
+import { dispatchDirectly, HandleMessage, NamespacedServerNats, RpcClient } from '../src';
 import { OwnNatsCluster, OwnNatsServer, testNamespace } from '../src/testing';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -166,37 +166,47 @@ describe('NamespacedServerNats when its NATS server is lost while it handles a r
   @Module({ controllers: [AnsweringController] })
   class AnsweringModule {}
 
-  it('sends the reply once reconnected, rather than losing it and leaving the caller to time out', async () => {
-    const cluster = await OwnNatsCluster.start(3);
-    let service: INestMicroservice | undefined;
-    const rpc = new RpcClient({
-      namespace,
-      servers: cluster.servers[0].url,
-      timeoutMs: 10_000,
-      name: 'held-test',
-    });
-    try {
-      await rpc.ping();
-      const strategy = new NamespacedServerNats(namespace, {
-        servers: [cluster.servers[1].url],
-        queue: `${namespace}.probe`,
+  it.each([
+    ["through Nest's pipeline", false],
+    ['called directly', true],
+  ])(
+    'sends the reply once reconnected, rather than losing it and leaving the caller to time out (%s)',
+    async (_, direct) => {
+      const cluster = await OwnNatsCluster.start(3);
+      let service: INestMicroservice | undefined;
+      const rpc = new RpcClient({
+        namespace,
+        servers: cluster.servers[0].url,
+        timeoutMs: 10_000,
+        name: 'held-test',
       });
-      lost = () =>
-        firstValueFrom(strategy.status.pipe(filter((status) => status !== 'connected'))).then(() => {});
-      service = await NestFactory.createMicroservice(AnsweringModule, { strategy, logger: false });
-      await service.listen();
-      // A connection younger than a second (reconnectTimeWait) reconnects only after that second:
-      // the reply is made well before, while the service has no connection.
-      const asked = rpc.send(answer, {});
-      await sleep(100);
-      await cluster.servers[1].down('SIGKILL');
-      const started = performance.now();
-      await expect(asked).resolves.toEqual({ n: 1 });
-      expect(performance.now() - started).toBeLessThan(5000);
-    } finally {
-      await rpc.onApplicationShutdown();
-      await service?.close();
-      await cluster.close();
-    }
-  });
+      try {
+        await rpc.ping();
+        const strategy = new NamespacedServerNats(namespace, {
+          servers: [cluster.servers[1].url],
+          queue: `${namespace}.probe`,
+        });
+        lost = () =>
+          firstValueFrom(strategy.status.pipe(filter((status) => status !== 'connected'))).then(() => {});
+        service = await NestFactory.createMicroservice(AnsweringModule, { strategy, logger: false });
+        if (direct) {
+          dispatchDirectly(service, strategy);
+          expect(strategy.directSubjects()).toEqual([answer.subject]);
+        }
+        await service.listen();
+        // A connection younger than a second (reconnectTimeWait) reconnects only after that second:
+        // the reply is made well before, while the service has no connection.
+        const asked = rpc.send(answer, {});
+        await sleep(100);
+        await cluster.servers[1].down('SIGKILL');
+        const started = performance.now();
+        await expect(asked).resolves.toEqual({ n: 1 });
+        expect(performance.now() - started).toBeLessThan(5000);
+      } finally {
+        await rpc.onApplicationShutdown();
+        await service?.close();
+        await cluster.close();
+      }
+    },
+  );
 });

@@ -8,6 +8,20 @@ type MessageAnswer<M extends MessageDef> = z.input<M['reply']> | Promise<z.input
 
 export type MessageHandler<M extends MessageDef> = (payload: MessagePayload<M>) => MessageAnswer<M>;
 
+/** A method `HandleMessage` decorated: its class, its name, its message and the pipe it checks with. */
+export interface HandledMessage {
+  controller: new (...args: never[]) => unknown;
+  key: string | symbol;
+  message: MessageDef;
+  pipe: ZodPipe<z.ZodType>;
+}
+
+/** Every method `HandleMessage` decorated, so that the NATS server can call them directly. */
+const handled: HandledMessage[] = [];
+
+/** The methods `HandleMessage` decorated in the classes loaded so far. */
+export const handledMessages = (): readonly HandledMessage[] => handled;
+
 /**
  * Handles one request/reply message: subscribes to its subject and hands the method the payload
  * parsed with the request schema (a VALIDATION_FAILED AppError otherwise, as `ZodPipe` gives).
@@ -17,7 +31,8 @@ export type MessageHandler<M extends MessageDef> = (payload: MessagePayload<M>) 
  */
 export function HandleMessage<M extends MessageDef>(message: M) {
   const pattern = MessagePattern(message.subject);
-  const payload = Payload(new ZodPipe(message.request));
+  const pipe = new ZodPipe(message.request);
+  const payload = Payload(pipe);
   // Generic in the method's own type: a descriptor of the exact handler type would have to match
   // it exactly (a descriptor's `set` makes it invariant), where assignable is what is meant.
   return <H extends MessageHandler<M>>(
@@ -27,5 +42,6 @@ export function HandleMessage<M extends MessageDef>(message: M) {
   ): void => {
     pattern(target, key, descriptor);
     payload(target, key, 0);
+    handled.push({ controller: target.constructor as HandledMessage['controller'], key, message, pipe });
   };
 }

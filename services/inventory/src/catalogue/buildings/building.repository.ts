@@ -27,7 +27,7 @@ export class BuildingRepository extends TableRepository {
    */
   list(): Promise<BuildingListItem[]> {
     return queryRows<BuildingListItem>(
-      this.dataSource,
+      this.reads,
       `SELECT ${columns},
               (SELECT count(*)::int FROM ${this.t.rooms} r WHERE r.building_id = b.id) AS "roomCount",
               ${statusCountsOf('c')} AS "statusCounts", coalesce(f.faults, 0) AS faults
@@ -46,7 +46,7 @@ export class BuildingRepository extends TableRepository {
 
   async get(id: string): Promise<Building | null> {
     const rows = await queryRows<Building>(
-      this.dataSource,
+      this.reads,
       `SELECT ${columns} FROM ${this.t.buildings} b WHERE b.id = $1`,
       [id],
     );

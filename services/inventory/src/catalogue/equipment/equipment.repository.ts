@@ -68,7 +68,7 @@ export class EquipmentRepository extends TableRepository {
 
   async get(id: string, tx?: Transaction): Promise<Equipment | null> {
     const rows = await queryRows<Equipment>(
-      tx ?? this.dataSource,
+      tx ?? this.reads,
       `SELECT ${columns}, ${checkColumns}
          FROM ${this.t.equipment} e
          LEFT JOIN ${this.t.state} st ON st.equipment_id = e.id
@@ -81,7 +81,7 @@ export class EquipmentRepository extends TableRepository {
   /** A room's equipment; null when the room does not exist (one query either way). */
   async listByRoom(roomId: string, tx?: Transaction): Promise<Equipment[] | null> {
     const rows = await queryRows<Equipment | { id: null }>(
-      tx ?? this.dataSource,
+      tx ?? this.reads,
       `SELECT ${columns}, ${checkColumns}
          FROM ${this.t.rooms} r
          LEFT JOIN ${this.t.equipment} e ON e.room_id = r.id
@@ -97,7 +97,7 @@ export class EquipmentRepository extends TableRepository {
   /** A building's equipment with its room, by room and name; null when the building does not exist. */
   async listByBuilding(buildingId: string): Promise<EquipmentOption[] | null> {
     const rows = await queryRows<EquipmentOption | { id: null }>(
-      this.dataSource,
+      this.reads,
       `SELECT e.id, e.name, e.ip_address AS "ipAddress", r.id AS "roomId", r.name AS "roomName"
          FROM ${this.t.buildings} b
          LEFT JOIN ${this.t.rooms} r ON r.building_id = b.id

@@ -34,7 +34,7 @@ export class RoomRepository extends TableRepository {
    */
   async listByBuilding(buildingId: string): Promise<RoomListItem[] | null> {
     const rows = await queryRows<RoomListItem | { id: null }>(
-      this.dataSource,
+      this.reads,
       `SELECT ${columns},
               c.total AS "equipmentCount", ${statusCountsOf('c')} AS "statusCounts",
               ${roomFaultsSelect(this.t, 'r')} AS faults
@@ -56,7 +56,7 @@ export class RoomRepository extends TableRepository {
 
   async get(id: string): Promise<Room | null> {
     const rows = await queryRows<Room>(
-      this.dataSource,
+      this.reads,
       `SELECT ${columns} FROM ${this.t.rooms} r WHERE r.id = $1`,
       [id],
     );

@@ -1,4 +1,4 @@
-import { queryChanged, queryRows } from '@cm/platform';
+import { pooledRunner, queryChanged, queryRows, type SqlRunner } from '@cm/platform';
 import { DataSource, type EntityManager } from 'typeorm';
 import { setClause, type Tables, tablesOf } from './sql';
 import { staleVersion, type VersionedKind } from './stale';
@@ -13,9 +13,15 @@ export type Transaction = EntityManager;
 /** What every inventory repository does alike: qualified table names, update and delete by id. */
 export abstract class TableRepository {
   protected readonly t: Tables;
+  /**
+   * Where a read outside any transaction runs: the data source's pool, without TypeORM's query
+   * runner in between (`pooledRunner`). Writes and transactions keep the data source.
+   */
+  protected readonly reads: SqlRunner;
 
   constructor(protected readonly dataSource: DataSource) {
     this.t = tablesOf(dataSource);
+    this.reads = pooledRunner(dataSource);
   }
 
   /** Runs `work` in a transaction of its own. */
