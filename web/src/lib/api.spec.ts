@@ -158,6 +158,28 @@ describe(apiJson.name, () => {
     );
   });
 
+  it('asks a read once more when the network changed under it, and never resends a write', async () => {
+    const methods: string[] = [];
+    let cutOff = true;
+    global.fetch = (async (_url: string, init?: RequestInit) => {
+      methods.push(init?.method ?? 'GET');
+      if (cutOff) {
+        cutOff = false;
+        throw new TypeError('Failed to fetch'); // net::ERR_NETWORK_CHANGED
+      }
+      return json(building);
+    }) as typeof fetch;
+    await expect(apiJson(apiRoutes.getBuilding, { id: building.id })).resolves.toEqual(building);
+    expect(methods).toEqual(['GET', 'GET']);
+
+    methods.length = 0;
+    cutOff = true;
+    await expect(apiJson(apiRoutes.createBuilding, undefined, { name: 'Hall' })).rejects.toThrow(
+      'Could not reach the server. Check the connection and try again.',
+    );
+    expect(methods).toEqual(['POST']);
+  });
+
   it("answers the reply as the route's response schema reads it", async () => {
     fakeFetch(() => json({ ...building, notInTheContract: true }));
     await expect(apiJson(apiRoutes.getBuilding, { id: building.id })).resolves.toEqual(building);

@@ -83,9 +83,21 @@ export async function fetchText(
   const cancel = () => controller.abort();
   init.signal?.addEventListener('abort', cancel, { once: true });
   if (init.signal?.aborted) cancel();
+  // A read cut off by a change of network (a phone moving from Wi-Fi to the cell network: the
+  // browser drops every request under way) is asked once more at once; it changes nothing on the
+  // server, and the new network usually answers it.
+  const resendable = ['GET', 'HEAD'].includes((init.method ?? 'GET').toUpperCase());
   try {
-    const res = await fetch(url, { ...init, signal: controller.signal });
-    return { res, text: await res.text() };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const res = await fetch(url, { ...init, signal: controller.signal });
+        return { res, text: await res.text() };
+      } catch (error) {
+        const cutOff =
+          error instanceof TypeError && !controller.signal.aborted && globalThis.navigator?.onLine !== false;
+        if (!(resendable && cutOff && attempt === 1)) throw error;
+      }
+    }
   } catch (error) {
     if (timedOut) throw new NetworkError('timeout');
     // fetch rejects with a TypeError only when there was no answer (offline, refused, reset).

@@ -23,7 +23,13 @@ export function lazyComponent<M, P extends object>(
   let pending: Promise<M> | undefined;
   let loaded: { module: M } | undefined;
   const loadOnce = () => {
-    pending ??= load().then((module) => {
+    // A fetch cut off by a change of network (the browser drops what was under way) is made once
+    // more at once; offline, the failure is shown.
+    const fetched = () =>
+      load().catch((error: unknown) =>
+        globalThis.navigator?.onLine === false ? Promise.reject(error) : load(),
+      );
+    pending ??= fetched().then((module) => {
       loaded = { module };
       return module;
     });
