@@ -23,13 +23,7 @@ export function lazyComponent<M, P extends object>(
   let pending: Promise<M> | undefined;
   let loaded: { module: M } | undefined;
   const loadOnce = () => {
-    // A fetch cut off by a change of network (the browser drops what was under way) is made once
-    // more at once; offline, the failure is shown.
-    const fetched = () =>
-      load().catch((error: unknown) =>
-        globalThis.navigator?.onLine === false ? Promise.reject(error) : load(),
-      );
-    pending ??= fetched().then((module) => {
+    pending ??= load().then((module) => {
       loaded = { module };
       return module;
     });
