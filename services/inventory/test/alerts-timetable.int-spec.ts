@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { type Equipment, events, messages, namespacedName, type Room, streams } from '@cm/contracts';
+import { messages, type Room } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
 import { eventually } from '@cm/platform/testing';
 import { DELIVERY_CLOCK, type DeliveryClock } from '../src/alerting/notifications/delivery-clock';
 import { SCHEDULE_CLOCK, type ScheduleClock } from '../src/schedules/schedule-clock';
-import { STATUS_CONSUMER } from '../src/status/checks/status-events.consumer';
 import { channelsTestEnv, smtpForTests, startReceiver } from './receivers';
 import { inventoryUnderTest, monitorOf, sql } from './support';
+import { publishSweep, type SweptCheck } from './support/status-sweep';
 
 const WINDOW_MS = 1000;
 const env: Record<string, string> = {
@@ -45,32 +44,7 @@ describe('alerts that know the timetable', () => {
   });
   afterAll(() => monitor?.close());
 
-  async function sweep(checks: [Equipment, 'active' | 'inactive'][]) {
-    await monitor.publish(
-      events.statusChecked,
-      {
-        sweepId: randomUUID().slice(0, 18),
-        checks: checks.map(([e, status]) => ({
-          equipmentId: e.id,
-          status,
-          checkedAt: new Date().toISOString(),
-          rttMs: status === 'active' ? 0.2 : null,
-          results: [{ address: e.ipAddress!, alive: status === 'active', rttMs: null }],
-        })),
-      },
-      { msgId: randomUUID() },
-    );
-    await eventually(async () => {
-      const info = await monitor.jsm.consumers.info(
-        namespacedName(inventory.namespace, streams.status.name),
-        STATUS_CONSUMER,
-      );
-      expect({ pending: info.num_pending, unacked: info.num_ack_pending }).toEqual({
-        pending: 0,
-        unacked: 0,
-      });
-    });
-  }
+  const sweep = (checks: SweptCheck[]) => publishSweep(monitor, inventory.namespace, checks);
 
   async function timetable(room: Room, row: string) {
     const { id } = await send(messages.inventory.createScheduleSource, {

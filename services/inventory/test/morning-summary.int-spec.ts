@@ -1,21 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type Equipment,
-  ErrorCode,
-  events,
-  messages,
-  namespacedName,
-  type Room,
-  streams,
-} from '@cm/contracts';
+import { ErrorCode, messages, type Room } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
 import { eventually } from '@cm/platform/testing';
 import { DELIVERY_CLOCK, type DeliveryClock } from '../src/alerting/notifications/delivery-clock';
 import { MorningSummary } from '../src/alerting/summary/morning-summary.service';
 import { SCHEDULE_CLOCK, type ScheduleClock } from '../src/schedules/schedule-clock';
-import { STATUS_CONSUMER } from '../src/status/checks/status-events.consumer';
 import { channelsTestEnv, startReceiver } from './receivers';
 import { failureOf, inventoryUnderTest, monitorOf, sql } from './support';
+import { publishSweep, type SweptCheck } from './support/status-sweep';
 
 const env: Record<string, string> = {
   ...channelsTestEnv(),
@@ -44,32 +36,7 @@ describe('the morning summary and rooms with no more classes today', () => {
   });
   afterAll(() => monitor?.close());
 
-  async function sweep(checks: [Equipment, 'active' | 'inactive'][]) {
-    await monitor.publish(
-      events.statusChecked,
-      {
-        sweepId: randomUUID().slice(0, 18),
-        checks: checks.map(([e, status]) => ({
-          equipmentId: e.id,
-          status,
-          checkedAt: new Date().toISOString(),
-          rttMs: status === 'active' ? 0.2 : null,
-          results: [{ address: e.ipAddress!, alive: status === 'active', rttMs: null }],
-        })),
-      },
-      { msgId: randomUUID() },
-    );
-    await eventually(async () => {
-      const info = await monitor.jsm.consumers.info(
-        namespacedName(inventory.namespace, streams.status.name),
-        STATUS_CONSUMER,
-      );
-      expect({ pending: info.num_pending, unacked: info.num_ack_pending }).toEqual({
-        pending: 0,
-        unacked: 0,
-      });
-    });
-  }
+  const sweep = (checks: SweptCheck[]) => publishSweep(monitor, inventory.namespace, checks);
 
   async function timetable(room: Room, ...rows: string[]) {
     const { id } = await send(messages.inventory.createScheduleSource, {

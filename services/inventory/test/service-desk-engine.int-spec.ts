@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { type Equipment, events, messages, namespacedName, streams } from '@cm/contracts';
+import { messages } from '@cm/contracts';
 import { type JetStreamConnection } from '@cm/platform';
 import { eventually } from '@cm/platform/testing';
-import { STATUS_CONSUMER } from '../src/status/checks/status-events.consumer';
 import { channelsTestEnv } from './receivers';
 import { inventoryUnderTest, monitorOf } from './support';
+import { publishSweep, type SweptCheck } from './support/status-sweep';
 import { slackMessageSchema } from './support/chat-schemas';
 import { startFakeChat } from './support/fake-chat';
 import { startFakeServiceNow } from './support/fake-servicenow';
@@ -30,30 +29,7 @@ describe('room alerts in a service desk and a chat room, from the checks', () =>
   });
   afterAll(() => monitor?.close());
 
-  async function sweep(checks: [Equipment, 'active' | 'inactive'][]) {
-    const checkedAt = new Date().toISOString();
-    await monitor.publish(
-      events.statusChecked,
-      {
-        sweepId: randomUUID().slice(0, 18),
-        checks: checks.map(([e, status]) => ({
-          equipmentId: e.id,
-          status,
-          checkedAt,
-          rttMs: status === 'active' ? 0.2 : null,
-          results: [{ address: e.ipAddress!, alive: status === 'active', rttMs: null }],
-        })),
-      },
-      { msgId: randomUUID() },
-    );
-    await eventually(async () => {
-      const info = await monitor.jsm.consumers.info(
-        namespacedName(inventory.namespace, streams.status.name),
-        STATUS_CONSUMER,
-      );
-      expect(info.num_pending + info.num_ack_pending).toBe(0);
-    });
-  }
+  const sweep = (checks: SweptCheck[]) => publishSweep(monitor, inventory.namespace, checks);
 
   it('opens, notes and resolves one incident, and posts the room to Slack', async () => {
     const sn = await startFakeServiceNow();
