@@ -246,8 +246,9 @@ describe('inventory class schedules', () => {
 
   it("starts afresh when a feed's URL is edited: the old URL's failure is forgotten and the new one read at once", async () => {
     const input = { name: 'Hall A 101 feed', roomId: room101.id, buildingId: null, url: feed.url };
-    const { id } = await send(messages.inventory.createScheduleSource, input);
+    // Failing before the source exists: creating it asks for a read at once, which must fail too.
     feed.mode = 'error';
+    const { id } = await send(messages.inventory.createScheduleSource, input);
     await poll();
     expect((await source(id)).failingSince).toBe(now.toISOString());
 
