@@ -15,6 +15,9 @@ const env = {
 
 const steps = [
   ['Local services', 'bash', ['scripts/ensure-services.sh']],
+  // Made before any test starts: made later, it would change this machine's network under the
+  // browser tests (see the script).
+  ['Device lab network', 'bash', ['scripts/ensure-test-network.sh']],
   // Side by side: each of these is one process on one core. `tsc -b` builds every library and
   // service (dist/) and type-checks every project's tests against that build, the web app, e2e
   // and deploy included, in one process that reads the declarations they share once (see

@@ -1,14 +1,21 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomInt } from 'node:crypto';
+import { resolve } from 'node:path';
 
-const run = (...args: string[]) => execFileSync('ip', args, { stdio: 'pipe' });
+const ROUTER = 'cm-lab';
+const ensureRouter = resolve(__dirname, '../../../scripts/ensure-test-network.sh');
+
+const ip = (...args: string[]) => execFileSync('ip', args, { stdio: 'pipe', encoding: 'utf8' });
 
 /**
- * A network namespace joined to this one by a veth pair, so tests have hosts that answer and
- * addresses that stay silent, all inside this machine:
+ * A network namespace of test hosts behind the lab's router (scripts/ensure-test-network.sh), so
+ * tests have hosts that answer and addresses that stay silent, all inside this machine:
  * - `answering`: addresses of the far end (198.18.N.2–5);
- * - `unowned`: on the link but nobody's (198.18.N.6–9): no ARP answer, no reply;
+ * - `unowned`: on the far link but nobody's (198.18.N.6–9): no ARP answer, no reply;
  * - `routed`: 198.19.N.0/24, routed to the far end, which owns none of it and does not forward.
+ *
+ * Every link and address a lab makes lives in the router's namespace or its own, never in this
+ * one: a change here would make a browser on this machine drop the requests it has under way.
  */
 export class NetnsLab {
   readonly answering: string[];
@@ -30,22 +37,32 @@ export class NetnsLab {
   }
 
   static create(): NetnsLab {
+    execFileSync('bash', [ensureRouter], { stdio: 'pipe' });
     const tag = randomBytes(3).toString('hex');
-    const subnet = randomInt(1, 255);
+    const subnet = freeSubnet();
     const lab = new NetnsLab(`cmt-${tag}`, subnet);
-    const host = `cmh${tag}`;
-    const peer = `cmp${tag}`;
-    const inNs = (...args: string[]) => run('netns', 'exec', lab.ns, 'ip', ...args);
-    run('netns', 'add', lab.ns);
+    const routerEnd = `cmr${tag}`;
+    const farEnd = `cmp${tag}`;
+    ip('netns', 'add', lab.ns);
     try {
-      run('link', 'add', host, 'type', 'veth', 'peer', 'name', peer);
-      run('link', 'set', peer, 'netns', lab.ns);
-      run('addr', 'add', `198.18.${subnet}.1/24`, 'dev', host);
-      run('link', 'set', host, 'up');
-      for (const address of lab.answering) inNs('addr', 'add', `${address}/24`, 'dev', peer);
-      inNs('link', 'set', peer, 'up');
-      inNs('link', 'set', 'lo', 'up');
-      run('route', 'add', `${lab.routedPrefix}.0/24`, 'via', `198.18.${subnet}.2`, 'dev', host);
+      ip('-n', ROUTER, 'link', 'add', routerEnd, 'type', 'veth', 'peer', 'name', farEnd, 'netns', lab.ns);
+      ip('-n', ROUTER, 'addr', 'add', `198.18.${subnet}.1/24`, 'dev', routerEnd);
+      ip('-n', ROUTER, 'link', 'set', routerEnd, 'up');
+      for (const address of lab.answering) ip('-n', lab.ns, 'addr', 'add', `${address}/24`, 'dev', farEnd);
+      ip('-n', lab.ns, 'link', 'set', farEnd, 'up');
+      ip('-n', lab.ns, 'link', 'set', 'lo', 'up');
+      ip('-n', lab.ns, 'route', 'add', 'default', 'via', `198.18.${subnet}.1`);
+      ip(
+        '-n',
+        ROUTER,
+        'route',
+        'add',
+        `${lab.routedPrefix}.0/24`,
+        'via',
+        `198.18.${subnet}.2`,
+        'dev',
+        routerEnd,
+      );
     } catch (error) {
       lab.destroy();
       throw error;
@@ -53,12 +70,25 @@ export class NetnsLab {
     return lab;
   }
 
-  /** Deleting the namespace deletes the veth pair, its addresses and the route with it. */
+  /** Deleting the namespace deletes the veth pair, its addresses and the router's route with it. */
   destroy(): void {
     try {
-      run('netns', 'del', this.ns);
+      ip('netns', 'del', this.ns);
     } catch {
       // Already gone.
     }
+  }
+}
+
+/** A third octet no other lab on the router uses (198.18.0.0/24 is the router's own uplink). */
+function freeSubnet(): number {
+  const taken = new Set(
+    [...ip('-n', ROUTER, '-4', '-o', 'addr', 'show').matchAll(/inet 198\.18\.(\d+)\./g)].map((m) =>
+      Number(m[1]),
+    ),
+  );
+  for (;;) {
+    const subnet = randomInt(1, 255);
+    if (!taken.has(subnet)) return subnet;
   }
 }
