@@ -4,10 +4,19 @@
 // to create its own, and thousands of schemas slow every later DROP SCHEMA. Only test namespaces'
 // names (`testNamespace`: a label and 8 hex digits; benchmarks' `bench_` and 8) are touched.
 //
-// `node scripts/test-leftovers.cjs` removes all of them: for CI, which runs alone on its machine.
-// Test runs themselves call deleteStaleTestStreams, which spares streams younger than a run.
-const testStream = /^(KV_)?[a-z0-9]{1,8}_[0-9a-f]{8}_[A-Za-z_]+$/;
-const testSchema = /^[a-z0-9]{1,8}_[0-9a-f]{8}_[a-z_]+$/;
+// `node scripts/test-leftovers.cjs` removes those older than two hours, which no run under way
+// still uses: a test namespace's hex part starts with the minute it was made (`testNamespace`),
+// and a stream says when it was created. Test runs themselves call deleteStaleTestStreams.
+const testStream = /^(KV_)?[a-z0-9]{1,8}_([0-9a-f]{8})_[A-Za-z_]+$/;
+const testSchema = /^[a-z0-9]{1,8}_([0-9a-f]{8})_[a-z_]+$/;
+const SPARED_MS = 2 * 3600_000;
+
+/** Whether a namespace's hex part says it was made less than `withinMs` ago. */
+function madeWithin(hex, withinMs) {
+  const now = Math.floor(Date.now() / 60_000);
+  const age = (now - parseInt(hex.slice(0, 4), 16)) & 0xffff;
+  return age * 60_000 < withinMs;
+}
 
 /** The test database and NATS server of this machine, unless the environment names others. */
 function testServices() {
@@ -26,7 +35,9 @@ async function deleteStaleTestStreams(url, olderThanMs) {
     const jsm = await nc.jetstreamManager({ timeout: 5000 });
     for await (const stream of jsm.streams.list()) {
       const { name } = stream.config;
-      if (!testStream.test(name) || Date.now() - Date.parse(stream.created) < olderThanMs) continue;
+      const hex = testStream.exec(name)?.[1];
+      if (!hex || madeWithin(hex, olderThanMs) || Date.now() - Date.parse(stream.created) < olderThanMs)
+        continue;
       if (await jsm.streams.delete(name).catch(() => false)) deleted++;
     }
   } finally {
@@ -35,8 +46,8 @@ async function deleteStaleTestStreams(url, olderThanMs) {
   return deleted;
 }
 
-/** Drops every test schema of the test database; answers how many went. */
-async function dropTestSchemas(url) {
+/** Drops the test schemas of the test database made `olderThanMs` ago or more; answers how many went. */
+async function dropTestSchemas(url, olderThanMs) {
   const { Client } = require('pg');
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   let dropped = 0;
@@ -44,7 +55,8 @@ async function dropTestSchemas(url) {
     await client.connect();
     const { rows } = await client.query('SELECT nspname FROM pg_namespace');
     for (const { nspname } of rows) {
-      if (!testSchema.test(nspname)) continue;
+      const hex = testSchema.exec(nspname)?.[1];
+      if (!hex || madeWithin(hex, olderThanMs)) continue;
       await client.query(`DROP SCHEMA "${nspname}" CASCADE`);
       dropped++;
     }
@@ -61,7 +73,7 @@ module.exports = { deleteStaleTestStreams, dropTestSchemas, testServices };
 
 if (require.main === module) {
   const { databaseUrl, natsUrl } = testServices();
-  Promise.all([dropTestSchemas(databaseUrl), deleteStaleTestStreams(natsUrl, 0)]).then(
+  Promise.all([dropTestSchemas(databaseUrl, SPARED_MS), deleteStaleTestStreams(natsUrl, SPARED_MS)]).then(
     ([schemas, streams]) =>
       console.log(`Leftovers of earlier test runs: ${schemas} schemas and ${streams} streams removed`),
     (error) => {
