@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { type Building, type ChannelCreated, type Equipment, type Room } from '@cm/contracts';
+import { type ChannelCreated, type Equipment, type Room } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
 import { type Page } from 'playwright-core';
 import { startReceiver } from '../../services/inventory/test/receivers';
-import { NetnsLab } from '../../services/monitor/test/netns-lab';
-import { screenshot, signedInPhonePerTest, startWebSystem, type WebSystem } from './browser';
+import { screenshot, signedInPhonePerTest, type WebSystem } from './browser';
+import { type AlertingRoom, startAlertingRoom } from './support/alerting-room';
 
 /**
  * The whole path of an alert: the real monitor pings a projector on loopback and a display at an
@@ -14,41 +13,17 @@ import { screenshot, signedInPhonePerTest, startWebSystem, type WebSystem } from
 describe('web app: an open alert on the room detail, from the monitor to the webhook', () => {
   let web: WebSystem;
   let page: Page;
-  let lab: NetnsLab;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let alerting: AlertingRoom;
   let room: Room;
   let display: Equipment;
   const signing: { secret?: string } = {};
-
-  /** Check Now, once the monitor holds both devices. */
-  const checkNow = () =>
-    eventually(async () => {
-      expect(await web.api('POST', '/api/monitoring/check')).toMatchObject({ completed: true, targets: 2 });
-    });
+  const checkNow = () => alerting.checkNow();
 
   beforeAll(async () => {
-    lab = NetnsLab.create();
     receiver = await startReceiver(() => signing.secret);
-    web = await startWebSystem({
-      ALERTS_SECRET_KEY: randomBytes(32).toString('base64'),
-      ALERTS_ALLOWED_TARGETS: '127.0.0.1',
-      ALERTS_RELAY_INTERVAL_MS: '200',
-      ALERT_GROUP_WINDOW_MS: '500',
-      MONITOR_ALLOWED_NETWORKS: '127.0.0.0/8,198.18.0.0/15',
-      MONITOR_PING_TIMEOUT_MS: '300',
-      MONITOR_PING_RETRIES: '1',
-    });
-    const building = await web.api<Building>('POST', '/api/buildings', { name: 'Science Hall' });
-    room = await web.api<Room>('POST', `/api/buildings/${building.id}/rooms`, {
-      name: '204',
-      type: 'Lecture Hall',
-      floor: '2',
-    });
-    await web.api('POST', `/api/rooms/${room.id}/equipment`, { name: 'Projector', ipAddress: '127.0.0.5' });
-    display = await web.api<Equipment>('POST', `/api/rooms/${room.id}/equipment`, {
-      name: 'Display',
-      ipAddress: `${lab.routedPrefix}.3`,
-    });
+    alerting = await startAlertingRoom();
+    ({ web, room, display } = alerting);
     const channel = await web.api<ChannelCreated>('POST', '/api/notification-channels', {
       name: 'AV team',
       type: 'webhook',
@@ -57,9 +32,8 @@ describe('web app: an open alert on the room detail, from the monitor to the web
     signing.secret = channel.secret!;
   });
   afterAll(async () => {
-    await web?.close();
+    await alerting?.close();
     await receiver?.close();
-    lab?.destroy();
   });
   signedInPhonePerTest(
     () => web,

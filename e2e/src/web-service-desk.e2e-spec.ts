@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { type Building, type Equipment, type Room } from '@cm/contracts';
-import { eventually } from '@cm/platform/testing';
+import { type Equipment, type Room } from '@cm/contracts';
 import { type Page } from 'playwright-core';
 import { startFakeServiceNow } from '../../services/inventory/test/support/fake-servicenow';
-import { NetnsLab } from '../../services/monitor/test/netns-lab';
-import { expectToast, screenshot, signedInPhonePerTest, startWebSystem, type WebSystem } from './browser';
+import { expectToast, screenshot, signedInPhonePerTest, type WebSystem } from './browser';
+import { type AlertingRoom, startAlertingRoom } from './support/alerting-room';
 
 /**
  * A ServiceNow channel added in Settings → Notifications at phone size against a fake instance on
@@ -15,45 +13,20 @@ import { expectToast, screenshot, signedInPhonePerTest, startWebSystem, type Web
 describe('web app: a ServiceNow channel from the form to the incident on the room', () => {
   let web: WebSystem;
   let page: Page;
-  let lab: NetnsLab;
   let sn: Awaited<ReturnType<typeof startFakeServiceNow>>;
+  let alerting: AlertingRoom;
   let room: Room;
   let display: Equipment;
-
-  /** Check Now, once the monitor holds both devices. */
-  const checkNow = () =>
-    eventually(async () => {
-      expect(await web.api('POST', '/api/monitoring/check')).toMatchObject({ completed: true, targets: 2 });
-    });
+  const checkNow = () => alerting.checkNow();
 
   beforeAll(async () => {
-    lab = NetnsLab.create();
     sn = await startFakeServiceNow();
-    web = await startWebSystem({
-      ALERTS_SECRET_KEY: randomBytes(32).toString('base64'),
-      ALERTS_ALLOWED_TARGETS: '127.0.0.1',
-      ALERTS_RELAY_INTERVAL_MS: '200',
-      ALERT_GROUP_WINDOW_MS: '500',
-      MONITOR_ALLOWED_NETWORKS: '127.0.0.0/8,198.18.0.0/15',
-      MONITOR_PING_TIMEOUT_MS: '300',
-      MONITOR_PING_RETRIES: '1',
-    });
-    const building = await web.api<Building>('POST', '/api/buildings', { name: 'Science Hall' });
-    room = await web.api<Room>('POST', `/api/buildings/${building.id}/rooms`, {
-      name: '204',
-      type: 'Lecture Hall',
-      floor: '2',
-    });
-    await web.api('POST', `/api/rooms/${room.id}/equipment`, { name: 'Projector', ipAddress: '127.0.0.5' });
-    display = await web.api<Equipment>('POST', `/api/rooms/${room.id}/equipment`, {
-      name: 'Display',
-      ipAddress: `${lab.routedPrefix}.3`,
-    });
+    alerting = await startAlertingRoom();
+    ({ web, room, display } = alerting);
   });
   afterAll(async () => {
-    await web?.close();
+    await alerting?.close();
     await sn?.http.stop();
-    lab?.destroy();
   });
   signedInPhonePerTest(
     () => web,
