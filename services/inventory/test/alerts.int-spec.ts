@@ -1,12 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { type Equipment, ErrorCode, events, messages, namespacedName, streams } from '@cm/contracts';
+import { type Equipment, ErrorCode, messages } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
 import { eventually } from '@cm/platform/testing';
 import { DELIVERY_CLOCK, type DeliveryClock } from '../src/alerting/notifications/delivery-clock';
 import { DeliveryRelay } from '../src/alerting/notifications/delivery.relay';
-import { STATUS_CONSUMER } from '../src/status/checks/status-events.consumer';
 import { channelsTestEnv, type Received, smtpForTests, startReceiver } from './receivers';
 import { failureOf, type Inventory, inventoryUnderTest, monitorOf, sql, startInventory } from './support';
+import { publishSweep, type SweptCheck } from './support/status-sweep';
 
 const WINDOW_MS = 1000;
 const env: Record<string, string> = {
@@ -19,7 +18,7 @@ const env: Record<string, string> = {
   ALERTS_APP_URL: 'https://monitor.campus.edu/',
 };
 
-type Status = 'active' | 'inactive' | 'partial';
+type Status = SweptCheck[1];
 /** A mail's body as a person reads it: quoted-printable undone. */
 const readable = (data: string) =>
   Buffer.from(
@@ -41,42 +40,8 @@ describe('the alert engine', () => {
   });
   afterAll(() => monitor?.close());
 
-  const drained = () =>
-    eventually(async () => {
-      const info = await monitor.jsm.consumers.info(
-        namespacedName(inventory.namespace, streams.status.name),
-        STATUS_CONSUMER,
-      );
-      expect({ pending: info.num_pending, unacked: info.num_ack_pending }).toEqual({
-        pending: 0,
-        unacked: 0,
-      });
-    });
-
   /** One sweep of the monitor: a batch message per group of devices, published together. */
-  async function sweep(...groups: [Equipment, Status][][]) {
-    const sweepId = randomUUID().slice(0, 18);
-    const checkedAt = new Date().toISOString();
-    await Promise.all(
-      groups.map((group) =>
-        monitor.publish(
-          events.statusChecked,
-          {
-            sweepId,
-            checks: group.map(([e, status]) => ({
-              equipmentId: e.id,
-              status,
-              checkedAt,
-              rttMs: status === 'active' ? 0.2 : null,
-              results: [{ address: e.ipAddress!, alive: status === 'active', rttMs: null }],
-            })),
-          },
-          { msgId: randomUUID() },
-        ),
-      ),
-    );
-    await drained();
-  }
+  const sweep = (...groups: SweptCheck[][]) => publishSweep(monitor, inventory.namespace, ...groups);
   const all = (devices: Equipment[], status: Status) => [
     devices.map((d): [Equipment, Status] => [d, status]),
   ];
