@@ -46,6 +46,31 @@ describe('web app: sign-in, routes and chrome', () => {
     await screenshot(page, 'sign-in');
   });
 
+  it('says the server is not answering, not "sign in", when the session cannot be checked, and recovers', async () => {
+    const { page } = phone;
+    // What the gateway answers while the sign-in service is down.
+    await page.route('**/api/auth/user', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          statusCode: 503,
+          code: 'COMMON.SERVICE_UNAVAILABLE',
+          message: 'The sign-in service is not answering. Try again shortly.',
+        }),
+      }),
+    );
+    await page.goto('/buildings');
+    await page.getByRole('heading', { name: 'Classroom Monitor is not answering' }).waitFor();
+    expect(await page.getByRole('alert').innerText()).toContain('The sign-in service is not answering.');
+    expect(await page.getByLabel('Username').count()).toBe(0);
+    await screenshot(page, 'session-check-failed');
+
+    await page.unroute('**/api/auth/user');
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByText('Sign in to access the system').waitFor();
+  });
+
   it('refuses to send an empty sign-in, and says why a wrong password failed', async () => {
     const { page } = phone;
     const logins: string[] = [];

@@ -4,6 +4,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { Spinner } from '../components/ui/spinner';
 import { useToasts } from '../components/ui/use-toast';
 import { useCurrentUser } from '../features/auth/api/current-user';
+import { errorMessage } from '../lib/api';
 import { queryClient } from './query-client';
 import { lazyScreen } from './lazy-screen';
 import { UpdatePrompt } from './pwa/update-prompt';
@@ -42,12 +43,13 @@ const SessionEndedDialog = lazyScreen(
  * sign-in dialog; signing in there carries on where the person was. Signing out reloads the page.
  */
 function AuthGate() {
-  const { user, isLoading } = useCurrentUser();
+  const { user, isLoading, checkFailed, checkAgain } = useCurrentUser();
   const [lastUser, setLastUser] = useState<User | null>(null);
   if (user && user !== lastUser) setLastUser(user);
   const shown = user ?? lastUser;
   const checking = <Spinner label="Checking your session" className="min-h-dvh" />;
   if (isLoading && !shown) return checking;
+  if (checkFailed && !shown) return <SessionCheckFailed error={checkFailed} onRetry={checkAgain} />;
   if (!shown)
     return (
       <ScreenLoader>
@@ -69,6 +71,37 @@ function AuthGate() {
         </Suspense>
       )}
     </>
+  );
+}
+
+/**
+ * The server could not say who is signed in (it answered 503, or there is no network and nothing
+ * kept on the phone). A sign-in form here would fail too and suggest the session had ended, so the
+ * app says what happened and asks again by itself.
+ */
+function SessionCheckFailed({ error, onRetry }: { error: Error; onRetry: () => unknown }) {
+  useEffect(() => {
+    const timer = setInterval(onRetry, 10_000);
+    window.addEventListener('online', onRetry);
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener('online', onRetry);
+    };
+  }, [onRetry]);
+  return (
+    <main className="flex min-h-dvh flex-col items-center justify-center gap-3 p-6 text-center">
+      <h1 className="text-xl font-semibold text-slate-900">Classroom Monitor is not answering</h1>
+      <p role="alert" className="text-slate-700">
+        {errorMessage(error)} It is asked again every 10 seconds.
+      </p>
+      <button
+        type="button"
+        onClick={() => void onRetry()}
+        className="min-h-11 rounded-md border border-slate-300 bg-white px-4 font-medium text-slate-900"
+      >
+        Try again
+      </button>
+    </main>
   );
 }
 

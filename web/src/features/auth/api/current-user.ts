@@ -29,6 +29,13 @@ export const currentUserQuery = queryOptions({
 });
 
 export function useCurrentUser() {
-  const { data, isPending } = useQuery(currentUserQuery);
-  return { user: data ?? null, isLoading: isPending, isAdmin: data?.role === 'admin' };
+  const { data, isPending, error, refetch } = useQuery(currentUserQuery);
+  return {
+    user: data ?? null,
+    isLoading: isPending,
+    isAdmin: data?.role === 'admin',
+    /** Why the session could not be checked at all (a 503, no network and nothing kept): not a sign-out. */
+    checkFailed: data === undefined ? error : null,
+    checkAgain: refetch,
+  };
 }
