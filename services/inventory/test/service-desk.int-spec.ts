@@ -375,20 +375,27 @@ describe('ServiceNow and Jira Service Management channels', () => {
     });
   });
 
-  /** A later reconciliation round, on a clock moved past the last one. */
+  /**
+   * The deliveries' clock, moved forward for the rounds below and left there between them: the
+   * resolve a round queues is due at the round's time, and the relay, which sends it after the
+   * round has returned, must read the same time (put back at once, it found the resolve not yet
+   * due whenever it ran late).
+   */
   let minutes = 60;
+  let movedClock: jest.SpyInstance | undefined;
+  /** A later reconciliation round, on a clock moved past the last one. */
   async function round(): Promise<number | null> {
-    const clock = inventory.sut.app.get<DeliveryClock>(DELIVERY_CLOCK);
     minutes += 11;
-    const now = jest.spyOn(clock, 'now').mockReturnValue(new Date(Date.now() + minutes * 60_000));
-    try {
-      return await inventory.sut.app.get(IncidentReconciler).tick();
-    } finally {
-      now.mockRestore();
-    }
+    return inventory.sut.app.get(IncidentReconciler).tick();
   }
 
   describe("the service desk's side: open incidents we lost track of", () => {
+    beforeAll(() => {
+      const clock = inventory.sut.app.get<DeliveryClock>(DELIVERY_CLOCK);
+      movedClock = jest.spyOn(clock, 'now').mockImplementation(() => new Date(Date.now() + minutes * 60_000));
+    });
+    afterAll(() => movedClock?.mockRestore());
+
     it('ServiceNow: lists open incidents with our key, page by page, and resolves the one whose alert ended, once', async () => {
       const sn = await startFakeServiceNow();
       try {
