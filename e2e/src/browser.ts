@@ -288,9 +288,10 @@ export async function screenshot(
   if (!keepToasts) {
     // A toast covers the top of the screen for five seconds; the picture is of the screen.
     const open = page.locator('[data-slot="toast"][data-state="open"]');
-    // Dispatched, not clicked: under an open dialog a real click would land on its overlay.
+    // Dispatched, not clicked: under an open dialog a real click would land on its overlay. A
+    // toast may close by itself meanwhile, and then its button is not waited for.
     for (const close of await open.getByRole('button', { name: 'Close' }).all())
-      await close.dispatchEvent('click');
+      await close.dispatchEvent('click', undefined, { timeout: 1000 }).catch(() => undefined);
     await open.first().waitFor({ state: 'detached' });
   }
   // A string, because this workspace compiles without the DOM's types.

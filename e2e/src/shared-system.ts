@@ -24,11 +24,15 @@ export const sharedSystemFiles: readonly string[] = files;
 /**
  * What the shared system's services run with, beyond the tests' environment: monitoring never
  * runs unless a test starts it, and then it may ping only this machine; users may enrol in
- * two-factor sign-in (a key made for the run).
+ * two-factor sign-in (a key made for the run). The browser tests on it check what a person sees,
+ * not how fast a service answers: the gateway waits 15 s for one, not 5, so that a machine loaded
+ * by the other lanes does not turn a slow answer into a 504 (nats-failover and resilience, which
+ * test the deadline, start systems of their own).
  */
 export const sharedSystemEnv = {
   MONITOR_ALLOWED_NETWORKS: '127.0.0.0/8',
   AUTH_TOTP_KEY: randomBytes(32).toString('base64'),
+  NATS_REQUEST_TIMEOUT_MS: '15000',
 };
 
 const variable = 'CM_E2E_SHARED_SYSTEM';
