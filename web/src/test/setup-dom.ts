@@ -9,6 +9,8 @@ globalThis.ResizeObserver ??= class {
 HTMLElement.prototype.scrollIntoView ??= () => {};
 HTMLElement.prototype.hasPointerCapture ??= () => false;
 HTMLElement.prototype.releasePointerCapture ??= () => {};
+// jsdom has it but only reports "Not implemented": the toaster scrolls a field clear of toasts.
+window.scrollBy = () => {};
 
 // Typing a few words with user-event takes seconds on a busy two-core machine.
 jest.setTimeout(20_000);
