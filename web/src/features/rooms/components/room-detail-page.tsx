@@ -1,5 +1,5 @@
 import { MAX_UPLOAD_BYTES, type Room } from '@cm/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { QrCode, Trash2 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Button } from '../../../components/ui/button';
@@ -9,7 +9,10 @@ import { NotFound } from '../../../components/ui/not-found';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { toast } from '../../../components/ui/use-toast';
 import { ImageUploadDialog } from '../../../components/upload/image-upload-dialog';
+import { PendingTag } from '../../../components/ui/pending-tag';
 import { ApiError } from '../../../lib/api';
+import { isQueued } from '../../../lib/offline/markers';
+import { queueableUpload } from '../../../lib/offline/queueable-upload';
 import { type RoomAttachmentField, roomQuery, useAttachToRoom } from '../api/rooms';
 import { ConnectionDetails } from './connection-details';
 import { RoomFormDialog } from './room-form-dialog';
@@ -55,7 +58,7 @@ export function RoomDetailPage({
   changes,
 }: RoomDetailPageProps) {
   const room = useQuery(roomQuery(roomId));
-  const { attach, attachUploaded, removeAttachment } = useRoomAttachments();
+  const { attach, attachUploaded, keepUpload, removeAttachment } = useRoomAttachments();
   const [uploading, setUploading] = useState<RoomAttachmentField | null>(null);
   const [viewing, setViewing] = useState<'wiring' | 'seating' | null>(null);
   const [showingQr, setShowingQr] = useState(false);
@@ -86,6 +89,7 @@ export function RoomDetailPage({
         onChange={() => setUploading('imageUrl')}
       />
       <RoomHeading room={data} onQrLabel={() => setShowingQr(true)} />
+      <PendingTag record={`Room:${data.id}`} />
       {notice}
       <RoomTiles
         room={data}
@@ -104,6 +108,7 @@ export function RoomDetailPage({
         title={uploading ? attachments[uploading].dialogTitle : ''}
         maxBytes={MAX_UPLOAD_BYTES}
         onUploaded={(path) => (uploading ? attachUploaded(data, uploading, path) : undefined)}
+        onKeep={(file) => (uploading ? keepUpload(data, uploading, file) : Promise.resolve())}
       />
       <RoomQrDialog room={data} open={showingQr} onOpenChange={setShowingQr} />
       <RoomFormDialog open={editing} onOpenChange={setEditing} buildingId={data.buildingId} room={data} />
@@ -129,10 +134,25 @@ export function RoomDetailPage({
 /** Attaching a room's uploaded picture, and removing one once a person confirms it. */
 function useRoomAttachments() {
   const attach = useAttachToRoom();
+  const queryClient = useQueryClient();
   // A failure here is reported by the upload dialog, which stays open.
   const attachUploaded = async (room: Room, field: RoomAttachmentField, path: string) => {
     await attach.mutateAsync({ id: room.id, field, path });
     toast({ title: 'Success', description: `${attachments[field].what} uploaded successfully` });
+  };
+  /** A picture chosen offline: kept on the phone, sent with the other waiting changes. */
+  const keepUpload = async (room: Room, field: RoomAttachmentField, file: File) => {
+    const { what } = attachments[field];
+    const result = await queueableUpload(room, field, what, file);
+    if (isQueued(result))
+      toast({
+        title: 'Saved on this phone',
+        description: `${what} will be uploaded when the connection is back.`,
+      });
+    else {
+      toast({ title: 'Success', description: `${what} uploaded successfully` });
+      await queryClient.invalidateQueries({ queryKey: roomQuery(room.id).queryKey });
+    }
   };
   /** Whether the person confirmed the removal (it is then under way). */
   const removeAttachment = (room: Room, field: RoomAttachmentField): boolean => {
@@ -152,7 +172,7 @@ function useRoomAttachments() {
     );
     return true;
   };
-  return { attach, attachUploaded, removeAttachment };
+  return { attach, attachUploaded, keepUpload, removeAttachment };
 }
 
 function RoomHeading({ room, onQrLabel }: { room: Room; onQrLabel: () => void }) {
