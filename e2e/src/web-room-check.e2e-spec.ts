@@ -100,4 +100,36 @@ describe('web app: check this room now', () => {
     ).toBe('Checked 2 equipment: 2 answered');
     expect(await card('Projector').getByTestId('health-badge').innerText()).toBe('Warning');
   });
+
+  it('does not leave a card on "Checking..." when its late result never arrives (the live stream cut): the screen reads the recorded result', async () => {
+    // The live stream is cut: the room.checked event of this check never reaches the page.
+    await page.route('**/api/events', (route) => route.abort('connectionreset'));
+    await page.goto(`/rooms/${room.id}`);
+    await eventually(async () =>
+      expect(await card('Projector').getByTestId('checked-ago').innerText()).toMatch(/^Checked /),
+    );
+    const release = projector.holdAnswers();
+    try {
+      await page.getByRole('button', { name: 'Check this room now' }).click();
+      const result = page.getByRole('status').filter({ hasText: /^Checked 2 equipment/ });
+      expect(await result.innerText()).toBe('Checked 2 equipment: 2 answered, 1 still being checked');
+      expect(await card('Projector').getByTestId('checked-ago').innerText()).toBe('Checking...');
+    } finally {
+      release();
+    }
+    // No event comes; the screen reads what the monitor recorded, and the card says when.
+    await eventually(
+      async () =>
+        expect(await card('Projector').getByTestId('checked-ago').innerText()).toMatch(/^Checked \d+ s ago$/),
+      30_000,
+    );
+    expect(
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^Checked 2 equipment/ })
+        .innerText(),
+    ).toBe('Checked 2 equipment: 2 answered');
+    expect(await card('Projector').getByTestId('health-badge').innerText()).toBe('Warning');
+    await page.unroute('**/api/events');
+  });
 });
