@@ -1,4 +1,5 @@
-import { actionOf, type OutboxEntry, recordOf } from '../../lib/offline/outbox';
+import { actionOf, recordOf } from '../../lib/offline/entry-record';
+import { type OutboxEntry } from '../../lib/offline/outbox';
 import { useOutbox } from '../../lib/offline/outbox-entries';
 import { Badge } from './badge';
 

@@ -62,8 +62,11 @@ interface ImageUploadFormProps extends Pick<ImageUploadDialogProps, 'maxBytes' |
   onClose: () => void;
 }
 
-function ImageUploadForm({ maxBytes, onUploaded, onKeep, onClose }: ImageUploadFormProps) {
-  const inputId = useId();
+/**
+ * The picked file and its upload: sent at once, or handed to `onKeep` when there is no network
+ * (offline, or the upload found none); a refusal is said in `problem`.
+ */
+function useImageUpload({ maxBytes, onUploaded, onKeep, onClose }: ImageUploadFormProps) {
   const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [progress, setProgress] = useState(0);
@@ -79,6 +82,11 @@ function ImageUploadForm({ maxBytes, onUploaded, onKeep, onClose }: ImageUploadF
     setFile(refusal ? null : picked);
   };
 
+  const keep = async (picked: File) => {
+    await onKeep!(picked);
+    onClose();
+  };
+
   const upload = async () => {
     if (!file) return;
     setProblem(null);
@@ -87,22 +95,14 @@ function ImageUploadForm({ maxBytes, onUploaded, onKeep, onClose }: ImageUploadF
     const controller = new AbortController();
     cancel.current = controller;
     try {
-      if (onKeep && navigator.onLine === false) {
-        await onKeep(file);
-        onClose();
-        return;
-      }
+      if (onKeep && navigator.onLine === false) return await keep(file);
       const objectPath = await uploadImageToStore(file, setProgress, maxBytes, controller.signal);
       if (controller.signal.aborted) return;
       await onUploaded(objectPath);
       onClose();
     } catch (error) {
       if (error instanceof UploadCancelled) return;
-      if (onKeep && error instanceof NetworkError && error.reason === 'offline') {
-        await onKeep(file);
-        onClose();
-        return;
-      }
+      if (onKeep && error instanceof NetworkError && error.reason === 'offline') return await keep(file);
       setProblem(uploadProblem(error));
       // Spec section 8; the sentence above says what to do about it.
       toast({ title: 'Upload Error', description: 'Failed to upload image', variant: 'destructive' });
@@ -110,6 +110,13 @@ function ImageUploadForm({ maxBytes, onUploaded, onKeep, onClose }: ImageUploadF
       setUploading(false);
     }
   };
+  return { file, problem, progress, uploading, pick, upload };
+}
+
+function ImageUploadForm(props: ImageUploadFormProps) {
+  const { maxBytes, onClose } = props;
+  const inputId = useId();
+  const { file, problem, progress, uploading, pick, upload } = useImageUpload(props);
 
   return (
     <div className="space-y-4">

@@ -12,7 +12,6 @@ import { ImageUploadDialog } from '../../../components/upload/image-upload-dialo
 import { PendingTag } from '../../../components/ui/pending-tag';
 import { ApiError } from '../../../lib/api';
 import { isQueued } from '../../../lib/offline/markers';
-import { queueableUpload } from '../../../lib/offline/queueable-upload';
 import { type RoomAttachmentField, roomQuery, useAttachToRoom } from '../api/rooms';
 import { ConnectionDetails } from './connection-details';
 import { RoomFormDialog } from './room-form-dialog';
@@ -89,7 +88,6 @@ export function RoomDetailPage({
         onChange={() => setUploading('imageUrl')}
       />
       <RoomHeading room={data} onQrLabel={() => setShowingQr(true)} />
-      <PendingTag record={`Room:${data.id}`} />
       {notice}
       <RoomTiles
         room={data}
@@ -143,6 +141,8 @@ function useRoomAttachments() {
   /** A picture chosen offline: kept on the phone, sent with the other waiting changes. */
   const keepUpload = async (room: Room, field: RoomAttachmentField, file: File) => {
     const { what } = attachments[field];
+    // Its code comes when a picture is first kept: most visits never need it.
+    const { queueableUpload } = await import('../../../lib/offline/queueable-upload');
     const result = await queueableUpload(room, field, what, file);
     if (isQueued(result))
       toast({
@@ -181,6 +181,8 @@ function RoomHeading({ room, onQrLabel }: { room: Room; onQrLabel: () => void })
       <div className="min-w-0">
         <h1 className="text-2xl font-bold break-words text-slate-900">{room.name}</h1>
         <p className="text-slate-600">{room.type}</p>
+        {/* Its pictures chosen offline, not yet sent. */}
+        <PendingTag record={`Room:${room.id}`} className="mt-1" />
       </div>
       <Button variant="outline" className="shrink-0" onClick={onQrLabel}>
         <QrCode aria-hidden className="h-5 w-5" />
