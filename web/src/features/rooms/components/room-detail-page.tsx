@@ -1,14 +1,14 @@
 import { MAX_UPLOAD_BYTES, type Room } from '@cm/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { QrCode, Trash2 } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { type ComponentProps, type ReactNode, Suspense, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { FullScreenViewer } from '../../../components/ui/full-screen-viewer';
 import { LoadError } from '../../../components/ui/load-error';
 import { NotFound } from '../../../components/ui/not-found';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { toast } from '../../../components/ui/use-toast';
-import { ImageUploadDialog } from '../../../components/upload/image-upload-dialog';
+import { lazyComponent } from '../../../components/ui/lazy-component';
 import { PendingTag } from '../../../components/ui/pending-tag';
 import { ApiError } from '../../../lib/api';
 import { isQueued } from '../../../lib/offline/markers';
@@ -33,6 +33,23 @@ const attachments: Record<RoomAttachmentField, { what: string; dialogTitle: stri
     removeLabel: 'Remove Seating Layout',
   },
 };
+
+/**
+ * The upload dialog's code (the picker, the upload, the offline keeping) comes after the screen is
+ * drawn, not with it: mounted closed with the screen, it is there by the time a picture is tapped.
+ */
+const ImageUploadDialogCode = lazyComponent(
+  () => import('../../../components/upload/image-upload-dialog'),
+  (m) => m.ImageUploadDialog,
+);
+
+function RoomImageUploadDialog(props: ComponentProps<typeof ImageUploadDialogCode>) {
+  return (
+    <Suspense fallback={null}>
+      <ImageUploadDialogCode {...props} />
+    </Suspense>
+  );
+}
 
 interface RoomDetailPageProps {
   roomId: string;
@@ -100,7 +117,7 @@ export function RoomDetailPage({
       <ConnectionDetails />
       {equipment}
       {changes}
-      <ImageUploadDialog
+      <RoomImageUploadDialog
         open={uploading !== null}
         onOpenChange={(open) => !open && setUploading(null)}
         title={uploading ? attachments[uploading].dialogTitle : ''}
