@@ -12,6 +12,8 @@ import { lazyComponent } from '../../../components/ui/lazy-component';
 import { PendingTag } from '../../../components/ui/pending-tag';
 import { ApiError } from '../../../lib/api';
 import { isQueued } from '../../../lib/offline/markers';
+// With the screen: a picture is kept offline, when a chunk fetched then would not arrive.
+import { queueableUpload } from '../../../lib/offline/queueable-upload';
 import { type RoomAttachmentField, roomQuery, useAttachToRoom } from '../api/rooms';
 import { ConnectionDetails } from './connection-details';
 import { RoomFormDialog } from './room-form-dialog';
@@ -158,8 +160,6 @@ function useRoomAttachments() {
   /** A picture chosen offline: kept on the phone, sent with the other waiting changes. */
   const keepUpload = async (room: Room, field: RoomAttachmentField, file: File) => {
     const { what } = attachments[field];
-    // Its code comes when a picture is first kept: most visits never need it.
-    const { queueableUpload } = await import('../../../lib/offline/queueable-upload');
     const result = await queueableUpload(room, field, what, file);
     if (isQueued(result))
       toast({
