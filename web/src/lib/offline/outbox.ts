@@ -1,23 +1,7 @@
 import { type KeyValueStore } from './idb';
-import { recordOf } from './entry-record';
+import { type OutboxRoute, recordOf } from './entry-record';
 
-export { actionOf, type EntryAction, recordOf } from './entry-record';
-
-/**
- * The saves the outbox can hold: creates, edits and deletes of buildings, rooms and equipment,
- * and a picture uploaded to a room (its photo, wiring diagram or seating layout).
- */
-export type OutboxRoute =
-  | 'createBuilding'
-  | 'updateBuilding'
-  | 'deleteBuilding'
-  | 'createRoom'
-  | 'updateRoom'
-  | 'deleteRoom'
-  | 'createEquipment'
-  | 'updateEquipment'
-  | 'deleteEquipment'
-  | 'uploadRoomPicture';
+export { actionOf, type EntryAction, type OutboxRoute, recordOf } from './entry-record';
 
 /** A file kept with its upload until it is sent; IndexedDB keeps a Blob as it is. */
 export interface KeptFile {
