@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { type Building, type Room } from '@cm/contracts';
+import { type Building, type Equipment, mediaMessages, type Room } from '@cm/contracts';
+import { eventually } from '@cm/platform/testing';
 import { type Page } from 'playwright-core';
 import {
+  answerNextConfirm,
   expectToast,
   openSharedWebSystem,
   openSignedInPhone,
   type Phone,
+  pngImage,
   screenshot,
   type WebSystem,
 } from './browser';
-import { signIn } from './session';
+import { sessionHeaders, signIn } from './session';
 
 /** What the test reads of the page's window (the test's TypeScript has no DOM types). */
 interface ServiceWorkerWindow {
@@ -256,5 +259,135 @@ describe('web app: offline edits, conflicts and drafts', () => {
     expect(await web.api<Building>('GET', `/api/buildings/${north.id}`)).toMatchObject({
       description: 'Cable tray above the stage',
     });
+  });
+
+  /** Whether the API still has a record: false once it answers 404. */
+  const exists = async (path: string) => {
+    const res = await fetch(`${web.system.url}${path}`, { headers: sessionHeaders(web.adminCookie) });
+    return res.status !== 404;
+  };
+  const card = (name: string) => page.getByTestId('equipment-card').filter({ hasText: name });
+  /** Back to the buildings list inside the app, as a tap does (no page load: it is offline). */
+  const backToBuildings = async (tag: string) => {
+    await page.evaluate("window.history.pushState(null, '', '/buildings')");
+    await page.getByRole('heading', { name: 'Campus Buildings' }).waitFor();
+    await page.getByPlaceholder('Search buildings...').fill(tag);
+  };
+  const buildingCard = (name: string) => page.getByTestId('building-card').filter({ hasText: name });
+
+  /** Offline on the room screen: the room's photo chosen and uploaded, kept on the phone. */
+  const uploadOffline = async (file: { name: string; mimeType: string; buffer: Buffer }) => {
+    await page.getByRole('button', { name: 'Change Room Photo' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change Room Photo' });
+    await dialog.getByLabel('Choose image').setInputFiles(file);
+    await dialog.getByRole('button', { name: 'Upload' }).click();
+    await expectToast(
+      page,
+      'Saved on this phone',
+      'Room photo will be uploaded when the connection is back.',
+    );
+    await dialog.waitFor({ state: 'detached' });
+  };
+
+  it('queues deletes and an upload made offline, shows them pending, and sends each once when back', async () => {
+    await openPhone();
+    const arranged = await arrange();
+    const { tag, south, room } = arranged;
+    const lamp = await web.api<Equipment>('POST', `/api/rooms/${room.id}/equipment`, { name: 'Lamp' });
+    // Both screens once online, as on any earlier visit.
+    await openBuildings(tag);
+    await buildingCard(south.name).waitFor();
+    await page.goto(`/rooms/${room.id}`);
+    await card('Lamp').waitFor();
+    await page.context().setOffline(true);
+    await offlineBanner().waitFor();
+
+    await card('Lamp').click();
+    const confirmed = answerNextConfirm(page, true);
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    expect(await confirmed).toBe('Are you sure you want to delete this equipment?');
+    await expectToast(page, 'Saved on this phone', 'It will be sent when the connection is back.');
+    await card('Lamp').getByText('Pending delete').waitFor();
+    await waiting(1).waitFor();
+
+    await uploadOffline({ name: 'room.png', mimeType: 'image/png', buffer: pngImage(48, 32, [30, 90, 200]) });
+    await page.getByTestId('pending-tag').getByText('Pending upload').waitFor();
+    await waiting(2).waitFor();
+    await screenshot(page, 'offline-pending-upload');
+
+    await backToBuildings(tag);
+    await buildingCard(south.name).waitFor();
+    const sure = answerNextConfirm(page, true);
+    await page.getByRole('button', { name: `Delete ${south.name}` }).click();
+    await sure;
+    await buildingCard(south.name).getByText('Pending delete').waitFor();
+    await waiting(3).waitFor();
+    await screenshot(page, 'offline-pending-delete');
+    // Nothing reached the server yet.
+    expect(await exists(`/api/buildings/${south.id}`)).toBe(true);
+
+    await page.context().setOffline(false);
+    await expectToast(page, 'Changes sent', '3 changes saved on the server.');
+    await waiting(3).waitFor({ state: 'detached' });
+    expect(await exists(`/api/buildings/${south.id}`)).toBe(false);
+    expect(await exists(`/api/equipment/${lamp.id}`)).toBe(false);
+    const photographed = await web.api<Room>('GET', `/api/rooms/${room.id}`);
+    expect(photographed.imageUrl).toMatch(/^\/objects\//);
+    // The file was stored once, and its room was changed once (by the photo).
+    expect(photographed.version).toBe(2);
+    const picture = await fetch(`${web.system.url}${photographed.imageUrl}`, {
+      headers: sessionHeaders(web.adminCookie),
+    });
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get('content-type')).toBe('image/png');
+  });
+
+  it('shows a delete of a record changed meanwhile as a conflict, counts one already gone as done, and brings back a refused upload with the reason', async () => {
+    await openPhone();
+    const { tag, north, south, room } = await arrange();
+    await openBuildings(tag);
+    await buildingCard(south.name).waitFor();
+    await page.goto(`/rooms/${room.id}`);
+    await page.getByRole('heading', { name: room.name, level: 1 }).waitFor();
+    await page.context().setOffline(true);
+    await offlineBanner().waitFor();
+    // An image by its name and type only: the server reads what it is.
+    await uploadOffline({
+      name: 'lamp.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('not a picture at all'),
+    });
+
+    await backToBuildings(tag);
+    for (const building of [north, south]) {
+      await buildingCard(building.name).waitFor();
+      const sure = answerNextConfirm(page, true);
+      await page.getByRole('button', { name: `Delete ${building.name}` }).click();
+      await sure;
+    }
+    await waiting(3).waitFor();
+
+    // Meanwhile, elsewhere: North is described anew, South deleted.
+    await web.api('PUT', `/api/buildings/${north.id}`, { name: north.name, description: 'Boiler room' });
+    await web.api('DELETE', `/api/buildings/${south.id}`);
+    await page.context().setOffline(false);
+    await expectToast(page, 'Changes need you', 'Open the waiting changes', 'destructive');
+    await waiting(2).click();
+    const list = page.getByRole('dialog', { name: 'Waiting changes' });
+    await list.getByText(`Refused: ${mediaMessages.notAnImage}`).waitFor();
+    const conflict = list.getByRole('listitem').filter({ hasText: `Delete building ${north.name}` });
+    await conflict.getByText('Changed on the server after you chose to delete it.').waitFor();
+    expect(await conflict.getByRole('row').filter({ hasText: 'description' }).innerText()).toContain(
+      'Boiler room',
+    );
+    await screenshot(page, 'offline-delete-conflict');
+    expect(await exists(`/api/buildings/${north.id}`)).toBe(true);
+
+    await conflict.getByRole('button', { name: 'Delete anyway' }).click();
+    await conflict.waitFor({ state: 'detached' });
+    await eventually(async () => expect(await exists(`/api/buildings/${north.id}`)).toBe(false));
+    // Left: the refused upload, to discard (its room went with its building).
+    await list.getByRole('button', { name: 'Discard' }).click();
+    await waiting(1).waitFor({ state: 'detached' });
   });
 });

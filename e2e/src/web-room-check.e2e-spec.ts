@@ -12,6 +12,35 @@ describe('web app: check this room now', () => {
   let projector: PjlinkSimulator;
   const api: WebSystem['api'] = (method, path, body) => web.api(method, path, body);
   const card = (name: string) => page.getByTestId('equipment-card').filter({ hasText: name });
+  const checkedAgo = (name: string) => card(name).getByTestId('checked-ago').innerText();
+  const roomResult = () =>
+    page
+      .getByRole('status')
+      .filter({ hasText: /^Checked 2 equipment/ })
+      .innerText();
+
+  /**
+   * The room screen once its projector was checked; then Check this room now while the projector
+   * takes the connection and says nothing: the answer comes at once, the projector "Checking...".
+   * `whileHeld` looks at the screen before the projector is let go.
+   */
+  const checkWhileProjectorHolds = async (whileHeld: () => Promise<void> = async () => {}) => {
+    await page.goto(`/rooms/${room.id}`);
+    await eventually(async () => expect(await checkedAgo('Projector')).toMatch(/^Checked /));
+    const release = projector.holdAnswers();
+    try {
+      await page.getByRole('button', { name: 'Check this room now' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: /^Checked 2 equipment/ })
+        .waitFor();
+      expect(await roomResult()).toBe('Checked 2 equipment: 2 answered, 1 still being checked');
+      expect(await checkedAgo('Projector')).toBe('Checking...');
+      await whileHeld();
+    } finally {
+      release();
+    }
+  };
 
   onSharedSystem(
     (w) => (web = w),
@@ -72,32 +101,27 @@ describe('web app: check this room now', () => {
   });
 
   it('answers at once while the projector holds its reply, says "Checking..." on its card, and fills it in when the reply comes', async () => {
-    await page.goto(`/rooms/${room.id}`);
-    await eventually(async () =>
-      expect(await card('Projector').getByTestId('checked-ago').innerText()).toMatch(/^Checked /),
-    );
-    // The projector takes the connection and says nothing until the test lets go.
-    const release = projector.holdAnswers();
-    try {
-      await page.getByRole('button', { name: 'Check this room now' }).click();
-      const result = page.getByRole('status').filter({ hasText: /^Checked 2 equipment/ });
-      expect(await result.innerText()).toBe('Checked 2 equipment: 2 answered, 1 still being checked');
-      expect(await card('Projector').getByTestId('checked-ago').innerText()).toBe('Checking...');
-      expect(await card('Display').getByTestId('checked-ago').innerText()).toMatch(/^Checked \d+ s ago$/);
+    await checkWhileProjectorHolds(async () => {
+      expect(await checkedAgo('Display')).toMatch(/^Checked \d+ s ago$/);
       await screenshot(page, 'room-check-390-checking');
-    } finally {
-      release();
-    }
+    });
     // Its reply arrives on the live stream: the card and the message fill in, no reload.
-    await eventually(async () =>
-      expect(await card('Projector').getByTestId('checked-ago').innerText()).toMatch(/^Checked \d+ s ago$/),
-    );
-    expect(
-      await page
-        .getByRole('status')
-        .filter({ hasText: /^Checked 2 equipment/ })
-        .innerText(),
-    ).toBe('Checked 2 equipment: 2 answered');
+    await eventually(async () => expect(await checkedAgo('Projector')).toMatch(/^Checked \d+ s ago$/));
+    expect(await roomResult()).toBe('Checked 2 equipment: 2 answered');
     expect(await card('Projector').getByTestId('health-badge').innerText()).toBe('Warning');
+  });
+
+  it('does not leave a card on "Checking..." when its late result never arrives (the live stream cut): the screen reads the recorded result', async () => {
+    // The live stream is cut: the room.checked event of this check never reaches the page.
+    await page.route('**/api/events', (route) => route.abort('connectionreset'));
+    await checkWhileProjectorHolds();
+    // No event comes; the screen reads what the monitor recorded, and the card says when.
+    await eventually(
+      async () => expect(await checkedAgo('Projector')).toMatch(/^Checked \d+ s ago$/),
+      30_000,
+    );
+    expect(await roomResult()).toBe('Checked 2 equipment: 2 answered');
+    expect(await card('Projector').getByTestId('health-badge').innerText()).toBe('Warning');
+    await page.unroute('**/api/events');
   });
 });

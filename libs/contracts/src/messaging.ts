@@ -9,6 +9,7 @@ import {
   buildingUpdateMessageSchema,
 } from './buildings';
 import { deletedSchema, idParamsSchema } from './common';
+import { deleteMessageSchema } from './versions';
 import {
   equipmentCreateMessageSchema,
   equipmentOptionSchema,
@@ -193,12 +194,12 @@ export const messages = {
     getBuilding: query('inventory.building.get', idParamsSchema, buildingSchema),
     createBuilding: message('inventory.building.create', buildingCreateSchema, buildingSchema),
     updateBuilding: message('inventory.building.update', buildingUpdateMessageSchema, buildingSchema),
-    deleteBuilding: message('inventory.building.delete', idParamsSchema, deletedSchema),
+    deleteBuilding: message('inventory.building.delete', deleteMessageSchema, deletedSchema),
     listRooms: query('inventory.room.list', buildingIdParamsSchema, z.array(roomListItemSchema)),
     getRoom: query('inventory.room.get', idParamsSchema, roomSchema),
     createRoom: message('inventory.room.create', roomCreateMessageSchema, roomSchema),
     updateRoom: message('inventory.room.update', roomUpdateMessageSchema, roomSchema),
-    deleteRoom: message('inventory.room.delete', idParamsSchema, deletedSchema),
+    deleteRoom: message('inventory.room.delete', deleteMessageSchema, deletedSchema),
     listEquipment: query('inventory.equipment.list', roomIdParamsSchema, z.array(equipmentSchema)),
     getEquipment: query('inventory.equipment.get', idParamsSchema, equipmentSchema),
     listBuildingEquipment: query(
@@ -208,7 +209,7 @@ export const messages = {
     ),
     createEquipment: message('inventory.equipment.create', equipmentCreateMessageSchema, equipmentSchema),
     updateEquipment: message('inventory.equipment.update', equipmentUpdateMessageSchema, equipmentSchema),
-    deleteEquipment: message('inventory.equipment.delete', idParamsSchema, deletedSchema),
+    deleteEquipment: message('inventory.equipment.delete', deleteMessageSchema, deletedSchema),
     /** For the monitor: equipment with an address, a page at a time. */
     listTargets: query('inventory.equipment.targets', targetsPageRequestSchema, targetsPageSchema),
     /** For the monitor: equipment probed beyond ping, with their secrets unsealed, a page at a time. */

@@ -31,8 +31,9 @@ export interface ApiRouteDef {
    */
   idempotent?: true;
   /**
-   * A read or edit of one versioned record: the answer carries its version as `ETag`; an edit
-   * takes `If-Match` and is refused with 412 (and the current record) when it names an older one.
+   * A read, edit or delete of one versioned record: a read's or an edit's answer carries its
+   * version as `ETag`; an edit or a delete takes `If-Match` and is refused with 412 (and the
+   * current record) when it names an older one.
    */
   versioned?: true;
   /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idParamsSchema } from './common';
 import { errorBodySchema } from './errors';
 
 /**
@@ -11,3 +12,10 @@ export const versionSchema = z.number().int().positive();
 /** A 412's body: the usual error, and the record as the server has it now, to show beside one's own. */
 export const staleWriteBodySchema = errorBodySchema.extend({ current: z.record(z.string(), z.unknown()) });
 export type StaleWriteBody = z.infer<typeof staleWriteBodySchema>;
+
+/**
+ * gateway → inventory: a delete, with the version it was decided on (If-Match). A delete of a
+ * record edited since is refused as stale, like an edit: the person decided on what they saw.
+ */
+export const deleteMessageSchema = idParamsSchema.extend({ ifVersion: versionSchema.optional() });
+export type DeleteMessage = z.infer<typeof deleteMessageSchema>;

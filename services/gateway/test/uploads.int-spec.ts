@@ -278,3 +278,57 @@ describe('presigned uploads (POST /api/objects/upload, PUT /api/room-images)', (
     expect(signed.status).toBe(200);
   });
 });
+
+describe('an upload sent again with its Idempotency-Key (a phone that did not get the answer)', () => {
+  let sut: Awaited<ReturnType<typeof startAuthAndGateway>>;
+  let cookie: string;
+
+  const upload = (bytes: Buffer, key: string) => {
+    const form = new FormData();
+    form.append('file', new Blob([bytes]), 'photo.png');
+    return fetch(`${sut.base}/api/upload`, {
+      method: 'POST',
+      body: form,
+      headers: { cookie, 'idempotency-key': key },
+    });
+  };
+  const storedObjects = async () => {
+    const rows = (await sut.gateway.app
+      .get(DataSource)
+      .query(`SELECT count(*) AS n FROM "${sut.namespace}_media".objects`)) as { n: string }[];
+    return Number(rows[0].n);
+  };
+
+  beforeAll(async () => {
+    sut = await startAuthAndGateway({}, { media: true });
+    cookie = await sut.adminCookie();
+  });
+  afterAll(() => sut?.close());
+
+  it('answers the first upload and stores the file once', async () => {
+    const key = `upload-${Date.now()}-once`;
+    const before = await storedObjects();
+    const first = await upload(png, key);
+    expect(first.status).toBe(200);
+    const { url } = (await first.json()) as { url: string };
+    const retry = await upload(png, key);
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(await retry.json()).toEqual({ url });
+    expect(await storedObjects()).toBe(before + 1);
+  });
+
+  it('refuses a file that is not an image with its reason each time, storing nothing', async () => {
+    const key = `upload-${Date.now()}-refused`;
+    const before = await storedObjects();
+    for (let i = 0; i < 2; i++) {
+      const res = await upload(Buffer.from('plain text, not a picture'), key);
+      expect(res.status).toBe(415);
+      expect(await res.json()).toMatchObject({
+        code: ErrorCode.NOT_AN_IMAGE,
+        message: mediaMessages.notAnImage,
+      });
+    }
+    expect(await storedObjects()).toBe(before);
+  });
+});

@@ -108,4 +108,53 @@ describe('ETag and If-Match on buildings, rooms and equipment', () => {
       version: 2,
     });
   });
+
+  it('deletes on the version the person saw; a delete of a record changed since is a 412 with it', async () => {
+    const b = await newBuilding();
+    await call('PUT', `/api/buildings/${b.id}`, { name: 'Changed elsewhere' });
+    const stale = await call('DELETE', `/api/buildings/${b.id}`, undefined, { 'if-match': '"1"' });
+    expect(stale.status).toBe(412);
+    expect(((await stale.json()) as StaleWriteBody).current).toMatchObject({
+      id: b.id,
+      name: 'Changed elsewhere',
+      version: 2,
+    });
+    expect((await call('GET', `/api/buildings/${b.id}`)).status).toBe(200);
+
+    expect((await call('DELETE', `/api/buildings/${b.id}`, undefined, { 'if-match': '"2"' })).status).toBe(
+      204,
+    );
+    // Gone already: a 404, whatever version is named (the client counts it as done).
+    const again = await call('DELETE', `/api/buildings/${b.id}`, undefined, { 'if-match': '"2"' });
+    expect(again.status).toBe(404);
+  });
+
+  it('deletes rooms and equipment on their versions alike; without If-Match as before', async () => {
+    const b = await newBuilding();
+    const newRoom = async () =>
+      (await (
+        await call('POST', `/api/buildings/${b.id}/rooms`, { name: '101', type: 'Classroom', floor: '1' })
+      ).json()) as Room;
+    const room = await newRoom();
+    const e = (await (
+      await call('POST', `/api/rooms/${room.id}/equipment`, { name: 'Projector' })
+    ).json()) as Equipment;
+    await call('PUT', `/api/equipment/${e.id}`, { roomId: room.id, name: 'Projector', notes: 'Lamp out' });
+    const staleEquipment = await call('DELETE', `/api/equipment/${e.id}`, undefined, { 'if-match': '"1"' });
+    expect(staleEquipment.status).toBe(412);
+    expect(((await staleEquipment.json()) as StaleWriteBody).current).toMatchObject({ notes: 'Lamp out' });
+    expect((await call('DELETE', `/api/equipment/${e.id}`, undefined, { 'if-match': '"2"' })).status).toBe(
+      204,
+    );
+
+    await call('PUT', `/api/rooms/${room.id}`, { name: '102' });
+    const staleRoom = await call('DELETE', `/api/rooms/${room.id}`, undefined, { 'if-match': '"1"' });
+    expect(staleRoom.status).toBe(412);
+    expect(((await staleRoom.json()) as StaleWriteBody).current).toMatchObject({ name: '102', version: 2 });
+    expect((await call('DELETE', `/api/rooms/${room.id}`)).status).toBe(204);
+    expect((await call('GET', `/api/rooms/${room.id}`)).status).toBe(404);
+
+    const bad = await call('DELETE', `/api/rooms/${(await newRoom()).id}`, undefined, { 'if-match': 'old' });
+    expect(bad.status).toBe(400);
+  });
 });

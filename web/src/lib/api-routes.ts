@@ -39,7 +39,13 @@ export const apiRoutes = {
   createApiToken: { method: 'POST', path: '/api/tokens', body: true, response: true },
   deleteApiToken: { method: 'DELETE', path: '/api/tokens/:id', params: true },
   listAudit: { method: 'GET', path: '/api/audit', query: true, response: true },
-  upload: { method: 'POST', path: '/api/upload', bodyContentType: 'multipart/form-data', response: true },
+  upload: {
+    method: 'POST',
+    path: '/api/upload',
+    bodyContentType: 'multipart/form-data',
+    idempotent: true,
+    response: true,
+  },
   createUploadUrl: { method: 'POST', path: '/api/objects/upload', body: true, response: true },
   registerRoomImage: { method: 'PUT', path: '/api/room-images', body: true, response: true },
   listBuildings: { method: 'GET', path: '/api/buildings', response: true, kept: true },
@@ -61,7 +67,7 @@ export const apiRoutes = {
     body: true,
     response: true,
   },
-  deleteBuilding: { method: 'DELETE', path: '/api/buildings/:id', params: true },
+  deleteBuilding: { method: 'DELETE', path: '/api/buildings/:id', versioned: true, params: true },
   listRooms: {
     method: 'GET',
     path: '/api/buildings/:buildingId/rooms',
@@ -94,7 +100,7 @@ export const apiRoutes = {
     body: true,
     response: true,
   },
-  deleteRoom: { method: 'DELETE', path: '/api/rooms/:id', params: true },
+  deleteRoom: { method: 'DELETE', path: '/api/rooms/:id', versioned: true, params: true },
   listEquipment: {
     method: 'GET',
     path: '/api/rooms/:roomId/equipment',
@@ -134,7 +140,7 @@ export const apiRoutes = {
     body: true,
     response: true,
   },
-  deleteEquipment: { method: 'DELETE', path: '/api/equipment/:id', params: true },
+  deleteEquipment: { method: 'DELETE', path: '/api/equipment/:id', versioned: true, params: true },
   equipmentHistory: {
     method: 'GET',
     path: '/api/equipment/:id/history',

@@ -221,6 +221,18 @@ export function apiVersionedEdit<R extends JsonRoute & { idempotent: true; versi
   return callJson(route, args, headers);
 }
 
+/**
+ * Calls a delete of a versioned record with, when known, the version the person saw as If-Match:
+ * one edited since is a 412 with the record as it is now.
+ */
+export function apiVersionedDelete<R extends JsonRoute & { method: 'DELETE'; versioned: true }>(
+  route: R,
+  ifVersion: number | undefined,
+  ...args: ArgsOf<R>
+): Promise<ReplyOf<R>> {
+  return callJson(route, args, ifVersion === undefined ? {} : { [IF_MATCH_HEADER]: etagOf(ifVersion) });
+}
+
 async function callJson<R extends JsonRoute>(
   route: R,
   args: ArgsOf<R>,

@@ -45,6 +45,39 @@ export function withLateResults(result: RoomCheckResult, event: RoomCheckedEvent
   return { ...result, equipment, message: describeRoomCheck(equipment) };
 }
 
+/**
+ * Ends the wait of a room check's devices still "Checking..." when their `room.checked` event did
+ * not come (the live stream was down, or dropped it): the room's equipment is read again, and
+ * each pending device takes what the monitor recorded for it. A late event still fills in after.
+ */
+export async function settleRoomCheck(queryClient: QueryClient, roomId: string): Promise<void> {
+  const waiting = queryClient.getQueryData<RoomCheckResult>(roomCheckKey(roomId));
+  if (!waiting?.equipment.some((e) => e.pending)) return;
+  await queryClient.refetchQueries({ queryKey: equipmentKey(roomId), exact: true }).catch(() => undefined);
+  const recorded = new Map(
+    (queryClient.getQueryData<Equipment[]>(equipmentKey(roomId)) ?? []).map((e) => [e.id, e]),
+  );
+  queryClient.setQueryData<RoomCheckResult>(roomCheckKey(roomId), (result) => {
+    if (!result || result.checkId !== waiting.checkId) return result;
+    const equipment = result.equipment.map((e) => {
+      if (!e.pending) return e;
+      const now = recorded.get(e.equipmentId);
+      // The list's status words are the check's, with more kinds of equipment.
+      const status = (now?.status ?? e.status) as typeof e.status;
+      return { ...e, pending: false, status, rttMs: now?.lastRttMs ?? e.rttMs };
+    });
+    return { ...result, equipment, message: describeRoomCheck(equipment) };
+  });
+}
+
+/** Every room check on this page still waiting for late results, settled (`settleRoomCheck`). */
+function settleRoomChecks(queryClient: QueryClient): void {
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: roomCheckKey('').slice(0, 1) })) {
+    const roomId = query.queryKey[1];
+    if (typeof roomId === 'string') void settleRoomCheck(queryClient, roomId);
+  }
+}
+
 /** A key to refetch: `exact` for a list whose children are other queries. */
 interface Stale {
   queryKey: QueryKey;
@@ -97,6 +130,8 @@ export class LiveCache {
     clearTimeout(this.timer);
     this.timer = undefined;
     void this.queryClient.invalidateQueries();
+    // A `room.checked` among the missed events would have ended some "Checking...".
+    settleRoomChecks(this.queryClient);
   }
 
   dispose(): void {

@@ -1,14 +1,24 @@
-import { errorBodySchema, MAX_UPLOAD_BYTES, MAX_UPLOAD_FILES, uploadResultSchema } from '@cm/contracts';
+import {
+  errorBodySchema,
+  IDEMPOTENCY_KEY_HEADER,
+  MAX_UPLOAD_BYTES,
+  MAX_UPLOAD_FILES,
+  uploadResultSchema,
+} from '@cm/contracts';
 import { apiRoutes } from './api-routes';
 import { ApiError, apiJson, fetchText, NetworkError, uploadDeadlineMs } from './api';
 
-/** Spec section 4, building photo: the file is posted first; the answered url becomes imageUrl. */
-export async function uploadFile(file: File): Promise<string> {
+/**
+ * Spec section 4, building photo: the file is posted first; the answered url becomes imageUrl.
+ * With an Idempotency-Key (an upload kept on the phone), a resend answers the first one's url.
+ */
+export async function uploadFile(file: File, idempotencyKey?: string): Promise<string> {
   const form = new FormData();
   form.append('file', file);
+  const headers: Record<string, string> = idempotencyKey ? { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } : {};
   const { res, text } = await fetchText(
     apiRoutes.upload.path,
-    { method: apiRoutes.upload.method, body: form, credentials: 'include' },
+    { method: apiRoutes.upload.method, body: form, credentials: 'include', headers },
     uploadDeadlineMs(file.size),
   );
   if (!res.ok) throw new ApiError(res.status, text, res.statusText);

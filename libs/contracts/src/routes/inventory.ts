@@ -83,11 +83,13 @@ export const inventoryRoutes = {
   deleteBuilding: {
     method: 'DELETE',
     path: '/api/buildings/:id',
-    summary: 'Delete a building with all its rooms and their equipment',
+    summary:
+      'Delete a building with all its rooms and their equipment; with If-Match, 412 and the current building when it changed meanwhile',
     tag: 'Buildings',
     access: 'user',
     params: idParamsSchema,
     status: 204,
+    versioned: true,
   },
   listRooms: {
     method: 'GET',
@@ -136,11 +138,13 @@ export const inventoryRoutes = {
   deleteRoom: {
     method: 'DELETE',
     path: '/api/rooms/:id',
-    summary: 'Delete a room with its equipment',
+    summary:
+      'Delete a room with its equipment; with If-Match, 412 and the current room when it changed meanwhile',
     tag: 'Rooms',
     access: 'user',
     params: idParamsSchema,
     status: 204,
+    versioned: true,
   },
   listEquipment: {
     method: 'GET',
@@ -202,11 +206,12 @@ export const inventoryRoutes = {
   deleteEquipment: {
     method: 'DELETE',
     path: '/api/equipment/:id',
-    summary: 'Delete equipment',
+    summary: 'Delete equipment; with If-Match, 412 and the current equipment when it changed meanwhile',
     tag: 'Equipment',
     access: 'user',
     params: idParamsSchema,
     status: 204,
+    versioned: true,
   },
   equipmentHistory: {
     method: 'GET',

@@ -14,11 +14,13 @@ export const mediaRoutes = {
     method: 'POST',
     path: '/api/upload',
     summary:
-      'Upload one image (multipart field "file", at most 50485760 bytes; JPEG, PNG, GIF, WebP or AVIF by content); answers its url under /objects/. 429 with Retry-After when too many uploads run; 408 when the client stops sending',
+      'Upload one image (multipart field "file", at most 50485760 bytes; JPEG, PNG, GIF, WebP or AVIF by content); answers its url under /objects/. With an Idempotency-Key, a retry answers the first upload\'s url and stores nothing. 429 with Retry-After when too many uploads run; 408 when the client stops sending',
     tag: 'Media',
     access: 'user',
     bodyContentType: 'multipart/form-data',
     response: uploadResultSchema,
+    // A phone's upload kept offline is sent again after an answer it did not get: stored once.
+    idempotent: true,
     errors: [
       ErrorCode.NO_FILE,
       ErrorCode.NOT_AN_IMAGE,

@@ -66,7 +66,7 @@ describe(buildOpenApiDocument.name, () => {
     expect(op.responses).toHaveProperty('200.content.application/json.schema.properties.id');
   });
 
-  it('offers the Idempotency-Key header on the creates and the versioned edits, and on nothing else', () => {
+  it('offers the Idempotency-Key header on the creates, the versioned edits and the upload, and on nothing else', () => {
     const doc = buildOpenApiDocument() as {
       paths: Record<
         string,
@@ -86,10 +86,11 @@ describe(buildOpenApiDocument.name, () => {
       'updateBuilding',
       'updateEquipment',
       'updateRoom',
+      'upload',
     ]);
   });
 
-  it('documents the ETag of the versioned reads and edits, If-Match and the 412 of the edits', () => {
+  it('documents the ETag of the versioned reads and edits, If-Match and the 412 of the edits and deletes', () => {
     const doc = buildOpenApiDocument() as {
       paths: Record<string, Record<string, { parameters?: { name: string }[]; responses: object }>>;
     };
@@ -100,6 +101,11 @@ describe(buildOpenApiDocument.name, () => {
     const read = doc.paths['/api/equipment/{id}'].get;
     expect(read.responses).toHaveProperty('200.headers.ETag');
     expect(read.responses).not.toHaveProperty('412');
+    // A delete takes If-Match and may be a 412; it answers no record, so no ETag.
+    const remove = doc.paths['/api/rooms/{id}'].delete;
+    expect(remove.parameters?.map((p) => p.name)).toContain('If-Match');
+    expect(remove.responses).toHaveProperty('412.content.application/json.schema.allOf.0.properties.current');
+    expect(remove.responses).not.toHaveProperty('204.headers.ETag');
   });
 
   it('lists each error answer by status with every code the route gives and what it means', () => {

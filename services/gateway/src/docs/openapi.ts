@@ -146,13 +146,15 @@ function headerParameters(route: ApiRouteDef): JsonSchema[] {
 /** The record's version as the ETag of the answer; for an edit, the 412 of a stale If-Match. */
 function addVersionResponses(route: ApiRouteDef, responses: JsonSchema): void {
   const success = responses[String(route.status ?? 200)] as JsonSchema;
-  success.headers = {
-    [ETAG_HEADER]: {
-      description:
-        "The record's version (how many edits it has had, from 1), quoted: send it as If-Match with an edit",
-      schema: { type: 'string', examples: ['"3"'] },
-    },
-  };
+  // A delete answers no record, so no version of one.
+  if (route.method !== 'DELETE')
+    success.headers = {
+      [ETAG_HEADER]: {
+        description:
+          "The record's version (how many edits it has had, from 1), quoted: send it as If-Match with an edit",
+        schema: { type: 'string', examples: ['"3"'] },
+      },
+    };
   // The 412 is listed with the route's other errors; its body also carries the current record.
   const stale = responses['412'] as
     { content?: Record<string, { schema: { allOf: JsonSchema[] } }> } | undefined;

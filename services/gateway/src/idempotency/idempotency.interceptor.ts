@@ -28,9 +28,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       userId,
       route: `${req.method} ${req.originalUrl.split('?')[0]}`,
       key,
-      fingerprint: createHash('sha256')
-        .update(JSON.stringify(req.body ?? null))
-        .digest('hex'),
+      fingerprint: createHash('sha256').update(requestShape(req)).digest('hex'),
     };
     const res = context.switchToHttp().getResponse<Response>();
     return from(
@@ -38,8 +36,20 @@ export class IdempotencyInterceptor implements NestInterceptor {
         .run(claim, () => lastValueFrom(next.handle()))
         .then(({ body, replayed }) => {
           if (replayed) res.setHeader(IDEMPOTENT_REPLAY_HEADER, 'true');
+          // A replayed upload's file is not read by its handler: read past, so the answer gets out.
+          if (replayed && !req.readableEnded) req.resume();
           return body;
         }),
     );
   }
+}
+
+/**
+ * What tells two requests under one key apart: the JSON body; for an upload (multipart, streamed
+ * by its handler, so not read yet) its length, which is the file's plus an envelope of the same
+ * size from the same browser.
+ */
+function requestShape(req: SignedInRequest): string {
+  if (req.is('multipart/form-data')) return `multipart ${req.get('content-length') ?? 'chunked'}`;
+  return JSON.stringify(req.body ?? null);
 }

@@ -55,8 +55,14 @@ export class BuildingsController {
   }
 
   @ApiRoute(apiRoutes.deleteBuilding)
-  async delete(@Param() { id }: RouteParams<typeof apiRoutes.deleteBuilding>): Promise<void> {
-    await this.rpc.send(messages.inventory.deleteBuilding, { id });
+  async delete(
+    @Param() { id }: RouteParams<typeof apiRoutes.deleteBuilding>,
+    @IfMatchVersion() ifVersion: number | undefined,
+  ): Promise<void> {
+    await versionedWrite(
+      () => this.rpc.send(messages.inventory.deleteBuilding, { id, ifVersion }),
+      () => this.rpc.send(messages.inventory.getBuilding, { id }),
+    );
   }
 
   @ApiRoute(apiRoutes.listRooms)

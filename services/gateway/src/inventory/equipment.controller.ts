@@ -59,7 +59,13 @@ export class EquipmentController {
   }
 
   @ApiRoute(apiRoutes.deleteEquipment)
-  async delete(@Param() { id }: RouteParams<typeof apiRoutes.deleteEquipment>): Promise<void> {
-    await this.rpc.send(messages.inventory.deleteEquipment, { id });
+  async delete(
+    @Param() { id }: RouteParams<typeof apiRoutes.deleteEquipment>,
+    @IfMatchVersion() ifVersion: number | undefined,
+  ): Promise<void> {
+    await versionedWrite(
+      () => this.rpc.send(messages.inventory.deleteEquipment, { id, ifVersion }),
+      () => this.rpc.send(messages.inventory.getEquipment, { id }),
+    );
   }
 }

@@ -42,8 +42,14 @@ export class RoomsController {
   }
 
   @ApiRoute(apiRoutes.deleteRoom)
-  async delete(@Param() { id }: RouteParams<typeof apiRoutes.deleteRoom>): Promise<void> {
-    await this.rpc.send(messages.inventory.deleteRoom, { id });
+  async delete(
+    @Param() { id }: RouteParams<typeof apiRoutes.deleteRoom>,
+    @IfMatchVersion() ifVersion: number | undefined,
+  ): Promise<void> {
+    await versionedWrite(
+      () => this.rpc.send(messages.inventory.deleteRoom, { id, ifVersion }),
+      () => this.rpc.send(messages.inventory.getRoom, { id }),
+    );
   }
 
   @ApiRoute(apiRoutes.listEquipment)

@@ -2,13 +2,14 @@ import { useLocation } from 'wouter';
 import { Button } from '../../components/ui/button';
 import { writeDraft } from '../../lib/offline/drafts';
 import { requestForm } from '../../lib/offline/requested-form';
-import { type OutboxEntry } from '../../lib/offline/outbox';
+import { actionOf, type OutboxEntry } from '../../lib/offline/outbox';
 import { discard, flush, mergeableFields, resolveConflict } from '../../lib/offline/outbox-store';
 
 /** The changes kept on the phone, in the order they go; each one that needs a decision offers it. */
 export function OutboxList({ entries, onOpenForm }: { entries: OutboxEntry[]; onOpenForm: () => void }) {
   const [, navigate] = useLocation();
   const backToForm = async (entry: OutboxEntry) => {
+    if (!entry.form) return;
     writeDraft(entry.form.draftKey, entry.body, entry.reason);
     await discard(entry.key);
     requestForm(entry.form.draftKey);
@@ -28,14 +29,17 @@ export function OutboxList({ entries, onOpenForm }: { entries: OutboxEntry[]; on
                   Refused: {entry.reason}
                 </p>
                 <div className="mt-2 flex gap-2">
-                  <Button onClick={() => void backToForm(entry)}>Open the form</Button>
+                  {entry.form ? <Button onClick={() => void backToForm(entry)}>Open the form</Button> : null}
                   <Button variant="outline" onClick={() => void discard(entry.key)}>
                     Discard
                   </Button>
                 </div>
               </>
             ) : null}
-            {entry.state === 'conflict' ? <Conflict entry={entry} /> : null}
+            {entry.state === 'conflict' && actionOf(entry) === 'delete' ? (
+              <DeleteConflict entry={entry} />
+            ) : null}
+            {entry.state === 'conflict' && actionOf(entry) !== 'delete' ? <Conflict entry={entry} /> : null}
           </li>
         ))}
       </ol>
@@ -89,6 +93,43 @@ function Conflict({ entry }: { entry: OutboxEntry }) {
             Merge notes
           </Button>
         ) : null}
+      </div>
+    </div>
+  );
+}
+
+/** The fields a person recognises a record by, as the server has it now. */
+const describedFields = ['name', 'description', 'type', 'floor', 'status', 'notes'] as const;
+
+/**
+ * A delete of a record someone changed after the person chose to delete it: what it is now, and
+ * the choice to delete it all the same or to keep it.
+ */
+function DeleteConflict({ entry }: { entry: OutboxEntry }) {
+  const current = entry.current ?? {};
+  const rows = describedFields.filter((field) => current[field] !== undefined && current[field] !== null);
+  return (
+    <div className="mt-1 space-y-2">
+      <p className="text-red-700">
+        Changed on the server after you chose to delete it. Delete it anyway, or keep it as it is now?
+      </p>
+      <table className="w-full table-fixed text-left">
+        <tbody>
+          {rows.map((field) => (
+            <tr key={field} className="align-top">
+              <td className="w-1/3 break-words text-slate-600">{field}</td>
+              <td className="break-words whitespace-pre-line">{shown(current[field])}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="flex flex-wrap gap-2">
+        <Button variant="destructive" onClick={() => void resolveConflict(entry.key, 'mine')}>
+          Delete anyway
+        </Button>
+        <Button variant="outline" onClick={() => void resolveConflict(entry.key, 'theirs')}>
+          Keep it
+        </Button>
       </div>
     </div>
   );

@@ -21,15 +21,25 @@ function register(): void {
   // Another tab's Reload activates the new worker for this tab too; this one still waits for its
   // own user, and then only needs loading again.
   let activeAlready = false;
+  let reloading = false;
+  const reload = () => {
+    if (reloading) return;
+    reloading = true;
+    window.location.reload();
+  };
   const update = registerSW({
     onNeedRefresh: () =>
       setUpdateWaiting(() => {
         chosen = true;
-        if (activeAlready) window.location.reload();
-        else void update();
+        if (activeAlready) return reload();
+        // Once the new worker has taken the page over, the page loads again from it. Workbox says
+        // so itself only where the page was opened under a worker already: on the visit that
+        // installed the first one, its takeover is not told as an update, and Reload did nothing.
+        navigator.serviceWorker.addEventListener('controllerchange', reload, { once: true });
+        void update();
       }),
     onNeedReload: () => {
-      if (chosen) window.location.reload();
+      if (chosen) reload();
       else activeAlready = true;
     },
     onRegisteredSW: (_url, registration) => {

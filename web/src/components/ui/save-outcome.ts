@@ -6,7 +6,7 @@ import { toast } from './use-toast';
  * A save kept on the phone (offline) or refused as made on an older version says so instead; the
  * form closes either way, its values safe in the list of waiting changes.
  */
-export function saveOutcome({ done, failed, onDone }: { done: string; failed: string; onDone: () => void }) {
+export function saveOutcome({ done, failed, onDone }: { done: string; failed: string; onDone?: () => void }) {
   return {
     onSuccess: (result?: unknown) => {
       if (isQueued(result))
@@ -19,7 +19,7 @@ export function saveOutcome({ done, failed, onDone }: { done: string; failed: st
           variant: 'destructive',
         });
       else toast({ title: 'Success', description: done });
-      onDone();
+      onDone?.();
     },
     onError: () => toast({ title: 'Error', description: failed, variant: 'destructive' }),
   };

@@ -7,6 +7,7 @@ import {
   uploadImageToStore,
   uploadProblem,
 } from '../../lib/upload';
+import { NetworkError } from '../../lib/api';
 import { Button } from '../ui/button';
 import { toast } from '../ui/use-toast';
 import { DialogContent, Dialog } from '../ui/dialog';
@@ -22,6 +23,11 @@ interface ImageUploadDialogProps {
    * stays open (and shows why) until a promise it answers settles.
    */
   onUploaded: (objectPath: string) => void | Promise<void>;
+  /**
+   * Given, a file chosen offline (or whose upload finds no network) is handed here to be kept on
+   * the phone and sent later, rather than refused; the dialog then closes.
+   */
+  onKeep?: (file: File) => Promise<void>;
 }
 
 /**
@@ -35,23 +41,32 @@ export function ImageUploadDialog({
   title,
   maxBytes,
   onUploaded,
+  onKeep,
 }: ImageUploadDialogProps) {
   // The form inside is unmounted when the dialog closes: each opening starts without a file.
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent title={title}>
-        <ImageUploadForm maxBytes={maxBytes} onUploaded={onUploaded} onClose={() => onOpenChange(false)} />
+        <ImageUploadForm
+          maxBytes={maxBytes}
+          onUploaded={onUploaded}
+          onKeep={onKeep}
+          onClose={() => onOpenChange(false)}
+        />
       </DialogContent>
     </Dialog>
   );
 }
 
-interface ImageUploadFormProps extends Pick<ImageUploadDialogProps, 'maxBytes' | 'onUploaded'> {
+interface ImageUploadFormProps extends Pick<ImageUploadDialogProps, 'maxBytes' | 'onUploaded' | 'onKeep'> {
   onClose: () => void;
 }
 
-function ImageUploadForm({ maxBytes, onUploaded, onClose }: ImageUploadFormProps) {
-  const inputId = useId();
+/**
+ * The picked file and its upload: sent at once, or handed to `onKeep` when there is no network
+ * (offline, or the upload found none); a refusal is said in `problem`.
+ */
+function useImageUpload({ maxBytes, onUploaded, onKeep, onClose }: ImageUploadFormProps) {
   const [file, setFile] = useState<File | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [progress, setProgress] = useState(0);
@@ -67,6 +82,11 @@ function ImageUploadForm({ maxBytes, onUploaded, onClose }: ImageUploadFormProps
     setFile(refusal ? null : picked);
   };
 
+  const keep = async (picked: File) => {
+    await onKeep!(picked);
+    onClose();
+  };
+
   const upload = async () => {
     if (!file) return;
     setProblem(null);
@@ -75,12 +95,14 @@ function ImageUploadForm({ maxBytes, onUploaded, onClose }: ImageUploadFormProps
     const controller = new AbortController();
     cancel.current = controller;
     try {
+      if (onKeep && navigator.onLine === false) return await keep(file);
       const objectPath = await uploadImageToStore(file, setProgress, maxBytes, controller.signal);
       if (controller.signal.aborted) return;
       await onUploaded(objectPath);
       onClose();
     } catch (error) {
       if (error instanceof UploadCancelled) return;
+      if (onKeep && error instanceof NetworkError && error.reason === 'offline') return await keep(file);
       setProblem(uploadProblem(error));
       // Spec section 8; the sentence above says what to do about it.
       toast({ title: 'Upload Error', description: 'Failed to upload image', variant: 'destructive' });
@@ -88,6 +110,13 @@ function ImageUploadForm({ maxBytes, onUploaded, onClose }: ImageUploadFormProps
       setUploading(false);
     }
   };
+  return { file, problem, progress, uploading, pick, upload };
+}
+
+function ImageUploadForm(props: ImageUploadFormProps) {
+  const { maxBytes, onClose } = props;
+  const inputId = useId();
+  const { file, problem, progress, uploading, pick, upload } = useImageUpload(props);
 
   return (
     <div className="space-y-4">

@@ -38,6 +38,47 @@ function server(answers: Record<string, SendOutcome> = {}) {
 }
 
 describe('the outbox', () => {
+  it('sends a delete made after an edit of the same record on the version that edit made', async () => {
+    const edit = entry({ ifVersion: 3 });
+    const remove = entry({ route: 'deleteBuilding', body: {}, ifVersion: 3, form: undefined });
+    const store = await storeWith(edit, remove);
+    const seen: OutboxEntry[] = [];
+    await flushOutbox(store, (e) => {
+      seen.push({ ...e });
+      return Promise.resolve({ kind: 'sent', version: e.route === 'updateBuilding' ? 4 : undefined });
+    });
+    expect(seen.map((e) => [e.route, e.ifVersion])).toEqual([
+      ['updateBuilding', 3],
+      ['deleteBuilding', 4],
+    ]);
+  });
+
+  it("holds a delete behind its record's conflicting edit, and an edit after a room's upload goes on the upload's version", async () => {
+    const edit = entry({ ifVersion: 1 });
+    const remove = entry({ route: 'deleteBuilding', body: {}, ifVersion: 1 });
+    const upload = entry({
+      route: 'uploadRoomPicture',
+      params: { id: 'r1', field: 'imageUrl' },
+      ifVersion: undefined,
+    });
+    const roomEdit = entry({ route: 'updateRoom', params: { id: 'r1' }, ifVersion: 5 });
+    const store = await storeWith(edit, remove, upload, roomEdit);
+    const seen: OutboxEntry[] = [];
+    const result = await flushOutbox(store, (e) => {
+      seen.push({ ...e });
+      if (e.key === edit.key)
+        return Promise.resolve({ kind: 'conflict', reason: 'changed', current: { version: 2 } });
+      return Promise.resolve({ kind: 'sent', version: e.key === upload.key ? 6 : undefined });
+    });
+    expect(seen.map((e) => [e.route, e.ifVersion])).toEqual([
+      ['updateBuilding', 1],
+      ['uploadRoomPicture', undefined],
+      ['updateRoom', 6],
+    ]);
+    expect(result.conflicts.map((e) => e.key)).toEqual([edit.key]);
+    expect((await store.all()).map((e) => e.key).sort()).toEqual([edit.key, remove.key].sort());
+  });
+
   it('sends the waiting changes in the order they were queued, each with its own key, and forgets them', async () => {
     const a = entry({ seq: 30, params: { id: 'b1' } });
     const b = entry({ seq: 10, route: 'createRoom', params: { buildingId: 'b1' } });

@@ -1,8 +1,14 @@
 import { type KeyValueStore } from './idb';
+import { type OutboxRoute, recordOf } from './entry-record';
 
-/** The saves the outbox can hold: creates and edits of buildings, rooms and equipment. */
-export type OutboxRoute =
-  'createBuilding' | 'updateBuilding' | 'createRoom' | 'updateRoom' | 'createEquipment' | 'updateEquipment';
+export { actionOf, type EntryAction, type OutboxRoute, recordOf } from './entry-record';
+
+/** A file kept with its upload until it is sent; IndexedDB keeps a Blob as it is. */
+export interface KeptFile {
+  blob: Blob;
+  name: string;
+  type: string;
+}
 
 export interface OutboxEntry {
   /** Its Idempotency-Key, and its id here: a save sent twice is made once. */
@@ -12,12 +18,14 @@ export interface OutboxEntry {
   route: OutboxRoute;
   params: Record<string, string>;
   body: Record<string, unknown>;
-  /** The version the edit was made on (If-Match); none for a create. */
+  /** The version the edit or delete was made on (If-Match); none for a create. */
   ifVersion?: number;
+  /** An upload's file. */
+  file?: KeptFile;
   /** What a person reads in the list of waiting changes: "Edit building Science Hall". */
   label: string;
-  /** The form it came from and where that form is (its draft's key, the screen's path). */
-  form: { draftKey: string; path: string };
+  /** The form it came from and where that form is (its draft's key, the screen's path); none for a delete or an upload. */
+  form?: { draftKey: string; path: string };
   queuedAt: number;
   state: 'waiting' | 'conflict' | 'refused';
   /** Why the server refused it, or why it conflicts, in the server's words. */
@@ -37,10 +45,6 @@ export type SendOutcome =
   | { kind: 'signed-out' };
 
 export type Sender = (entry: OutboxEntry) => Promise<SendOutcome>;
-
-/** The record an entry changes; a create's is its own (no other entry can name it). */
-export const recordOf = (entry: OutboxEntry): string =>
-  entry.route.startsWith('update') ? `${entry.route.slice('update'.length)}:${entry.params.id}` : entry.key;
 
 export interface FlushResult {
   sent: OutboxEntry[];
@@ -94,7 +98,8 @@ async function carryVersion(
 ): Promise<void> {
   for (const later of entries) {
     if (later.seq <= sent.seq || recordOf(later) !== recordOf(sent)) continue;
-    if (later.ifVersion !== sent.ifVersion) continue;
+    // An upload attaches its picture on whatever version is current: the one before its own.
+    if (later.ifVersion !== (sent.ifVersion ?? version - 1)) continue;
     later.ifVersion = version;
     await store.put(later.key, later);
   }

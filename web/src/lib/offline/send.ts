@@ -1,15 +1,24 @@
 import { staleWriteBodySchema } from '@cm/contracts';
 import { apiRoutes } from '../api-routes';
-import { ApiError, apiCreate, apiVersionedEdit, errorMessage, NetworkError } from '../api';
+import {
+  ApiError,
+  apiCreate,
+  apiVersionedDelete,
+  apiVersionedEdit,
+  errorMessage,
+  NetworkError,
+} from '../api';
+import { uploadFile } from '../upload';
 import { type OutboxEntry, type SendOutcome } from './outbox';
 
 type Body = never;
 
 /** Sends one entry as its route, with its Idempotency-Key and (an edit) its If-Match. */
 export function callEntry(
-  entry: Pick<OutboxEntry, 'key' | 'route' | 'params' | 'body' | 'ifVersion'>,
+  entry: Pick<OutboxEntry, 'key' | 'route' | 'params' | 'body' | 'ifVersion' | 'file'>,
 ): Promise<{ version?: number }> {
   const { key, params, ifVersion } = entry;
+  const id = params as { id: string };
   const body = entry.body as Body;
   switch (entry.route) {
     case 'createBuilding':
@@ -24,7 +33,49 @@ export function callEntry(
       return apiVersionedEdit(apiRoutes.updateRoom, key, ifVersion, params as { id: string }, body);
     case 'updateEquipment':
       return apiVersionedEdit(apiRoutes.updateEquipment, key, ifVersion, params as { id: string }, body);
+    case 'deleteBuilding':
+      return gone(apiVersionedDelete(apiRoutes.deleteBuilding, ifVersion, id));
+    case 'deleteRoom':
+      return gone(apiVersionedDelete(apiRoutes.deleteRoom, ifVersion, id));
+    case 'deleteEquipment':
+      return gone(apiVersionedDelete(apiRoutes.deleteEquipment, ifVersion, id));
+    case 'uploadRoomPicture':
+      return uploadToRoom(entry);
   }
+}
+
+/** A delete of what is gone already (deleted elsewhere, or by this delete's lost answer) is done. */
+async function gone(call: Promise<unknown>): Promise<{ version?: number }> {
+  try {
+    await call;
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 404)) throw error;
+  }
+  return {};
+}
+
+/**
+ * An upload kept on the phone: the file, then the room's picture field set to it, both under the
+ * entry's key (each route keeps its own), so a resend stores the file and sets the field once.
+ * Only that field is sent: it goes on whatever version the room is at.
+ */
+async function uploadToRoom(
+  entry: Pick<OutboxEntry, 'key' | 'params' | 'file'>,
+): Promise<{ version?: number }> {
+  const { key, params, file } = entry;
+  if (!file) throw new Error('The file of this upload was not kept on this phone. Upload it again.');
+  const url = await uploadFile(new File([file.blob], file.name, { type: file.type }), key);
+  const field = params.field as 'imageUrl' | 'wiringDiagramUrl' | 'seatingLayoutUrl';
+  const room = await apiVersionedEdit(
+    apiRoutes.updateRoom,
+    key,
+    undefined,
+    { id: params.id },
+    {
+      [field]: url,
+    },
+  );
+  return { version: room.version };
 }
 
 /**

@@ -73,7 +73,7 @@ export class BuildingRepository extends TableRepository {
   }
 
   /** Its rooms and their equipment go with it, by the foreign keys' cascades, in this one statement. */
-  delete(tx: Transaction, id: string): Promise<boolean> {
-    return this.deleteById(this.t.buildings, id, tx);
+  delete(tx: Transaction, id: string, ifVersion?: number): Promise<boolean> {
+    return this.deleteById(this.t.buildings, id, tx, { version: ifVersion, kind: 'building' });
   }
 }

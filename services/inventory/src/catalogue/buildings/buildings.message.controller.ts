@@ -1,4 +1,10 @@
-import { type BuildingCreate, type BuildingUpdateMessage, deleted, messages } from '@cm/contracts';
+import {
+  type BuildingCreate,
+  type BuildingUpdateMessage,
+  type DeleteMessage,
+  deleted,
+  messages,
+} from '@cm/contracts';
 import { HandleMessage } from '@cm/platform';
 import { Controller } from '@nestjs/common';
 import { BuildingsService } from './buildings.service';
@@ -28,8 +34,8 @@ export class BuildingsMessageController {
   }
 
   @HandleMessage(messages.inventory.deleteBuilding)
-  async delete({ id }: { id: string }) {
-    await this.buildings.delete(id);
+  async delete({ id, ifVersion }: DeleteMessage) {
+    await this.buildings.delete(id, ifVersion);
     return deleted;
   }
 }

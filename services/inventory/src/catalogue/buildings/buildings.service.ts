@@ -45,9 +45,10 @@ export class BuildingsService {
     return found(updated, () => notFound.building(id));
   }
 
-  async delete(id: string): Promise<void> {
+  /** With `ifVersion`, a stale-version error when it is no longer the record's version. */
+  async delete(id: string, ifVersion?: number): Promise<void> {
     const deleted = await this.events.transaction(this.buildings, async (tx, events) => {
-      const deleted = await this.buildings.delete(tx, id);
+      const deleted = await this.buildings.delete(tx, id, ifVersion);
       if (deleted) await events.emit('building.deleted', { id });
       return deleted;
     });

@@ -1,4 +1,5 @@
 import {
+  type DeleteMessage,
   deleted,
   type EquipmentCreateMessage,
   type EquipmentUpdateMessage,
@@ -39,8 +40,8 @@ export class EquipmentMessageController {
   }
 
   @HandleMessage(messages.inventory.deleteEquipment)
-  async delete({ id }: { id: string }) {
-    await this.equipment.delete(id);
+  async delete({ id, ifVersion }: DeleteMessage) {
+    await this.equipment.delete(id, ifVersion);
     return deleted;
   }
 

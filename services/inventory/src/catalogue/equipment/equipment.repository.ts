@@ -263,12 +263,13 @@ export class EquipmentRepository extends TableRepository {
   }
 
   /** Answers the equipment's room and building, or null when there was no such equipment. */
-  delete(tx: Transaction, id: string): Promise<EquipmentParents | null> {
+  delete(tx: Transaction, id: string, ifVersion?: number): Promise<EquipmentParents | null> {
     return this.deleteReturning(
       `${this.t.equipment} AS e`,
       `e.room_id AS "roomId", (SELECT r.building_id FROM ${this.t.rooms} r WHERE r.id = e.room_id) AS "buildingId"`,
       id,
       tx,
+      { version: ifVersion, kind: 'equipment' },
     );
   }
 

@@ -103,9 +103,10 @@ export class EquipmentService {
     return found(updated, () => notFound.equipment(id)).equipment;
   }
 
-  async delete(id: string): Promise<void> {
+  /** With `ifVersion`, a stale-version error when it is no longer the record's version. */
+  async delete(id: string, ifVersion?: number): Promise<void> {
     const parents = await this.events.transaction(this.equipment, async (tx, events) => {
-      const deleted = await this.equipment.delete(tx, id);
+      const deleted = await this.equipment.delete(tx, id, ifVersion);
       if (deleted) await events.emit('equipment.deleted', { id, ...deleted });
       return deleted;
     });

@@ -101,7 +101,10 @@ export class RoomRepository extends TableRepository {
    * Its equipment goes with it, by the foreign key's cascade, in this one statement. Answers the
    * room's building, or null when there was no such room.
    */
-  delete(tx: Transaction, id: string): Promise<{ buildingId: string } | null> {
-    return this.deleteReturning(this.t.rooms, 'building_id AS "buildingId"', id, tx);
+  delete(tx: Transaction, id: string, ifVersion?: number): Promise<{ buildingId: string } | null> {
+    return this.deleteReturning(this.t.rooms, 'building_id AS "buildingId"', id, tx, {
+      version: ifVersion,
+      kind: 'room',
+    });
   }
 }

@@ -1,4 +1,10 @@
-import { deleted, messages, type RoomCreateMessage, type RoomUpdateMessage } from '@cm/contracts';
+import {
+  type DeleteMessage,
+  deleted,
+  messages,
+  type RoomCreateMessage,
+  type RoomUpdateMessage,
+} from '@cm/contracts';
 import { HandleMessage } from '@cm/platform';
 import { Controller } from '@nestjs/common';
 import { RoomsService } from './rooms.service';
@@ -28,8 +34,8 @@ export class RoomsMessageController {
   }
 
   @HandleMessage(messages.inventory.deleteRoom)
-  async delete({ id }: { id: string }) {
-    await this.rooms.delete(id);
+  async delete({ id, ifVersion }: DeleteMessage) {
+    await this.rooms.delete(id, ifVersion);
     return deleted;
   }
 }

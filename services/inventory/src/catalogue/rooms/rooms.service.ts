@@ -42,9 +42,10 @@ export class RoomsService {
     return found(updated, () => notFound.room(id));
   }
 
-  async delete(id: string): Promise<void> {
+  /** With `ifVersion`, a stale-version error when it is no longer the record's version. */
+  async delete(id: string, ifVersion?: number): Promise<void> {
     const deleted = await this.events.transaction(this.rooms, async (tx, events) => {
-      const parent = await this.rooms.delete(tx, id);
+      const parent = await this.rooms.delete(tx, id, ifVersion);
       if (parent) await events.emit('room.deleted', { id, buildingId: parent.buildingId });
       return parent;
     });

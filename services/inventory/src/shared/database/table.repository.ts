@@ -78,29 +78,41 @@ export abstract class TableRepository {
   /**
    * Deletes the row and answers `returning` of it (its parents), or null when no row has the id;
    * children go by their foreign keys' cascades, in the same statement; in `manager`'s transaction
-   * when given.
+   * when given. With `ifVersion`, a row at another version is left as it is and a stale-version
+   * error raised.
    */
   protected async deleteReturning<R>(
     table: string,
     returning: string,
     id: string,
     manager: EntityManager = this.dataSource.manager,
+    ifVersion?: { version: number | undefined; kind: VersionedKind },
   ): Promise<R | null> {
+    const expected = ifVersion?.version ?? null;
+    // Only the versioned tables have the column: the others' deletes never name it.
     const { rows } = await queryChanged<R>(
       manager,
-      `DELETE FROM ${table} WHERE id = $1 RETURNING ${returning}`,
-      [id],
+      expected === null
+        ? `DELETE FROM ${table} WHERE id = $1 RETURNING ${returning}`
+        : `DELETE FROM ${table} WHERE id = $1 AND version = $2::int RETURNING ${returning}`,
+      expected === null ? [id] : [id, expected],
     );
-    return rows[0] ?? null;
+    if (rows[0]) return rows[0];
+    if (expected !== null && (await this.exists(table, id, manager)))
+      throw staleVersion(ifVersion!.kind, id, expected);
+    return null;
   }
 
-  /** Whether a row was deleted; children go by their foreign keys' cascades, in the same statement. */
+  /**
+   * Whether a row was deleted; children go by their foreign keys' cascades, in the same statement.
+   * With `ifVersion`, as `deleteReturning`.
+   */
   protected async deleteById(
     table: string,
     id: string,
     manager: EntityManager = this.dataSource.manager,
+    ifVersion?: { version: number | undefined; kind: VersionedKind },
   ): Promise<boolean> {
-    const { count } = await queryChanged(manager, `DELETE FROM ${table} WHERE id = $1`, [id]);
-    return count > 0;
+    return (await this.deleteReturning(table, '1 AS deleted', id, manager, ifVersion)) !== null;
   }
 }

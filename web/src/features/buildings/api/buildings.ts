@@ -1,8 +1,9 @@
 import { apiRoutes } from '../../../lib/api-routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ApiBody, apiJson, apiQuery } from '../../../lib/api';
+import { type ApiBody, apiQuery } from '../../../lib/api';
 import { draftKeyOf } from '../../../lib/offline/drafts';
 import { type NewEntry } from '../../../lib/offline/outbox-store';
+import { type DeletedRecord, queueableDelete } from '../../../lib/offline/queueable-delete';
 import { queueableSave } from '../../../lib/offline/queueable-save';
 import { useSubmissionKey } from '../../../lib/submission-key';
 
@@ -47,7 +48,7 @@ export function useSaveBuilding() {
 export function useDeleteBuilding() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiJson(apiRoutes.deleteBuilding, { id }),
+    mutationFn: (building: DeletedRecord) => queueableDelete('deleteBuilding', building),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: buildingsQuery.queryKey }),
   });
 }

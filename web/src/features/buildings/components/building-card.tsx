@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import { Card } from '../../../components/ui/card';
 import { EditDeleteButtons } from '../../../components/ui/edit-delete-buttons';
 import { FaultChip } from '../../../components/health/fault-chip';
+import { PendingTag } from '../../../components/ui/pending-tag';
 import { StatusChips } from '../../../components/health/status-chips';
 
 export const roomCountLabel = (count: number) => `${count} ${count === 1 ? 'Room' : 'Rooms'}`;
@@ -44,6 +45,7 @@ export function BuildingCard({ building, deleting, onEdit, onDelete }: BuildingC
           </p>
           <StatusChips counts={building.statusCounts} />
           <FaultChip count={building.faults} className="mt-2" />
+          <PendingTag record={`Building:${building.id}`} className="mt-2" />
         </Link>
         <EditDeleteButtons
           name={building.name}

@@ -11,7 +11,7 @@ import { LoadError } from '../../../components/ui/load-error';
 import { SearchInput } from '../../../components/ui/search-input';
 import { Tooltip } from '../../../components/ui/tooltip';
 import { VirtualList } from '../../../components/ui/virtual-list';
-import { toast } from '../../../components/ui/use-toast';
+import { saveOutcome } from '../../../components/ui/save-outcome';
 import { ProblemsBanner } from '../../../components/health/problems-banner';
 import { buildingsQuery, useDeleteBuilding } from '../api/buildings';
 import { BuildingCard, BuildingCardSkeletons } from './building-card';
@@ -64,11 +64,10 @@ export function BuildingsPage() {
         `Are you sure you want to delete ${building.name}? This will also delete all rooms and equipment in this building.`,
       );
       if (!sure) return;
-      mutate(building.id, {
-        onSuccess: () => toast({ title: 'Success', description: 'Building deleted successfully' }),
-        onError: () =>
-          toast({ title: 'Error', description: 'Failed to delete building', variant: 'destructive' }),
-      });
+      mutate(
+        building,
+        saveOutcome({ done: 'Building deleted successfully', failed: 'Failed to delete building' }),
+      );
     },
     [mutate],
   );
@@ -110,7 +109,7 @@ export function BuildingsPage() {
           renderItem={(building) => (
             <ListedBuildingCard
               building={building}
-              deleting={remove.isPending && remove.variables === building.id}
+              deleting={remove.isPending && remove.variables.id === building.id}
               onEdit={edit}
               onDelete={confirmDelete}
             />

@@ -1,8 +1,9 @@
 import { apiRoutes } from '../../../lib/api-routes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ApiBody, apiJson, apiQuery } from '../../../lib/api';
+import { type ApiBody, apiQuery } from '../../../lib/api';
 import { draftKeyOf } from '../../../lib/offline/drafts';
 import { type NewEntry } from '../../../lib/offline/outbox-store';
+import { type DeletedRecord, queueableDelete } from '../../../lib/offline/queueable-delete';
 import { queueableSave } from '../../../lib/offline/queueable-save';
 import { useSubmissionKey } from '../../../lib/submission-key';
 
@@ -50,7 +51,8 @@ export function useSaveEquipment() {
 export function useDeleteEquipment() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id }: { id: string; roomId: string }) => apiJson(apiRoutes.deleteEquipment, { id }),
+    mutationFn: ({ equipment }: { equipment: DeletedRecord; roomId: string }) =>
+      queueableDelete('deleteEquipment', equipment),
     onSuccess: (_res, { roomId }) =>
       queryClient.invalidateQueries({ queryKey: equipmentListQuery(roomId).queryKey }),
   });

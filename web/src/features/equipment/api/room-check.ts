@@ -1,8 +1,9 @@
 import { type RoomCheckResult } from '@cm/contracts';
 import { apiRoutes } from '../../../lib/api-routes';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { apiJson } from '../../../lib/api';
-import { roomCheckKey } from '../../../lib/live-events';
+import { roomCheckKey, settleRoomCheck } from '../../../lib/live-events';
 import { equipmentListQuery } from './equipment';
 
 /**
@@ -33,8 +34,26 @@ export function useRoomCheckResult(roomId: string): RoomCheckResult | undefined 
   );
 }
 
-/** The ids of the room's equipment whose check is still under way. */
+/**
+ * How long a device may stay "Checking..." before the screen reads what the monitor recorded
+ * instead of waiting on for its `room.checked` event (missed when the live stream was down): a
+ * silent address's pings and a probe take a few seconds at most.
+ */
+export const SETTLE_PENDING_CHECKS_MS = 10_000;
+
+/**
+ * The ids of the room's equipment whose check is still under way. Never for good: past
+ * SETTLE_PENDING_CHECKS_MS without their event, the room's equipment is read again for them.
+ */
 export function usePendingChecks(roomId: string): ReadonlySet<string> {
+  const queryClient = useQueryClient();
   const result = useRoomCheckResult(roomId);
-  return new Set(result?.equipment.filter((e) => e.pending).map((e) => e.equipmentId));
+  const pending = result?.equipment.filter((e) => e.pending).map((e) => e.equipmentId) ?? [];
+  const waiting = pending.length > 0 ? result?.checkId : undefined;
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setTimeout(() => void settleRoomCheck(queryClient, roomId), SETTLE_PENDING_CHECKS_MS);
+    return () => clearTimeout(timer);
+  }, [queryClient, roomId, waiting]);
+  return new Set(pending);
 }

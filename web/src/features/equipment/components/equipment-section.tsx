@@ -9,7 +9,8 @@ import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { LoadError } from '../../../components/ui/load-error';
 import { lazyComponent } from '../../../components/ui/lazy-component';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { toast } from '../../../components/ui/use-toast';
+import { PendingTag } from '../../../components/ui/pending-tag';
+import { saveOutcome } from '../../../components/ui/save-outcome';
 import { equipmentListQuery, useBuildingEquipment, useDeleteEquipment } from '../api/equipment';
 import { useNow } from '../../../lib/use-now';
 import { checkedAgo, lastCheckedAt } from '../lib/checked-ago';
@@ -140,6 +141,7 @@ function EquipmentCard({ equipment, checking, onOpen }: EquipmentCardProps) {
         {equipment.health?.state === 'warning' || equipment.health?.state === 'error' ? (
           <HealthBadge state={equipment.health.state} className="mt-1" />
         ) : null}
+        <PendingTag record={`Equipment:${equipment.id}`} className="mt-1" />
       </span>
       <StatusIndicator status={equipment.status} className="shrink-0" />
       <ChevronRight aria-hidden className="h-5 w-5 shrink-0 text-slate-400" />
@@ -159,15 +161,12 @@ function EquipmentDetails({ roomId, equipment, onEdit, onDeleted }: EquipmentDet
   const confirmDelete = () => {
     if (!window.confirm('Are you sure you want to delete this equipment?')) return;
     remove.mutate(
-      { id: equipment.id, roomId },
-      {
-        onSuccess: () => {
-          toast({ title: 'Success', description: 'Equipment deleted successfully' });
-          onDeleted();
-        },
-        onError: () =>
-          toast({ title: 'Error', description: 'Failed to delete equipment', variant: 'destructive' }),
-      },
+      { equipment, roomId },
+      saveOutcome({
+        done: 'Equipment deleted successfully',
+        failed: 'Failed to delete equipment',
+        onDone: onDeleted,
+      }),
     );
   };
   const upstreamId = equipment.upstreamEquipmentId;

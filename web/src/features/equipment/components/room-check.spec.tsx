@@ -112,6 +112,41 @@ describe('Check this room now', () => {
     live.dispose();
   });
 
+  it('reads the recorded result for a card still "Checking..." when the live stream missed its event', async () => {
+    const hoursAgo = new Date(Date.now() - 3 * 3_600_000).toISOString();
+    const projector = device(1, 'Projector', { lastCheckedAt: hoursAgo });
+    const now = new Date().toISOString();
+    const result: RoomCheckResult = {
+      roomId,
+      checkId: 'check-2',
+      checkedAt: now,
+      durationMs: 1700,
+      recorded: true,
+      equipment: [{ equipmentId: projector.id, status: null, rttMs: null, probe: null, pending: true }],
+      message: 'Checked 1 equipment: 0 answered, 1 still being checked',
+    };
+    const recorded = { ...projector, lastCheckedAt: now, lastRttMs: 0.6 };
+    fakeFetch(
+      { status: 200, body: [projector] },
+      { status: 200, body: result },
+      { status: 200, body: [projector] },
+      { status: 200, body: [recorded] },
+      { status: 200, body: [recorded] },
+    );
+    const { queryClient } = renderWithApp(<EquipmentSection roomId={roomId} />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Check this room now' }));
+    const card = () => screen.getAllByTestId('equipment-card')[0]!;
+    expect(await within(card()).findByText('Checking...')).toBeInTheDocument();
+
+    // The stream comes back after a gap: what it missed is read again, the room check with it.
+    const live = new LiveCache(queryClient, liveEventSchema);
+    live.refetchAll();
+
+    expect(await within(card()).findByText(/^Checked \d+ s ago$/)).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Checked 1 equipment: 1 answered');
+    live.dispose();
+  });
+
   it('says the check failed, with the reason', async () => {
     fakeFetch(
       { status: 200, body: [device(1, 'Projector')] },

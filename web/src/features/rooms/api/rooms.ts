@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ApiBody, apiJson, apiQuery, queryKeyOf } from '../../../lib/api';
 import { draftKeyOf } from '../../../lib/offline/drafts';
 import { type NewEntry } from '../../../lib/offline/outbox-store';
+import { type DeletedRecord, queueableDelete } from '../../../lib/offline/queueable-delete';
 import { queueableSave } from '../../../lib/offline/queueable-save';
 import { useSubmissionKey } from '../../../lib/submission-key';
 
@@ -78,7 +79,8 @@ export function useSaveRoom() {
 export function useDeleteRoom() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id }: { id: string; buildingId: string }) => apiJson(apiRoutes.deleteRoom, { id }),
+    mutationFn: ({ room }: { room: DeletedRecord; buildingId: string }) =>
+      queueableDelete('deleteRoom', room),
     onSuccess: (_res, { buildingId }) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: roomsQuery(buildingId).queryKey }),

@@ -5,6 +5,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Card } from '../../../components/ui/card';
 import { EditDeleteButtons } from '../../../components/ui/edit-delete-buttons';
 import { FaultChip } from '../../../components/health/fault-chip';
+import { PendingTag } from '../../../components/ui/pending-tag';
 import { StatusChips } from '../../../components/health/status-chips';
 import { roomTags } from '../lib/room-tags';
 
@@ -47,6 +48,7 @@ export function RoomCard({ room, nextClass, deleting, onEdit, onDelete }: RoomCa
         ) : null}
         <StatusChips counts={room.statusCounts} />
         <FaultChip count={room.faults} className="mt-2" />
+        <PendingTag record={`Room:${room.id}`} className="mt-2" />
         {tags.length > 0 ? (
           <div className="mt-2 flex flex-wrap gap-1.5">
             {tags.map((tag) => (

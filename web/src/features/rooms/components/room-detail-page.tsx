@@ -1,15 +1,19 @@
 import { MAX_UPLOAD_BYTES, type Room } from '@cm/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { QrCode, Trash2 } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { type ComponentProps, type ReactNode, Suspense, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { FullScreenViewer } from '../../../components/ui/full-screen-viewer';
 import { LoadError } from '../../../components/ui/load-error';
 import { NotFound } from '../../../components/ui/not-found';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { toast } from '../../../components/ui/use-toast';
-import { ImageUploadDialog } from '../../../components/upload/image-upload-dialog';
+import { lazyComponent } from '../../../components/ui/lazy-component';
+import { PendingTag } from '../../../components/ui/pending-tag';
 import { ApiError } from '../../../lib/api';
+import { isQueued } from '../../../lib/offline/markers';
+// With the screen: a picture is kept offline, when a chunk fetched then would not arrive.
+import { queueableUpload } from '../../../lib/offline/queueable-upload';
 import { type RoomAttachmentField, roomQuery, useAttachToRoom } from '../api/rooms';
 import { ConnectionDetails } from './connection-details';
 import { RoomFormDialog } from './room-form-dialog';
@@ -31,6 +35,23 @@ const attachments: Record<RoomAttachmentField, { what: string; dialogTitle: stri
     removeLabel: 'Remove Seating Layout',
   },
 };
+
+/**
+ * The upload dialog's code (the picker, the upload, the offline keeping) comes after the screen is
+ * drawn, not with it: mounted closed with the screen, it is there by the time a picture is tapped.
+ */
+const ImageUploadDialogCode = lazyComponent(
+  () => import('../../../components/upload/image-upload-dialog'),
+  (m) => m.ImageUploadDialog,
+);
+
+function RoomImageUploadDialog(props: ComponentProps<typeof ImageUploadDialogCode>) {
+  return (
+    <Suspense fallback={null}>
+      <ImageUploadDialogCode {...props} />
+    </Suspense>
+  );
+}
 
 interface RoomDetailPageProps {
   roomId: string;
@@ -55,7 +76,7 @@ export function RoomDetailPage({
   changes,
 }: RoomDetailPageProps) {
   const room = useQuery(roomQuery(roomId));
-  const { attach, attachUploaded, removeAttachment } = useRoomAttachments();
+  const { attach, attachUploaded, keepUpload, removeAttachment } = useRoomAttachments();
   const [uploading, setUploading] = useState<RoomAttachmentField | null>(null);
   const [viewing, setViewing] = useState<'wiring' | 'seating' | null>(null);
   const [showingQr, setShowingQr] = useState(false);
@@ -98,12 +119,13 @@ export function RoomDetailPage({
       <ConnectionDetails />
       {equipment}
       {changes}
-      <ImageUploadDialog
+      <RoomImageUploadDialog
         open={uploading !== null}
         onOpenChange={(open) => !open && setUploading(null)}
         title={uploading ? attachments[uploading].dialogTitle : ''}
         maxBytes={MAX_UPLOAD_BYTES}
         onUploaded={(path) => (uploading ? attachUploaded(data, uploading, path) : undefined)}
+        onKeep={(file) => (uploading ? keepUpload(data, uploading, file) : Promise.resolve())}
       />
       <RoomQrDialog room={data} open={showingQr} onOpenChange={setShowingQr} />
       <RoomFormDialog open={editing} onOpenChange={setEditing} buildingId={data.buildingId} room={data} />
@@ -129,10 +151,25 @@ export function RoomDetailPage({
 /** Attaching a room's uploaded picture, and removing one once a person confirms it. */
 function useRoomAttachments() {
   const attach = useAttachToRoom();
+  const queryClient = useQueryClient();
   // A failure here is reported by the upload dialog, which stays open.
   const attachUploaded = async (room: Room, field: RoomAttachmentField, path: string) => {
     await attach.mutateAsync({ id: room.id, field, path });
     toast({ title: 'Success', description: `${attachments[field].what} uploaded successfully` });
+  };
+  /** A picture chosen offline: kept on the phone, sent with the other waiting changes. */
+  const keepUpload = async (room: Room, field: RoomAttachmentField, file: File) => {
+    const { what } = attachments[field];
+    const result = await queueableUpload(room, field, what, file);
+    if (isQueued(result))
+      toast({
+        title: 'Saved on this phone',
+        description: `${what} will be uploaded when the connection is back.`,
+      });
+    else {
+      toast({ title: 'Success', description: `${what} uploaded successfully` });
+      await queryClient.invalidateQueries({ queryKey: roomQuery(room.id).queryKey });
+    }
   };
   /** Whether the person confirmed the removal (it is then under way). */
   const removeAttachment = (room: Room, field: RoomAttachmentField): boolean => {
@@ -152,7 +189,7 @@ function useRoomAttachments() {
     );
     return true;
   };
-  return { attach, attachUploaded, removeAttachment };
+  return { attach, attachUploaded, keepUpload, removeAttachment };
 }
 
 function RoomHeading({ room, onQrLabel }: { room: Room; onQrLabel: () => void }) {
@@ -161,6 +198,8 @@ function RoomHeading({ room, onQrLabel }: { room: Room; onQrLabel: () => void })
       <div className="min-w-0">
         <h1 className="text-2xl font-bold break-words text-slate-900">{room.name}</h1>
         <p className="text-slate-600">{room.type}</p>
+        {/* Its pictures chosen offline, not yet sent. */}
+        <PendingTag record={`Room:${room.id}`} className="mt-1" />
       </div>
       <Button variant="outline" className="shrink-0" onClick={onQrLabel}>
         <QrCode aria-hidden className="h-5 w-5" />

@@ -9,7 +9,7 @@ import { LoadError } from '../../../components/ui/load-error';
 import { NotFound } from '../../../components/ui/not-found';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Tooltip } from '../../../components/ui/tooltip';
-import { toast } from '../../../components/ui/use-toast';
+import { saveOutcome } from '../../../components/ui/save-outcome';
 import { ApiError } from '../../../lib/api';
 import { useScrollMemory } from '../../../lib/remembered';
 import { buildingOfRoomsQuery, roomsQuery, useDeleteRoom } from '../api/rooms';
@@ -39,12 +39,8 @@ export function RoomsPage({ buildingId }: { buildingId: string }) {
     );
     if (!sure) return;
     remove.mutate(
-      { id: room.id, buildingId },
-      {
-        onSuccess: () => toast({ title: 'Success', description: 'Room deleted successfully' }),
-        onError: () =>
-          toast({ title: 'Error', description: 'Failed to delete room', variant: 'destructive' }),
-      },
+      { room, buildingId },
+      saveOutcome({ done: 'Room deleted successfully', failed: 'Failed to delete room' }),
     );
   };
 
@@ -73,7 +69,7 @@ export function RoomsPage({ buildingId }: { buildingId: string }) {
           rooms={rooms.data}
           classes={classes}
           byNextClass={byNextClass}
-          deletingId={remove.isPending ? remove.variables.id : undefined}
+          deletingId={remove.isPending ? remove.variables.room.id : undefined}
           onEdit={(room) => setForm({ open: true, room })}
           onDelete={confirmDelete}
         />

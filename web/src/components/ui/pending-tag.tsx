@@ -1,0 +1,36 @@
+import { actionOf, recordOf } from '../../lib/offline/entry-record';
+import { type OutboxEntry } from '../../lib/offline/outbox';
+import { useOutbox } from '../../lib/offline/outbox-entries';
+import { Badge } from './badge';
+
+const words: Record<'delete' | 'upload', Record<OutboxEntry['state'], string>> = {
+  delete: { waiting: 'Pending delete', conflict: 'Delete: changed elsewhere', refused: 'Delete refused' },
+  upload: { waiting: 'Pending upload', conflict: 'Upload: changed elsewhere', refused: 'Upload refused' },
+};
+
+/**
+ * On a record's card: its delete or uploads kept on this phone, not yet on the server ("Pending
+ * delete", "Pending upload"), or waiting for the person (open the waiting changes). `record` is
+ * "Building:<id>", "Room:<id>" or "Equipment:<id>".
+ */
+export function PendingTag({ record, className }: { record: string; className?: string }) {
+  const kept = useOutbox().filter((entry) => {
+    const action = actionOf(entry);
+    return (action === 'delete' || action === 'upload') && recordOf(entry) === record;
+  });
+  if (kept.length === 0) return null;
+  const shown = new Map<string, OutboxEntry['state']>();
+  for (const entry of kept) {
+    const action = actionOf(entry) as 'delete' | 'upload';
+    shown.set(words[action][entry.state], entry.state);
+  }
+  return (
+    <span className={`flex flex-wrap gap-1.5 ${className ?? ''}`} data-testid="pending-tag">
+      {[...shown].map(([text, state]) => (
+        <Badge key={text} variant={state === 'waiting' ? 'warning' : 'danger'}>
+          {text}
+        </Badge>
+      ))}
+    </span>
+  );
+}
