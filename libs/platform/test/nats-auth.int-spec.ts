@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  ErrorCode,
   events,
   messages,
   natsAuthorizationConfig,
@@ -172,6 +173,22 @@ describe('NATS users and permissions', () => {
     });
     open.push({ close: () => rpc.onApplicationShutdown() });
     await expect(rpc.send(messages.auth.health)).resolves.toEqual({ status: 'up', checks: {} });
+  });
+
+  it('fails a call its credentials may not send at once, not at its deadline', async () => {
+    const config = configOf('inventory');
+    const rpc = new RpcClient({
+      namespace,
+      servers: server.url,
+      // Past the test's own limit: only NATS's refusal can end this call in time.
+      timeoutMs: 120_000,
+      name: 'inventory',
+      connection: natsClientOptions(config, 'inventory'),
+    });
+    open.push({ close: () => rpc.onApplicationShutdown() });
+    await expect(rpc.send(messages.auth.login, { username: 'a', password: 'b' })).rejects.toMatchObject({
+      code: ErrorCode.INTERNAL,
+    });
   });
 
   it("streams inventory's chunked reply to the gateway, one reply per pull, under their permissions", async () => {
