@@ -14,6 +14,7 @@ import { ErrorCode as NatsErrorCode, type NatsConnection, NatsError, type Subscr
 import { type Observable } from 'rxjs';
 import { type z } from 'zod';
 import { AppError, isErrorBody } from '../errors';
+import { startActiveSpanLightly } from '../light-spans';
 import { platformMetrics } from '../metrics/platform-metrics';
 import { type NatsClientOptions, natsConnectionSettings } from './connection-options';
 import { NamespacedClientNats } from './namespaced-transport';
@@ -131,7 +132,8 @@ export class RpcClient implements OnApplicationShutdown {
    * AppError (`translate`), or as the ChunkError a chunked reply ended with.
    */
   private traced<T>(pattern: string, ms: number, request: (started: number) => Promise<T>): Promise<T> {
-    return tracer.startActiveSpan(
+    return startActiveSpanLightly(
+      tracer,
       `nats request ${pattern}`,
       {
         kind: SpanKind.CLIENT,
