@@ -15,8 +15,8 @@ export interface InboxRequestOptions {
 
 /**
  * Request/reply on one connection with every reply arriving on one subscription, as nats.js's own
- * `request` does, and failing the same ways (NatsError TIMEOUT, NO_RESPONDERS, PERMISSIONS_VIOLATION,
- * CONNECTION_CLOSED), without what that costs on every request: nats.js "cancels" each request it
+ * `request` does, and failing the same ways (NatsError TIMEOUT, also for what is in flight when the
+ * connection closes, NO_RESPONDERS, PERMISSIONS_VIOLATION), without what that costs on every request: nats.js "cancels" each request it
  * completes with a NatsError made for it (an Error with its stack, 2–3 % of the gateway's CPU under
  * the API's load), and adds a deferred, a timer promise and a race. Here a request is a pending
  * entry and a timer.
@@ -34,7 +34,8 @@ export class ReplyInbox {
     this.prefix = `${createInbox(inboxPrefix)}.`;
     connection.subscribe(`${this.prefix}*`, { callback: (error, msg) => this.settle(error, msg) });
     void this.watchPermissions();
-    void connection.closed().then(() => this.failAll(NatsError.errorForCode(ErrorCode.ConnectionClosed)));
+    // As nats.js fails the requests in flight when its connection closes: a timeout.
+    void connection.closed().then(() => this.failAll(NatsError.errorForCode(ErrorCode.Timeout)));
   }
 
   request(subject: string, data: Uint8Array, { timeout, headers }: InboxRequestOptions): Promise<Msg> {
