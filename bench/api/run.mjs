@@ -38,6 +38,14 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 30);
 const CLIENTS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /** When set, each service writes a V8 CPU profile (.cpuprofile) of its whole run into this folder. */
 const PROFILE_DIR = process.env.BENCH_CPU_PROF_DIR;
+/** BENCH_BASELINE=0 leaves out the single-process baseline (the floor is the goal's reference). */
+const WITH_BASELINE = process.env.BENCH_BASELINE !== '0';
+/**
+ * BENCH_RATE: requests per second in all, sent at that rate whatever the answers (autocannon's
+ * `overallRate`), instead of each client sending its next call when the last is answered. Every
+ * target then gets the same arrivals, and CPU per request is compared at the same load.
+ */
+const RATE = Number(process.env.BENCH_RATE ?? 0);
 
 const namespace = `bench_${randomBytes(4).toString('hex')}`;
 const schema = `"${namespace}_inventory"`;
@@ -107,6 +115,7 @@ async function measure(name, url, cookies, ids, duration, pids = {}, db = undefi
     connections: CLIENTS,
     duration,
     requests: calls(ids),
+    ...(RATE > 0 && name !== 'warm-up' ? { overallRate: RATE } : {}),
     // Each connection is one signed-in client with a session of its own.
     setupClient: (client) => client.setHeaders({ cookie: cookies[next++ % cookies.length] }),
   });
@@ -130,6 +139,14 @@ async function measure(name, url, cookies, ids, duration, pids = {}, db = undefi
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
+    // What the errors were: autocannon's count per status code (and of timeouts and socket errors).
+    failures: {
+      ...Object.fromEntries(
+        Object.entries(result.statusCodeStats ?? {}).filter(([code]) => !code.startsWith('2')),
+      ),
+      ...(result.timeouts ? { timeouts: result.timeouts } : {}),
+      ...(result.errors ? { 'socket errors': result.errors } : {}),
+    },
   };
 }
 
@@ -209,42 +226,52 @@ async function main() {
     );
     stop(floor);
     floor = undefined;
-    baseline = await startReference('baseline-server.mjs', env);
-    await measure('warm-up', baseline.url, cookies, ids, 3);
-    const single = await measure(
-      'single-process baseline (same SQL)',
-      baseline.url,
-      cookies,
-      ids,
-      DURATION_S,
-      { baseline: baseline.child.pid },
-      db,
-    );
+    let single;
+    if (WITH_BASELINE) {
+      baseline = await startReference('baseline-server.mjs', env);
+      await measure('warm-up', baseline.url, cookies, ids, 3);
+      single = await measure(
+        'single-process baseline (same SQL)',
+        baseline.url,
+        cookies,
+        ids,
+        DURATION_S,
+        { baseline: baseline.child.pid },
+        db,
+      );
+    }
 
     console.log(
       `\n${CLIENTS} signed-in clients, ${DURATION_S} s each, GET lists and details in turn, node ${process.version}`,
     );
     console.log('| target | req/s | p50 ms | p99 ms | errors |');
     console.log('|---|---|---|---|---|');
-    for (const r of [system, split, single])
-      console.log(`| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors} |`);
+    for (const r of [system, split, single].filter(Boolean))
+      console.log(
+        `| ${r.name} | ${Math.round(r.rps)} | ${r.p50} | ${r.p99} | ${r.errors}${r.errors ? ` ${JSON.stringify(r.failures)}` : ''} |`,
+      );
     const cpu = (r) =>
       Object.entries(r.cpuUsPerRequest)
         .map(([k, us]) => `${k} ${us}`)
         .join(', ');
     console.log(
-      `\nCPU µs per request: ${cpu(system)}; floor: ${cpu(split)}; baseline: ${cpu(single)} (load average ${loadavg()[0].toFixed(1)})`,
+      `\nCPU µs per request: ${cpu(system)}; floor: ${cpu(split)}${single ? `; baseline: ${cpu(single)}` : ''} (load average ${loadavg()[0].toFixed(1)})`,
     );
     if (PROFILE_DIR)
       console.log(`\nProfiles in ${PROFILE_DIR}: ${system.requests} requests measured (plus the warm-up's).`);
     const ratio = (a, b) => (b > 0 ? (a / b).toFixed(2) : '—');
+    if (single) {
+      console.log(
+        `\nthroughput system ÷ baseline: ${ratio(system.rps, single.rps)}; p50 system ÷ baseline: ${ratio(system.p50, single.p50)}; p99 system ÷ baseline: ${ratio(system.p99, single.p99)}`,
+      );
+      console.log(
+        `floor ÷ baseline: throughput ${ratio(split.rps, single.rps)}, p99 ${ratio(split.p99, single.p99)}`,
+      );
+    }
     console.log(
-      `\nthroughput system ÷ baseline: ${ratio(system.rps, single.rps)}; p50 system ÷ baseline: ${ratio(system.p50, single.p50)}; p99 system ÷ baseline: ${ratio(system.p99, single.p99)}`,
+      `system ÷ floor: throughput ${ratio(system.rps, split.rps)}, p99 ${ratio(system.p99, split.p99)}`,
     );
-    console.log(
-      `floor ÷ baseline: throughput ${ratio(split.rps, single.rps)}, p99 ${ratio(split.p99, single.p99)}; system ÷ floor: throughput ${ratio(system.rps, split.rps)}, p99 ${ratio(system.p99, split.p99)}`,
-    );
-    if (system.errors || split.errors || single.errors) process.exitCode = 1;
+    if (system.errors || split.errors || single?.errors) process.exitCode = 1;
   } finally {
     for (const reference of [floor, baseline]) if (reference) stop(reference);
     await tearDown({ stack, db, namespace, dataDir });

@@ -41,6 +41,8 @@ export function stackEnv(namespace, adminPassword, extra = {}) {
 }
 
 export function buildServices() {
+  // BENCH_BUILD=0: run what is built as it is (an A/B of two builds swapped in between runs).
+  if (process.env.BENCH_BUILD === '0') return;
   const projects = ['contracts', 'platform', 'auth', 'inventory', 'media', 'monitor', 'gateway'].map(
     (p) => `@cm/${p}`,
   );

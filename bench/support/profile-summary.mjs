@@ -34,7 +34,7 @@ function ownerOf({ url }) {
 /** What the layers add up to in the gateway's request path. */
 const categories = [
   [START_UP, /^\(start-up|^require-in-the-middle$|^module-details-from-path$/],
-  ['OpenTelemetry (spans, context)', /^@opentelemetry\/|^shimmer$/],
+  ['OpenTelemetry (spans, context)', /^@opentelemetry\/|^shimmer$|light-spans$|http-trace-context$/],
   ['Nest (routing, guards, params, response)', /^@nestjs\/|^rxjs|^reflect-metadata/],
   [
     'Express (router, middleware chain, body parser)',
@@ -46,7 +46,7 @@ const categories = [
   ],
   [
     'NATS client (requests, replies)',
-    /^nats$|nats\/rpc-client|nats\/namespaced-transport|nats\/trace-headers/,
+    /^nats$|nats\/rpc-client|nats\/reply-inbox|nats\/namespaced-transport|nats\/trace-headers/,
   ],
   ['zod (contract parsing of params and replies)', /^zod$/],
   ['metrics, logging', /^prom-client$|metrics\/|logger/],

@@ -1,19 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { context, isSpanContextValid, propagation, trace, TraceFlags } from '@opentelemetry/api';
 import type { NextFunction, Request, Response } from 'express';
-
-/** 4 KiB of random bytes at a time, cut into ids (24 bytes a request): one system call per 170 requests. */
-let pool = Buffer.alloc(0);
-let offset = 0;
-function randomHex(bytes: number): string {
-  if (offset + bytes > pool.length) {
-    pool = randomBytes(4096);
-    offset = 0;
-  }
-  const hex = pool.toString('hex', offset, offset + bytes);
-  offset += bytes;
-  return hex;
-}
+import { randomHex } from './light-spans';
 
 /**
  * The request's trace context when no collector is configured, so that nothing instruments HTTP:

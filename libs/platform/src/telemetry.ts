@@ -17,6 +17,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { type Span } from '@opentelemetry/api';
 import { ATTR_HTTP_ROUTE } from '@opentelemetry/semantic-conventions';
+import { setSpansIdsOnly } from './light-spans';
 import { onExit } from './shutdown';
 
 /** Keeps spans (and so trace ids in logs) alive when no collector is configured. */
@@ -91,6 +92,7 @@ export function startTelemetry({
       : [],
   });
   sdk.start();
+  setSpansIdsOnly(!recording);
   // The batch goes out every 5 s: without a flush at exit, a process's last spans would be lost.
   onExit(stopTelemetry);
   return sdk;
@@ -99,4 +101,5 @@ export function startTelemetry({
 export async function stopTelemetry(): Promise<void> {
   await sdk?.shutdown().catch(() => undefined);
   sdk = undefined;
+  setSpansIdsOnly(false);
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  ErrorCode,
   events,
   messages,
   natsAuthorizationConfig,
@@ -53,6 +54,19 @@ describe('NATS users and permissions', () => {
     });
     open.push(nc);
     return nc;
+  };
+
+  /** The platform's client under the principal's credentials, closed after the tests. */
+  const rpcAs = (principal: NatsPrincipal, timeoutMs = 5000) => {
+    const rpc = new RpcClient({
+      namespace,
+      servers: server.url,
+      timeoutMs,
+      name: principal,
+      connection: natsClientOptions(configOf(principal), principal),
+    });
+    open.push({ close: () => rpc.onApplicationShutdown() });
+    return rpc;
   };
 
   const jetStreamAs = async (principal: NatsPrincipal) => {
@@ -162,30 +176,19 @@ describe('NATS users and permissions', () => {
   });
 
   it('serves a request over the platform client under credentials', async () => {
-    const config = configOf('gateway');
-    const rpc = new RpcClient({
-      namespace,
-      servers: server.url,
-      timeoutMs: 5000,
-      name: 'gateway',
-      connection: natsClientOptions(config, 'gateway'),
-    });
-    open.push({ close: () => rpc.onApplicationShutdown() });
+    const rpc = rpcAs('gateway');
     await expect(rpc.send(messages.auth.health)).resolves.toEqual({ status: 'up', checks: {} });
   });
 
+  it('fails a call its credentials may not send at once, not at its deadline', async () => {
+    // Past the test's own limit: only NATS's refusal can end this call in time.
+    const rpc = rpcAs('inventory', 120_000);
+    await expect(rpc.send(messages.auth.login, { username: 'a', password: 'b' })).rejects.toMatchObject({
+      code: ErrorCode.INTERNAL,
+    });
+  });
+
   it("streams inventory's chunked reply to the gateway, one reply per pull, under their permissions", async () => {
-    const rpcAs = (principal: NatsPrincipal) => {
-      const rpc = new RpcClient({
-        namespace,
-        servers: server.url,
-        timeoutMs: 5000,
-        name: principal,
-        connection: natsClientOptions(configOf(principal), principal),
-      });
-      open.push({ close: () => rpc.onApplicationShutdown() });
-      return rpc;
-    };
     const outcomes: string[] = [];
     const streamsServer = new ChunkStreamServer({
       rpc: rpcAs('inventory'),

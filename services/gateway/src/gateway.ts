@@ -7,6 +7,7 @@ import express from 'express';
 import { AppModule } from './app.module';
 import { type Config } from './config';
 import { bodyErrorHandler } from './http/body-error.handler';
+import { middlewareChain } from './http/middleware-chain';
 import { HttpErrorFilter } from './http/http-error.filter';
 import { webApp } from './http/web-app';
 import { STORE_PATH, StoreProxy } from './media/store-proxy';
@@ -29,13 +30,18 @@ export async function createGateway(config: Config): Promise<NestExpressApplicat
   // Express would hash every JSON answer for an ETag, pointless on `no-store` API answers; static
   // files keep theirs (express.static has its own) and objects keep the store's.
   app.set('etag', false);
-  // First, so that everything after it (the access line too) runs in the request's trace.
-  app.use(httpTraceContext());
-  // An access line per request at debug level, with its trace and span ids.
-  app.use(httpMetrics({ log: config.LOG_LEVEL === 'debug' ? (entry) => logger.debug(entry) : undefined }));
-  app.use(closeConnectionsWhenDraining());
-  app.use(securityHeaders(config));
-  app.use(sameOriginGuard(config));
+  // Every request's first steps, as one layer of Express's router (see middlewareChain).
+  app.use(
+    middlewareChain(
+      // First, so that everything after it (the access line too) runs in the request's trace.
+      httpTraceContext(),
+      // An access line per request at debug level, with its trace and span ids.
+      httpMetrics({ log: config.LOG_LEVEL === 'debug' ? (entry) => logger.debug(entry) : undefined }),
+      closeConnectionsWhenDraining(),
+      securityHeaders(config),
+      sameOriginGuard(config),
+    ),
+  );
   app.use('/api', noStore);
   // Ahead of the JSON parser: an upload's body is the file, streamed to the store as it comes.
   app.use(STORE_PATH, express.Router().all('/{*path}', app.get(StoreProxy).handle));

@@ -1,6 +1,7 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { ClientNats, ServerNats, type NatsOptions } from '@nestjs/microservices';
 import { type ConnectionOptions, headers as natsHeaders, type Msg, type Subscription } from 'nats';
+import { startActiveSpanLightly } from '../light-spans';
 import { platformMetrics } from '../metrics/platform-metrics';
 import { messageErrorBody } from '../rpc-error.filter';
 import { connectPatiently } from './connection-options';
@@ -127,7 +128,8 @@ export class NamespacedServerNats extends ServerNats {
     const parent = extractTraceContext(natsMsg.headers);
     const name = channel.slice(this.namespace.length + 1);
     return context.with(parent, () =>
-      tracer.startActiveSpan(
+      startActiveSpanLightly(
+        tracer,
         `nats process ${name}`,
         {
           kind: SpanKind.SERVER,

@@ -14,10 +14,12 @@ import { ErrorCode as NatsErrorCode, type NatsConnection, NatsError, type Subscr
 import { type Observable } from 'rxjs';
 import { type z } from 'zod';
 import { AppError, isErrorBody } from '../errors';
+import { startActiveSpanLightly } from '../light-spans';
 import { platformMetrics } from '../metrics/platform-metrics';
 import { type NatsClientOptions, natsConnectionSettings } from './connection-options';
 import { NamespacedClientNats } from './namespaced-transport';
 import { cancelHeaders, type Chunk, ChunkError, chunkOf, chunkPull } from './chunk-headers';
+import { ReplyInbox } from './reply-inbox';
 import { injectTraceHeaders } from './trace-headers';
 
 const tracer = trace.getTracer('@cm/platform/nats');
@@ -81,6 +83,8 @@ export class RpcClient implements OnApplicationShutdown {
   /** Nest's server answers only a packet with an id (one without is an event). */
   private lastId = 0;
   private closed = false;
+  /** The connection's reply subscription, made with its first request. */
+  private inbox?: ReplyInbox;
 
   constructor(private readonly options: RpcClientOptions) {
     this.client = new NamespacedClientNats(options.namespace, {
@@ -128,7 +132,8 @@ export class RpcClient implements OnApplicationShutdown {
    * AppError (`translate`), or as the ChunkError a chunked reply ended with.
    */
   private traced<T>(pattern: string, ms: number, request: (started: number) => Promise<T>): Promise<T> {
-    return tracer.startActiveSpan(
+    return startActiveSpanLightly(
+      tracer,
       `nats request ${pattern}`,
       {
         kind: SpanKind.CLIENT,
@@ -301,14 +306,15 @@ export class RpcClient implements OnApplicationShutdown {
 
   /**
    * One request in the packet Nest's NATS server reads (`{ pattern, data, id }`), answered as
-   * `{ response }` or `{ err }`. Sent with nats.js's own request, whose replies all arrive on one
-   * inbox subscription: Nest's client subscribes and unsubscribes an inbox per request, two more
-   * protocol messages each that the NATS server and this process have to handle.
+   * `{ response }` or `{ err }`. Replies all arrive on one inbox subscription (`ReplyInbox`): Nest's
+   * client subscribes and unsubscribes an inbox per request, two more protocol messages each that
+   * the NATS server and this process have to handle.
    */
   private async request(pattern: string, data: unknown, ms: number): Promise<unknown> {
     const nc = await this.connection();
+    if (this.inbox?.connection !== nc) this.inbox = new ReplyInbox(nc, this.options.connection?.inboxPrefix);
     const packet = { pattern, data, id: String(++this.lastId) };
-    const msg = await nc.request(
+    const msg = await this.inbox.request(
       namespacedSubject(this.options.namespace, pattern),
       encoder.encode(JSON.stringify(packet)),
       { timeout: ms, headers: injectTraceHeaders() },
