@@ -11,6 +11,10 @@ const uploadOnly =
 
 const reactCore = /\/node_modules\/(react|react-dom|scheduler)\//;
 
+const zod = /\/node_modules\/zod\//;
+/** A contract file, not the route table's (`routes/`), which lib/api-schemas.ts loads with them. */
+const contract = /\/libs\/contracts\/src\/(?!routes\/)[^/]+\.ts$/;
+
 export default defineConfig({
   plugins: [
     withoutRouteSummaries(),
@@ -72,13 +76,18 @@ export default defineConfig({
         // (immutably cached) react file in the browser's cache. The CommonJS helper goes with it,
         // or Rollup would put it in the upload chunk and every page would load Uppy for it.
         // Uploads load Uppy and what only it uses on first use, in a chunk of their own.
+        // Zod and the contract files that define schemas are one chunk: the reply check needs
+        // all of them before the first answer (lib/api-schemas.ts), and as some thirty small files
+        // they held the browser's connections ahead of the session check (bench/web-phone).
         // Everything else Rollup splits along the screens' lazy imports.
-        manualChunks: (id) =>
+        manualChunks: (id, { getModuleInfo }) =>
           uploadOnly.test(id)
             ? 'uppy'
             : reactCore.test(id) || id.includes('commonjsHelpers')
               ? 'react'
-              : undefined,
+              : zod.test(id) || (contract.test(id) && getModuleInfo(id)?.importedIds.some((i) => zod.test(i)))
+                ? 'schemas'
+                : undefined,
       },
     },
   },
