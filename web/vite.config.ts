@@ -12,8 +12,21 @@ const uploadOnly =
 const reactCore = /\/node_modules\/(react|react-dom|scheduler)\//;
 
 const zod = /\/node_modules\/zod\//;
-/** A contract file, not the route table's (`routes/`), which lib/api-schemas.ts loads with them. */
-const contract = /\/libs\/contracts\/src\/(?!routes\/)[^/]+\.ts$/;
+/** A contract file, not the route table's (`routes/`, which lib/api-schemas.ts loads) nor the index. */
+const contract = /\/libs\/contracts\/src\/(?!routes\/|index\.ts$)[^/]+\.ts$/;
+const zodReached = new Map<string, boolean>();
+/** Whether a module imports zod, itself or through the modules it imports (statically). */
+function reachesZod(id: string, importsOf: (id: string) => readonly string[]): boolean {
+  if (zod.test(id)) return true;
+  if (!zodReached.has(id)) {
+    zodReached.set(id, false); // an import cycle reaches nothing new
+    zodReached.set(
+      id,
+      importsOf(id).some((i) => reachesZod(i, importsOf)),
+    );
+  }
+  return zodReached.get(id)!;
+}
 
 export default defineConfig({
   plugins: [
@@ -79,15 +92,17 @@ export default defineConfig({
         // Zod and the contract files that define schemas are one chunk: the reply check needs
         // all of them before the first answer (lib/api-schemas.ts), and as some thirty small files
         // they held the browser's connections ahead of the session check (bench/web-phone).
+        // The contract files without schemas (words, limits) are another, which the screens
+        // read: without it, Rollup would put them in the schemas' chunk, and a screen would wait
+        // for zod to draw even its placeholders.
         // Everything else Rollup splits along the screens' lazy imports.
-        manualChunks: (id, { getModuleInfo }) =>
-          uploadOnly.test(id)
-            ? 'uppy'
-            : reactCore.test(id) || id.includes('commonjsHelpers')
-              ? 'react'
-              : zod.test(id) || (contract.test(id) && getModuleInfo(id)?.importedIds.some((i) => zod.test(i)))
-                ? 'schemas'
-                : undefined,
+        manualChunks: (id, { getModuleInfo }) => {
+          if (uploadOnly.test(id)) return 'uppy';
+          if (reactCore.test(id) || id.includes('commonjsHelpers')) return 'react';
+          if (zod.test(id)) return 'schemas';
+          if (!contract.test(id)) return undefined;
+          return reachesZod(id, (m) => getModuleInfo(m)?.importedIds ?? []) ? 'schemas' : 'contract-words';
+        },
       },
     },
   },
