@@ -80,10 +80,17 @@ export function RoomDetailPage({
   const remove = (field: RoomAttachmentField) => {
     if (removeAttachment(data, field)) setViewing(null);
   };
-  const replace = (field: RoomAttachmentField) => () => {
-    setViewing(null);
-    setUploading(field);
-  };
+  /** The full screen view of a picture, with Replace and Remove. */
+  const viewer = (which: 'wiring' | 'seating', field: RoomAttachmentField) => ({
+    room: data,
+    open: viewing === which,
+    onOpenChange: (open: boolean) => setViewing(open ? which : null),
+    onReplace: () => {
+      setViewing(null);
+      setUploading(field);
+    },
+    onRemove: () => remove(field),
+  });
 
   return (
     <div className="space-y-5">
@@ -104,9 +111,7 @@ export function RoomDetailPage({
         onSeating={() => (data.seatingLayoutUrl ? setViewing('seating') : setUploading('seatingLayoutUrl'))}
       />
       {maintenance}
-      <Suspense fallback={<Skeleton className="h-40" aria-label="Loading connection details" />}>
-        <ConnectionDetails />
-      </Suspense>
+      <ConnectionNotes />
       {equipment}
       {changes}
       <Suspense fallback={null}>
@@ -119,23 +124,19 @@ export function RoomDetailPage({
         />
         <RoomQrDialog room={data} open={showingQr} onOpenChange={setShowingQr} />
         <RoomFormDialog open={editing} onOpenChange={setEditing} buildingId={data.buildingId} room={data} />
-        <WiringDiagramView
-          room={data}
-          open={viewing === 'wiring'}
-          onOpenChange={(open) => setViewing(open ? 'wiring' : null)}
-          onReplace={replace('wiringDiagramUrl')}
-          onRemove={() => remove('wiringDiagramUrl')}
-        />
-        <SeatingLayoutView
-          room={data}
-          equipmentCount={equipmentCount}
-          open={viewing === 'seating'}
-          onOpenChange={(open) => setViewing(open ? 'seating' : null)}
-          onReplace={replace('seatingLayoutUrl')}
-          onRemove={() => remove('seatingLayoutUrl')}
-        />
+        <WiringDiagramView {...viewer('wiring', 'wiringDiagramUrl')} />
+        <SeatingLayoutView {...viewer('seating', 'seatingLayoutUrl')} equipmentCount={equipmentCount} />
       </Suspense>
     </div>
+  );
+}
+
+/** The visit's connection notes, whose code (and its type select) comes after the room is drawn. */
+function ConnectionNotes() {
+  return (
+    <Suspense fallback={<Skeleton className="h-40" aria-label="Loading connection details" />}>
+      <ConnectionDetails />
+    </Suspense>
   );
 }
 
