@@ -1,7 +1,6 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { currentUserQuery } from '../../features/auth/api/current-user';
-import { whenIdle } from '../../lib/when-idle';
+import { useCurrentUser } from '../../features/auth/api/current-user';
 
 const EVERY_MS = 60_000;
 
@@ -12,35 +11,30 @@ const EVERY_MS = 60_000;
  */
 export function useOutboxRunner(): void {
   const queryClient = useQueryClient();
-  // The session as the app last read it (app.tsx reads it anew): a second read on mounting here
-  // would hold one of the browser's connections while the first screen asks for its own.
-  const { data: user } = useQuery({ ...currentUserQuery, refetchOnMount: false });
+  const { user } = useCurrentUser();
   const signedIn = Boolean(user);
   useEffect(() => {
     if (!signedIn) return;
     let stopped = false;
     const cleanups: (() => void)[] = [];
-    // The sending code comes after the first screen and its first reads, when the browser is
-    // idle (within 2 s): only the count is needed to draw it.
-    const start = () =>
-      void Promise.all([import('../../lib/offline/outbox-store'), import('./tell')]).then(
-        ([{ flush, onFlushed }, { tell }]) => {
-          if (stopped) return;
-          const send = () => {
-            if (navigator.onLine !== false) void flush();
-          };
-          send();
-          const timer = setInterval(send, EVERY_MS);
-          window.addEventListener('online', send);
-          const stop = onFlushed((result) => tell(result, () => void queryClient.invalidateQueries()));
-          cleanups.push(
-            () => clearInterval(timer),
-            () => window.removeEventListener('online', send),
-            stop,
-          );
-        },
-      );
-    cleanups.push(whenIdle(start));
+    // The sending code comes after the first screen: only the count is needed to draw it.
+    void Promise.all([import('../../lib/offline/outbox-store'), import('./tell')]).then(
+      ([{ flush, onFlushed }, { tell }]) => {
+        if (stopped) return;
+        const send = () => {
+          if (navigator.onLine !== false) void flush();
+        };
+        send();
+        const timer = setInterval(send, EVERY_MS);
+        window.addEventListener('online', send);
+        const stop = onFlushed((result) => tell(result, () => void queryClient.invalidateQueries()));
+        cleanups.push(
+          () => clearInterval(timer),
+          () => window.removeEventListener('online', send),
+          stop,
+        );
+      },
+    );
     return () => {
       stopped = true;
       for (const cleanup of cleanups) cleanup();

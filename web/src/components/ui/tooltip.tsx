@@ -1,5 +1,4 @@
 import { type ReactElement, type ReactNode, useEffect, useSyncExternalStore } from 'react';
-import { whenIdle } from '../../lib/when-idle';
 
 /*
  * A tooltip only repeats a button's spoken name (its aria-label), so the first screen does not wait
@@ -41,7 +40,8 @@ export function TooltipProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (radix) return;
     // After the screen's own work: the tooltips are for a pointer that rests on a button.
-    return whenIdle(load);
+    const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 200));
+    idle(load);
   }, []);
   return module ? <module.RadixTooltipProvider>{children}</module.RadixTooltipProvider> : children;
 }

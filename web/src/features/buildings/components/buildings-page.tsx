@@ -17,7 +17,6 @@ import { buildingsQuery, useDeleteBuilding } from '../api/buildings';
 import { BuildingCard, BuildingCardSkeletons } from './building-card';
 import { draftKeyOf } from '../../../lib/offline/drafts';
 import { useRequestedForm } from '../../../lib/offline/requested-form';
-import { whenIdle } from '../../../lib/when-idle';
 
 // The form's code (the form library, the schemas' checks, uploads) is not needed to see the list:
 // it comes once the list is drawn, before Add or Edit is tapped.
@@ -57,7 +56,7 @@ export function BuildingsPage() {
   const buildings = useQuery(buildingsQuery);
   const remove = useDeleteBuilding();
   useScrollMemory('buildings.list', mode.kind === 'list' && buildings.isSuccess);
-  useEffect(() => whenIdle(BuildingForm.preload), []);
+  useEffect(() => BuildingForm.preload(), []);
   const { mutate } = remove;
   const confirmDelete = useCallback(
     (building: BuildingListItem) => {
