@@ -11,6 +11,23 @@ const uploadOnly =
 
 const reactCore = /\/node_modules\/(react|react-dom|scheduler)\//;
 
+const zod = /\/node_modules\/zod\//;
+/** A contract file, not the route table's (`routes/`, which lib/api-schemas.ts loads) nor the index. */
+const contract = /\/libs\/contracts\/src\/(?!routes\/|index\.ts$)[^/]+\.ts$/;
+const zodReached = new Map<string, boolean>();
+/** Whether a module imports zod, itself or through the modules it imports (statically). */
+function reachesZod(id: string, importsOf: (id: string) => readonly string[]): boolean {
+  if (zod.test(id)) return true;
+  if (!zodReached.has(id)) {
+    zodReached.set(id, false); // an import cycle reaches nothing new
+    zodReached.set(
+      id,
+      importsOf(id).some((i) => reachesZod(i, importsOf)),
+    );
+  }
+  return zodReached.get(id)!;
+}
+
 export default defineConfig({
   plugins: [
     withoutRouteSummaries(),
@@ -72,13 +89,20 @@ export default defineConfig({
         // (immutably cached) react file in the browser's cache. The CommonJS helper goes with it,
         // or Rollup would put it in the upload chunk and every page would load Uppy for it.
         // Uploads load Uppy and what only it uses on first use, in a chunk of their own.
+        // Zod and the contract files that define schemas are one chunk: the reply check needs
+        // all of them before the first answer (lib/api-schemas.ts), and as some thirty small files
+        // they held the browser's connections ahead of the session check (bench/web-phone).
+        // The contract files without schemas (words, limits) are another, which the screens
+        // read: without it, Rollup would put them in the schemas' chunk, and a screen would wait
+        // for zod to draw even its placeholders.
         // Everything else Rollup splits along the screens' lazy imports.
-        manualChunks: (id) =>
-          uploadOnly.test(id)
-            ? 'uppy'
-            : reactCore.test(id) || id.includes('commonjsHelpers')
-              ? 'react'
-              : undefined,
+        manualChunks: (id, { getModuleInfo }) => {
+          if (uploadOnly.test(id)) return 'uppy';
+          if (reactCore.test(id) || id.includes('commonjsHelpers')) return 'react';
+          if (zod.test(id)) return 'schemas';
+          if (!contract.test(id)) return undefined;
+          return reachesZod(id, (m) => getModuleInfo(m)?.importedIds ?? []) ? 'schemas' : 'contract-words';
+        },
       },
     },
   },

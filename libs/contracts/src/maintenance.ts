@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { idSchema, requiredText, timestampSchema } from './common';
 
+export { maintenanceTargetOf } from './maintenance-targets';
+
 /**
  * Maintenance windows (issue 21): a time when a building, a room or one equipment is expected
  * not to answer. Uptime leaves the time out; alerts will stay quiet in it.
@@ -120,12 +122,6 @@ export const maintenanceWindowSchema = z.object({
   reason: z.string(),
 });
 export type MaintenanceWindow = z.infer<typeof maintenanceWindowSchema>;
-
-/** The kind of a window's target, from which of its ids is set. */
-export function maintenanceTargetOf(window: Pick<MaintenanceWindow, 'buildingId' | 'roomId'>) {
-  if (window.buildingId) return 'building';
-  return window.roomId ? 'room' : 'equipment';
-}
 
 const once = <T extends z.ZodType<string, string>>(name: string, inner: T) =>
   // `?roomId=a&roomId=b` arrives as an array: a different mistake from a bad value.

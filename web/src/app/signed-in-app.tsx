@@ -3,7 +3,6 @@ import { useQuery } from '@tanstack/react-query';
 import { Route, Switch } from 'wouter';
 import { NotFound } from '../components/ui/not-found';
 import { Spinner } from '../components/ui/spinner';
-import { TooltipProvider } from '../components/ui/tooltip';
 import { totpStatusQuery } from '../features/account/api/totp';
 import { AppShell } from './layout/app-shell';
 import { lazyScreen } from './lazy-screen';
@@ -179,13 +178,11 @@ export function SignedInApp({ isAdmin, totpEnabled, external }: SignedInProps) {
     return <Spinner label="Checking your account" className="min-h-dvh" />;
   if (isAdmin && !totpEnabled && status.data?.required)
     return (
-      <TooltipProvider>
-        <AppShell isAdmin={false}>
-          <ScreenLoader>
-            <AccountPage external={external} />
-          </ScreenLoader>
-        </AppShell>
-      </TooltipProvider>
+      <AppShell isAdmin={false}>
+        <ScreenLoader>
+          <AccountPage external={external} />
+        </ScreenLoader>
+      </AppShell>
     );
   return <FullApp isAdmin={isAdmin} external={external} />;
 }
@@ -194,12 +191,10 @@ function FullApp({ isAdmin, external }: { isAdmin: boolean; external: boolean })
   useLiveUpdates();
   useOutboxRunner();
   return (
-    <TooltipProvider>
-      <AppShell isAdmin={isAdmin}>
-        <ScreenLoader>
-          <Routes isAdmin={isAdmin} external={external} />
-        </ScreenLoader>
-      </AppShell>
-    </TooltipProvider>
+    <AppShell isAdmin={isAdmin}>
+      <ScreenLoader>
+        <Routes isAdmin={isAdmin} external={external} />
+      </ScreenLoader>
+    </AppShell>
   );
 }

@@ -2,10 +2,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { type ReactElement } from 'react';
 import { Toaster } from '../components/ui/toaster';
-import { TooltipProvider } from '../components/ui/tooltip';
 import { getQueryFn } from '../lib/api';
 
-/** Renders a screen with what the app wraps it in: a fresh query client, tooltips and the toaster. */
+/** Renders a screen with what the app wraps it in: a fresh query client and the toaster
+ * (a screen brings its own tooltips). */
 export function renderWithApp(ui: ReactElement) {
   const queryClient = new QueryClient({
     defaultOptions: { queries: { queryFn: getQueryFn({ on401: 'throw' }), retry: false, gcTime: 0 } },
@@ -14,10 +14,8 @@ export function renderWithApp(ui: ReactElement) {
     queryClient,
     ...render(
       <QueryClientProvider client={queryClient}>
-        <TooltipProvider>
-          {ui}
-          <Toaster />
-        </TooltipProvider>
+        {ui}
+        <Toaster />
       </QueryClientProvider>,
     ),
   };

@@ -1,28 +1,53 @@
-import * as TooltipPrimitive from '@radix-ui/react-tooltip';
-import { type ReactElement, type ReactNode } from 'react';
+import { type ReactElement, type ReactNode, useEffect, useSyncExternalStore } from 'react';
 
-/** Spec section 9: open after 700 ms; moving between triggers within 300 ms opens at once. */
-export function TooltipProvider({ children }: { children: ReactNode }) {
-  return (
-    <TooltipPrimitive.Provider delayDuration={700} skipDelayDuration={300}>
-      {children}
-    </TooltipPrimitive.Provider>
+/*
+ * A tooltip only repeats a button's spoken name (its aria-label), so the first screen does not wait
+ * for one: Radix's tooltip and Floating UI (about 14 kB on the wire) come once the screen is drawn
+ * (docs/benchmarks.md, the first screen's JavaScript). Until then, and if that file cannot be
+ * fetched (offline without the service worker), the button is drawn without it. Not lazyComponent:
+ * a failed fetch here leaves the plain button, it does not stand in for a screen.
+ */
+type Radix = typeof import('./radix-tooltip');
+let radix: Radix | undefined;
+let pending: Promise<void> | undefined;
+const listeners = new Set<() => void>();
+
+function load() {
+  pending ??= import('./radix-tooltip').then(
+    (module) => {
+      radix = module;
+      for (const listener of listeners) listener();
+    },
+    () => {
+      pending = undefined;
+    },
   );
 }
 
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+};
+const useRadix = () => useSyncExternalStore(subscribe, () => radix);
+
+/**
+ * Holds the tooltips of a group of buttons (spec section 9: open after 700 ms; moving between
+ * the group's triggers within 300 ms opens at once). Its children are drawn again once the
+ * tooltips' code is here: put it around the buttons only, not around a field or a form.
+ */
+export function TooltipProvider({ children }: { children: ReactNode }) {
+  const module = useRadix();
+  useEffect(() => {
+    if (radix) return;
+    // After the screen's own work: the tooltips are for a pointer that rests on a button.
+    const idle = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 200));
+    idle(load);
+  }, []);
+  return module ? <module.RadixTooltipProvider>{children}</module.RadixTooltipProvider> : children;
+}
+
+/** A button's tooltip, inside a TooltipProvider. */
 export function Tooltip({ content, children }: { content: ReactNode; children: ReactElement }) {
-  return (
-    <TooltipPrimitive.Root>
-      <TooltipPrimitive.Trigger asChild>{children}</TooltipPrimitive.Trigger>
-      <TooltipPrimitive.Portal>
-        <TooltipPrimitive.Content
-          sideOffset={4}
-          className="z-[70] rounded-md bg-slate-900 px-2 py-1 text-xs text-white shadow"
-        >
-          {content}
-          <TooltipPrimitive.Arrow className="fill-slate-900" />
-        </TooltipPrimitive.Content>
-      </TooltipPrimitive.Portal>
-    </TooltipPrimitive.Root>
-  );
+  const module = useRadix();
+  return module ? <module.RadixTooltip content={content}>{children}</module.RadixTooltip> : children;
 }

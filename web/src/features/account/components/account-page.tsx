@@ -1,11 +1,12 @@
 import { authMessages, type TotpProof, type TotpSetup, type TotpStatus } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { KeyRound, ShieldAlert, ShieldCheck } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, Suspense, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
+import { lazyComponent } from '../../../components/ui/lazy-component';
 import { LoadError } from '../../../components/ui/load-error';
 import { QrCode } from '../../../components/ui/qr-code';
 import { Skeleton } from '../../../components/ui/skeleton';
@@ -19,7 +20,12 @@ import {
   useTotpEnable,
   useTotpSetup,
 } from '../api/totp';
-import { PasswordCard } from './password-card';
+
+// The password form (the form library and its checks) comes once the screen is drawn.
+const PasswordCard = lazyComponent(
+  () => import('./password-card'),
+  (m) => m.PasswordCard,
+);
 
 const failed = (title: string) => (error: Error) =>
   toast({ title, description: errorMessage(error), variant: 'destructive' });
@@ -55,7 +61,11 @@ export function AccountPage({ external }: { external: boolean }) {
       ) : (
         <EnrolCard status={status.data} onCodes={setCodes} />
       )}
-      {external ? null : <PasswordCard />}
+      {external ? null : (
+        <Suspense fallback={<Skeleton className="h-96" aria-label="Loading the password form" />}>
+          <PasswordCard />
+        </Suspense>
+      )}
     </div>
   );
 }

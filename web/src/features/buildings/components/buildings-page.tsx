@@ -9,7 +9,7 @@ import { Card } from '../../../components/ui/card';
 import { lazyComponent } from '../../../components/ui/lazy-component';
 import { LoadError } from '../../../components/ui/load-error';
 import { SearchInput } from '../../../components/ui/search-input';
-import { Tooltip } from '../../../components/ui/tooltip';
+import { Tooltip, TooltipProvider } from '../../../components/ui/tooltip';
 import { VirtualList } from '../../../components/ui/virtual-list';
 import { saveOutcome } from '../../../components/ui/save-outcome';
 import { ProblemsBanner } from '../../../components/health/problems-banner';
@@ -126,11 +126,13 @@ function Heading({ onAdd }: { onAdd: () => void }) {
     <>
       <div className="flex items-center justify-between gap-3">
         <h1 className="text-2xl font-bold text-slate-900">Campus Buildings</h1>
-        <Tooltip content="Add building">
-          <Button size="round" aria-label="Add building" onClick={onAdd}>
-            <Plus aria-hidden className="h-6 w-6" />
-          </Button>
-        </Tooltip>
+        <TooltipProvider>
+          <Tooltip content="Add building">
+            <Button size="round" aria-label="Add building" onClick={onAdd}>
+              <Plus aria-hidden className="h-6 w-6" />
+            </Button>
+          </Tooltip>
+        </TooltipProvider>
       </div>
       <ProblemsBanner />
       <Link

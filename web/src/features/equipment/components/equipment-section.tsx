@@ -1,49 +1,39 @@
 import { type Equipment } from '@cm/contracts';
+import type { Panel } from './equipment-dialog';
 import { useQuery } from '@tanstack/react-query';
 import { ChevronRight } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { HealthBadge } from '../../../components/health/health-badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { LoadError } from '../../../components/ui/load-error';
 import { lazyComponent } from '../../../components/ui/lazy-component';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { PendingTag } from '../../../components/ui/pending-tag';
-import { saveOutcome } from '../../../components/ui/save-outcome';
-import { equipmentListQuery, useBuildingEquipment, useDeleteEquipment } from '../api/equipment';
+import { equipmentListQuery } from '../api/equipment';
 import { useNow } from '../../../lib/use-now';
 import { checkedAgo, lastCheckedAt } from '../lib/checked-ago';
-import { probeTypeLabels } from '../lib/probe-form';
 import { draftKeyOf } from '../../../lib/offline/drafts';
 import { useRequestedForm } from '../../../lib/offline/requested-form';
-import { EquipmentTimeline } from './equipment-timeline';
-import { HealthPanel } from './health-panel';
 import { RoomCheck } from './room-check';
 import { usePendingChecks } from '../api/room-check';
 import { StatusIndicator } from './status-indicator';
-import { FactList } from './fact-list';
 
-// The form's code comes once the room is drawn, not with it: it waits for Add or Edit.
-const EquipmentForm = lazyComponent(
-  () => import('./equipment-form'),
-  (m) => m.EquipmentForm,
+/**
+ * The dialog (an equipment's details, its health and timeline, and the form) comes once the room
+ * is drawn, not with it: mounted closed with the section, it is there before a card is tapped.
+ */
+const EquipmentDialog = lazyComponent(
+  () => import('./equipment-dialog'),
+  (m) => m.EquipmentDialog,
 );
-
-type Panel =
-  | { kind: 'closed' }
-  | { kind: 'add' }
-  | { kind: 'details'; equipment: Equipment }
-  | { kind: 'edit'; equipment: Equipment };
 
 /** The equipment of a room: cards, adding, and a details dialog to edit or delete. */
 export function EquipmentSection({ roomId }: { roomId: string }) {
-  useEffect(() => EquipmentForm.preload(), []);
   const list = useQuery(equipmentListQuery(roomId));
   const [panel, setPanel] = useState<Panel>({ kind: 'closed' });
   const checking = usePendingChecks(roomId);
   useRequestedForm(draftKeyOf('equipment', undefined, roomId), () => setPanel({ kind: 'add' }));
-  const close = () => setPanel({ kind: 'closed' });
   const add = () => setPanel({ kind: 'add' });
 
   return (
@@ -83,26 +73,9 @@ export function EquipmentSection({ roomId }: { roomId: string }) {
           ))}
         </ul>
       )}
-      <Dialog open={panel.kind !== 'closed'} onOpenChange={(open) => !open && close()}>
-        {panel.kind === 'add' ? (
-          <DialogContent title="Add Equipment">
-            <EquipmentForm roomId={roomId} onDone={close} />
-          </DialogContent>
-        ) : panel.kind === 'edit' ? (
-          <DialogContent title="Edit Equipment">
-            <EquipmentForm roomId={roomId} equipment={panel.equipment} onDone={close} />
-          </DialogContent>
-        ) : panel.kind === 'details' ? (
-          <DialogContent title="Equipment Details">
-            <EquipmentDetails
-              roomId={roomId}
-              equipment={panel.equipment}
-              onEdit={() => setPanel({ kind: 'edit', equipment: panel.equipment })}
-              onDeleted={close}
-            />
-          </DialogContent>
-        ) : null}
-      </Dialog>
+      <Suspense fallback={null}>
+        <EquipmentDialog roomId={roomId} panel={panel} onPanel={setPanel} />
+      </Suspense>
     </section>
   );
 }
@@ -146,63 +119,5 @@ function EquipmentCard({ equipment, checking, onOpen }: EquipmentCardProps) {
       <StatusIndicator status={equipment.status} className="shrink-0" />
       <ChevronRight aria-hidden className="h-5 w-5 shrink-0 text-slate-400" />
     </button>
-  );
-}
-
-interface EquipmentDetailsProps {
-  roomId: string;
-  equipment: Equipment;
-  onEdit: () => void;
-  onDeleted: () => void;
-}
-
-function EquipmentDetails({ roomId, equipment, onEdit, onDeleted }: EquipmentDetailsProps) {
-  const remove = useDeleteEquipment();
-  const confirmDelete = () => {
-    if (!window.confirm('Are you sure you want to delete this equipment?')) return;
-    remove.mutate(
-      { equipment, roomId },
-      saveOutcome({
-        done: 'Equipment deleted successfully',
-        failed: 'Failed to delete equipment',
-        onDone: onDeleted,
-      }),
-    );
-  };
-  const upstreamId = equipment.upstreamEquipmentId;
-  const building = useBuildingEquipment(roomId, upstreamId !== null);
-  const upstream = building.data?.find((e) => e.id === upstreamId);
-  const rows: [string, string | null][] = [
-    ['Type', equipment.type],
-    ['Model', equipment.model],
-    ['Serial Number', equipment.serialNumber],
-    ['IP Address', equipment.ipAddress],
-    ['Upstream Device', upstream ? `${upstream.name} (${upstream.roomName})` : upstreamId ? '…' : null],
-    ['Health Probe', probeTypeLabels[equipment.probe?.type ?? 'icmp']],
-  ];
-  return (
-    <div className="space-y-4">
-      <div className="flex items-start justify-between gap-3">
-        <p className="min-w-0 text-base font-semibold break-words text-slate-900">{equipment.name}</p>
-        <StatusIndicator status={equipment.status} className="shrink-0" />
-      </div>
-      <FactList rows={rows.map(([label, value]) => [label, value || '—'])} />
-      {equipment.notes ? (
-        <div className="space-y-1">
-          <p className="text-sm text-slate-600">Notes</p>
-          <p className="text-sm whitespace-pre-wrap text-slate-900">{equipment.notes}</p>
-        </div>
-      ) : null}
-      <HealthPanel probe={equipment.probe} health={equipment.health} />
-      <EquipmentTimeline equipmentId={equipment.id} />
-      <div className="flex gap-2 pt-2">
-        <Button variant="destructive" className="flex-1" disabled={remove.isPending} onClick={confirmDelete}>
-          {remove.isPending ? 'Deleting...' : 'Delete'}
-        </Button>
-        <Button className="flex-1" onClick={onEdit}>
-          Edit
-        </Button>
-      </div>
-    </div>
   );
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { FormActions } from '../../../components/form/form-actions';
 import { SelectField } from '../../../components/form/select-field';
 import { TextField } from '../../../components/form/text-field';
+import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { saveOutcome } from '../../../components/ui/save-outcome';
@@ -117,5 +118,26 @@ export function MaintenanceWindowForm({ targets, onDone }: MaintenanceWindowForm
         onCancel={onDone}
       />
     </form>
+  );
+}
+
+/** The form in its dialog, as the room's maintenance section opens it (a chunk of its own). */
+export function MaintenanceWindowDialog({
+  open,
+  onOpenChange,
+  targets,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  targets: MaintenanceTargets;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      {open ? (
+        <DialogContent title="Add Maintenance Window">
+          <MaintenanceWindowForm targets={targets} onDone={() => onOpenChange(false)} />
+        </DialogContent>
+      ) : null}
+    </Dialog>
   );
 }

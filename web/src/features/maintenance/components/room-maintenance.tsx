@@ -1,11 +1,10 @@
 import { type MaintenanceWindow, maintenanceTargetOf } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { Trash2, Wrench } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { LoadError } from '../../../components/ui/load-error';
 import { type MaintenanceTargets } from './maintenance-window-form';
 import { lazyComponent } from '../../../components/ui/lazy-component';
@@ -15,10 +14,11 @@ import { roomWindowsQuery, useDeleteMaintenanceWindow } from '../api/maintenance
 import { currentWindows, formatSpan, formatWhen, maintenanceUntil } from '../lib/windows';
 import { useNow } from '../../../lib/use-now';
 
-// The form's code comes once the room is drawn, not with it: it waits for Add or Edit.
-const MaintenanceWindowForm = lazyComponent(
+// The form's code and its dialog come once the room is drawn, not with it: mounted closed with
+// the section, they are here before Add Window is tapped.
+const MaintenanceWindowDialog = lazyComponent(
   () => import('./maintenance-window-form'),
-  (m) => m.MaintenanceWindowForm,
+  (m) => m.MaintenanceWindowDialog,
 );
 
 /** How soon a window that begins or ends shows so on an open screen. */
@@ -66,7 +66,6 @@ export function MaintenanceSection({
   from,
   targets,
 }: RoomWindowsProps & { targets: MaintenanceTargets }) {
-  useEffect(() => MaintenanceWindowForm.preload(), []);
   const windows = useQuery(roomWindowsQuery(roomId, from));
   const now = useNow(TICK_MS);
   const [adding, setAdding] = useState(false);
@@ -102,13 +101,9 @@ export function MaintenanceSection({
           ))}
         </ul>
       )}
-      <Dialog open={adding} onOpenChange={setAdding}>
-        {adding ? (
-          <DialogContent title="Add Maintenance Window">
-            <MaintenanceWindowForm targets={targets} onDone={() => setAdding(false)} />
-          </DialogContent>
-        ) : null}
-      </Dialog>
+      <Suspense fallback={null}>
+        <MaintenanceWindowDialog open={adding} onOpenChange={setAdding} targets={targets} />
+      </Suspense>
     </section>
   );
 }

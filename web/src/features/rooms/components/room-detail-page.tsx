@@ -1,57 +1,49 @@
 import { MAX_UPLOAD_BYTES, type Room } from '@cm/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { QrCode, Trash2 } from 'lucide-react';
-import { type ComponentProps, type ReactNode, Suspense, useState } from 'react';
+import { QrCode } from 'lucide-react';
+import { type ReactNode, Suspense, useState } from 'react';
 import { Button } from '../../../components/ui/button';
-import { FullScreenViewer } from '../../../components/ui/full-screen-viewer';
+import { lazyComponent } from '../../../components/ui/lazy-component';
 import { LoadError } from '../../../components/ui/load-error';
 import { NotFound } from '../../../components/ui/not-found';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { toast } from '../../../components/ui/use-toast';
-import { lazyComponent } from '../../../components/ui/lazy-component';
 import { PendingTag } from '../../../components/ui/pending-tag';
 import { ApiError } from '../../../lib/api';
 import { isQueued } from '../../../lib/offline/markers';
 // With the screen: a picture is kept offline, when a chunk fetched then would not arrive.
 import { queueableUpload } from '../../../lib/offline/queueable-upload';
 import { type RoomAttachmentField, roomQuery, useAttachToRoom } from '../api/rooms';
-import { ConnectionDetails } from './connection-details';
+import { attachments } from '../lib/attachment-words';
 import { RoomFormDialog } from './room-form-dialog';
-import { RoomQrDialog } from './room-qr-dialog';
 import { RoomPhoto, RoomTiles } from './room-tiles';
 
-// Spec section 8: "{what} uploaded successfully" after a detail-page upload. Removing is ours
-// (docs/spec-differences.md).
-const attachments: Record<RoomAttachmentField, { what: string; dialogTitle: string; removeLabel: string }> = {
-  imageUrl: { what: 'Room photo', dialogTitle: 'Change Room Photo', removeLabel: 'Remove Room Photo' },
-  wiringDiagramUrl: {
-    what: 'Wiring diagram',
-    dialogTitle: 'Upload Wiring Diagram',
-    removeLabel: 'Remove Wiring Diagram',
-  },
-  seatingLayoutUrl: {
-    what: 'Seating layout',
-    dialogTitle: 'Upload Seating Layout',
-    removeLabel: 'Remove Seating Layout',
-  },
-};
-
-/**
- * The upload dialog's code (the picker, the upload, the offline keeping) comes after the screen is
- * drawn, not with it: mounted closed with the screen, it is there by the time a picture is tapped.
+/*
+ * What the first look at a room does not need comes once it is drawn (issue 37's 120 kB): the
+ * connection notes (their type select), the upload dialog, the QR label and the pictures' full
+ * screen views. The dialogs and views are mounted closed with the screen, so they are here before
+ * they are opened, offline too.
  */
-const ImageUploadDialogCode = lazyComponent(
+const ConnectionDetails = lazyComponent(
+  () => import('./connection-details'),
+  (m) => m.ConnectionDetails,
+);
+const ImageUploadDialog = lazyComponent(
   () => import('../../../components/upload/image-upload-dialog'),
   (m) => m.ImageUploadDialog,
 );
-
-function RoomImageUploadDialog(props: ComponentProps<typeof ImageUploadDialogCode>) {
-  return (
-    <Suspense fallback={null}>
-      <ImageUploadDialogCode {...props} />
-    </Suspense>
-  );
-}
+const RoomQrDialog = lazyComponent(
+  () => import('./room-qr-dialog'),
+  (m) => m.RoomQrDialog,
+);
+const WiringDiagramView = lazyComponent(
+  () => import('./room-viewers'),
+  (m) => m.WiringDiagramView,
+);
+const SeatingLayoutView = lazyComponent(
+  () => import('./room-viewers'),
+  (m) => m.SeatingLayoutView,
+);
 
 interface RoomDetailPageProps {
   roomId: string;
@@ -92,10 +84,17 @@ export function RoomDetailPage({
   const remove = (field: RoomAttachmentField) => {
     if (removeAttachment(data, field)) setViewing(null);
   };
-  const replace = (field: RoomAttachmentField) => () => {
-    setViewing(null);
-    setUploading(field);
-  };
+  /** The full screen view of a picture, with Replace and Remove. */
+  const viewer = (which: 'wiring' | 'seating', field: RoomAttachmentField) => ({
+    room: data,
+    open: viewing === which,
+    onOpenChange: (open: boolean) => setViewing(open ? which : null),
+    onReplace: () => {
+      setViewing(null);
+      setUploading(field);
+    },
+    onRemove: () => remove(field),
+  });
 
   return (
     <div className="space-y-5">
@@ -116,35 +115,33 @@ export function RoomDetailPage({
         onSeating={() => (data.seatingLayoutUrl ? setViewing('seating') : setUploading('seatingLayoutUrl'))}
       />
       {maintenance}
-      <ConnectionDetails />
+      <ConnectionNotes />
       {equipment}
       {changes}
-      <RoomImageUploadDialog
-        open={uploading !== null}
-        onOpenChange={(open) => !open && setUploading(null)}
-        title={uploading ? attachments[uploading].dialogTitle : ''}
-        maxBytes={MAX_UPLOAD_BYTES}
-        onUploaded={(path) => (uploading ? attachUploaded(data, uploading, path) : undefined)}
-        onKeep={(file) => (uploading ? keepUpload(data, uploading, file) : Promise.resolve())}
-      />
-      <RoomQrDialog room={data} open={showingQr} onOpenChange={setShowingQr} />
-      <RoomFormDialog open={editing} onOpenChange={setEditing} buildingId={data.buildingId} room={data} />
-      <WiringDiagramView
-        room={data}
-        open={viewing === 'wiring'}
-        onOpenChange={(open) => setViewing(open ? 'wiring' : null)}
-        onReplace={replace('wiringDiagramUrl')}
-        onRemove={() => remove('wiringDiagramUrl')}
-      />
-      <SeatingLayoutView
-        room={data}
-        equipmentCount={equipmentCount}
-        open={viewing === 'seating'}
-        onOpenChange={(open) => setViewing(open ? 'seating' : null)}
-        onReplace={replace('seatingLayoutUrl')}
-        onRemove={() => remove('seatingLayoutUrl')}
-      />
+      <Suspense fallback={null}>
+        <ImageUploadDialog
+          open={uploading !== null}
+          onOpenChange={(open) => !open && setUploading(null)}
+          title={uploading ? attachments[uploading].dialogTitle : ''}
+          maxBytes={MAX_UPLOAD_BYTES}
+          onUploaded={(path) => (uploading ? attachUploaded(data, uploading, path) : undefined)}
+          onKeep={(file) => (uploading ? keepUpload(data, uploading, file) : Promise.resolve())}
+        />
+        <RoomQrDialog room={data} open={showingQr} onOpenChange={setShowingQr} />
+        <RoomFormDialog open={editing} onOpenChange={setEditing} buildingId={data.buildingId} room={data} />
+        <WiringDiagramView {...viewer('wiring', 'wiringDiagramUrl')} />
+        <SeatingLayoutView {...viewer('seating', 'seatingLayoutUrl')} equipmentCount={equipmentCount} />
+      </Suspense>
     </div>
+  );
+}
+
+/** The visit's connection notes, whose code (and its type select) comes after the room is drawn. */
+function ConnectionNotes() {
+  return (
+    <Suspense fallback={<Skeleton className="h-40" aria-label="Loading connection details" />}>
+      <ConnectionDetails />
+    </Suspense>
   );
 }
 
@@ -206,104 +203,6 @@ function RoomHeading({ room, onQrLabel }: { room: Room; onQrLabel: () => void })
         QR label
       </Button>
     </div>
-  );
-}
-
-interface SubViewProps {
-  room: Room;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-  onReplace: () => void;
-  onRemove: () => void;
-}
-
-const replaceButton = (onReplace: () => void) => (
-  <button
-    type="button"
-    onClick={onReplace}
-    className="min-h-11 rounded-lg px-3 font-medium text-white/90 hover:bg-white/10"
-  >
-    Replace
-  </button>
-);
-
-/** Under the picture rather than beside Close, where the title would lose its words. */
-const removeButton = (onRemove: () => void, label: string) => (
-  <button
-    type="button"
-    onClick={onRemove}
-    className="flex min-h-11 w-full items-center justify-center gap-2 rounded-lg border border-red-300/60 px-3 font-medium text-red-200 hover:bg-white/10"
-  >
-    <Trash2 aria-hidden className="h-5 w-5" />
-    {label}
-  </button>
-);
-
-/** Spec section 2: the Wiring Diagram sub-view. */
-function WiringDiagramView({ room, open, onOpenChange, onReplace, onRemove }: SubViewProps) {
-  return (
-    <FullScreenViewer
-      open={open}
-      onOpenChange={onOpenChange}
-      title="Wiring Diagram"
-      actions={replaceButton(onReplace)}
-    >
-      {room.wiringDiagramUrl ? (
-        <div className="space-y-4">
-          <img
-            src={room.wiringDiagramUrl}
-            alt={`Wiring diagram of ${room.name}`}
-            className="mx-auto max-h-[80dvh] w-full rounded-lg bg-white object-contain"
-          />
-          {removeButton(onRemove, attachments.wiringDiagramUrl.removeLabel)}
-        </div>
-      ) : null}
-    </FullScreenViewer>
-  );
-}
-
-/** Spec section 2: the Seating Layout sub-view, with the room's seating facts. */
-function SeatingLayoutView({
-  room,
-  equipmentCount,
-  open,
-  onOpenChange,
-  onReplace,
-  onRemove,
-}: SubViewProps & { equipmentCount: number | undefined }) {
-  const facts: [string, string][] = [
-    ['Total Seats', String(room.capacity)],
-    ['Equipment', equipmentCount === undefined ? '…' : String(equipmentCount)],
-    ['Room Size', room.roomSize || 'Not specified'],
-    ['Layout Style', room.type],
-    ['ADA Accessible', room.isAdaAccessible === 1 ? 'Yes' : 'No'],
-  ];
-  return (
-    <FullScreenViewer
-      open={open}
-      onOpenChange={onOpenChange}
-      title="Seating Layout"
-      actions={replaceButton(onReplace)}
-    >
-      <div className="space-y-4">
-        {room.seatingLayoutUrl ? (
-          <img
-            src={room.seatingLayoutUrl}
-            alt={`Seating layout of ${room.name}`}
-            className="mx-auto max-h-[60dvh] w-full rounded-lg bg-white object-contain"
-          />
-        ) : null}
-        {room.seatingLayoutUrl ? removeButton(onRemove, attachments.seatingLayoutUrl.removeLabel) : null}
-        <dl className="grid grid-cols-2 gap-2" aria-label="Seating facts">
-          {facts.map(([label, value]) => (
-            <div key={label} className="rounded-lg bg-white/10 p-3">
-              <dt className="text-sm text-white/70">{label}</dt>
-              <dd className="text-lg font-semibold break-words">{value}</dd>
-            </div>
-          ))}
-        </dl>
-      </div>
-    </FullScreenViewer>
   );
 }
 

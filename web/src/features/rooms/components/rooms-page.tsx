@@ -8,7 +8,7 @@ import { Card } from '../../../components/ui/card';
 import { LoadError } from '../../../components/ui/load-error';
 import { NotFound } from '../../../components/ui/not-found';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { Tooltip } from '../../../components/ui/tooltip';
+import { Tooltip, TooltipProvider } from '../../../components/ui/tooltip';
 import { saveOutcome } from '../../../components/ui/save-outcome';
 import { ApiError } from '../../../lib/api';
 import { useScrollMemory } from '../../../lib/remembered';
@@ -94,20 +94,22 @@ function RoomsHeading({ buildingId, name, onAdd }: { buildingId: string; name?: 
         <Skeleton className="h-8 w-2/3" />
       )}
       <div className="flex shrink-0 gap-2">
-        <Tooltip content="Print QR labels">
-          <Link
-            href={`/buildings/${buildingId}/labels`}
-            aria-label="Print QR labels"
-            className={buttonClass({ variant: 'outline', size: 'round' })}
-          >
-            <Printer aria-hidden className="h-6 w-6" />
-          </Link>
-        </Tooltip>
-        <Tooltip content="Add room">
-          <Button size="round" aria-label="Add room" onClick={onAdd}>
-            <Plus aria-hidden className="h-6 w-6" />
-          </Button>
-        </Tooltip>
+        <TooltipProvider>
+          <Tooltip content="Print QR labels">
+            <Link
+              href={`/buildings/${buildingId}/labels`}
+              aria-label="Print QR labels"
+              className={buttonClass({ variant: 'outline', size: 'round' })}
+            >
+              <Printer aria-hidden className="h-6 w-6" />
+            </Link>
+          </Tooltip>
+          <Tooltip content="Add room">
+            <Button size="round" aria-label="Add room" onClick={onAdd}>
+              <Plus aria-hidden className="h-6 w-6" />
+            </Button>
+          </Tooltip>
+        </TooltipProvider>
       </div>
     </div>
   );

@@ -1,12 +1,7 @@
-import {
-  type ScheduleLocationMapping,
-  type ScheduleSource,
-  scheduleSourceSchema,
-  type ScheduleSourceInput,
-} from '@cm/contracts';
+import { type ScheduleLocationMapping, type ScheduleSourceInput } from '@cm/contracts';
 import { apiRoutes } from '../../../lib/api-routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiJson, apiQuery, fetchText, queryKeyOf, uploadDeadlineMs } from '../../../lib/api';
+import { apiJson, apiQuery, queryKeyOf } from '../../../lib/api';
 
 export const scheduleSourcesQuery = apiQuery(apiRoutes.listScheduleSources);
 export const unmatchedLocationsQuery = apiQuery(apiRoutes.listScheduleLocations, { unmatched: 'true' });
@@ -28,7 +23,8 @@ const locationsKey = queryKeyOf(apiRoutes.listScheduleLocations);
 const roomsKey = ['/api/rooms'];
 
 /** After a change of sources, files or mappings: the lists, the locations and the rooms' classes. */
-function useRefresh() {
+/** Reads again what a change of a source touches: the sources, the places and the rooms. */
+export function useRefreshSchedules() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
@@ -39,7 +35,7 @@ function useRefresh() {
 }
 
 export function useSaveScheduleSource() {
-  const refresh = useRefresh();
+  const refresh = useRefreshSchedules();
   return useMutation({
     mutationFn: ({ id, body }: { id?: string; body: ScheduleSourceInput }) =>
       id === undefined
@@ -50,36 +46,15 @@ export function useSaveScheduleSource() {
 }
 
 export function useDeleteScheduleSource() {
-  const refresh = useRefresh();
+  const refresh = useRefreshSchedules();
   return useMutation({
     mutationFn: (id: string) => apiJson(apiRoutes.deleteScheduleSource, { id }),
     onSuccess: refresh,
   });
 }
 
-/** Sends a timetable file; a file with errors is answered 422 with each error by line. */
-export async function uploadScheduleFile(id: string, file: File): Promise<ScheduleSource> {
-  const form = new FormData();
-  form.append('file', file);
-  const { res, text } = await fetchText(
-    apiRoutes.uploadScheduleFile.path.replace(':id', encodeURIComponent(id)),
-    { method: apiRoutes.uploadScheduleFile.method, body: form, credentials: 'include' },
-    uploadDeadlineMs(file.size) + 30_000,
-  );
-  if (!res.ok) throw new ApiError(res.status, text, res.statusText);
-  return scheduleSourceSchema.parse(JSON.parse(text));
-}
-
-export function useUploadScheduleFile() {
-  const refresh = useRefresh();
-  return useMutation({
-    mutationFn: ({ id, file }: { id: string; file: File }) => uploadScheduleFile(id, file),
-    onSuccess: refresh,
-  });
-}
-
 export function useMapLocation() {
-  const refresh = useRefresh();
+  const refresh = useRefreshSchedules();
   return useMutation({
     mutationFn: (mapping: ScheduleLocationMapping) =>
       apiJson(apiRoutes.mapScheduleLocation, undefined, mapping),

@@ -9,7 +9,8 @@ import { LoadError } from '../../../components/ui/load-error';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { toast } from '../../../components/ui/use-toast';
 import { errorMessage, fieldErrorsOf } from '../../../lib/api';
-import { scheduleSourcesQuery, useDeleteScheduleSource, useUploadScheduleFile } from '../api/schedules';
+import { scheduleSourcesQuery, useDeleteScheduleSource } from '../api/schedules';
+import { useUploadScheduleFile } from '../api/schedule-upload';
 import { ScheduleSourceForm } from './schedule-source-form';
 import { UnmatchedLocations } from './unmatched-locations';
 

@@ -8,16 +8,44 @@ import {
   type UserUpdate,
   userUpdateSchema,
 } from '@cm/contracts';
+import { type ReactNode, Suspense } from 'react';
 import { type z } from 'zod';
 import { SwitchField } from '../../../components/form/switch-field';
 import { SelectField } from '../../../components/form/select-field';
 import { FormActions } from '../../../components/form/form-actions';
 import { TextField } from '../../../components/form/text-field';
+import { Dialog, DialogContent } from '../../../components/ui/dialog';
+import { Skeleton } from '../../../components/ui/skeleton';
 import { toast } from '../../../components/ui/use-toast';
 import { errorMessage } from '../../../lib/api';
 import { type SchemaFormProps, useSchemaForm } from '../../../lib/form';
 import { maxLengthsOf } from '../../../lib/text-limit';
 import { useSaveUser } from '../api/users';
+
+/** The users screen's form: closed, or open to add a user or edit one. */
+export type UserFormState = { open: false } | { open: true; user?: User };
+
+/** The form in its dialog, with the user's recent changes under it when editing (`changesOf`). */
+export function UserFormDialog({
+  form,
+  onClose,
+  changesOf,
+}: {
+  form: UserFormState;
+  onClose: () => void;
+  changesOf?: (userId: string) => ReactNode;
+}) {
+  return (
+    <Dialog open={form.open} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent title={form.open && form.user ? 'Edit User' : 'Add User'}>
+        {form.open ? <UserForm user={form.user} onDone={onClose} /> : null}
+        {form.open && form.user && changesOf ? (
+          <Suspense fallback={<Skeleton className="h-16 w-full" />}>{changesOf(form.user.id)}</Suspense>
+        ) : null}
+      </DialogContent>
+    </Dialog>
+  );
+}
 
 /** What the form holds; the edit schema reads it as the create schema does, bar the password. */
 type UserFormValues = z.input<typeof userUpdateSchema>;

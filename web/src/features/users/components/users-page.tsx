@@ -5,17 +5,25 @@ import { type ReactNode, Suspense, useState } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { EditDeleteButtons } from '../../../components/ui/edit-delete-buttons';
+import { lazyComponent } from '../../../components/ui/lazy-component';
 import { LoadError } from '../../../components/ui/load-error';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { Tooltip } from '../../../components/ui/tooltip';
+import { Tooltip, TooltipProvider } from '../../../components/ui/tooltip';
 import { toast } from '../../../components/ui/use-toast';
 import { ApiError, errorMessage } from '../../../lib/api';
 import { useClearSignInLock, useDeleteUser, useResetTotp, usersQuery } from '../api/users';
-import { UserForm } from './user-form';
+import type { UserFormState as FormState } from './user-form';
 
-type FormState = { open: false } | { open: true; user?: User };
+/**
+ * The user form's dialog, whose code (the form library, the schemas' checks, the select and the
+ * switch) comes after the list is drawn: mounted closed with the screen, it is there by the time
+ * Add or Edit is tapped.
+ */
+const UserFormDialog = lazyComponent(
+  () => import('./user-form'),
+  (m) => m.UserFormDialog,
+);
 
 const fullName = (u: User) => [u.firstName, u.lastName].filter(Boolean).join(' ');
 
@@ -34,11 +42,13 @@ export function UsersPage({ changesOf }: { changesOf?: (userId: string) => React
     <div className="space-y-4">
       <div className="flex items-center justify-between gap-3">
         <h1 className="text-2xl font-bold text-slate-900">User Management</h1>
-        <Tooltip content="Add user">
-          <Button size="round" aria-label="Add user" onClick={() => setForm({ open: true })}>
-            <Plus aria-hidden className="h-6 w-6" />
-          </Button>
-        </Tooltip>
+        <TooltipProvider>
+          <Tooltip content="Add user">
+            <Button size="round" aria-label="Add user" onClick={() => setForm({ open: true })}>
+              <Plus aria-hidden className="h-6 w-6" />
+            </Button>
+          </Tooltip>
+        </TooltipProvider>
       </div>
       {users.isPending ? (
         <div role="status" aria-busy="true" aria-label="Loading users" className="space-y-2">
@@ -59,14 +69,9 @@ export function UsersPage({ changesOf }: { changesOf?: (userId: string) => React
           ))}
         </ul>
       )}
-      <Dialog open={form.open} onOpenChange={(open) => !open && setForm({ open: false })}>
-        <DialogContent title={form.open && form.user ? 'Edit User' : 'Add User'}>
-          {form.open ? <UserForm user={form.user} onDone={() => setForm({ open: false })} /> : null}
-          {form.open && form.user && changesOf ? (
-            <Suspense fallback={<Skeleton className="h-16 w-full" />}>{changesOf(form.user.id)}</Suspense>
-          ) : null}
-        </DialogContent>
-      </Dialog>
+      <Suspense fallback={null}>
+        <UserFormDialog form={form} onClose={() => setForm({ open: false })} changesOf={changesOf} />
+      </Suspense>
     </div>
   );
 }
