@@ -66,6 +66,21 @@ describe('web app: offline edits, conflicts and drafts', () => {
   const waiting = (count: number) =>
     page.getByRole('button', { name: `${count} ${count === 1 ? 'change' : 'changes'} waiting` });
   const offlineBanner = () => page.getByRole('status').filter({ hasText: 'You are offline.' });
+  /**
+   * Loses the signal once the code the screen fetches after its first draw (its dialogs, and the
+   * forms they fetch in turn) has arrived, as on a phone that stayed on the screen a moment: these
+   * tests block service workers, so nothing else would bring that code offline.
+   */
+  const goOffline = async () => {
+    const fetchedCode = () =>
+      page.evaluate<number>(
+        `performance.getEntriesByType('resource').filter((e) => e.name.includes('/assets/')).length`,
+      );
+    for (let last = -1, now = await fetchedCode(); now !== last; last = now, now = await fetchedCode())
+      await page.waitForTimeout(1000);
+    await page.context().setOffline(true);
+    await offlineBanner().waitFor();
+  };
   const buildingsNamed = async (name: string) =>
     (await web.api<Building[]>('GET', '/api/buildings')).filter((b) => b.name === name);
 
@@ -82,8 +97,7 @@ describe('web app: offline edits, conflicts and drafts', () => {
     await page.getByRole('heading', { name: 'B-01' }).waitFor();
     await openBuildings(tag);
     await page.getByRole('heading', { name: north.name, exact: true }).waitFor();
-    await page.context().setOffline(true);
-    await offlineBanner().waitFor();
+    await goOffline();
     expect(await page.getByText(/^Offline — data from /).isVisible()).toBe(true);
 
     await page.getByRole('button', { name: 'Add building' }).click();
@@ -156,8 +170,7 @@ describe('web app: offline edits, conflicts and drafts', () => {
     const { tag, north } = await arrange();
     await openBuildings(tag);
     await page.getByRole('heading', { name: north.name, exact: true }).waitFor();
-    await page.context().setOffline(true);
-    await offlineBanner().waitFor();
+    await goOffline();
     await page.getByRole('button', { name: `Edit ${north.name}` }).click();
     await page.getByLabel('Description').fill('Projector lamp replaced');
     await page.getByRole('button', { name: 'Save Building' }).click();
@@ -193,8 +206,7 @@ describe('web app: offline edits, conflicts and drafts', () => {
     const { room } = await arrange();
     await page.goto(`/rooms/${room.id}`);
     await page.getByRole('button', { name: 'Add First Equipment' }).waitFor();
-    await page.context().setOffline(true);
-    await offlineBanner().waitFor();
+    await goOffline();
     await page.getByRole('button', { name: 'Add First Equipment' }).click();
     const form = page.getByRole('dialog', { name: 'Add Equipment' });
     await form.getByLabel('Name *').fill('Stage camera');
@@ -299,8 +311,7 @@ describe('web app: offline edits, conflicts and drafts', () => {
     await buildingCard(south.name).waitFor();
     await page.goto(`/rooms/${room.id}`);
     await card('Lamp').waitFor();
-    await page.context().setOffline(true);
-    await offlineBanner().waitFor();
+    await goOffline();
 
     await card('Lamp').click();
     const confirmed = answerNextConfirm(page, true);
@@ -349,8 +360,7 @@ describe('web app: offline edits, conflicts and drafts', () => {
     await buildingCard(south.name).waitFor();
     await page.goto(`/rooms/${room.id}`);
     await page.getByRole('heading', { name: room.name, level: 1 }).waitFor();
-    await page.context().setOffline(true);
-    await offlineBanner().waitFor();
+    await goOffline();
     // An image by its name and type only: the server reads what it is.
     await uploadOffline({
       name: 'lamp.png',
