@@ -28,6 +28,13 @@ export async function expectNoSeriousA11yViolations(page: Page, screen: string):
   if (injected === 'undefined') await page.evaluate(axeSource());
   // A string, because this workspace compiles without the DOM's types.
   const violations = await page.evaluate<Violation[]>(`(async () => {
+    // Colours still fading (a button just enabled, a dialog opening) are judged once they have
+    // settled, not mid-way: a spinner's endless animation is not waited for, nor anything past 3 s.
+    const settling = document
+      .getAnimations()
+      .filter((a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+      .map((a) => a.finished.catch(() => undefined));
+    await Promise.race([Promise.all(settling), new Promise((resolve) => setTimeout(resolve, 3000))]);
     const result = await window.axe.run(document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
       resultTypes: ['violations'],
