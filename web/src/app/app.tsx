@@ -5,6 +5,7 @@ import { Spinner } from '../components/ui/spinner';
 import { useToasts } from '../components/ui/use-toast';
 import { useCurrentUser } from '../features/auth/api/current-user';
 import { errorMessage } from '../lib/api';
+import { useRetryWhenOnline } from '../lib/online';
 import { queryClient } from './query-client';
 import { lazyScreen } from './lazy-screen';
 import { UpdatePrompt } from './pwa/update-prompt';
@@ -80,14 +81,7 @@ function AuthGate() {
  * app says what happened and asks again by itself.
  */
 function SessionCheckFailed({ error, onRetry }: { error: Error; onRetry: () => unknown }) {
-  useEffect(() => {
-    const timer = setInterval(onRetry, 10_000);
-    window.addEventListener('online', onRetry);
-    return () => {
-      clearInterval(timer);
-      window.removeEventListener('online', onRetry);
-    };
-  }, [onRetry]);
+  useRetryWhenOnline(onRetry, 10_000);
   return (
     <main className="flex min-h-dvh flex-col items-center justify-center gap-3 p-6 text-center">
       <h1 className="text-xl font-semibold text-slate-900">Classroom Monitor is not answering</h1>

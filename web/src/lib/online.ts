@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 
 const subscribe = (listener: () => void) => {
   window.addEventListener('online', listener);
@@ -19,4 +19,20 @@ export function useOnline(): boolean {
     () => navigator.onLine,
     () => true,
   );
+}
+
+/**
+ * Asks again by itself: when the browser says the connection is back and, given `everyMs`, on a
+ * timer too (a phone's "online" is not always told, and a server that answered 503 says nothing).
+ */
+export function useRetryWhenOnline(retry: () => unknown, everyMs?: number): void {
+  useEffect(() => {
+    const again = () => void retry();
+    const timer = everyMs ? setInterval(again, everyMs) : undefined;
+    window.addEventListener('online', again);
+    return () => {
+      clearInterval(timer);
+      window.removeEventListener('online', again);
+    };
+  }, [retry, everyMs]);
 }

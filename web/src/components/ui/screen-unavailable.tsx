@@ -1,7 +1,7 @@
 import { WifiOff } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { errorMessage } from '../../lib/api';
-import { useOnline } from '../../lib/online';
+import { useOnline, useRetryWhenOnline } from '../../lib/online';
 import { Button } from './button';
 import { Card } from './card';
 import { Spinner } from './spinner';
@@ -59,10 +59,7 @@ export function ScreenUnavailable({ error, onRetry }: { error: unknown; onRetry:
     };
   }, [online]);
 
-  useEffect(() => {
-    window.addEventListener('online', onRetry);
-    return () => window.removeEventListener('online', onRetry);
-  }, [onRetry]);
+  useRetryWhenOnline(onRetry);
 
   const state = online ? probe : 'unreachable';
   if (state === 'checking') return <Spinner label="Loading the screen" className="py-16" />;
