@@ -46,7 +46,9 @@ describe('the first connection to NATS on a slow machine', () => {
     const nc = await connectPatiently({ servers: nats.url, ...natsConnectionSettings, timeout: 300 });
     closing.push(() => nc.close());
     await nc.flush();
-    expect(nats.accepted()).toBe(3);
+    // Past the two silent servers; a loaded machine may also time out a try that reached the real
+    // server (300 ms is short), which is tried again the same way.
+    expect(nats.accepted()).toBeGreaterThanOrEqual(3);
   });
 
   it('lets a service client start whose first tries time out', async () => {
@@ -61,7 +63,7 @@ describe('the first connection to NATS on a slow machine', () => {
     closing.push(() => rpc.onApplicationShutdown());
     // Nest's client connects with natsConnectionSettings' 2 s timeout; the first try gets nothing.
     await rpc.ping();
-    expect(nats.accepted()).toBe(2);
+    expect(nats.accepted()).toBeGreaterThanOrEqual(2);
   });
 
   it('gives up at its deadline when the servers never answer', async () => {
