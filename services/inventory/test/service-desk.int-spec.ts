@@ -282,9 +282,21 @@ describe('ServiceNow and Jira Service Management channels', () => {
       expect(JSON.stringify(log)).not.toMatch(/sn-app-07|internal detail/);
     });
 
-    it('says a mandatory close field is missing, and resolves once the mapping gives it', async () => {
+    it('says a mandatory close field is missing, and resolves with the close code, notes and fields the mapping gives', async () => {
       const e = await episode();
       await sent(await queue(channelId, e.alertId, 'alert.opened'));
+      const [channel] = (await send(messages.inventory.listChannels)).filter((c) => c.id === channelId);
+      const withMapping = (mapping: typeof channel.mapping) =>
+        send(messages.inventory.updateChannel, {
+          id: channelId,
+          changes: {
+            name: channel.name,
+            type: 'servicenow',
+            url: channel.url,
+            username: channel.username,
+            mapping,
+          },
+        });
       sn.mandatoryOnResolve.push('u_av_cause');
       try {
         await e.close();
@@ -294,24 +306,46 @@ describe('ServiceNow and Jira Service Management channels', () => {
             `127.0.0.1:${sn.http.port} answered HTTP 400 to resolve ${sn.incidents.at(-1)!.number} (a field it requires may be missing: check the channel's mapping)`,
           ),
         );
-        const [channel] = (await send(messages.inventory.listChannels)).filter((c) => c.id === channelId);
-        await send(messages.inventory.updateChannel, {
-          id: channelId,
-          changes: {
-            name: channel.name,
-            type: 'servicenow',
-            url: channel.url,
-            username: channel.username,
-            mapping: { ...channel.mapping, resolveFields: { u_av_cause: 'Network' } },
-          },
+        await withMapping({
+          ...channel.mapping,
+          // An instance older than Utah that closes at once: its own state, close code and notes.
+          resolveState: '7',
+          closeCode: 'Solved (Permanently)',
+          closeNotes: 'The room answers again; checked by Classroom Monitor.',
+          resolveFields: { u_av_cause: 'Network' },
         });
         await sent(id);
-        expect(sn.incidents.at(-1)).toMatchObject({
-          state: '6',
+        const incident = sn.incidents.at(-1)!;
+        const resolve = `/api/now/table/incident/${incident.sys_id}?sysparm_fields=sys_id`;
+        const patches = sn.http.requests.filter((r) => r.method === 'PATCH').map((r) => [r.path, r.body]);
+        // The attempts before the mapping gave the field went with the defaults and were refused.
+        expect(patches.length).toBeGreaterThanOrEqual(2);
+        expect(patches.slice(0, -1)).toEqual(
+          Array(patches.length - 1).fill([
+            resolve,
+            {
+              state: '6',
+              close_code: 'Solution provided',
+              close_notes: 'All devices of the room answer again (Classroom Monitor).',
+            },
+          ]),
+        );
+        expect(patches.at(-1)).toEqual([
+          resolve,
+          {
+            state: '7',
+            close_code: 'Solved (Permanently)',
+            close_notes: 'The room answers again; checked by Classroom Monitor.',
+            u_av_cause: 'Network',
+          },
+        ]);
+        expect(incident).toMatchObject({
+          state: '7',
           fields: expect.objectContaining({ u_av_cause: 'Network' }),
         });
       } finally {
         sn.mandatoryOnResolve.pop();
+        await withMapping(channel.mapping);
       }
     });
 
@@ -614,37 +648,38 @@ describe('ServiceNow and Jira Service Management channels', () => {
         expect(jira.http.requests[1].path).toBe(
           `/rest/api/3/search/jql?jql=project = "AV" AND labels = "${key}" ORDER BY created ASC&fields=status&maxResults=1`,
         );
+        /** Lines as the Atlassian Document Format has them: a paragraph each. */
+        const doc = (...lines: string[]) => ({
+          type: 'doc',
+          version: 1,
+          content: lines.map((text) => ({ type: 'paragraph', content: [{ type: 'text', text }] })),
+        });
         expect(jira.http.requests[2].body).toEqual({
           fields: {
             project: { key: 'AV' },
             issuetype: { name: '[System] Incident' },
             summary: `${e.place}: 1 of 2 devices offline`,
-            description: expect.objectContaining({ type: 'doc', version: 1 }),
+            description: doc(
+              `${e.place}: 1 of 2 devices offline, since 2026-11-24T19:59:00.000Z.`,
+              `- Display (${e.display.ipAddress}): offline`,
+              `Room in Classroom Monitor: ${appUrl}/rooms/${e.room.id}`,
+              'Raised by Classroom Monitor; it resolves this incident when the room answers again.',
+            ),
             labels: ['classroom-monitor', key],
             priority: { name: 'Medium' },
           },
         });
-        expect(issue.comments[0]).toEqual({
-          body: {
-            type: 'doc',
-            version: 1,
-            content: [
-              {
-                type: 'paragraph',
-                content: [
-                  {
-                    type: 'text',
-                    text: `Now offline: Projector (${e.projector.ipAddress}). ${e.place}: 2 of 2 devices offline.`,
-                  },
-                ],
-              },
-            ],
-          },
-          internal: true,
+        // An internal comment: JSM's property, which agents see and the customer does not.
+        expect(jira.http.requests[4].body).toEqual({
+          body: doc(`Now offline: Projector (${e.projector.ipAddress}). ${e.place}: 2 of 2 devices offline.`),
+          properties: [{ key: 'sd.public.comment', value: { internal: true } }],
         });
+        expect(issue.comments[0]).toMatchObject({ internal: true });
         expect(jira.http.requests[7].body).toEqual({
           transition: { id: '851' },
-          update: { comment: [{ add: { body: expect.objectContaining({ type: 'doc' }) } }] },
+          update: {
+            comment: [{ add: { body: doc('All devices of the room answer again (Classroom Monitor).') } }],
+          },
         });
         expect(issue.status).toBe('Resolved');
         expect(jira.issues).toHaveLength(1);
