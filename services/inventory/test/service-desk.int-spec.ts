@@ -7,7 +7,7 @@ import { DeliveryRelay } from '../src/alerting/notifications/delivery.relay';
 import { IncidentReconciler } from '../src/alerting/notifications/service-desk/incident-reconciler';
 import { IncidentRepository } from '../src/alerting/notifications/service-desk/incident.repository';
 import { channelsTestEnv, deliveryRow } from './receivers';
-import { inventoryUnderTest, sql } from './support';
+import { type Inventory, inventoryUnderTest, sql, startInventory } from './support';
 import { startFakeJira } from './support/fake-jira';
 import { startFakeServiceNow } from './support/fake-servicenow';
 
@@ -15,8 +15,9 @@ const appUrl = 'https://monitor.campus.edu';
 let rooms = 0;
 
 describe('ServiceNow and Jira Service Management channels', () => {
-  // A short send timeout, for the fake that hangs: every call here is idempotent by design.
-  const env = { ...channelsTestEnv(), ALERTS_APP_URL: appUrl, ALERTS_SEND_TIMEOUT_MS: '2000' };
+  // A short send timeout, for the fake that hangs: every call here is idempotent by design. Long
+  // enough for the other replica to try while the fake holds a create back.
+  const env = { ...channelsTestEnv(), ALERTS_APP_URL: appUrl, ALERTS_SEND_TIMEOUT_MS: '4000' };
   const inventory = inventoryUnderTest(env);
   const { send, make } = inventory;
   const row = (id: string) => deliveryRow(inventory.sut, id);
@@ -406,6 +407,72 @@ describe('ServiceNow and Jira Service Management channels', () => {
         jest.restoreAllMocks();
       }
       expect(sn.http.requests.filter((r) => r.method === 'PATCH' && r.body?.state === '6')).toHaveLength(1);
+    });
+    describe('with a second replica', () => {
+      let replica: Inventory;
+      beforeAll(async () => {
+        replica = await startInventory(inventory.namespace, env);
+      });
+      afterAll(() => replica?.close());
+
+      /** A message of the alert queued where neither replica is told of it (their relays look soon). */
+      async function queueQuietly(alertId: string, kind: DeliveryContent['kind']) {
+        const content = { kind, text: kind, alert: { id: alertId } as Alert };
+        const [id] = await inventory.sut.app
+          .get(DeliveryRepository)
+          .enqueue([{ channelId, alertId, content }]);
+        return id;
+      }
+
+      it("opens one incident when the other replica sends the alert's next message while the first is opening it", async () => {
+        const e = await episode();
+        let letGo!: () => void;
+        // The lookup answers at once; the create waits until the test lets it go.
+        sn.http.faults.push({ until: Promise.resolve() }, { until: new Promise((r) => (letGo = r)) });
+        const opened = await queue(channelId, e.alertId, 'alert.opened');
+        await eventually(() => expect(sn.http.requests.map((r) => r.method)).toEqual(['GET', 'POST']));
+        // This replica is busy with the create (its relay's round is under way): the other sends.
+        await e.setDevices([e.display, e.projector]);
+        const updated = await queueQuietly(e.alertId, 'alert.updated');
+        replica.app.get(DeliveryRelay).kick();
+        await eventually(async () =>
+          expect((await row(updated)).last_error).toBe(
+            'Another attempt is updating this incident; trying again shortly',
+          ),
+        );
+        letGo();
+        await sent(opened);
+        await sent(updated);
+        const incidents = sn.incidents.filter((i) => i.correlation_id === `cm-${e.alertId}`);
+        expect(incidents).toHaveLength(1);
+        expect(sn.http.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+        expect(incidents[0].work_notes).toEqual([
+          `Now offline: Projector (${e.projector.ipAddress}). ${e.place}: 2 of 2 devices offline.`,
+        ]);
+      });
+
+      it('retries through an outage answered 500 on both replicas, and opens one incident once it ends', async () => {
+        const e = await episode();
+        sn.http.outage = true;
+        const ids = [
+          await queueQuietly(e.alertId, 'alert.opened'),
+          await queueQuietly(e.alertId, 'alert.updated'),
+        ];
+        inventory.sut.app.get(DeliveryRelay).kick();
+        replica.app.get(DeliveryRelay).kick();
+        await eventually(async () => {
+          const rows = await Promise.all(ids.map(row));
+          expect(rows.map((r) => r.attempts >= 2)).toEqual([true, true]);
+          expect(rows.map((r) => r.last_error)).toContain(
+            `127.0.0.1:${sn.http.port} answered HTTP 500 to look the incident up`,
+          );
+        });
+        expect(sn.incidents.filter((i) => i.correlation_id === `cm-${e.alertId}`)).toEqual([]);
+        sn.http.outage = false;
+        for (const id of ids) await sent(id);
+        expect(sn.incidents.filter((i) => i.correlation_id === `cm-${e.alertId}`)).toHaveLength(1);
+        expect(sn.http.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+      });
     });
   });
 
