@@ -755,7 +755,7 @@ describe('ServiceNow and Jira Service Management channels', () => {
       }
     });
 
-    it('leaves a work item a person closed, and keeps a 401 to its status and what to check', async () => {
+    it('raises a class-time alert as High, leaves a work item a person closed, and keeps a 401 to its status and what to check', async () => {
       const jira = await startFakeJira();
       try {
         const channel = await create({
@@ -772,7 +772,10 @@ describe('ServiceNow and Jira Service Management channels', () => {
           `The test message to "AV JSM" failed: 127.0.0.1:${jira.http.port} answered HTTP 401 to read the integration account (check the username and the password or API token)`,
         );
         const e = await episode();
-        await sent(await queue(channel.id, e.alertId, 'alert.opened'));
+        // A class in the room now or soon: the priority for high, whatever the devices.
+        await sent(await queue(channel.id, e.alertId, 'alert.opened', true));
+        const created = jira.http.requests.find((r) => r.method === 'POST' && r.path === '/rest/api/3/issue');
+        expect((created?.body?.fields as { priority: unknown }).priority).toEqual({ name: 'High' });
         jira.closeByPerson('AV-1');
         await e.close();
         await sent(await queue(channel.id, e.alertId, 'alert.recovered'));
