@@ -1,16 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type Building,
-  type ReadinessClass,
-  type Room,
-  type RoomCheckResult,
-  type ScheduleSource,
-} from '@cm/contracts';
+import { type Building, type ReadinessClass, type Room, type RoomCheckResult } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
 import { PjlinkSimulator } from '@cm/simulators';
 import { sessionApi, signIn } from './session';
 import { type SharedSystem, sharedSystem } from './shared-system';
-import { calendarFile } from './support/calendar';
+import { addRoomTimetable, calendarFile } from './support/calendar';
 
 /** The shared system checks a room READINESS_LEAD_MINUTES (20) before a class, looking every 30 s. */
 const DEADLINE_MS = 150_000;
@@ -78,21 +72,12 @@ describe('the readiness check before a class, through the whole system', () => {
     await spare.close();
     // A class ten minutes from now: within the 20 minutes before it, so due for its check at once.
     const start = Date.now() + 10 * 60_000;
-    const { id } = await api<ScheduleSource>('POST', '/api/schedule-sources', {
-      name: `R-101 ${suffix}`,
-      roomId: room.id,
-    });
-    const calendar = calendarFile([
-      { uid: `phys-${suffix}@e2e`, title: 'PHYS 101', start, end: start + 75 * 60_000 },
-    ]);
-    const form = new FormData();
-    form.append('file', new Blob([calendar], { type: 'text/calendar' }), 'timetable.ics');
-    const uploaded = await fetch(`${system.url}/api/schedule-sources/${id}/file`, {
-      method: 'POST',
-      headers: { cookie },
-      body: form,
-    });
-    expect(uploaded.status).toBe(200);
+    await addRoomTimetable(
+      system.url,
+      cookie,
+      room,
+      calendarFile([{ uid: `phys-${suffix}@e2e`, title: 'PHYS 101', start, end: start + 75 * 60_000 }]),
+    );
 
     const from = new Date(Date.now() - 60_000).toISOString();
     const to = new Date(Date.now() + 3_600_000).toISOString();

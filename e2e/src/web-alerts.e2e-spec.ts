@@ -1,10 +1,10 @@
-import { type ChannelCreated, type Equipment, type Room, type ScheduleSource } from '@cm/contracts';
+import { type ChannelCreated, type Equipment, type Room } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
 import { type Page } from 'playwright-core';
 import { startReceiver } from '../../services/inventory/test/receivers';
 import { screenshot, signedInPhonePerTest, type WebSystem } from './browser';
 import { type AlertingRoom, startAlertingRoom } from './support/alerting-room';
-import { calendarFile } from './support/calendar';
+import { addRoomTimetable, calendarFile } from './support/calendar';
 
 /**
  * The whole path of an alert: the real monitor pings a projector on loopback and a display at an
@@ -95,21 +95,12 @@ describe('web app: an open alert on the room detail, from the monitor to the web
       outside: 'digest',
     });
     const start = Math.ceil((Date.now() + 10 * 60_000) / 60_000) * 60_000;
-    const { id } = await web.api<ScheduleSource>('POST', '/api/schedule-sources', {
-      name: 'Room 204',
-      roomId: room.id,
-    });
-    const form = new FormData();
-    const calendar = calendarFile([
-      { uid: 'phys-204@e2e', title: 'PHYS 101', start, end: start + 75 * 60_000 },
-    ]);
-    form.append('file', new Blob([calendar], { type: 'text/calendar' }), 'timetable.ics');
-    const uploaded = await fetch(`${web.system.url}/api/schedule-sources/${id}/file`, {
-      method: 'POST',
-      headers: { cookie: web.adminCookie },
-      body: form,
-    });
-    expect(uploaded.status).toBe(200);
+    await addRoomTimetable(
+      web.system.url,
+      web.adminCookie,
+      room,
+      calendarFile([{ uid: 'phys-204@e2e', title: 'PHYS 101', start, end: start + 75 * 60_000 }]),
+    );
 
     // The display is silent again.
     await web.api('PUT', `/api/equipment/${display.id}`, { name: 'Display', ipAddress: display.ipAddress });

@@ -35,3 +35,30 @@ export function calendarFile(events: CalendarEvent[]): string {
     '',
   ].join('\r\n');
 }
+
+/**
+ * A room's class schedule from `calendar`, added and its file uploaded through the API with an
+ * administrator's session, as Settings → Class schedules does.
+ */
+export async function addRoomTimetable(
+  baseUrl: string,
+  cookie: string,
+  room: { id: string; name: string },
+  calendar: string,
+): Promise<void> {
+  const created = await fetch(`${baseUrl}/api/schedule-sources`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: `Room ${room.name}`, roomId: room.id }),
+  });
+  if (created.status !== 201) throw new Error(`Adding the schedule answered ${created.status}`);
+  const { id } = (await created.json()) as { id: string };
+  const form = new FormData();
+  form.append('file', new Blob([calendar], { type: 'text/calendar' }), 'timetable.ics');
+  const uploaded = await fetch(`${baseUrl}/api/schedule-sources/${id}/file`, {
+    method: 'POST',
+    headers: { cookie },
+    body: form,
+  });
+  if (uploaded.status !== 200) throw new Error(`Uploading the timetable answered ${uploaded.status}`);
+}
