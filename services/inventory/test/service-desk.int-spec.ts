@@ -12,6 +12,12 @@ import { startFakeJira } from './support/fake-jira';
 import { startFakeServiceNow } from './support/fake-servicenow';
 
 const appUrl = 'https://monitor.campus.edu';
+/** Lines as the Atlassian Document Format has them: a paragraph each. */
+const doc = (...lines: string[]) => ({
+  type: 'doc',
+  version: 1,
+  content: lines.map((text) => ({ type: 'paragraph', content: [{ type: 'text', text }] })),
+});
 let rooms = 0;
 
 describe('ServiceNow and Jira Service Management channels', () => {
@@ -657,7 +663,10 @@ describe('ServiceNow and Jira Service Management channels', () => {
         url: sn.http.url,
         username: sn.credentials.username,
         password: sn.credentials.secret,
-        mapping: { severity: { high: { urgency: '2', impact: '1' }, medium: { urgency: '3', impact: '3' } } },
+        mapping: {
+          severity: { high: { urgency: '2', impact: '1' }, medium: { urgency: '3', impact: '3' } },
+          createFields: { category: 'AV', u_source: 'Classroom Monitor' },
+        },
       });
       const levels = () =>
         sn.http.requests
@@ -675,6 +684,10 @@ describe('ServiceNow and Jira Service Management channels', () => {
         { urgency: '2', impact: '1' },
         { urgency: '1', impact: '1' },
       ]);
+      // The extra fields on create go with each.
+      expect(
+        sn.http.requests.filter((r) => r.method === 'POST').map((r) => [r.body?.category, r.body?.u_source]),
+      ).toEqual(Array(3).fill(['AV', 'Classroom Monitor']));
     } finally {
       await sn.http.stop();
     }
@@ -715,12 +728,6 @@ describe('ServiceNow and Jira Service Management channels', () => {
         expect(jira.http.requests[1].path).toBe(
           `/rest/api/3/search/jql?jql=project = "AV" AND labels = "${key}" ORDER BY created ASC&fields=status&maxResults=1`,
         );
-        /** Lines as the Atlassian Document Format has them: a paragraph each. */
-        const doc = (...lines: string[]) => ({
-          type: 'doc',
-          version: 1,
-          content: lines.map((text) => ({ type: 'paragraph', content: [{ type: 'text', text }] })),
-        });
         expect(jira.http.requests[2].body).toEqual({
           fields: {
             project: { key: 'AV' },
@@ -750,6 +757,47 @@ describe('ServiceNow and Jira Service Management channels', () => {
         });
         expect(issue.status).toBe('Resolved');
         expect(jira.issues).toHaveLength(1);
+      } finally {
+        await jira.http.stop();
+      }
+    });
+
+    it('opens with the work type, priorities and extra fields the channel maps, and resolves by its transition, fields and comment', async () => {
+      const jira = await startFakeJira();
+      try {
+        const channel = await create({
+          name: 'AV JSM (mapped)',
+          type: 'jira-service-management',
+          url: jira.http.url,
+          username: jira.credentials.username,
+          token: jira.credentials.secret,
+          mapping: {
+            projectKey: 'AV',
+            issueType: 'Incident',
+            priority: { high: 'Highest', medium: 'Low' },
+            createFields: { customfield_10010: 'Classroom AV' },
+            resolveTransition: 'Mark as fixed',
+            resolveFields: { resolution: { name: 'Fixed' } },
+            closeNotes: 'Back in service.',
+          },
+        });
+        const e = await episode();
+        await sent(await queue(channel.id, e.alertId, 'alert.opened'));
+        await e.close();
+        await sent(await queue(channel.id, e.alertId, 'alert.recovered'));
+        const posts = jira.http.requests.filter((r) => r.method === 'POST');
+        expect(posts.map((r) => r.path)).toEqual(['/rest/api/3/issue', '/rest/api/3/issue/AV-1/transitions']);
+        expect(posts[0].body?.fields).toMatchObject({
+          issuetype: { name: 'Incident' },
+          priority: { name: 'Low' },
+          customfield_10010: 'Classroom AV',
+        });
+        expect(posts[1].body).toEqual({
+          transition: { id: '871' },
+          fields: { resolution: { name: 'Fixed' } },
+          update: { comment: [{ add: { body: doc('Back in service.') } }] },
+        });
+        expect(jira.issues[0].status).toBe('Resolved');
       } finally {
         await jira.http.stop();
       }
