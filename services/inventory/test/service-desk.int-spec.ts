@@ -75,19 +75,43 @@ describe('ServiceNow and Jira Service Management channels', () => {
   }
 
   const create = (form: ChannelCreateInput) => send(messages.inventory.createChannel, form);
+  /** A channel to a fake ServiceNow, with its integration user. */
+  const serviceNowChannel = (
+    sn: { http: { url: string }; credentials: { username: string; secret: string } },
+    name: string,
+    mapping?: Record<string, unknown>,
+  ) =>
+    create({
+      name,
+      type: 'servicenow',
+      url: sn.http.url,
+      username: sn.credentials.username,
+      password: sn.credentials.secret,
+      ...(mapping && { mapping }),
+    });
+  /** A channel to a fake Jira Service Management, with its account's API token. */
+  const jiraChannel = (
+    jira: { http: { url: string }; credentials: { username: string; secret: string } },
+    name: string,
+    mapping: Record<string, unknown>,
+  ) =>
+    create({
+      name,
+      type: 'jira-service-management',
+      url: jira.http.url,
+      username: jira.credentials.username,
+      token: jira.credentials.secret,
+      mapping,
+    });
 
   describe('ServiceNow', () => {
     let sn: Awaited<ReturnType<typeof startFakeServiceNow>>;
     let channelId: string;
     beforeAll(async () => {
       sn = await startFakeServiceNow();
-      const channel = await create({
-        name: 'AV desk',
-        type: 'servicenow',
-        url: sn.http.url,
-        username: sn.credentials.username,
-        password: sn.credentials.secret,
-        mapping: { assignmentGroup: 'AV Support', callerId: 'cm.integration' },
+      const channel = await serviceNowChannel(sn, 'AV desk', {
+        assignmentGroup: 'AV Support',
+        callerId: 'cm.integration',
       });
       channelId = channel.id;
       expect(channel).toMatchObject({
@@ -506,13 +530,7 @@ describe('ServiceNow and Jira Service Management channels', () => {
     it('ServiceNow: lists open incidents with our key, page by page, and resolves the one whose alert ended, once', async () => {
       const sn = await startFakeServiceNow();
       try {
-        const channel = await create({
-          name: 'AV desk (reconcile)',
-          type: 'servicenow',
-          url: sn.http.url,
-          username: sn.credentials.username,
-          password: sn.credentials.secret,
-        });
+        const channel = await serviceNowChannel(sn, 'AV desk (reconcile)');
         const incident = (n: number, key: string, state = '2') => ({
           sys_id: `${String(n).padStart(4, '0')}eeee0000eeee0000eeee0000eeee`,
           number: `INC${String(50000 + n).padStart(7, '0')}`,
@@ -575,13 +593,7 @@ describe('ServiceNow and Jira Service Management channels', () => {
     it('ServiceNow: a listing that fails or hangs (ended by the send timeout) is left to the next round', async () => {
       const sn = await startFakeServiceNow();
       try {
-        await create({
-          name: 'AV desk (down)',
-          type: 'servicenow',
-          url: sn.http.url,
-          username: sn.credentials.username,
-          password: sn.credentials.secret,
-        });
+        await serviceNowChannel(sn, 'AV desk (down)');
         const ended = await episode();
         await ended.close();
         sn.incidents.push({
@@ -606,14 +618,7 @@ describe('ServiceNow and Jira Service Management channels', () => {
     it('Jira Service Management: open work items labelled ours, paged by token; the lost one resolved once', async () => {
       const jira = await startFakeJira();
       try {
-        const channel = await create({
-          name: 'AV JSM (reconcile)',
-          type: 'jira-service-management',
-          url: jira.http.url,
-          username: jira.credentials.username,
-          token: jira.credentials.secret,
-          mapping: { projectKey: 'AV' },
-        });
+        const channel = await jiraChannel(jira, 'AV JSM (reconcile)', { projectKey: 'AV' });
         const item = (key: string, status: 'Open' | 'Resolved' = 'Open') => ({
           key: `AV-${jira.issues.length + 1}`,
           status,
@@ -657,16 +662,9 @@ describe('ServiceNow and Jira Service Management channels', () => {
   it('ServiceNow: urgency and impact as the channel maps them; a class in the room now or soon takes urgency 1', async () => {
     const sn = await startFakeServiceNow();
     try {
-      const channel = await create({
-        name: 'AV desk (mapped)',
-        type: 'servicenow',
-        url: sn.http.url,
-        username: sn.credentials.username,
-        password: sn.credentials.secret,
-        mapping: {
-          severity: { high: { urgency: '2', impact: '1' }, medium: { urgency: '3', impact: '3' } },
-          createFields: { category: 'AV', u_source: 'Classroom Monitor' },
-        },
+      const channel = await serviceNowChannel(sn, 'AV desk (mapped)', {
+        severity: { high: { urgency: '2', impact: '1' }, medium: { urgency: '3', impact: '3' } },
+        createFields: { category: 'AV', u_source: 'Classroom Monitor' },
       });
       const levels = () =>
         sn.http.requests
@@ -697,14 +695,7 @@ describe('ServiceNow and Jira Service Management channels', () => {
     it('opens a work item labelled with the key, comments internally, resolves with the Resolve transition', async () => {
       const jira = await startFakeJira();
       try {
-        const channel = await create({
-          name: 'AV service desk',
-          type: 'jira-service-management',
-          url: jira.http.url,
-          username: jira.credentials.username,
-          token: jira.credentials.secret,
-          mapping: { projectKey: 'AV' },
-        });
+        const channel = await jiraChannel(jira, 'AV service desk', { projectKey: 'AV' });
         expect((await send(messages.inventory.testChannel, { id: channel.id })).delivery.state).toBe('sent');
         const e = await episode();
         await sent(await queue(channel.id, e.alertId, 'alert.opened'));
@@ -765,21 +756,14 @@ describe('ServiceNow and Jira Service Management channels', () => {
     it('opens with the work type, priorities and extra fields the channel maps, and resolves by its transition, fields and comment', async () => {
       const jira = await startFakeJira();
       try {
-        const channel = await create({
-          name: 'AV JSM (mapped)',
-          type: 'jira-service-management',
-          url: jira.http.url,
-          username: jira.credentials.username,
-          token: jira.credentials.secret,
-          mapping: {
-            projectKey: 'AV',
-            issueType: 'Incident',
-            priority: { high: 'Highest', medium: 'Low' },
-            createFields: { customfield_10010: 'Classroom AV' },
-            resolveTransition: 'Mark as fixed',
-            resolveFields: { resolution: { name: 'Fixed' } },
-            closeNotes: 'Back in service.',
-          },
+        const channel = await jiraChannel(jira, 'AV JSM (mapped)', {
+          projectKey: 'AV',
+          issueType: 'Incident',
+          priority: { high: 'Highest', medium: 'Low' },
+          createFields: { customfield_10010: 'Classroom AV' },
+          resolveTransition: 'Mark as fixed',
+          resolveFields: { resolution: { name: 'Fixed' } },
+          closeNotes: 'Back in service.',
         });
         const e = await episode();
         await sent(await queue(channel.id, e.alertId, 'alert.opened'));
@@ -806,14 +790,7 @@ describe('ServiceNow and Jira Service Management channels', () => {
     it('raises a class-time alert as High, leaves a work item a person closed, and keeps a 401 to its status and what to check', async () => {
       const jira = await startFakeJira();
       try {
-        const channel = await create({
-          name: 'AV JSM',
-          type: 'jira-service-management',
-          url: jira.http.url,
-          username: jira.credentials.username,
-          token: jira.credentials.secret,
-          mapping: { projectKey: 'AV' },
-        });
+        const channel = await jiraChannel(jira, 'AV JSM', { projectKey: 'AV' });
         jira.http.faults.push({ status: 401 });
         const failed = await send(messages.inventory.testChannel, { id: channel.id });
         expect(failed.message).toBe(
