@@ -4,11 +4,13 @@ import { type Page } from 'playwright-core';
 import { startReceiver } from '../../services/inventory/test/receivers';
 import { screenshot, signedInPhonePerTest, type WebSystem } from './browser';
 import { type AlertingRoom, startAlertingRoom } from './support/alerting-room';
+import { addRoomTimetable, calendarFile } from './support/calendar';
 
 /**
  * The whole path of an alert: the real monitor pings a projector on loopback and a display at an
  * address routed into a network namespace this test creates, where nobody answers; after two
- * failed checks the room's alert opens, a webhook receives it, and the room detail shows it.
+ * failed checks the room's alert opens, a webhook receives it, and the room detail shows it. With
+ * a class in the room soon, the next alert goes out at once outside teaching hours, marked urgent.
  */
 describe('web app: an open alert on the room detail, from the monitor to the webhook', () => {
   let web: WebSystem;
@@ -80,5 +82,43 @@ describe('web app: an open alert on the room detail, from the monitor to the web
       expect(receiver.received.map((r) => r.body.kind)).toEqual(['alert.opened', 'alert.recovered']);
     }, 60_000);
     await section.waitFor({ state: 'detached', timeout: 30_000 });
+  });
+
+  it('sends the next alert at once outside teaching hours when a class begins soon, urgent and naming the class', async () => {
+    // Teaching hours that are not now: without a class, the alert would wait for their digest.
+    const hours =
+      new Date().getUTCHours() < 12 ? { start: '20:00', end: '21:00' } : { start: '02:00', end: '03:00' };
+    await web.api('PUT', `/api/buildings/${room.buildingId}/quiet-hours`, {
+      days: [1, 2, 3, 4, 5, 6, 7],
+      ...hours,
+      timeZone: 'UTC',
+      outside: 'digest',
+    });
+    const start = Math.ceil((Date.now() + 10 * 60_000) / 60_000) * 60_000;
+    await addRoomTimetable(
+      web.system.url,
+      web.adminCookie,
+      room,
+      calendarFile([{ uid: 'phys-204@e2e', title: 'PHYS 101', start, end: start + 75 * 60_000 }]),
+    );
+
+    // The display is silent again.
+    await web.api('PUT', `/api/equipment/${display.id}`, { name: 'Display', ipAddress: display.ipAddress });
+    await eventually(async () => {
+      await checkNow();
+      expect(receiver.received.map((r) => r.body.kind)).toEqual([
+        'alert.opened',
+        'alert.recovered',
+        'alert.opened',
+      ]);
+    }, 60_000);
+    expect(receiver.received[2].body).toMatchObject({
+      urgent: true,
+      class: {
+        title: 'PHYS 101',
+        startsAt: new Date(start).toISOString(),
+        endsAt: new Date(start + 75 * 60_000).toISOString(),
+      },
+    });
   });
 });

@@ -2,14 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { type Building, type ReadinessSummarySettings, type Room } from '@cm/contracts';
 import { type Page } from 'playwright-core';
 import { expectToast, onSharedSystem, type WebSystem } from './browser';
+import { calendarFile } from './support/calendar';
 
 const HOUR = 3_600_000;
-/** An iCalendar instant in UTC ("20261128T040000Z"): the file says where it is, whatever the server's zone. */
-const ics = (t: number) =>
-  new Date(t)
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d{3}/, '');
 
 /**
  * Issue 38 at 390 × 844: Settings → Class schedules (a building's timetable uploaded as a file,
@@ -27,6 +22,8 @@ describe('web app: class schedules and the Before class screen', () => {
   const unmatched = `Lecture Theatre ${suffix}`;
   // Whole five minutes, two and three hours on: inside the Before class screen's twelve hours.
   const soon = Math.ceil((Date.now() + 2 * HOUR) / 300_000) * 300_000;
+  // A class in the lecture room now, until an hour or so from now.
+  const begun = Math.floor((Date.now() - 20 * 60_000) / 300_000) * 300_000;
 
   onSharedSystem(
     (w) => (web = w),
@@ -49,29 +46,29 @@ describe('web app: class schedules and the Before class screen', () => {
 
   const timetable = () =>
     Buffer.from(
-      [
-        'BEGIN:VCALENDAR',
-        'VERSION:2.0',
-        'PRODID:-//Classroom Monitor e2e//EN',
-        'BEGIN:VEVENT',
-        `UID:econ-${suffix}@e2e`,
-        `DTSTAMP:${ics(Date.now())}`,
-        `DTSTART:${ics(soon)}`,
-        `DTEND:${ics(soon + 75 * 60_000)}`,
-        'SUMMARY:ECON 101',
-        `LOCATION:${lectureRoom.name}`,
-        'END:VEVENT',
-        'BEGIN:VEVENT',
-        `UID:phys-${suffix}@e2e`,
-        `DTSTAMP:${ics(Date.now())}`,
-        `DTSTART:${ics(soon + HOUR)}`,
-        `DTEND:${ics(soon + 2 * HOUR)}`,
-        'SUMMARY:PHYS 210',
-        `LOCATION:${unmatched}`,
-        'END:VEVENT',
-        'END:VCALENDAR',
-        '',
-      ].join('\r\n'),
+      calendarFile([
+        {
+          uid: `law-${suffix}@e2e`,
+          title: 'LAW 300',
+          start: begun,
+          end: soon - HOUR,
+          location: lectureRoom.name,
+        },
+        {
+          uid: `econ-${suffix}@e2e`,
+          title: 'ECON 101',
+          start: soon,
+          end: soon + 75 * 60_000,
+          location: lectureRoom.name,
+        },
+        {
+          uid: `phys-${suffix}@e2e`,
+          title: 'PHYS 210',
+          start: soon + HOUR,
+          end: soon + 2 * HOUR,
+          location: unmatched,
+        },
+      ]),
     );
 
   it('adds a building’s timetable by file, maps the location without a room, and the rooms list shows and sorts by next class', async () => {
@@ -87,24 +84,22 @@ describe('web app: class schedules and the Before class screen', () => {
     await card
       .getByLabel('Upload a timetable (.ics or CSV)')
       .setInputFiles({ name: 'timetable.ics', mimeType: 'text/calendar', buffer: timetable() });
-    await card.getByText('2 classes in the next 14 days, 1 without a room').waitFor();
+    await card.getByText('3 classes in the next 14 days, 1 without a room').waitFor();
 
     const row = page.getByRole('listitem').filter({ hasText: unmatched });
     await row.getByLabel(`Room for ${unmatched}`).selectOption({ label: theatre.name });
     await row.getByRole('button', { name: 'Map' }).click();
-    await card.getByText(/^2 classes in the next 14 days$/).waitFor();
+    await card.getByText(/^3 classes in the next 14 days$/).waitFor();
     await row.waitFor({ state: 'detached' });
 
     await page.goto(`/buildings/${building.id}/rooms`);
     const cardOf = (room: Room) =>
       page.getByTestId('room-card').filter({ has: page.getByRole('heading', { name: room.name }) });
-    const nextClass = /^Next class (\w{3} \d{1,2} \w{3} )?\d\d:\d\d–\d\d:\d\d, /;
-    expect(await cardOf(lectureRoom).getByTestId('next-class').innerText()).toMatch(
-      new RegExp(`${nextClass.source}ECON 101$`),
-    );
-    expect(await cardOf(theatre).getByTestId('next-class').innerText()).toMatch(
-      new RegExp(`${nextClass.source}PHYS 210$`),
-    );
+    const nextClass = /^Next class (\w{3} \d{1,2} \w{3} )?\d\d:\d\d–\d\d:\d\d, PHYS 210$/;
+    const inUse = /^In use until \d\d:\d\d$/;
+    // The lecture room's LAW 300 has begun; ECON 101 comes after it.
+    expect(await cardOf(lectureRoom).getByTestId('next-class').innerText()).toMatch(inUse);
+    expect(await cardOf(theatre).getByTestId('next-class').innerText()).toMatch(nextClass);
     const order = () => page.getByTestId('room-card').getByRole('heading').allInnerTexts();
     // By floor: floor 0's theatre first.
     expect(await order()).toEqual([theatre.name, lectureRoom.name]);
@@ -114,6 +109,17 @@ describe('web app: class schedules and the Before class screen', () => {
     expect(await page.getByRole('button', { name: 'By next class' }).getAttribute('aria-pressed')).toBe(
       'true',
     );
+
+    // Each room's own screen says the same, from the room's schedule.
+    for (const [room, line] of [
+      [lectureRoom, inUse],
+      [theatre, nextClass],
+    ] as const) {
+      await page.goto(`/rooms/${room.id}`);
+      await page.getByRole('heading', { name: room.name }).first().waitFor();
+      await page.getByTestId('next-class').waitFor();
+      expect(await page.getByTestId('next-class').innerText()).toMatch(line);
+    }
   });
 
   it('lists the classes ahead on Before class, and an administrator sets the morning summary there', async () => {

@@ -1,11 +1,10 @@
-import { messages, type Room } from '@cm/contracts';
+import { messages } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
 import { eventually } from '@cm/platform/testing';
-import { DELIVERY_CLOCK, type DeliveryClock } from '../src/alerting/notifications/delivery-clock';
-import { SCHEDULE_CLOCK, type ScheduleClock } from '../src/schedules/schedule-clock';
 import { channelsTestEnv, smtpForTests, startReceiver } from './receivers';
 import { inventoryUnderTest, monitorOf, sql } from './support';
 import { publishSweep, type SweptCheck } from './support/status-sweep';
+import { HeldClock, timetables } from './support/timetable';
 
 const WINDOW_MS = 1000;
 const env: Record<string, string> = {
@@ -35,30 +34,15 @@ describe('alerts that know the timetable', () => {
   const inventory = inventoryUnderTest(env);
   const { make, send } = inventory;
   let monitor: JetStreamConnection;
-  let at = Date.parse('2026-03-02T08:45:00Z');
+  const clock = new HeldClock('2026-03-02T08:45:00Z');
+  const timetable = timetables(inventory);
   beforeAll(async () => {
     monitor = await monitorOf(inventory.namespace);
-    const now = () => new Date(at);
-    jest.spyOn(inventory.sut.app.get<DeliveryClock>(DELIVERY_CLOCK), 'now').mockImplementation(now);
-    jest.spyOn(inventory.sut.app.get<ScheduleClock>(SCHEDULE_CLOCK), 'now').mockImplementation(now);
+    clock.hold(inventory.sut);
   });
   afterAll(() => monitor?.close());
 
   const sweep = (checks: SweptCheck[]) => publishSweep(monitor, inventory.namespace, checks);
-
-  async function timetable(room: Room, row: string) {
-    const { id } = await send(messages.inventory.createScheduleSource, {
-      name: `Room ${room.name}`,
-      roomId: room.id,
-      buildingId: null,
-      url: null,
-    });
-    await send(messages.inventory.uploadScheduleFile, {
-      id,
-      fileName: 'timetable.csv',
-      text: `Location,Title,Date,Start,End\n${row}\n`,
-    });
-  }
 
   it('sends an alert in a room with a class soon at once, marked urgent with the class, even outside teaching hours', async () => {
     const building = await make.building({ name: 'Science Hall' });
@@ -112,7 +96,7 @@ describe('alerts that know the timetable', () => {
         [camera, 'inactive'],
       ]);
       await pending('alert.opened');
-      at += WINDOW_MS;
+      clock.at += WINDOW_MS;
       await eventually(() => expect(receiver.received).toHaveLength(1));
       expect(receiver.received[0].body).toMatchObject({
         version: 2,
@@ -146,11 +130,11 @@ describe('alerts that know the timetable', () => {
       ]);
 
       // At 09:20 205's class is 20 minutes away: its next message goes out at once, urgent.
-      at = Date.parse('2026-03-02T09:20:00Z');
+      clock.set('2026-03-02T09:20:00Z');
       await sweep([[microphone, 'inactive']]);
       await sweep([[microphone, 'inactive']]);
       await pending('alert.updated');
-      at += WINDOW_MS;
+      clock.at += WINDOW_MS;
       await eventually(() => expect(receiver.received).toHaveLength(2));
       expect(receiver.received[1].body).toMatchObject({
         kind: 'alert.updated',

@@ -1,31 +1,15 @@
 import { ErrorCode, messages, type Room } from '@cm/contracts';
 import { randomUUID } from 'node:crypto';
-import { SCHEDULE_CLOCK, type ScheduleClock } from '../src/schedules/schedule-clock';
+import { SCHEDULE_CLOCK } from '../src/schedules/schedule-clock';
 import { failureOf, inventoryUnderTest } from './support';
+import { HeldClock, timetables } from './support/timetable';
 
 /** The rooms list's "Next class …" lines: every room's classes of a building in one answer. */
 describe("a building's rooms' classes", () => {
   const inventory = inventoryUnderTest({ SCHEDULE_TIME_ZONE: 'UTC', SCHEDULE_POLL_TICK_MS: '3600000' });
   const { make, send } = inventory;
-  beforeAll(() => {
-    jest
-      .spyOn(inventory.sut.app.get<ScheduleClock>(SCHEDULE_CLOCK), 'now')
-      .mockImplementation(() => new Date('2026-03-02T09:30:00Z'));
-  });
-
-  async function timetable(room: Room, rows: string[]) {
-    const { id } = await send(messages.inventory.createScheduleSource, {
-      name: `Room ${room.name}`,
-      roomId: room.id,
-      buildingId: null,
-      url: null,
-    });
-    await send(messages.inventory.uploadScheduleFile, {
-      id,
-      fileName: 'timetable.csv',
-      text: `Location,Title,Date,Start,End\n${rows.join('\n')}\n`,
-    });
-  }
+  const timetable = timetables(inventory);
+  beforeAll(() => new HeldClock('2026-03-02T09:30:00Z').hold(inventory.sut, [SCHEDULE_CLOCK]));
 
   it("answers each room's classes in the range, its first few only, and none of another building's", async () => {
     const hall = await make.building({ name: 'Science Hall' });
@@ -34,16 +18,16 @@ describe("a building's rooms' classes", () => {
     const r205 = await make.room(hall.id, { name: '205' });
     await make.room(hall.id, { name: '206' });
     const elsewhere = await make.room(other.id, { name: '1' });
-    await timetable(r204, ['204,PHYS 101,2026-03-02,09:00,10:15', '204,PHYS 102,2026-03-02,13:00,14:00']);
+    await timetable(r204, '204,PHYS 101,2026-03-02,09:00,10:15', '204,PHYS 102,2026-03-02,13:00,14:00');
     // Twelve classes: a card needs the first few, not a fortnight's.
     await timetable(
       r205,
-      Array.from(
+      ...Array.from(
         { length: 12 },
         (_, i) => `205,ECON ${100 + i},2026-03-${String(2 + i).padStart(2, '0')},11:00,12:00`,
       ),
     );
-    await timetable(elsewhere, ['1,HIST 100,2026-03-02,10:00,11:00']);
+    await timetable(elsewhere, '1,HIST 100,2026-03-02,10:00,11:00');
 
     const classes = await send(messages.inventory.buildingClasses, {
       buildingId: hall.id,

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, messages, type Room } from '@cm/contracts';
+import { ErrorCode, messages } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
 import { eventually } from '@cm/platform/testing';
-import { DELIVERY_CLOCK, type DeliveryClock } from '../src/alerting/notifications/delivery-clock';
 import { MorningSummary } from '../src/alerting/summary/morning-summary.service';
-import { SCHEDULE_CLOCK, type ScheduleClock } from '../src/schedules/schedule-clock';
 import { channelsTestEnv, startReceiver } from './receivers';
 import { failureOf, inventoryUnderTest, monitorOf, sql } from './support';
 import { publishSweep, type SweptCheck } from './support/status-sweep';
+import { HeldClock, timetables } from './support/timetable';
 
 const env: Record<string, string> = {
   ...channelsTestEnv(),
@@ -27,30 +26,15 @@ describe('the morning summary and rooms with no more classes today', () => {
   const inventory = inventoryUnderTest(env);
   const { make, send } = inventory;
   let monitor: JetStreamConnection;
-  let at = Date.parse('2026-03-02T06:30:00Z');
+  const clock = new HeldClock('2026-03-02T06:30:00Z');
+  const timetable = timetables(inventory);
   beforeAll(async () => {
     monitor = await monitorOf(inventory.namespace);
-    const now = () => new Date(at);
-    jest.spyOn(inventory.sut.app.get<DeliveryClock>(DELIVERY_CLOCK), 'now').mockImplementation(now);
-    jest.spyOn(inventory.sut.app.get<ScheduleClock>(SCHEDULE_CLOCK), 'now').mockImplementation(now);
+    clock.hold(inventory.sut);
   });
   afterAll(() => monitor?.close());
 
   const sweep = (checks: SweptCheck[]) => publishSweep(monitor, inventory.namespace, checks);
-
-  async function timetable(room: Room, ...rows: string[]) {
-    const { id } = await send(messages.inventory.createScheduleSource, {
-      name: `Room ${room.name}`,
-      roomId: room.id,
-      buildingId: null,
-      url: null,
-    });
-    await send(messages.inventory.uploadScheduleFile, {
-      id,
-      fileName: 'timetable.csv',
-      text: `Location,Title,Date,Start,End\n${rows.join('\n')}\n`,
-    });
-  }
 
   const deliveriesOf = (channelId: string) =>
     sql<{ kind: string; text: string; due: Date }>(
@@ -113,11 +97,11 @@ describe('the morning summary and rooms with no more classes today', () => {
         (await deliveriesOf(channelId)).filter((d) => d.kind === 'readiness.summary');
 
       // 06:59: not its time yet.
-      at = Date.parse('2026-03-02T06:59:00Z');
+      clock.set('2026-03-02T06:59:00Z');
       await summary.sendDue();
       expect(await summaries(chosen.id)).toEqual([]);
 
-      at = Date.parse('2026-03-02T07:00:00Z');
+      clock.set('2026-03-02T07:00:00Z');
       await summary.sendDue();
       await eventually(() =>
         expect(chosenHook.received.filter((r) => r.body.kind === 'readiness.summary')).toHaveLength(1),
@@ -133,14 +117,14 @@ describe('the morning summary and rooms with no more classes today', () => {
       expect(sent.body).toMatchObject({ data: { day: '2026-03-02', atRisk: 1, rooms: 2 } });
 
       // Asked again that morning (another replica, a later round): no second summary.
-      at = Date.parse('2026-03-02T07:05:00Z');
+      clock.set('2026-03-02T07:05:00Z');
       await summary.sendDue();
       expect(await summaries(chosen.id)).toHaveLength(1);
       expect(await summaries(other.id)).toEqual([]);
 
       // The next morning the projector answers again: all ready.
       await sweep([[projector, 'active']]);
-      at = Date.parse('2026-03-03T07:01:00Z');
+      clock.set('2026-03-03T07:01:00Z');
       await summary.sendDue();
       const next = await summaries(chosen.id);
       expect(next).toHaveLength(2);
@@ -152,7 +136,7 @@ describe('the morning summary and rooms with no more classes today', () => {
   });
 
   it('holds the alerts of a room with no more classes today for the next morning, when the building says so', async () => {
-    at = Date.parse('2026-03-04T11:00:00Z');
+    clock.set('2026-03-04T11:00:00Z');
     const hall = await make.building({ name: 'Arts Hall' });
     const [done, later, unscheduled] = await Promise.all(
       ['201', '202', '203'].map((name) => make.room(hall.id, { name })),

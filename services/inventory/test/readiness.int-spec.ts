@@ -1,16 +1,11 @@
-import {
-  messages,
-  namespacedSubject,
-  type Room,
-  type RoomCheckRequest,
-  type RoomCheckResult,
-} from '@cm/contracts';
+import { messages, namespacedSubject, type RoomCheckRequest, type RoomCheckResult } from '@cm/contracts';
 import { testNatsUrl } from '@cm/platform/testing';
 import { connect, type NatsConnection } from 'nats';
-import { READINESS_CLOCK, type ReadinessClock } from '../src/readiness/readiness-config';
+import { READINESS_CLOCK } from '../src/readiness/readiness-config';
 import { ReadinessService } from '../src/readiness/readiness.service';
-import { SCHEDULE_CLOCK, type ScheduleClock } from '../src/schedules/schedule-clock';
+import { SCHEDULE_CLOCK } from '../src/schedules/schedule-clock';
 import { type Inventory, inventoryUnderTest, startInventory } from './support';
+import { HeldClock, timetables } from './support/timetable';
 
 /**
  * The monitor's room check on loopback: it answers for the room's equipment as the devices are
@@ -64,12 +59,9 @@ describe('the readiness check before classes', () => {
   const { make, send } = inventory;
   const devices = new Devices();
   let second: Inventory;
-  let at = Date.parse('2026-03-02T08:30:00Z');
-  const hold = (replica: Inventory) => {
-    const now = () => new Date(at);
-    jest.spyOn(replica.app.get<ReadinessClock>(READINESS_CLOCK), 'now').mockImplementation(now);
-    jest.spyOn(replica.app.get<ScheduleClock>(SCHEDULE_CLOCK), 'now').mockImplementation(now);
-  };
+  const clock = new HeldClock('2026-03-02T08:30:00Z');
+  const hold = (replica: Inventory) => clock.hold(replica, [READINESS_CLOCK, SCHEDULE_CLOCK]);
+  const timetable = timetables(inventory);
   beforeAll(async () => {
     hold(inventory.sut);
     await devices.start(inventory.namespace);
@@ -85,19 +77,6 @@ describe('the readiness check before classes', () => {
     itChecksOnce();
   });
 
-  async function timetable(room: Room, rows: string[]) {
-    const { id } = await send(messages.inventory.createScheduleSource, {
-      name: `Room ${room.name}`,
-      roomId: room.id,
-      buildingId: null,
-      url: null,
-    });
-    await send(messages.inventory.uploadScheduleFile, {
-      id,
-      fileName: 'timetable.csv',
-      text: ['Location,Title,Date,Start,End', ...rows, ''].join('\n'),
-    });
-  }
   const round = () =>
     Promise.all([inventory.sut, second].map((replica) => replica.app.get(ReadinessService).checkDue()));
   const readiness = () =>
@@ -111,11 +90,8 @@ describe('the readiness check before classes', () => {
       const projector = await make.equipment(room101.id, { name: 'Projector', ipAddress: '127.0.41.2' });
       const display = await make.equipment(room101.id, { name: 'Display', ipAddress: '127.0.41.3' });
       await make.equipment(room102.id, { name: 'Camera', ipAddress: '127.0.41.4' });
-      await timetable(room101, [
-        '101,PHYS 101,2026-03-02,09:00,10:00',
-        '101,CHEM 201,2026-03-02,11:00,12:00',
-      ]);
-      await timetable(room102, ['102,ECON 101,2026-03-02,09:10,10:00']);
+      await timetable(room101, '101,PHYS 101,2026-03-02,09:00,10:00', '101,CHEM 201,2026-03-02,11:00,12:00');
+      await timetable(room102, '102,ECON 101,2026-03-02,09:10,10:00');
       devices.down.add(display.id);
       devices.probeFaults.set(projector.id, 'The projector refused the PJLink password');
 
@@ -129,13 +105,13 @@ describe('the readiness check before classes', () => {
       ]);
 
       // 08:41: PHYS 101 is 19 minutes away; both replicas look, one checks.
-      at = Date.parse('2026-03-02T08:41:00Z');
+      clock.set('2026-03-02T08:41:00Z');
       await round();
       expect(devices.asked.map((a) => a.roomId)).toEqual([room101.id]);
       expect(devices.asked[0].equipment).toHaveLength(2);
 
       // 08:51: ECON 101 too; PHYS 101 is not checked again.
-      at = Date.parse('2026-03-02T08:51:00Z');
+      clock.set('2026-03-02T08:51:00Z');
       await round();
       expect(devices.asked.map((a) => a.roomId)).toEqual([room101.id, room102.id]);
 

@@ -19,9 +19,12 @@ const fixture = (name: string) =>
   readFileSync(path.join(__dirname, '../src/schedules/calendar/fixtures', name), 'utf8');
 const times = (classes: ScheduleOccurrence[]) => classes.map((c) => `${c.title} ${c.start}–${c.end}`);
 
-/** An iCalendar feed on loopback that answers as the test says: ETag and 304, 5xx, or never in time. */
+/**
+ * An iCalendar feed on loopback that answers as the test says: ETag and 304, 5xx, never, or
+ * slowly (the headers and half the calendar at once, the rest 2 s later).
+ */
 class FeedServer {
-  mode: 'ok' | 'error' | 'slow' = 'ok';
+  mode: 'ok' | 'error' | 'slow' | 'trickle' = 'ok';
   body = fixture('new-york.ics');
   etag = '"v1"';
   readonly requests: { ifNoneMatch: string | undefined }[] = [];
@@ -41,7 +44,11 @@ class FeedServer {
     if (this.mode === 'slow') return; // never answers: the fetch's timeout ends it
     if (this.mode === 'error') return void res.writeHead(503).end('down for maintenance');
     if (req.headers['if-none-match'] === this.etag) return void res.writeHead(304).end();
-    res.writeHead(200, { 'content-type': 'text/calendar', etag: this.etag }).end(this.body);
+    res.writeHead(200, { 'content-type': 'text/calendar', etag: this.etag });
+    if (this.mode !== 'trickle') return void res.end(this.body);
+    const half = Math.floor(this.body.length / 2);
+    res.write(this.body.slice(0, half));
+    setTimeout(() => res.end(this.body.slice(half)), 2000).unref();
   }
 
   close(): Promise<void> {
@@ -242,6 +249,35 @@ describe('inventory class schedules', () => {
       failingSince: null,
       lastError: null,
     });
+  });
+
+  it('gives up on a feed whose answer is slow to arrive, the whole answer counted, and keeps its classes', async () => {
+    const { id } = await send(messages.inventory.createScheduleSource, {
+      name: 'Hall A 101 feed',
+      roomId: room101.id,
+      buildingId: null,
+      url: feed.url,
+    });
+    await poll();
+    expect(await classesOf(room101.id)).toHaveLength(4);
+    const lastGood = now.toISOString();
+
+    // A new calendar (another ETag), whose second half comes after the fetch's 0.5 s.
+    feed.etag = '"v2"';
+    feed.mode = 'trickle';
+    try {
+      later(15);
+      await poll();
+      expect(feed.requests.at(-1)).toEqual({ ifNoneMatch: '"v1"' });
+      expect(await source(id)).toMatchObject({
+        lastGoodAt: lastGood,
+        failingSince: now.toISOString(),
+        lastError: 'The feed did not answer within 0.5 s',
+      });
+      expect(await classesOf(room101.id)).toHaveLength(4);
+    } finally {
+      feed.etag = '"v1"';
+    }
   });
 
   it("starts afresh when a feed's URL is edited: the old URL's failure is forgotten and the new one read at once", async () => {

@@ -7,16 +7,23 @@ import { DeliveryRelay } from '../src/alerting/notifications/delivery.relay';
 import { IncidentReconciler } from '../src/alerting/notifications/service-desk/incident-reconciler';
 import { IncidentRepository } from '../src/alerting/notifications/service-desk/incident.repository';
 import { channelsTestEnv, deliveryRow } from './receivers';
-import { inventoryUnderTest, sql } from './support';
+import { type Inventory, inventoryUnderTest, sql, startInventory } from './support';
 import { startFakeJira } from './support/fake-jira';
 import { startFakeServiceNow } from './support/fake-servicenow';
 
 const appUrl = 'https://monitor.campus.edu';
+/** Lines as the Atlassian Document Format has them: a paragraph each. */
+const doc = (...lines: string[]) => ({
+  type: 'doc',
+  version: 1,
+  content: lines.map((text) => ({ type: 'paragraph', content: [{ type: 'text', text }] })),
+});
 let rooms = 0;
 
 describe('ServiceNow and Jira Service Management channels', () => {
-  // A short send timeout, for the fake that hangs: every call here is idempotent by design.
-  const env = { ...channelsTestEnv(), ALERTS_APP_URL: appUrl, ALERTS_SEND_TIMEOUT_MS: '2000' };
+  // A short send timeout, for the fake that hangs: every call here is idempotent by design. Long
+  // enough for the other replica to try while the fake holds a create back.
+  const env = { ...channelsTestEnv(), ALERTS_APP_URL: appUrl, ALERTS_SEND_TIMEOUT_MS: '4000' };
   const inventory = inventoryUnderTest(env);
   const { send, make } = inventory;
   const row = (id: string) => deliveryRow(inventory.sut, id);
@@ -68,19 +75,43 @@ describe('ServiceNow and Jira Service Management channels', () => {
   }
 
   const create = (form: ChannelCreateInput) => send(messages.inventory.createChannel, form);
+  /** A channel to a fake ServiceNow, with its integration user. */
+  const serviceNowChannel = (
+    sn: { http: { url: string }; credentials: { username: string; secret: string } },
+    name: string,
+    mapping?: Record<string, unknown>,
+  ) =>
+    create({
+      name,
+      type: 'servicenow',
+      url: sn.http.url,
+      username: sn.credentials.username,
+      password: sn.credentials.secret,
+      ...(mapping && { mapping }),
+    });
+  /** A channel to a fake Jira Service Management, with its account's API token. */
+  const jiraChannel = (
+    jira: { http: { url: string }; credentials: { username: string; secret: string } },
+    name: string,
+    mapping: Record<string, unknown>,
+  ) =>
+    create({
+      name,
+      type: 'jira-service-management',
+      url: jira.http.url,
+      username: jira.credentials.username,
+      token: jira.credentials.secret,
+      mapping,
+    });
 
   describe('ServiceNow', () => {
     let sn: Awaited<ReturnType<typeof startFakeServiceNow>>;
     let channelId: string;
     beforeAll(async () => {
       sn = await startFakeServiceNow();
-      const channel = await create({
-        name: 'AV desk',
-        type: 'servicenow',
-        url: sn.http.url,
-        username: sn.credentials.username,
-        password: sn.credentials.secret,
-        mapping: { assignmentGroup: 'AV Support', callerId: 'cm.integration' },
+      const channel = await serviceNowChannel(sn, 'AV desk', {
+        assignmentGroup: 'AV Support',
+        callerId: 'cm.integration',
       });
       channelId = channel.id;
       expect(channel).toMatchObject({
@@ -282,9 +313,21 @@ describe('ServiceNow and Jira Service Management channels', () => {
       expect(JSON.stringify(log)).not.toMatch(/sn-app-07|internal detail/);
     });
 
-    it('says a mandatory close field is missing, and resolves once the mapping gives it', async () => {
+    it('says a mandatory close field is missing, and resolves with the close code, notes and fields the mapping gives', async () => {
       const e = await episode();
       await sent(await queue(channelId, e.alertId, 'alert.opened'));
+      const [channel] = (await send(messages.inventory.listChannels)).filter((c) => c.id === channelId);
+      const withMapping = (mapping: typeof channel.mapping) =>
+        send(messages.inventory.updateChannel, {
+          id: channelId,
+          changes: {
+            name: channel.name,
+            type: 'servicenow',
+            url: channel.url,
+            username: channel.username,
+            mapping,
+          },
+        });
       sn.mandatoryOnResolve.push('u_av_cause');
       try {
         await e.close();
@@ -294,24 +337,46 @@ describe('ServiceNow and Jira Service Management channels', () => {
             `127.0.0.1:${sn.http.port} answered HTTP 400 to resolve ${sn.incidents.at(-1)!.number} (a field it requires may be missing: check the channel's mapping)`,
           ),
         );
-        const [channel] = (await send(messages.inventory.listChannels)).filter((c) => c.id === channelId);
-        await send(messages.inventory.updateChannel, {
-          id: channelId,
-          changes: {
-            name: channel.name,
-            type: 'servicenow',
-            url: channel.url,
-            username: channel.username,
-            mapping: { ...channel.mapping, resolveFields: { u_av_cause: 'Network' } },
-          },
+        await withMapping({
+          ...channel.mapping,
+          // An instance older than Utah that closes at once: its own state, close code and notes.
+          resolveState: '7',
+          closeCode: 'Solved (Permanently)',
+          closeNotes: 'The room answers again; checked by Classroom Monitor.',
+          resolveFields: { u_av_cause: 'Network' },
         });
         await sent(id);
-        expect(sn.incidents.at(-1)).toMatchObject({
-          state: '6',
+        const incident = sn.incidents.at(-1)!;
+        const resolve = `/api/now/table/incident/${incident.sys_id}?sysparm_fields=sys_id`;
+        const patches = sn.http.requests.filter((r) => r.method === 'PATCH').map((r) => [r.path, r.body]);
+        // The attempts before the mapping gave the field went with the defaults and were refused.
+        expect(patches.length).toBeGreaterThanOrEqual(2);
+        expect(patches.slice(0, -1)).toEqual(
+          Array(patches.length - 1).fill([
+            resolve,
+            {
+              state: '6',
+              close_code: 'Solution provided',
+              close_notes: 'All devices of the room answer again (Classroom Monitor).',
+            },
+          ]),
+        );
+        expect(patches.at(-1)).toEqual([
+          resolve,
+          {
+            state: '7',
+            close_code: 'Solved (Permanently)',
+            close_notes: 'The room answers again; checked by Classroom Monitor.',
+            u_av_cause: 'Network',
+          },
+        ]);
+        expect(incident).toMatchObject({
+          state: '7',
           fields: expect.objectContaining({ u_av_cause: 'Network' }),
         });
       } finally {
         sn.mandatoryOnResolve.pop();
+        await withMapping(channel.mapping);
       }
     });
 
@@ -373,6 +438,72 @@ describe('ServiceNow and Jira Service Management channels', () => {
       }
       expect(sn.http.requests.filter((r) => r.method === 'PATCH' && r.body?.state === '6')).toHaveLength(1);
     });
+    describe('with a second replica', () => {
+      let replica: Inventory;
+      beforeAll(async () => {
+        replica = await startInventory(inventory.namespace, env);
+      });
+      afterAll(() => replica?.close());
+
+      /** A message of the alert queued where neither replica is told of it (their relays look soon). */
+      async function queueQuietly(alertId: string, kind: DeliveryContent['kind']) {
+        const content = { kind, text: kind, alert: { id: alertId } as Alert };
+        const [id] = await inventory.sut.app
+          .get(DeliveryRepository)
+          .enqueue([{ channelId, alertId, content }]);
+        return id;
+      }
+
+      it("opens one incident when the other replica sends the alert's next message while the first is opening it", async () => {
+        const e = await episode();
+        let letGo!: () => void;
+        // The lookup answers at once; the create waits until the test lets it go.
+        sn.http.faults.push({ until: Promise.resolve() }, { until: new Promise((r) => (letGo = r)) });
+        const opened = await queue(channelId, e.alertId, 'alert.opened');
+        await eventually(() => expect(sn.http.requests.map((r) => r.method)).toEqual(['GET', 'POST']));
+        // This replica is busy with the create (its relay's round is under way): the other sends.
+        await e.setDevices([e.display, e.projector]);
+        const updated = await queueQuietly(e.alertId, 'alert.updated');
+        replica.app.get(DeliveryRelay).kick();
+        await eventually(async () =>
+          expect((await row(updated)).last_error).toBe(
+            'Another attempt is updating this incident; trying again shortly',
+          ),
+        );
+        letGo();
+        await sent(opened);
+        await sent(updated);
+        const incidents = sn.incidents.filter((i) => i.correlation_id === `cm-${e.alertId}`);
+        expect(incidents).toHaveLength(1);
+        expect(sn.http.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+        expect(incidents[0].work_notes).toEqual([
+          `Now offline: Projector (${e.projector.ipAddress}). ${e.place}: 2 of 2 devices offline.`,
+        ]);
+      });
+
+      it('retries through an outage answered 500 on both replicas, and opens one incident once it ends', async () => {
+        const e = await episode();
+        sn.http.outage = true;
+        const ids = [
+          await queueQuietly(e.alertId, 'alert.opened'),
+          await queueQuietly(e.alertId, 'alert.updated'),
+        ];
+        inventory.sut.app.get(DeliveryRelay).kick();
+        replica.app.get(DeliveryRelay).kick();
+        await eventually(async () => {
+          const rows = await Promise.all(ids.map(row));
+          expect(rows.map((r) => r.attempts >= 2)).toEqual([true, true]);
+          expect(rows.map((r) => r.last_error)).toContain(
+            `127.0.0.1:${sn.http.port} answered HTTP 500 to look the incident up`,
+          );
+        });
+        expect(sn.incidents.filter((i) => i.correlation_id === `cm-${e.alertId}`)).toEqual([]);
+        sn.http.outage = false;
+        for (const id of ids) await sent(id);
+        expect(sn.incidents.filter((i) => i.correlation_id === `cm-${e.alertId}`)).toHaveLength(1);
+        expect(sn.http.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+      });
+    });
   });
 
   /**
@@ -399,13 +530,7 @@ describe('ServiceNow and Jira Service Management channels', () => {
     it('ServiceNow: lists open incidents with our key, page by page, and resolves the one whose alert ended, once', async () => {
       const sn = await startFakeServiceNow();
       try {
-        const channel = await create({
-          name: 'AV desk (reconcile)',
-          type: 'servicenow',
-          url: sn.http.url,
-          username: sn.credentials.username,
-          password: sn.credentials.secret,
-        });
+        const channel = await serviceNowChannel(sn, 'AV desk (reconcile)');
         const incident = (n: number, key: string, state = '2') => ({
           sys_id: `${String(n).padStart(4, '0')}eeee0000eeee0000eeee0000eeee`,
           number: `INC${String(50000 + n).padStart(7, '0')}`,
@@ -468,13 +593,7 @@ describe('ServiceNow and Jira Service Management channels', () => {
     it('ServiceNow: a listing that fails or hangs (ended by the send timeout) is left to the next round', async () => {
       const sn = await startFakeServiceNow();
       try {
-        await create({
-          name: 'AV desk (down)',
-          type: 'servicenow',
-          url: sn.http.url,
-          username: sn.credentials.username,
-          password: sn.credentials.secret,
-        });
+        await serviceNowChannel(sn, 'AV desk (down)');
         const ended = await episode();
         await ended.close();
         sn.incidents.push({
@@ -499,14 +618,7 @@ describe('ServiceNow and Jira Service Management channels', () => {
     it('Jira Service Management: open work items labelled ours, paged by token; the lost one resolved once', async () => {
       const jira = await startFakeJira();
       try {
-        const channel = await create({
-          name: 'AV JSM (reconcile)',
-          type: 'jira-service-management',
-          url: jira.http.url,
-          username: jira.credentials.username,
-          token: jira.credentials.secret,
-          mapping: { projectKey: 'AV' },
-        });
+        const channel = await jiraChannel(jira, 'AV JSM (reconcile)', { projectKey: 'AV' });
         const item = (key: string, status: 'Open' | 'Resolved' = 'Open') => ({
           key: `AV-${jira.issues.length + 1}`,
           status,
@@ -550,13 +662,9 @@ describe('ServiceNow and Jira Service Management channels', () => {
   it('ServiceNow: urgency and impact as the channel maps them; a class in the room now or soon takes urgency 1', async () => {
     const sn = await startFakeServiceNow();
     try {
-      const channel = await create({
-        name: 'AV desk (mapped)',
-        type: 'servicenow',
-        url: sn.http.url,
-        username: sn.credentials.username,
-        password: sn.credentials.secret,
-        mapping: { severity: { high: { urgency: '2', impact: '1' }, medium: { urgency: '3', impact: '3' } } },
+      const channel = await serviceNowChannel(sn, 'AV desk (mapped)', {
+        severity: { high: { urgency: '2', impact: '1' }, medium: { urgency: '3', impact: '3' } },
+        createFields: { category: 'AV', u_source: 'Classroom Monitor' },
       });
       const levels = () =>
         sn.http.requests
@@ -574,6 +682,10 @@ describe('ServiceNow and Jira Service Management channels', () => {
         { urgency: '2', impact: '1' },
         { urgency: '1', impact: '1' },
       ]);
+      // The extra fields on create go with each.
+      expect(
+        sn.http.requests.filter((r) => r.method === 'POST').map((r) => [r.body?.category, r.body?.u_source]),
+      ).toEqual(Array(3).fill(['AV', 'Classroom Monitor']));
     } finally {
       await sn.http.stop();
     }
@@ -583,14 +695,7 @@ describe('ServiceNow and Jira Service Management channels', () => {
     it('opens a work item labelled with the key, comments internally, resolves with the Resolve transition', async () => {
       const jira = await startFakeJira();
       try {
-        const channel = await create({
-          name: 'AV service desk',
-          type: 'jira-service-management',
-          url: jira.http.url,
-          username: jira.credentials.username,
-          token: jira.credentials.secret,
-          mapping: { projectKey: 'AV' },
-        });
+        const channel = await jiraChannel(jira, 'AV service desk', { projectKey: 'AV' });
         expect((await send(messages.inventory.testChannel, { id: channel.id })).delivery.state).toBe('sent');
         const e = await episode();
         await sent(await queue(channel.id, e.alertId, 'alert.opened'));
@@ -619,32 +724,27 @@ describe('ServiceNow and Jira Service Management channels', () => {
             project: { key: 'AV' },
             issuetype: { name: '[System] Incident' },
             summary: `${e.place}: 1 of 2 devices offline`,
-            description: expect.objectContaining({ type: 'doc', version: 1 }),
+            description: doc(
+              `${e.place}: 1 of 2 devices offline, since 2026-11-24T19:59:00.000Z.`,
+              `- Display (${e.display.ipAddress}): offline`,
+              `Room in Classroom Monitor: ${appUrl}/rooms/${e.room.id}`,
+              'Raised by Classroom Monitor; it resolves this incident when the room answers again.',
+            ),
             labels: ['classroom-monitor', key],
             priority: { name: 'Medium' },
           },
         });
-        expect(issue.comments[0]).toEqual({
-          body: {
-            type: 'doc',
-            version: 1,
-            content: [
-              {
-                type: 'paragraph',
-                content: [
-                  {
-                    type: 'text',
-                    text: `Now offline: Projector (${e.projector.ipAddress}). ${e.place}: 2 of 2 devices offline.`,
-                  },
-                ],
-              },
-            ],
-          },
-          internal: true,
+        // An internal comment: JSM's property, which agents see and the customer does not.
+        expect(jira.http.requests[4].body).toEqual({
+          body: doc(`Now offline: Projector (${e.projector.ipAddress}). ${e.place}: 2 of 2 devices offline.`),
+          properties: [{ key: 'sd.public.comment', value: { internal: true } }],
         });
+        expect(issue.comments[0]).toMatchObject({ internal: true });
         expect(jira.http.requests[7].body).toEqual({
           transition: { id: '851' },
-          update: { comment: [{ add: { body: expect.objectContaining({ type: 'doc' }) } }] },
+          update: {
+            comment: [{ add: { body: doc('All devices of the room answer again (Classroom Monitor).') } }],
+          },
         });
         expect(issue.status).toBe('Resolved');
         expect(jira.issues).toHaveLength(1);
@@ -653,24 +753,54 @@ describe('ServiceNow and Jira Service Management channels', () => {
       }
     });
 
-    it('leaves a work item a person closed, and keeps a 401 to its status and what to check', async () => {
+    it('opens with the work type, priorities and extra fields the channel maps, and resolves by its transition, fields and comment', async () => {
       const jira = await startFakeJira();
       try {
-        const channel = await create({
-          name: 'AV JSM',
-          type: 'jira-service-management',
-          url: jira.http.url,
-          username: jira.credentials.username,
-          token: jira.credentials.secret,
-          mapping: { projectKey: 'AV' },
+        const channel = await jiraChannel(jira, 'AV JSM (mapped)', {
+          projectKey: 'AV',
+          issueType: 'Incident',
+          priority: { high: 'Highest', medium: 'Low' },
+          createFields: { customfield_10010: 'Classroom AV' },
+          resolveTransition: 'Mark as fixed',
+          resolveFields: { resolution: { name: 'Fixed' } },
+          closeNotes: 'Back in service.',
         });
+        const e = await episode();
+        await sent(await queue(channel.id, e.alertId, 'alert.opened'));
+        await e.close();
+        await sent(await queue(channel.id, e.alertId, 'alert.recovered'));
+        const posts = jira.http.requests.filter((r) => r.method === 'POST');
+        expect(posts.map((r) => r.path)).toEqual(['/rest/api/3/issue', '/rest/api/3/issue/AV-1/transitions']);
+        expect(posts[0].body?.fields).toMatchObject({
+          issuetype: { name: 'Incident' },
+          priority: { name: 'Low' },
+          customfield_10010: 'Classroom AV',
+        });
+        expect(posts[1].body).toEqual({
+          transition: { id: '871' },
+          fields: { resolution: { name: 'Fixed' } },
+          update: { comment: [{ add: { body: doc('Back in service.') } }] },
+        });
+        expect(jira.issues[0].status).toBe('Resolved');
+      } finally {
+        await jira.http.stop();
+      }
+    });
+
+    it('raises a class-time alert as High, leaves a work item a person closed, and keeps a 401 to its status and what to check', async () => {
+      const jira = await startFakeJira();
+      try {
+        const channel = await jiraChannel(jira, 'AV JSM', { projectKey: 'AV' });
         jira.http.faults.push({ status: 401 });
         const failed = await send(messages.inventory.testChannel, { id: channel.id });
         expect(failed.message).toBe(
           `The test message to "AV JSM" failed: 127.0.0.1:${jira.http.port} answered HTTP 401 to read the integration account (check the username and the password or API token)`,
         );
         const e = await episode();
-        await sent(await queue(channel.id, e.alertId, 'alert.opened'));
+        // A class in the room now or soon: the priority for high, whatever the devices.
+        await sent(await queue(channel.id, e.alertId, 'alert.opened', true));
+        const created = jira.http.requests.find((r) => r.method === 'POST' && r.path === '/rest/api/3/issue');
+        expect((created?.body?.fields as { priority: unknown }).priority).toEqual({ name: 'High' });
         jira.closeByPerson('AV-1');
         await e.close();
         await sent(await queue(channel.id, e.alertId, 'alert.recovered'));

@@ -13,7 +13,9 @@ export interface Recorded {
 export type Fault =
   | { status: 401 | 429 | 500 | 503; retryAfter?: string }
   /** No answer at all, for 10 s (or until the fake stops): the caller's timeout must end it. */
-  | { hang: true };
+  | { hang: true }
+  /** The usual answer, once `until` settles (the test lets it go; resolved: at once). */
+  | { until: Promise<void> };
 
 export type Handler = (req: Recorded) => { status: number; body?: unknown };
 
@@ -73,21 +75,34 @@ export class FakeHttp {
         setTimeout(() => res.destroy(), 10_000).unref();
         return;
       }
-      const expected = `Basic ${Buffer.from(`${this.credentials.username}:${this.credentials.secret}`).toString('base64')}`;
-      const answer =
-        fault ??
-        (this.outage ? { status: 500 } : req.headers.authorization !== expected ? { status: 401 } : null);
-      if (answer) {
-        const headers =
-          'retryAfter' in answer && answer.retryAfter ? { 'retry-after': answer.retryAfter } : undefined;
-        // A body a log must never show: what the service desk says about itself.
-        res.writeHead(answer.status, headers).end('{"error":{"message":"internal detail: node sn-app-07"}}');
+      if (fault && 'until' in fault) {
+        void fault.until.then(() => this.answer(req, res, recorded, undefined));
         return;
       }
-      const { status, body } = this.handle(recorded);
-      res
-        .writeHead(status, { 'content-type': 'application/json' })
-        .end(body === undefined ? '' : JSON.stringify(body));
+      this.answer(req, res, recorded, fault);
     });
+  }
+
+  private answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    recorded: Recorded,
+    fault: Exclude<Fault, { hang: true } | { until: Promise<void> }> | undefined,
+  ): void {
+    const expected = `Basic ${Buffer.from(`${this.credentials.username}:${this.credentials.secret}`).toString('base64')}`;
+    const answer =
+      fault ??
+      (this.outage ? { status: 500 } : req.headers.authorization !== expected ? { status: 401 } : null);
+    if (answer) {
+      const headers =
+        'retryAfter' in answer && answer.retryAfter ? { 'retry-after': answer.retryAfter } : undefined;
+      // A body a log must never show: what the service desk says about itself.
+      res.writeHead(answer.status, headers).end('{"error":{"message":"internal detail: node sn-app-07"}}');
+      return;
+    }
+    const { status, body } = this.handle(recorded);
+    res
+      .writeHead(status, { 'content-type': 'application/json' })
+      .end(body === undefined ? '' : JSON.stringify(body));
   }
 }

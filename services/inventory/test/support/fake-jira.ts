@@ -38,6 +38,7 @@ export async function startFakeJira(credentials = { username: 'av-bot@campus.edu
   const transitions = [
     { id: '761', name: 'Start work', from: ['Open'], to: 'Work in progress' as const },
     { id: '851', name: 'Resolve', from: ['Open', 'Work in progress'], to: 'Resolved' as const },
+    { id: '871', name: 'Mark as fixed', from: ['Open', 'Work in progress'], to: 'Resolved' as const },
     { id: '901', name: 'Close', from: ['Resolved'], to: 'Closed' as const },
   ];
   const handle = (req: { method: string; path: string; body: Record<string, unknown> | null }) => {

@@ -1,6 +1,10 @@
+/** @jest-environment ../../scripts/jest-host-zone-environment.js */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { calendarZone, expandCalendar, type Occurrence } from './ics';
+
+/** Sets the host's time zone (the test environment's; undefined: as it was). */
+declare function setHostZone(zone: string | undefined): void;
 
 const fixture = (name: string) => readFileSync(path.join(__dirname, 'fixtures', name), 'utf8');
 const window = { from: Date.parse('2026-02-23T00:00:00Z'), to: Date.parse('2026-11-10T00:00:00Z') };
@@ -14,12 +18,12 @@ const iso = (o: Occurrence) => ({
 // The host's own zone must never leak in: the same calendars expand to the same instants on a
 // server in UTC and on one in Auckland (a day ahead, and its clocks change the other way).
 describe.each(['UTC', 'Pacific/Auckland'])('calendar expansion on a host in %s', (hostZone) => {
-  const hostZoneBefore = process.env.TZ;
-  beforeAll(() => {
-    process.env.TZ = hostZone;
-  });
-  afterAll(() => {
-    process.env.TZ = hostZoneBefore;
+  beforeAll(() => setHostZone(hostZone));
+  afterAll(() => setHostZone(undefined));
+
+  it('runs with the host in that zone', () => {
+    expect(new Intl.DateTimeFormat().resolvedOptions().timeZone).toBe(hostZone);
+    expect(new Date('2026-01-01T00:00:00Z').getHours()).toBe(hostZone === 'UTC' ? 0 : 13);
   });
 
   it('keeps a weekly class at its local time across the change to daylight time, without its EXDATE, with its moved lecture, and not on a holiday', () => {

@@ -1,17 +1,21 @@
+/** @jest-environment ../../scripts/jest-host-zone-environment.js */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { formatOf, readSchedule } from './schedule-reader';
+
+/** Sets the host's time zone (the test environment's; undefined: as it was). */
+declare function setHostZone(zone: string | undefined): void;
 
 const fixture = (name: string) => readFileSync(path.join(__dirname, '../calendar/fixtures', name), 'utf8');
 const now = new Date('2026-03-01T12:00:00Z');
 
 describe.each(['UTC', 'Pacific/Auckland'])('reading a schedule on a host in %s', (hostZone) => {
-  const hostZoneBefore = process.env.TZ;
-  beforeAll(() => {
-    process.env.TZ = hostZone;
-  });
-  afterAll(() => {
-    process.env.TZ = hostZoneBefore;
+  beforeAll(() => setHostZone(hostZone));
+  afterAll(() => setHostZone(undefined));
+
+  it('runs with the host in that zone', () => {
+    expect(new Intl.DateTimeFormat().resolvedOptions().timeZone).toBe(hostZone);
+    expect(new Date('2026-01-01T00:00:00Z').getHours()).toBe(hostZone === 'UTC' ? 0 : 13);
   });
 
   it('keeps the timed classes from a day back to 14 days ahead, never an all-day event', () => {
