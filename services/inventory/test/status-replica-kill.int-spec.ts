@@ -21,6 +21,9 @@ const freePort = async () => {
  * acknowledgement of what it holds, perhaps a commit without its ack) while batches flow. Every
  * check must be recorded once: none lost, none counted twice.
  */
+// Room for a replica's start on a loaded machine (below) on top of the batches' work.
+jest.setTimeout(180_000);
+
 describe('inventory replica killed mid-batch', () => {
   const namespace = newNamespace();
   // Events a killed replica held come back after this long, to the replica left.
@@ -52,9 +55,10 @@ describe('inventory replica killed mid-batch', () => {
       stdio: 'ignore',
     });
     const exited = once(victim, 'exit');
+    // A process start on a machine the other test lanes load has taken over 30 s.
     await eventually(
       async () => expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200),
-      30_000,
+      90_000,
     );
 
     const building = await survivor.rpc.send(messages.inventory.createBuilding, {
