@@ -6,7 +6,7 @@
 // costs, and what the frameworks and checks on top of it cost.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -46,6 +46,17 @@ const WITH_BASELINE = process.env.BENCH_BASELINE !== '0';
  * target then gets the same arrivals, and CPU per request is compared at the same load.
  */
 const RATE = Number(process.env.BENCH_RATE ?? 0);
+/**
+ * BENCH_GATEWAY_B: the `main.js` of another gateway build (say, a copy of main's
+ * services/gateway/dist). After the system's run, a second gateway of that build joins the
+ * system on a port of its own (a replica: same namespace, sessions and services), and the load
+ * goes to one gateway and then the other, BENCH_PAIR_ROUNDS times BENCH_PAIR_S seconds each:
+ * both builds measured in the same minutes, beside the same services, so that what else runs on
+ * a shared machine weighs on both alike. Each gateway's CPU per request is its own.
+ */
+const GATEWAY_B = process.env.BENCH_GATEWAY_B;
+const PAIR_ROUNDS = Number(process.env.BENCH_PAIR_ROUNDS ?? 6);
+const PAIR_S = Number(process.env.BENCH_PAIR_S ?? 10);
 
 const namespace = `bench_${randomBytes(4).toString('hex')}`;
 const schema = `"${namespace}_inventory"`;
@@ -165,6 +176,78 @@ function startReference(script, env) {
   });
 }
 
+/** A free loopback port (taken and given back at once). */
+async function freePort() {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A second gateway, of the build at `main`, with the environment the stack gave its own. */
+async function startGatewayB(main, gatewayPid) {
+  const environ = readFileSync(`/proc/${gatewayPid}/environ`, 'utf8').split('\0').filter(Boolean);
+  const env = Object.fromEntries(
+    environ.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+  const port = await freePort();
+  const child = spawn(process.execPath, [main], {
+    env: {
+      ...env,
+      PORT: String(port),
+      METRICS_PORT: String(await freePort()),
+      HTTP_PORT: String(await freePort()),
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (const started = Date.now(); ;) {
+    if (child.exitCode !== null) throw new Error(`The second gateway exited with ${child.exitCode}`);
+    const ok = await fetch(`${url}/api/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return { url, child };
+    if (Date.now() - started > 90_000) throw new Error('The second gateway did not become ready within 90 s');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/** Alternating runs on the stack's gateway (A) and the second (B): each one's requests and CPU summed. */
+async function measurePair(a, b, cookies, ids) {
+  const total = { A: { requests: 0, cpu: 0, rps: [] }, B: { requests: 0, cpu: 0, rps: [] } };
+  await measure('warm-up', b.url, cookies, ids, 3);
+  for (let round = 0; round < PAIR_ROUNDS; round++) {
+    // A first in even rounds, B first in odd ones.
+    for (const side of round % 2 ? ['B', 'A'] : ['A', 'B']) {
+      const target = side === 'A' ? a : b;
+      const before = cpuMs(target.pid);
+      const r = await measure(`gateway ${side}`, target.url, cookies, ids, PAIR_S);
+      total[side].cpu += cpuMs(target.pid) - before;
+      total[side].requests += r.requests;
+      total[side].rps.push(Math.round(r.rps));
+      if (r.errors)
+        throw new Error(`gateway ${side} failed ${r.errors} requests: ${JSON.stringify(r.failures)}`);
+    }
+  }
+  const us = (side) => Math.round((1000 * total[side].cpu) / Math.max(1, total[side].requests));
+  console.log(
+    `\nGateways side by side (${PAIR_ROUNDS} rounds of ${PAIR_S} s each, alternating; B = ${GATEWAY_B}):`,
+  );
+  console.log(
+    `gateway A (this build): ${us('A')} µs CPU per request over ${total.A.requests} requests, req/s by round ${total.A.rps.join(' ')}`,
+  );
+  console.log(
+    `gateway B: ${us('B')} µs CPU per request over ${total.B.requests} requests, req/s by round ${total.B.rps.join(' ')}`,
+  );
+  console.log(
+    `A ÷ B, CPU per request: ${(us('A') / us('B')).toFixed(3)} (load average ${loadavg()[0].toFixed(1)})`,
+  );
+}
+
 function stop(reference) {
   reference.child.removeAllListeners('exit');
   reference.child.kill('SIGTERM');
@@ -210,6 +293,19 @@ async function main() {
       Object.fromEntries(['gateway', 'inventory', 'auth'].map((s) => [s, stack.children.get(s).pid])),
       db,
     );
+    if (GATEWAY_B) {
+      const b = await startGatewayB(path.resolve(GATEWAY_B), stack.children.get('gateway').pid);
+      try {
+        await measurePair(
+          { url: stack.url, pid: stack.children.get('gateway').pid },
+          { url: b.url, pid: b.child.pid },
+          cookies,
+          ids,
+        );
+      } finally {
+        b.child.kill('SIGTERM');
+      }
+    }
     // The services stop before the references run, so each has the machine to itself.
     await stack.stop();
     stack = undefined;

@@ -81,7 +81,8 @@ export async function seedCampus(db, schema, { buildings, roomsPerBuilding, equi
 /**
  * Signs in as `username` and answers the session cookie (`cm.sid=…`). Auth answers sign-ins before
  * it has created the first administrator from ADMIN_PASSWORD (hashing it takes a while on a busy
- * machine), so a refusal is tried again for up to `waitMs`.
+ * machine), so a refusal is tried again for up to `waitMs`; so is a 504, auth not answering within
+ * the gateway's deadline (hashing the password on a machine loaded many times over).
  */
 export async function signIn(url, username, password, { waitMs = 30_000 } = {}) {
   const deadline = Date.now() + waitMs;
@@ -92,7 +93,7 @@ export async function signIn(url, username, password, { waitMs = 30_000 } = {}) 
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ username, password }),
     });
-    if (res.status !== 401 || Date.now() > deadline) break;
+    if ((res.status !== 401 && res.status !== 504) || Date.now() > deadline) break;
     await res.arrayBuffer();
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }

@@ -7,6 +7,12 @@
 import { readFileSync } from 'node:fs';
 
 const [file, usArg] = process.argv.slice(2);
+/**
+ * PROFILE_LAST_S: only the samples of the profile's last seconds (bench/api's measured 30 s end
+ * when the services are stopped): under heavy load a run serves few requests, and start-up,
+ * sign-ins and warm-up would otherwise weigh in the shares.
+ */
+const lastS = Number(process.env.PROFILE_LAST_S ?? 0);
 if (!file) {
   console.error('usage: node bench/support/profile-summary.mjs <file.cpuprofile> [µs per request]');
   process.exit(1);
@@ -24,7 +30,8 @@ const START_UP = '(start-up: loading modules)';
 function ownerOf({ url }) {
   if (/^node:(_http_|net$|stream|internal\/stream|internal\/streams\/)/.test(url)) return NODE_IO;
   if (/^node:internal\/modules\//.test(url)) return START_UP;
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  // The innermost package: Nest's adapter carries its own copy of Express under its node_modules.
+  const pkg = /.*node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1];
   const ours = /\/(libs|services)\/([^/]+)\/(?:dist|src)\/(.*)$/.exec(url);
   if (ours) return `${ours[1]}/${ours[2]}/${ours[3].replace(/\.[jt]s$/, '')}`;
@@ -57,8 +64,20 @@ const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
 const parent = new Map();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 const hits = new Map();
-for (const id of profile.samples) hits.set(id, (hits.get(id) ?? 0) + 1);
-const perSampleMs = (profile.endTime - profile.startTime) / 1000 / profile.samples.length;
+const from = lastS > 0 ? profile.endTime - lastS * 1e6 : -Infinity;
+let at = profile.startTime;
+let kept = 0;
+profile.samples.forEach((id, i) => {
+  at += profile.timeDeltas?.[i] ?? 0;
+  if (at < from) return;
+  kept++;
+  hits.set(id, (hits.get(id) ?? 0) + 1);
+});
+const spanUs =
+  lastS > 0
+    ? Math.min(lastS * 1e6, profile.endTime - profile.startTime)
+    : profile.endTime - profile.startTime;
+const perSampleMs = spanUs / 1000 / kept;
 
 const byOwner = new Map();
 let busy = 0;
@@ -104,7 +123,7 @@ const table = (title, rows, limit) => {
   return lines.join('\n');
 };
 console.log(
-  `${file}: ${(busy / 1000).toFixed(1)} s busy serving (and ${(startUp / 1000).toFixed(1)} s loading modules) of ${((profile.endTime - profile.startTime) / 1e6).toFixed(1)} s profiled\n`,
+  `${file}: ${(busy / 1000).toFixed(1)} s busy serving (and ${(startUp / 1000).toFixed(1)} s loading modules) of ${(spanUs / 1e6).toFixed(1)} s profiled${lastS > 0 ? ' (its last seconds)' : ''}\n`,
 );
 console.log(table('layer', byCategory, 20));
 console.log();
