@@ -30,6 +30,7 @@ const contractRoutesReaders = [
   'web/src/lib/api-routes.spec.ts',
   'web/src/lib/api-route-types.ts',
   'web/src/lib/api-schemas.ts',
+  'web/src/lib/reply-checks.spec.ts',
 ];
 const sharedNotFeature = { regex: '/features/', message: 'Shared web code does not import a feature.' };
 

@@ -353,6 +353,90 @@ describe('web app: offline edits, conflicts and drafts', () => {
     expect(picture.headers.get('content-type')).toBe('image/png');
   });
 
+  it("keeps a building's photo chosen offline on the phone, sends it once when back, and brings a refused one back to its form", async () => {
+    await openPhone();
+    const { tag, north } = await arrange();
+    await openBuildings(tag);
+    await buildingCard(north.name).waitFor();
+    await goOffline();
+
+    await page.getByRole('button', { name: `Edit ${north.name}` }).click();
+    await page
+      .getByLabel('Building Photo')
+      .setInputFiles({ name: 'north.png', mimeType: 'image/png', buffer: pngImage(64, 40, [200, 60, 30]) });
+    await page.getByRole('button', { name: 'Save Building' }).click();
+    await expectToast(page, 'Saved on this phone', 'It will be sent when the connection is back.');
+    await buildingCard(north.name).getByText('Pending upload').waitFor();
+    await waiting(1).waitFor();
+
+    // A new building whose photo the server will refuse: an image by its name only.
+    await page.getByRole('button', { name: 'Add building' }).click();
+    await page.getByLabel('Building Name *').fill(`Annex ${tag}`);
+    await page.getByLabel('Building Photo').setInputFiles({
+      name: 'annex.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('not a picture at all'),
+    });
+    await page.getByRole('button', { name: 'Add Building' }).click();
+    await waiting(2).waitFor();
+    await screenshot(page, 'offline-pending-building-photo');
+    expect((await web.api<Building>('GET', `/api/buildings/${north.id}`)).imageUrl).toBeNull();
+
+    await page.context().setOffline(false);
+    await expectToast(page, 'Changes need you', 'Open the waiting changes', 'destructive');
+    const photographed = await web.api<Building>('GET', `/api/buildings/${north.id}`);
+    expect(photographed.imageUrl).toMatch(/^\/objects\//);
+    // The photo stored once and the building changed once, on the version the phone saw.
+    expect(photographed.version).toBe(2);
+    const picture = await fetch(`${web.system.url}${photographed.imageUrl}`, {
+      headers: sessionHeaders(web.adminCookie),
+    });
+    expect(picture.headers.get('content-type')).toBe('image/png');
+    await buildingCard(north.name).getByText('Pending upload').waitFor({ state: 'detached' });
+
+    await waiting(1).click();
+    const list = page.getByRole('dialog', { name: 'Waiting changes' });
+    await list.getByText(`Refused: ${mediaMessages.notAnImage}`).waitFor();
+    expect(await buildingsNamed(`Annex ${tag}`)).toEqual([]);
+    await list.getByRole('button', { name: 'Open the form' }).click();
+    await page.getByRole('heading', { name: 'Add Building' }).waitFor();
+    expect(await page.getByLabel('Building Name *').inputValue()).toBe(`Annex ${tag}`);
+    expect(await page.getByRole('alert').first().innerText()).toContain(
+      `The server refused this when it was sent: ${mediaMessages.notAnImage}`,
+    );
+  });
+
+  it('sets a picture kept on the phone on the version the technician saw: a room changed meanwhile is a conflict', async () => {
+    await openPhone();
+    const { room } = await arrange();
+    await page.goto(`/rooms/${room.id}`);
+    await page.getByRole('heading', { name: room.name, level: 1 }).waitFor();
+    await goOffline();
+    await uploadOffline({ name: 'room.png', mimeType: 'image/png', buffer: pngImage(48, 32, [30, 90, 200]) });
+    await waiting(1).waitFor();
+
+    // Meanwhile, elsewhere: the room is renamed.
+    await web.api('PUT', `/api/rooms/${room.id}`, { name: 'B-01 Plant', type: 'Classroom', floor: 'B1' });
+    await page.context().setOffline(false);
+    await expectToast(page, 'Changes need you', 'Open the waiting changes', 'destructive');
+    expect(await web.api<Room>('GET', `/api/rooms/${room.id}`)).toMatchObject({ imageUrl: null, version: 2 });
+    await page.getByTestId('pending-tag').getByText('Upload: changed elsewhere').waitFor();
+    await waiting(1).click();
+    const list = page.getByRole('dialog', { name: 'Waiting changes' });
+    const row = list.getByRole('row').filter({ hasText: 'imageUrl' });
+    await row.waitFor();
+    expect(await row.getByRole('cell').allInnerTexts()).toEqual(['imageUrl', 'New picture: room.png', '—']);
+    await screenshot(page, 'offline-upload-conflict');
+    await list.getByRole('button', { name: 'Keep mine' }).click();
+    await expectToast(page, 'Changes sent', '1 change saved on the server.');
+    const kept = await web.api<Room>('GET', `/api/rooms/${room.id}`);
+    expect(kept).toMatchObject({
+      name: 'B-01 Plant',
+      imageUrl: expect.stringMatching(/^\/objects\//),
+      version: 3,
+    });
+  });
+
   it('shows a delete of a record changed meanwhile as a conflict, counts one already gone as done, and brings back a refused upload with the reason', async () => {
     await openPhone();
     const { tag, north, south, room } = await arrange();

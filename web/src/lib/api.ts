@@ -241,12 +241,11 @@ async function callJson<R extends JsonRoute>(
 ): Promise<ReplyOf<R>> {
   const { params, query } = splitArgs(route, args);
   const body = route.query ? undefined : (args as unknown[])[1];
-  // The schemas (zod and every contract) load beside the first call's answer, not with the first
-  // screen: issue 37's budget.
-  const schemas = route.response ? import('./api-schemas') : undefined;
+  // The check loads beside the first call's answer, not with the first screen: issue 37's budget.
+  const checks = route.response ? replyChecks() : undefined;
   // Awaited below only when the call answers: a page left or a network lost meanwhile must not
   // leave its failed load unhandled.
-  schemas?.catch(() => undefined);
+  checks?.catch(() => undefined);
   const search = query ? `?${new URLSearchParams(query)}` : '';
   const { res, text } = await fetchText(pathOf(route, params) + search, {
     method: route.method,
@@ -263,7 +262,37 @@ async function callJson<R extends JsonRoute>(
   } catch {
     throw new UnexpectedReplyError(route, 'it is not JSON');
   }
-  const schema = (await schemas)?.replySchema(routeNames.get(route));
+  // The route's own schema's output: the reply type, which TypeScript cannot follow through it.
+  return (await checks!)(route, routeNames.get(route), json) as ReplyOf<R>;
+}
+
+type ReplyChecker = (route: ApiRouteDef, name: string | undefined, json: unknown) => unknown;
+let loadedChecks: Promise<ReplyChecker> | undefined;
+
+/**
+ * The reply check: the response schemas as data (./reply-checks.ts) read without zod; the few that
+ * need more are checked by zod (./api-schemas.ts). A failed load is tried again by the next call.
+ */
+function replyChecks(): Promise<ReplyChecker> {
+  loadedChecks ??= Promise.all([import('./reply-check'), import('./reply-checks')]).then(
+    ([{ checkReply }, { nodes, replies }]) =>
+      async (route, name, json) => {
+        const at = name === undefined ? undefined : replies[name];
+        if (at !== undefined) {
+          const reply = checkReply(nodes, at, json);
+          if (reply.success) return reply.data;
+          const { path, message } = reply.problem;
+          throw new UnexpectedReplyError(route, `${path.join('.') || '(the whole answer)'}: ${message}`);
+        }
+        return byZod(route, name, json);
+      },
+  );
+  loadedChecks.catch(() => (loadedChecks = undefined));
+  return loadedChecks;
+}
+
+async function byZod(route: ApiRouteDef, name: string | undefined, json: unknown): Promise<unknown> {
+  const schema = (await import('./api-schemas')).replySchema(name);
   if (!schema) throw new UnexpectedReplyError(route, 'the web app has no schema for it');
   const reply = schema.safeParse(json);
   if (!reply.success) {
@@ -272,9 +301,7 @@ async function callJson<R extends JsonRoute>(
       .map((i) => `${i.path.join('.') || '(the whole answer)'}: ${i.message}`);
     throw new UnexpectedReplyError(route, problems.join('; '));
   }
-  // The schema is the route's own, so its output is the reply type; TypeScript cannot follow the
-  // generic route through safeParse.
-  return reply.data as ReplyOf<R>;
+  return reply.data;
 }
 
 /**

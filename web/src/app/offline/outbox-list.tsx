@@ -56,10 +56,13 @@ const shown = (value: unknown) =>
 /** Both versions of the fields the edit changed that the server has otherwise, and the choices. */
 function Conflict({ entry }: { entry: OutboxEntry }) {
   const current = entry.current ?? {};
-  const fields = Object.keys(entry.body).filter(
+  // A picture kept on the phone is a file here, not yet a url: it is named by its file.
+  const picture = entry.file ? (entry.params.field ?? 'imageUrl') : undefined;
+  const yours = picture ? { ...entry.body, [picture]: `New picture: ${entry.file!.name}` } : entry.body;
+  const fields = Object.keys(yours).filter(
     (field) =>
-      field in current &&
-      JSON.stringify(current[field] ?? null) !== JSON.stringify(entry.body[field] ?? null),
+      field === picture ||
+      (field in current && JSON.stringify(current[field] ?? null) !== JSON.stringify(yours[field] ?? null)),
   );
   const mergeable = fields.some((f) => (mergeableFields as readonly string[]).includes(f));
   return (
@@ -77,7 +80,7 @@ function Conflict({ entry }: { entry: OutboxEntry }) {
           {fields.map((field) => (
             <tr key={field} className="align-top">
               <td className="break-words text-slate-600">{field}</td>
-              <td className="break-words whitespace-pre-line">{shown(entry.body[field])}</td>
+              <td className="break-words whitespace-pre-line">{shown(yours[field])}</td>
               <td className="break-words whitespace-pre-line">{shown(current[field])}</td>
             </tr>
           ))}

@@ -8,22 +8,23 @@ const words: Record<'delete' | 'upload', Record<OutboxEntry['state'], string>> =
   upload: { waiting: 'Pending upload', conflict: 'Upload: changed elsewhere', refused: 'Upload refused' },
 };
 
+/** What a card tags of an entry: a delete, or a picture kept on the phone (a building's edit with its photo too). */
+function tagged(entry: OutboxEntry): 'delete' | 'upload' | undefined {
+  const action = actionOf(entry);
+  if (action === 'delete' || action === 'upload') return action;
+  return entry.file ? 'upload' : undefined;
+}
+
 /**
  * On a record's card: its delete or uploads kept on this phone, not yet on the server ("Pending
  * delete", "Pending upload"), or waiting for the person (open the waiting changes). `record` is
  * "Building:<id>", "Room:<id>" or "Equipment:<id>".
  */
 export function PendingTag({ record, className }: { record: string; className?: string }) {
-  const kept = useOutbox().filter((entry) => {
-    const action = actionOf(entry);
-    return (action === 'delete' || action === 'upload') && recordOf(entry) === record;
-  });
+  const kept = useOutbox().filter((entry) => tagged(entry) && recordOf(entry) === record);
   if (kept.length === 0) return null;
   const shown = new Map<string, OutboxEntry['state']>();
-  for (const entry of kept) {
-    const action = actionOf(entry) as 'delete' | 'upload';
-    shown.set(words[action][entry.state], entry.state);
-  }
+  for (const entry of kept) shown.set(words[tagged(entry)!][entry.state], entry.state);
   return (
     <span className={`flex flex-wrap gap-1.5 ${className ?? ''}`} data-testid="pending-tag">
       {[...shown].map(([text, state]) => (

@@ -91,6 +91,59 @@ describe('the outbox', () => {
     expect(await store.all()).toEqual([]);
   });
 
+  it("sets a room's picture on the version the person saw, or on the one the room's edit queued before it made", async () => {
+    const roomEdit = entry({ route: 'updateRoom', params: { id: 'r1' }, ifVersion: 5 });
+    const upload = entry({
+      route: 'uploadRoomPicture',
+      params: { id: 'r1', field: 'imageUrl' },
+      body: {},
+      ifVersion: 5,
+      form: undefined,
+    });
+    const later = entry({ route: 'updateRoom', params: { id: 'r1' }, ifVersion: 5 });
+    const store = await storeWith(roomEdit, upload, later);
+    const seen: OutboxEntry[] = [];
+    await flushOutbox(store, (e) => {
+      seen.push({ ...e });
+      return Promise.resolve({ kind: 'sent', version: (e.ifVersion ?? 0) + 1 });
+    });
+    expect(seen.map((e) => [e.route, e.ifVersion])).toEqual([
+      ['updateRoom', 5],
+      ['uploadRoomPicture', 6],
+      ['updateRoom', 7],
+    ]);
+  });
+
+  it('keeps an upload onto a record changed meanwhile as a conflict, holding back the later edits of that record', async () => {
+    const upload = entry({
+      route: 'uploadRoomPicture',
+      params: { id: 'r1', field: 'wiringDiagramUrl' },
+      body: {},
+      ifVersion: 2,
+      form: undefined,
+    });
+    const later = entry({ route: 'updateRoom', params: { id: 'r1' }, ifVersion: 2 });
+    const photoEdit = entry({
+      params: { id: 'b7' },
+      ifVersion: 1,
+      label: 'Edit building b7 with a new photo',
+    });
+    const store = await storeWith(upload, later, photoEdit);
+    const current = { id: 'r1', name: 'Theirs', wiringDiagramUrl: null, version: 3 };
+    const { seen, send } = server({
+      [upload.key]: { kind: 'conflict', reason: 'Changed by someone else', current },
+      [photoEdit.key]: { kind: 'conflict', reason: 'Changed by someone else', current: { version: 2 } },
+    });
+    const result = await flushOutbox(store, send);
+    expect(seen.map((e) => e.key)).toEqual([upload.key, photoEdit.key]);
+    expect(result.conflicts.map((e) => [e.key, e.state])).toEqual([
+      [upload.key, 'conflict'],
+      [photoEdit.key, 'conflict'],
+    ]);
+    expect(result.conflicts[0].current).toEqual(current);
+    expect((await store.get(later.key))?.state).toBe('waiting');
+  });
+
   it('sends nothing twice: a second round after a full one sends nothing', async () => {
     const store = await storeWith(entry({}), entry({ params: { id: 'b2' } }));
     const { seen, send } = server();

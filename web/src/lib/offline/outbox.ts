@@ -98,7 +98,7 @@ async function carryVersion(
 ): Promise<void> {
   for (const later of entries) {
     if (later.seq <= sent.seq || recordOf(later) !== recordOf(sent)) continue;
-    // An upload attaches its picture on whatever version is current: the one before its own.
+    // An upload kept without a version (before uploads carried one) went on the one before its own.
     if (later.ifVersion !== (sent.ifVersion ?? version - 1)) continue;
     later.ifVersion = version;
     await store.put(later.key, later);

@@ -8,10 +8,12 @@ export type RoomPictureField = 'imageUrl' | 'wiringDiagramUrl' | 'seatingLayoutU
 /**
  * A picture for a room chosen while offline (or whose upload found no network): its file kept on
  * the phone (IndexedDB keeps the Blob) and sent, then set on the room, in order with the other
- * changes, under one Idempotency-Key. Online with nothing waiting, it is sent at once.
+ * changes, under one Idempotency-Key. The room's field is set on the version the person saw
+ * (If-Match): a room changed meanwhile is a conflict to settle. Online with nothing waiting, it is
+ * sent at once.
  */
 export function queueableUpload(
-  room: { id: string; name: string },
+  room: { id: string; name: string; version: number },
   field: RoomPictureField,
   what: string,
   file: File,
@@ -21,6 +23,7 @@ export function queueableUpload(
     route: 'uploadRoomPicture',
     params: { id: room.id, field },
     body: {},
+    ifVersion: room.version,
     file: { blob: file, name: file.name, type: file.type },
     label: `Upload ${what.toLowerCase()} of ${room.name}`,
   });

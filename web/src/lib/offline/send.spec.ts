@@ -1,5 +1,7 @@
+import { type Building, type Room } from '@cm/contracts';
 import { ApiError, NetworkError } from '../api';
-import { outcomeOf } from './send';
+import { type OutboxEntry } from './outbox';
+import { callEntry, outcomeOf, sendEntry } from './send';
 
 const answered = (status: number, body: unknown) => new ApiError(status, JSON.stringify(body), '');
 
@@ -38,5 +40,135 @@ describe('how a queued change fared', () => {
       kind: 'refused',
       reason: 'No room',
     });
+  });
+});
+
+type Call = { url: string; method: string; headers: Record<string, string>; body: unknown };
+
+/** Stands in for the network: each call recorded, answered in turn by `answers`. */
+function fakeNetwork(...answers: Response[]): Call[] {
+  const calls: Call[] = [];
+  global.fetch = (async (url: string, init: RequestInit = {}) => {
+    const body =
+      init.body instanceof FormData ? init.body.get('file') : JSON.parse(String(init.body ?? 'null'));
+    calls.push({ url, method: init.method ?? 'GET', headers: { ...(init.headers as object) }, body });
+    return answers.shift()!;
+  }) as typeof fetch;
+  return calls;
+}
+const realFetch = global.fetch;
+afterEach(() => {
+  global.fetch = realFetch;
+});
+
+const reply = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+const id = '00000000-0000-4000-8000-000000000001';
+const room: Room = {
+  id,
+  buildingId: '00000000-0000-4000-8000-000000000002',
+  name: 'B-01',
+  type: 'Classroom',
+  floor: 'B1',
+  capacity: 0,
+  roomSize: null,
+  isAdaAccessible: 0,
+  imageUrl: '/objects/uploads/room.png',
+  wiringDiagramUrl: null,
+  seatingLayoutUrl: null,
+  version: 4,
+};
+const building: Building = {
+  id,
+  name: 'North',
+  description: 'Old',
+  imageUrl: '/objects/uploads/north.png',
+  version: 3,
+};
+const kept = { blob: new Blob(['png'], { type: 'image/png' }), name: 'photo.png', type: 'image/png' };
+const sent = (over: Partial<OutboxEntry>) =>
+  ({ key: 'k1', params: { id }, body: {}, ...over }) as Pick<
+    OutboxEntry,
+    'key' | 'route' | 'params' | 'body' | 'ifVersion' | 'file'
+  >;
+
+describe('a picture kept on the phone, when sent', () => {
+  it("sets a room's picture on the version the person saw, each call under the entry's key", async () => {
+    const calls = fakeNetwork(reply({ url: '/objects/uploads/room.png' }), reply(room));
+    const result = await callEntry(
+      sent({ route: 'uploadRoomPicture', params: { id, field: 'imageUrl' }, ifVersion: 3, file: kept }),
+    );
+    expect(result).toEqual({ version: 4 });
+    expect(calls.map((c) => [c.method, c.url])).toEqual([
+      ['POST', '/api/upload'],
+      ['PUT', `/api/rooms/${id}`],
+    ]);
+    expect(calls[0].headers['Idempotency-Key']).toBe('k1');
+    expect((calls[0].body as File).name).toBe('photo.png');
+    expect(calls[1].headers).toMatchObject({ 'Idempotency-Key': 'k1', 'If-Match': '"3"' });
+    expect(calls[1].body).toEqual({ imageUrl: '/objects/uploads/room.png' });
+  });
+
+  it('answers a room changed meanwhile as a conflict with the room as it is now', async () => {
+    const current = { ...room, name: 'B-01 Plant', imageUrl: null };
+    fakeNetwork(
+      reply({ url: '/objects/uploads/room.png' }),
+      reply({ code: 'COMMON.STALE_VERSION', message: 'Changed by someone else', current }, 412),
+    );
+    const outcome = await sendEntry({
+      ...sent({ route: 'uploadRoomPicture', params: { id, field: 'imageUrl' }, ifVersion: 3, file: kept }),
+      seq: 1,
+      label: 'Upload room photo of B-01',
+      queuedAt: 1,
+      state: 'waiting',
+    });
+    expect(outcome).toEqual({ kind: 'conflict', reason: 'Changed by someone else', current });
+  });
+
+  it("uploads a building's photo, then saves the building with its url on the version the person saw", async () => {
+    const calls = fakeNetwork(reply({ url: '/objects/uploads/north.png' }), reply(building));
+    await callEntry(
+      sent({
+        route: 'updateBuilding',
+        body: { name: 'North', description: 'Old' },
+        ifVersion: 2,
+        file: kept,
+      }),
+    );
+    expect(calls.map((c) => [c.method, c.url])).toEqual([
+      ['POST', '/api/upload'],
+      ['PUT', `/api/buildings/${id}`],
+    ]);
+    expect(calls[1].headers).toMatchObject({ 'Idempotency-Key': 'k1', 'If-Match': '"2"' });
+    expect(calls[1].body).toEqual({
+      name: 'North',
+      description: 'Old',
+      imageUrl: '/objects/uploads/north.png',
+    });
+  });
+
+  it("refuses a new building whose photo the server refuses, in the server's words, and adds nothing", async () => {
+    const calls = fakeNetwork(
+      reply({ code: 'MEDIA.NOT_AN_IMAGE', message: 'The file is not an image.' }, 400),
+    );
+    const outcome = await sendEntry({
+      ...sent({ route: 'createBuilding', params: {}, body: { name: 'Annex', description: '' }, file: kept }),
+      seq: 1,
+      label: 'Add building Annex with a new photo',
+      queuedAt: 1,
+      state: 'waiting',
+    });
+    expect(outcome).toEqual({ kind: 'refused', reason: 'The file is not an image.' });
+    expect(calls.map((c) => c.url)).toEqual(['/api/upload']);
+  });
+
+  it('sends a building without a kept photo as it is', async () => {
+    const calls = fakeNetwork(reply(building, 201));
+    await callEntry(
+      sent({ route: 'createBuilding', params: {}, body: { name: 'North', description: 'Old' } }),
+    );
+    expect(calls.map((c) => [c.method, c.url, c.body])).toEqual([
+      ['POST', '/api/buildings', { name: 'North', description: 'Old' }],
+    ]);
   });
 });

@@ -9,7 +9,7 @@ import {
   NetworkError,
 } from '../api';
 import { uploadFile } from '../upload';
-import { type OutboxEntry, type SendOutcome } from './outbox';
+import { type KeptFile, type OutboxEntry, type SendOutcome } from './outbox';
 
 type Body = never;
 
@@ -22,13 +22,15 @@ export function callEntry(
   const body = entry.body as Body;
   switch (entry.route) {
     case 'createBuilding':
-      return apiCreate(apiRoutes.createBuilding, key, undefined, body);
+      return withPhoto(entry).then((photo) => apiCreate(apiRoutes.createBuilding, key, undefined, photo));
     case 'createRoom':
       return apiCreate(apiRoutes.createRoom, key, params as { buildingId: string }, body);
     case 'createEquipment':
       return apiCreate(apiRoutes.createEquipment, key, params as { roomId: string }, body);
     case 'updateBuilding':
-      return apiVersionedEdit(apiRoutes.updateBuilding, key, ifVersion, params as { id: string }, body);
+      return withPhoto(entry).then((photo) =>
+        apiVersionedEdit(apiRoutes.updateBuilding, key, ifVersion, params as { id: string }, photo),
+      );
     case 'updateRoom':
       return apiVersionedEdit(apiRoutes.updateRoom, key, ifVersion, params as { id: string }, body);
     case 'updateEquipment':
@@ -54,26 +56,39 @@ async function gone(call: Promise<unknown>): Promise<{ version?: number }> {
   return {};
 }
 
+/** A kept file sent under the entry's key: a resend answers the first one's url, storing it once. */
+const sendFile = (key: string, file: KeptFile) =>
+  uploadFile(new File([file.blob], file.name, { type: file.type }), key);
+
+/**
+ * A building's save with the photo chosen offline: the photo first, under the entry's key (each
+ * route keeps its own), then the save with its url. A photo the server refuses refuses the save,
+ * which goes back to its form with the reason.
+ */
+async function withPhoto(entry: Pick<OutboxEntry, 'key' | 'body' | 'file'>): Promise<Body> {
+  if (!entry.file) return entry.body as Body;
+  return { ...entry.body, imageUrl: await sendFile(entry.key, entry.file) } as Body;
+}
+
 /**
  * An upload kept on the phone: the file, then the room's picture field set to it, both under the
  * entry's key (each route keeps its own), so a resend stores the file and sets the field once.
- * Only that field is sent: it goes on whatever version the room is at.
+ * Only that field is sent, on the version the person saw (If-Match): a room changed meanwhile is a
+ * conflict, as with any edit. An upload kept before uploads carried a version goes on any.
  */
 async function uploadToRoom(
-  entry: Pick<OutboxEntry, 'key' | 'params' | 'file'>,
+  entry: Pick<OutboxEntry, 'key' | 'params' | 'file' | 'ifVersion'>,
 ): Promise<{ version?: number }> {
-  const { key, params, file } = entry;
+  const { key, params, file, ifVersion } = entry;
   if (!file) throw new Error('The file of this upload was not kept on this phone. Upload it again.');
-  const url = await uploadFile(new File([file.blob], file.name, { type: file.type }), key);
+  const url = await sendFile(key, file);
   const field = params.field as 'imageUrl' | 'wiringDiagramUrl' | 'seatingLayoutUrl';
   const room = await apiVersionedEdit(
     apiRoutes.updateRoom,
     key,
-    undefined,
+    ifVersion,
     { id: params.id },
-    {
-      [field]: url,
-    },
+    { [field]: url },
   );
   return { version: room.version };
 }

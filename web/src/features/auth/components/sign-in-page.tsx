@@ -1,4 +1,4 @@
-import { ErrorCode, type Login, loginSchema, returnPath } from '@cm/contracts';
+import { ErrorCode, type Login, returnPath } from '@cm/contracts';
 import { CircleX, MonitorSmartphone } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
@@ -7,7 +7,7 @@ import { Card } from '../../../components/ui/card';
 import { Field } from '../../../components/ui/field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/use-toast';
-import { ApiError, errorMessage } from '../../../lib/api';
+import { ApiError, errorMessage, NetworkError } from '../../../lib/api';
 import { useSignIn } from '../api/sign-in';
 import { useSingleSignOn } from '../api/sign-in-options';
 import { signInErrorOf, singleSignOnHref, withoutSignInError } from '../lib/single-sign-on';
@@ -117,14 +117,18 @@ function PasswordForm({
   pending: boolean;
   onSubmit: (credentials: Login) => void;
 }) {
-  const submit = (event: FormEvent) => {
+  // The form's schema comes with zod once the page is drawn, not with it (issue 37's 120 kB).
+  useEffect(() => void loginSchemaOf().catch(() => undefined), []);
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
+    const loginSchema = await loginSchemaOf().catch(() => null);
+    if (!loginSchema) return missing(new NetworkError('offline').message);
     const parsed = loginSchema.safeParse({ username, password });
     if (!parsed.success) return missing('Please enter both username and password.');
     onSubmit(parsed.data);
   };
   return (
-    <form onSubmit={submit} noValidate className="space-y-4">
+    <form onSubmit={(event) => void submit(event)} noValidate className="space-y-4">
       <Field label="Username">
         <Input
           name="username"
@@ -210,3 +214,5 @@ function SingleSignOnLink({ displayName }: { displayName: string }) {
     </>
   );
 }
+
+const loginSchemaOf = () => import('../lib/login-schema').then((m) => m.loginSchema);

@@ -1,6 +1,8 @@
 import { type BuildingListItem } from '@cm/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { currentEntries } from '../../../lib/offline/outbox-entries';
+import { discard } from '../../../lib/offline/outbox-store';
 import { fakeFetch, renderWithApp } from '../../../test/render';
 import { BuildingForm } from './building-form';
 
@@ -117,6 +119,31 @@ describe(BuildingForm.name, () => {
     expect(first.key).toMatch(/^[0-9a-f]{32}$/);
     expect(retry).toEqual(first);
     expect(JSON.parse(String(retry.body))).toEqual({ name: 'Library', description: '', imageUrl: url });
+  });
+
+  it('offline, keeps the photo on the phone with the edit, to upload and set on the version it was opened on', async () => {
+    const calls = fakeFetch();
+    const offline = jest.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    const onDone = jest.fn();
+    renderWithApp(<BuildingForm building={building} onDone={onDone} />);
+    const photo = new File([new Uint8Array([0xff, 0xd8, 0xff])], 'hall.jpg', { type: 'image/jpeg' });
+    await userEvent.upload(screen.getByLabelText('Building Photo'), photo);
+    await userEvent.click(screen.getByRole('button', { name: 'Save Building' }));
+    expect(await screen.findByText('It will be sent when the connection is back.')).toBeInTheDocument();
+    await waitFor(() => expect(onDone).toHaveBeenCalled());
+    expect(calls).toEqual([]);
+    const [kept] = currentEntries();
+    expect(kept).toMatchObject({
+      route: 'updateBuilding',
+      params: { id: building.id },
+      body: { name: 'Science Hall', description: 'North campus' },
+      ifVersion: 1,
+      label: 'Edit building Science Hall with a new photo',
+      file: { name: 'hall.jpg', type: 'image/jpeg' },
+    });
+    expect(kept.body).not.toHaveProperty('imageUrl');
+    offline.mockRestore();
+    await discard(kept.key);
   });
 
   it('keeps what is typed as a draft: the form opens with it again, and a save forgets it', async () => {

@@ -9,6 +9,7 @@ import { saveOutcome } from '../../../components/ui/save-outcome';
 import { toast } from '../../../components/ui/use-toast';
 import { useSchemaForm } from '../../../lib/form';
 import { maxLengthsOf } from '../../../lib/text-limit';
+import { NetworkError } from '../../../lib/api';
 import { refuseFile, uploadFile, uploadProblem } from '../../../lib/upload';
 import { useSaveBuilding } from '../api/buildings';
 import { clearDraft, draftKeyOf } from '../../../lib/offline/drafts';
@@ -42,11 +43,13 @@ export function BuildingForm({ building, onDone: close }: BuildingFormProps) {
   const submit = form.handleSubmit(
     async ({ name, description }) => {
       // Upload first, then save; a failed upload saves nothing (spec section 8).
+      // Without a network the photo's file goes with the save, to be uploaded when it is sent.
       const photoChange = await photo.upload();
       if (!photoChange) return;
-      const body = { name, description: description ?? '', ...photoChange };
+      const { kept, ...change } = photoChange;
+      const body = { name, description: description ?? '', ...change };
       save.mutate(
-        { id: building?.id, version: building?.version, body },
+        { id: building?.id, version: building?.version, body, photo: kept },
         saveOutcome({
           done: editing ? 'Building updated successfully' : 'Building added successfully',
           failed: editing ? 'Failed to update building' : 'Failed to add building',
@@ -114,17 +117,23 @@ function useBuildingPhoto(building: BuildingListItem | undefined) {
       setRemoving(true);
   };
 
-  /** The save's photo change once the picked photo is uploaded; null when the upload failed. */
-  const upload = async (): Promise<{ imageUrl?: string | null } | null> => {
+  /**
+   * The save's photo change once the picked photo is uploaded; null when the upload failed. With
+   * no network (offline, or the upload found none) the picked file is `kept`: it goes with the
+   * save to the phone's outbox, and is uploaded when the save is sent.
+   */
+  const upload = async (): Promise<{ imageUrl?: string | null; kept?: File } | null> => {
     setError(null);
     let imageUrl: string | undefined;
     if (picked && uploaded?.file === picked) imageUrl = uploaded.url;
+    else if (picked && navigator.onLine === false) return { kept: picked };
     else if (picked) {
       setUploading(true);
       try {
         imageUrl = await uploadFile(picked);
         setUploaded({ file: picked, url: imageUrl });
       } catch (failure) {
+        if (failure instanceof NetworkError && failure.reason === 'offline') return { kept: picked };
         toast({ title: 'Upload Error', description: 'Failed to upload image', variant: 'destructive' });
         // The toast is the spec's; the reason (not an image, too large) is said beside the picker.
         setError(uploadProblem(failure));

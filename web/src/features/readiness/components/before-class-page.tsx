@@ -1,13 +1,24 @@
 import { type ReadinessClass, type ReadinessState } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Link } from 'wouter';
 import { Badge } from '../../../components/ui/badge';
 import { Card } from '../../../components/ui/card';
+import { lazyComponent } from '../../../components/ui/lazy-component';
 import { LoadError } from '../../../components/ui/load-error';
+import { Skeleton } from '../../../components/ui/skeleton';
 import { Spinner } from '../../../components/ui/spinner';
 import { readinessQuery } from '../api/readiness';
-import { MorningSummarySection } from './morning-summary-form';
+
+/*
+ * The administrators' morning summary, under the day's classes, comes once they are drawn: its
+ * settings' answer is checked by zod (a time zone's refinement, a transform), which would otherwise
+ * load with the screen (issue 37's 120 kB).
+ */
+const MorningSummarySection = lazyComponent(
+  () => import('./morning-summary-form'),
+  (m) => m.MorningSummarySection,
+);
 
 const clock = (iso: string) =>
   new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
@@ -43,7 +54,11 @@ export function BeforeClassPage({ isAdmin = false }: { isAdmin?: boolean }) {
           ))}
         </ul>
       )}
-      {isAdmin ? <MorningSummarySection /> : null}
+      {isAdmin ? (
+        <Suspense fallback={<Skeleton className="h-56 w-full" aria-label="Loading the morning summary" />}>
+          <MorningSummarySection />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

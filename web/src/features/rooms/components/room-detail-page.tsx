@@ -10,7 +10,7 @@ import { Skeleton } from '../../../components/ui/skeleton';
 import { toast } from '../../../components/ui/use-toast';
 import { PendingTag } from '../../../components/ui/pending-tag';
 import { ApiError } from '../../../lib/api';
-import { isQueued } from '../../../lib/offline/markers';
+import { isConflicted, isQueued } from '../../../lib/offline/markers';
 // With the screen: a picture is kept offline, when a chunk fetched then would not arrive.
 import { queueableUpload } from '../../../lib/offline/queueable-upload';
 import { type RoomAttachmentField, roomQuery, useAttachToRoom } from '../api/rooms';
@@ -162,6 +162,13 @@ function useRoomAttachments() {
       toast({
         title: 'Saved on this phone',
         description: `${what} will be uploaded when the connection is back.`,
+      });
+    else if (isConflicted(result))
+      toast({
+        title: 'Changed elsewhere',
+        description:
+          'Someone else saved this room meanwhile. Open the waiting changes to compare both versions.',
+        variant: 'destructive',
       });
     else {
       toast({ title: 'Success', description: `${what} uploaded successfully` });
