@@ -55,6 +55,9 @@ const steps = [
   ['Build', 'npx', ['nx', 'run-many', '-t', 'build', '--parallel=2']],
   // Reads the web build the step above made.
   ['Initial JavaScript budget', 'node', ['scripts/web-bundle-budget.mjs']],
+  // The web's reply checks are written from the contracts' schemas (built by `tsc -b`): a contract
+  // changed without them fails here, by name, before any test.
+  ['Reply checks up to date', 'node', ['scripts/web-reply-checks.mjs', '--check']],
   // Reads the gateway's build: Redocly's rules, and a client generated from the document.
   ['API document', 'node', ['scripts/api-document.mjs']],
   // Side by side: these tiers spend most of their time waiting on I/O, services and timers, and
