@@ -86,7 +86,10 @@ describe('sign-in while password hashing is saturated', () => {
     }
     expect(user).toEqual([200, 200, 200, 200]);
     // The flood got wrong-password answers or was turned away by the gateway; it never filled auth.
-    expect(new Set(flood.map((a) => a.status))).toEqual(new Set([401, 429]));
+    // A machine loaded beside it may also leave the gateway's database pool without a connection in
+    // time for a flooding sign-in: that is a 503 (try again), never a 500.
+    const statuses = new Set(flood.map((a) => a.status));
+    expect([...statuses].filter((status) => status !== 503).sort()).toEqual([401, 429]);
     expect(flood).toContainEqual({
       status: 429,
       body: {

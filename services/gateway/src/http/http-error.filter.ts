@@ -1,5 +1,5 @@
 import { ErrorCode, type ErrorBody } from '@cm/contracts';
-import { AppError, httpStatusFor, retryAfterSecondsByCode } from '@cm/platform';
+import { AppError, httpStatusFor, retryAfterSecondsByCode, toErrorBody, isUnreachable } from '@cm/platform';
 import {
   type ArgumentsHost,
   Catch,
@@ -65,6 +65,12 @@ export class HttpErrorFilter implements ExceptionFilter {
           ? response
           : ((response as { message?: string }).message ?? exception.message);
       return [status, { code: codeByStatus[status] ?? ErrorCode.INTERNAL, message: String(message) }];
+    }
+    // The gateway's own database (sessions, sign-in limits, audit) out of reach, or its pool
+    // exhausted under load: worth trying again shortly (503), not a fault of ours (500).
+    if (isUnreachable(exception)) {
+      this.logger.warn(`Answered 503: ${String((exception as Error).message ?? exception)}`);
+      return [503, toErrorBody(exception)];
     }
     return [500, { code: ErrorCode.INTERNAL, message: 'Something went wrong on the server. Try again.' }];
   }
