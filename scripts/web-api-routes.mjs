@@ -5,11 +5,10 @@
 // (web/src/lib/api.ts). The written table is typed as the contracts' (ReplyOf, ArgsOf still read
 // the schemas' types), and web/src/lib/api-routes.spec.ts fails when it differs from them.
 // Reads the built contracts (libs/contracts/dist: `npx tsc -b`). `--check` fails instead of writing.
-import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeGenerated } from './generated-file.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'web/src/lib/api-routes.ts');
@@ -52,16 +51,7 @@ ${lines.join('\n')}
 } as const as unknown as WebRoutes;
 `;
 
-const formatted = execFileSync('npx', ['prettier', '--stdin-filepath', out], {
-  cwd: root,
-  input: text,
-}).toString();
-if (process.argv.includes('--check')) {
-  if (readFileSync(out, 'utf8') !== formatted) {
-    console.error(`${path.relative(root, out)} differs from the contracts: node scripts/web-api-routes.mjs`);
-    process.exit(1);
-  }
-} else {
-  writeFileSync(out, formatted);
-  console.log(`Wrote ${path.relative(root, out)} (${lines.length} routes)`);
-}
+writeGenerated(root, out, text, {
+  stale: 'differs from the contracts: node scripts/web-api-routes.mjs',
+  wrote: ` (${lines.length} routes)`,
+});

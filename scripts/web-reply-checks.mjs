@@ -8,11 +8,10 @@
 // reply is checked by zod, which then loads (web/src/lib/api-schemas.ts). web/src/lib/reply-checks.spec.ts holds both checks to
 // the same verdicts. Reads the built contracts (libs/contracts/dist: `npx tsc -b`). `--check` fails
 // instead of writing.
-import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeGenerated } from './generated-file.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'web/src/lib/reply-checks.ts');
@@ -197,18 +196,7 @@ export const replies: Record<string, number> = ${literal(checked)};
 export const checkedByZod = ${literal(byZod)};
 `;
 
-const formatted = execFileSync('npx', ['prettier', '--stdin-filepath', out], {
-  cwd: root,
-  input: text,
-}).toString();
-if (process.argv.includes('--check')) {
-  if (readFileSync(out, 'utf8') !== formatted) {
-    console.error(`${path.relative(root, out)} is out of date: run node scripts/web-reply-checks.mjs`);
-    process.exit(1);
-  }
-} else {
-  writeFileSync(out, formatted);
-  console.log(
-    `Wrote ${path.relative(root, out)}: ${Object.keys(checked).length} answers, ${byZod.length} by zod`,
-  );
-}
+writeGenerated(root, out, text, {
+  stale: 'is out of date: run node scripts/web-reply-checks.mjs',
+  wrote: `: ${Object.keys(checked).length} answers, ${byZod.length} by zod`,
+});
