@@ -3,8 +3,9 @@ import { type Building, type Room } from '@cm/contracts';
 import { type Locator, type Page, type Request } from 'playwright-core';
 import { expectToast, onSharedSystem, pngImage, screenshot, type WebSystem } from './browser';
 
-// The web app's deadline for a call, shortened so that a call that never answers fails in seconds.
-const DEADLINE_MS = 2_000;
+// The web app's deadline for a call, shortened so that a call that never answers fails in seconds
+// (still long enough for a real answer on a loaded machine).
+const DEADLINE_MS = 5_000;
 
 /** Whether the element has the keyboard focus. */
 const focused = (locator: Locator) => locator.evaluate((el) => el === el.ownerDocument.activeElement);
@@ -22,9 +23,6 @@ describe('web app: bad signal, keyboard and messages', () => {
     (w) => (web = w),
     (p) => (page = p),
   );
-  beforeEach(async () => {
-    await page.context().addInitScript(`localStorage.setItem('cm.requestDeadlineMs', '${DEADLINE_MS}')`);
-  });
 
   const buildingsNamed = async (name: string) =>
     (await web.api<Building[]>('GET', '/api/buildings')).filter((b) => b.name === name);
@@ -55,6 +53,9 @@ describe('web app: bad signal, keyboard and messages', () => {
   });
 
   it('gives up on a save whose answer never comes, and its retry makes one building, not two', async () => {
+    // Only this test shortens the deadline: on a loaded machine a real answer can take longer
+    // than that, and the other tests' saves and screens must not fail for it.
+    await page.context().addInitScript(`localStorage.setItem('cm.requestDeadlineMs', '${DEADLINE_MS}')`);
     const name = `Stairwell ${randomUUID().slice(0, 8)}`;
     await openAddBuilding(name);
     // The server gets the first save and makes the building; its answer never reaches the phone.
