@@ -9,8 +9,10 @@ globalThis.ResizeObserver ??= class {
 HTMLElement.prototype.scrollIntoView ??= () => {};
 HTMLElement.prototype.hasPointerCapture ??= () => false;
 HTMLElement.prototype.releasePointerCapture ??= () => {};
-// jsdom has it but only reports "Not implemented": the toaster scrolls a field clear of toasts.
+// jsdom has them but only reports "Not implemented": the toaster scrolls a field clear of toasts,
+// and a long list's window scrolls to keep its place.
 window.scrollBy = () => {};
+window.scrollTo = () => {};
 
 // Typing a few words with user-event takes seconds on a busy two-core machine.
 jest.setTimeout(20_000);

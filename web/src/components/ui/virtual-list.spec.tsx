@@ -1,5 +1,5 @@
 import { render, screen } from '@testing-library/react';
-import { VirtualList, WHOLE_LIST_LIMIT } from './virtual-list';
+import { FIRST_DRAW, VirtualList, WHOLE_LIST_LIMIT } from './virtual-list';
 
 const buildings = (count: number) =>
   Array.from({ length: count }, (_, i) => ({
@@ -29,8 +29,12 @@ describe(VirtualList.name, () => {
     expect(headings.at(-1)).toHaveTextContent(`Building 0${WHOLE_LIST_LIMIT}`);
   });
 
-  it('draws only the start of a long list, sized for all of it', () => {
+  it('draws the first items of a long list at once, then only the start of it, sized for all of it', async () => {
     const { container } = render(<List count={200} />);
+    // The windowing code is fetched when a long list is first drawn; meanwhile, its first items.
+    expect(screen.getAllByRole('heading')).toHaveLength(FIRST_DRAW);
+    expect(screen.getAllByRole('heading')[0]).toHaveTextContent('Building 001');
+    await screen.findByText('Building 013');
     const headings = screen.getAllByRole('heading');
     // jsdom lays nothing out (every item measures 0 px), so more are drawn than on a phone.
     expect(headings.length).toBeLessThan(200);

@@ -1,5 +1,5 @@
-import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { Fragment, type ReactNode, useEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useState } from 'react';
+import { type VirtualListProps } from './windowed-list';
 
 /**
  * Up to this many items a list is drawn whole: cheap, and every item stays findable in the page
@@ -7,16 +7,25 @@ import { Fragment, type ReactNode, useEffect, useRef, useState } from 'react';
  */
 export const WHOLE_LIST_LIMIT = 60;
 
-interface VirtualListProps<T> {
-  items: readonly T[];
-  itemKey: (item: T) => string;
-  renderItem: (item: T) => ReactNode;
-  /** A first guess of an item's height in px; each drawn item is then measured. */
-  estimateHeight: (item: T) => number;
-  /** Space between items in px, as `className`'s `space-y-*` puts when drawn whole. */
-  gap: number;
-  /** The whole list's classes; a windowed one places its items itself. */
-  className?: string;
+/** How many items a long list draws while the windowing code is still on its way. */
+export const FIRST_DRAW = 12;
+
+export type { VirtualListProps } from './windowed-list';
+
+// The windowing library is about a tenth of a first screen's JavaScript on the wire, and only a
+// list past WHOLE_LIST_LIMIT needs it: it is fetched when the first such list is drawn.
+type Windowed = typeof import('./windowed-list');
+let windowed: Windowed | undefined;
+const loadWindowed = () => import('./windowed-list').then((module) => (windowed = module));
+
+function Whole<T>({ items, itemKey, renderItem, className }: VirtualListProps<T>) {
+  return (
+    <div className={className}>
+      {items.map((item) => (
+        <Fragment key={itemKey(item)}>{renderItem(item)}</Fragment>
+      ))}
+    </div>
+  );
 }
 
 /**
@@ -24,57 +33,32 @@ interface VirtualListProps<T> {
  * the dozen on screen, on first draw and on each keystroke of a search that filters them.
  */
 export function VirtualList<T>(props: VirtualListProps<T>) {
-  if (props.items.length <= WHOLE_LIST_LIMIT) {
+  if (props.items.length <= WHOLE_LIST_LIMIT) return <Whole {...props} />;
+  return <LongList {...props} />;
+}
+
+function LongList<T>(props: VirtualListProps<T>) {
+  const [module, setModule] = useState(windowed);
+  useEffect(() => {
+    if (module) return;
+    let current = true;
+    // A failed fetch (offline before the code was cached) keeps the first items on screen.
+    loadWindowed().then(
+      (loaded) => current && setModule(loaded),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [module]);
+  if (!module) {
     return (
-      <div className={props.className}>
-        {props.items.map((item) => (
+      <div className="flex flex-col" style={{ gap: props.gap }} data-first-draw="">
+        {props.items.slice(0, FIRST_DRAW).map((item) => (
           <Fragment key={props.itemKey(item)}>{props.renderItem(item)}</Fragment>
         ))}
       </div>
     );
   }
-  return <WindowedList {...props} />;
-}
-
-/** Where the list starts in the page, followed as what is above it grows or shrinks. */
-function useOffsetInPage(list: React.RefObject<HTMLDivElement | null>): number {
-  const [offset, setOffset] = useState(0);
-  useEffect(() => {
-    const element = list.current;
-    if (!element || typeof ResizeObserver === 'undefined') return;
-    const measure = () => setOffset(element.getBoundingClientRect().top + window.scrollY);
-    // Its first report comes as soon as it observes: the offset is known before the first scroll.
-    const observer = new ResizeObserver(measure);
-    observer.observe(document.body);
-    return () => observer.disconnect();
-  }, [list]);
-  return offset;
-}
-
-function WindowedList<T>({ items, itemKey, renderItem, estimateHeight, gap }: VirtualListProps<T>) {
-  const list = useRef<HTMLDivElement>(null);
-  const scrollMargin = useOffsetInPage(list);
-  const virtualizer = useWindowVirtualizer({
-    count: items.length,
-    estimateSize: (index) => estimateHeight(items[index]!),
-    getItemKey: (index) => itemKey(items[index]!),
-    gap,
-    overscan: 4,
-    scrollMargin,
-  });
-  return (
-    <div ref={list} className="relative" style={{ height: virtualizer.getTotalSize() }} data-windowed="">
-      {virtualizer.getVirtualItems().map((row) => (
-        <div
-          key={row.key}
-          data-index={row.index}
-          ref={virtualizer.measureElement}
-          className="absolute top-0 left-0 w-full"
-          style={{ transform: `translateY(${row.start - scrollMargin}px)` }}
-        >
-          {renderItem(items[row.index]!)}
-        </div>
-      ))}
-    </div>
-  );
+  return <module.WindowedList {...props} />;
 }
