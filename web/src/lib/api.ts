@@ -323,13 +323,16 @@ export function apiQuery<R extends JsonRoute & { method: 'GET' }>(route: R, ...a
     // The inventory's reads are kept on the phone, and answered from there when the network does not.
     queryFn: async ({ signal }) => {
       if (!isKeptRead(route)) return read(signal);
-      // Its code (IndexedDB's) comes with the first such read, not with the first screen; a read
-      // whose code could not load is made as it is, and not kept.
+      // The request goes out at once; the code that keeps its answer (IndexedDB's) comes beside it,
+      // with the first such read rather than with the first screen. A read whose code could not
+      // load is not kept.
+      const answer = read(signal);
+      answer.catch(() => undefined);
       const reads = await import('./offline/reads').catch(() => null);
-      if (!reads) return read(signal);
+      if (!reads) return answer;
       return reads.keptRead(
         queryKey,
-        () => read(signal),
+        () => answer,
         (e) => e instanceof NetworkError,
       );
     },
