@@ -1,6 +1,6 @@
 // The uptime CSV through the gateway, as a user downloads it (GET /api/reports/uptime.csv), against
-// the report's own query run once over every device (inventory's `uptimeCsvSql`, every row
-// read by one client: the floor). Starts the whole system in a fresh namespace, seeds BENCH_SIZES
+// the report's own query run once over every device (inventory's `uptimeCsvSql`: the columns its
+// lines show, unformatted, every row read by one client: the floor). Starts the whole system in a fresh namespace, seeds BENCH_SIZES
 // (10000,50000) devices with 30 days of status spans (90 % stable, 10 % flapping), and per size
 // times BENCH_REPEAT (5) downloads and queries, interleaved, on a quiet machine and then beside
 // BENCH_HOGS (1) busy-loop processes (the CPU hog). Removes the namespace at the end, also on failure.
@@ -154,7 +154,7 @@ const cpuSpent = (a, b) => ({
 });
 
 /**
- * The report's query (the one inventory's cursor reads) run once, every row read: the floor. With
+ * The report's query (the one inventory's COPY formats) run once, every row read: the floor. With
  * JIT off, as inventory runs it (compiling it costs more than it saves: docs/benchmarks.md).
  */
 async function queryOnce(db, sql) {

@@ -102,7 +102,7 @@ export function backendCpuDelta(before, after) {
 /**
  * Time PostgreSQL takes to COPY `rows` rows of (uuid, timestamptz, text, real) from STDIN into an
  * UNLOGGED table, as psql's `\timing` reports it for the COPY statement alone (not psql's start).
- * pg-copy-streams is not a dependency of this repository, so psql sends the data.
+ * pg-copy-streams is inventory's dependency, not the benchmarks': psql sends the data.
  */
 export function copyFloorMs({ databaseUrl, schema, rows, file }) {
   const at = Date.now();

@@ -80,8 +80,8 @@ export const reportPageSchema = z.object({
 export type ReportPage = z.infer<typeof reportPageSchema>;
 
 /**
- * gateway → inventory (`inventory.report.open`): the whole uptime report as CSV, read by one query
- * through a cursor and pulled a chunk at a time on `inventory.report.chunk.<streamId>` (one NATS
+ * gateway → inventory (`inventory.report.open`): the whole uptime report as CSV, written by one
+ * query (PostgreSQL's COPY) and pulled a chunk at a time on `inventory.report.chunk.<streamId>` (one NATS
  * reply is limited to 1 MB; see docs/architecture.md, "The uptime CSV"). The gateway names the
  * stream, so that it can cancel it before inventory has even answered.
  */

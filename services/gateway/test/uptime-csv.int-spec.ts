@@ -5,9 +5,11 @@ import { eventually, sample, testDatabaseUrl } from '@cm/platform/testing';
 import { Client } from 'pg';
 import { startAuthAndGateway } from './support';
 
-/** 120 devices; a chunk of about 1,000 characters and a FETCH of 7 rows: many of each per report. */
+/** 120 devices and chunks of 1,024 bytes: many chunks per report. */
 const DEVICES = 120;
-const inventoryEnv = { INVENTORY_REPORT_FETCH_ROWS: '7', INVENTORY_REPORT_CHUNK_CHARS: '1024' };
+/** Devices of long names added for the last tests: a report of 10 MB, more than a connection buffers. */
+const MORE_DEVICES = 20_000;
+const inventoryEnv = { INVENTORY_REPORT_CHUNK_BYTES: '1024' };
 
 /** A download read as it arrives: its first bytes, its end (complete or cut), and a way to drop it. */
 function download(url: string, cookie: string) {
@@ -71,13 +73,14 @@ describe('the uptime CSV through the gateway', () => {
     sample(await metrics(), `cm_inventory_report_streams_total{outcome="${outcome}"}`) ?? 0;
   const handled = async (pattern: string) =>
     sample(await metrics(), `cm_nats_handle_duration_seconds_count{outcome="ok",pattern="${pattern}"}`) ?? 0;
-  /** Inventory's connections holding the report's cursor or running its statements. */
+  /** Inventory's connections running the report's COPY, or holding its transaction once it is read. */
   const reportBackends = async () =>
     (
-      await db.query<{ pid: number; state: string; query: string; waiting: boolean }>(
-        `SELECT pid, state, query, wait_event_type = 'Lock' AS waiting FROM pg_stat_activity
+      await db.query<{ pid: number; state: string; query: string; waiting: boolean; writing: boolean }>(
+        `SELECT pid, state, query, wait_event_type = 'Lock' AS waiting, wait_event = 'ClientWrite' AS writing
+           FROM pg_stat_activity
           WHERE application_name = 'classroom-monitor-inventory' AND pid <> pg_backend_pid()
-            AND state <> 'idle' AND (query LIKE 'FETCH FORWARD % FROM uptime_report' OR query LIKE 'DECLARE uptime_report%')`,
+            AND state <> 'idle' AND query LIKE 'COPY (%'`,
       )
     ).rows;
   /** Holds the gateway's pulls from the `nth` on until the gate opens. */
@@ -101,13 +104,8 @@ describe('the uptime CSV through the gateway', () => {
 
     const csv = download(url(), cookie);
     expect(await csv.first).toMatch(/^Building,Room,Equipment Name,/);
-    // The client has rows; the query behind them is still open, waiting to be read on.
-    const [backend] = await eventually(async () => {
-      const rows = await reportBackends();
-      expect(rows).toEqual([expect.objectContaining({ state: 'idle in transaction' })]);
-      return rows;
-    });
-    expect(backend.query).toMatch(/^FETCH FORWARD 7 FROM uptime_report/);
+    // The client has rows; the query behind them still holds its connection, to be read on.
+    await eventually(async () => expect(await reportBackends()).toHaveLength(1));
     pulls.open();
 
     const { status, text, complete } = await csv.end;
@@ -162,23 +160,63 @@ describe('the uptime CSV through the gateway', () => {
     }
   });
 
-  it('cuts the download when the query fails part-way, rather than end a short file', async () => {
-    const failed = await streams('failed');
-    const pulls = holdPulls(2);
-    const csv = download(url(), cookie);
-    await csv.first;
-    const [backend] = await eventually(async () => {
-      const rows = await reportBackends();
-      expect(rows).toHaveLength(1);
-      return rows;
+  describe('with a report larger than a connection buffers', () => {
+    beforeAll(async () => {
+      const long = (prefix: string) => `rpad('${prefix}', 110, '.') || ' ' || g`;
+      await db.query(`INSERT INTO ${schema}.buildings (name) VALUES (rpad('Large hall', 120, '.'))`);
+      await db.query(
+        `INSERT INTO ${schema}.rooms (building_id, name, type, floor, capacity)
+         SELECT b.id, ${long('Room')}, 'Classroom', '1', 30
+           FROM ${schema}.buildings b, generate_series(1, 100) g WHERE b.name LIKE 'Large hall%'`,
+      );
+      // Nobody monitors them: their change events for the monitor go in the same transaction.
+      await db.query('BEGIN');
+      await db.query(
+        `INSERT INTO ${schema}.equipment (room_id, name, type)
+         SELECT r.id, ${long('Display')}, rpad('Projector', 120, '.')
+           FROM ${schema}.rooms r JOIN ${schema}.buildings b ON b.id = r.building_id,
+                generate_series(1, ${MORE_DEVICES / 100}) g
+          WHERE b.name LIKE 'Large hall%'`,
+      );
+      await db.query(`DELETE FROM ${schema}.equipment_events`);
+      await db.query('COMMIT');
     });
 
-    await db.query('SELECT pg_terminate_backend($1)', [backend.pid]);
-    pulls.open();
-    const { status, text, complete } = await csv.end;
-    expect({ status, complete }).toEqual({ status: 200, complete: false });
-    expect(text.split('\r\n').length).toBeLessThan(DEVICES + 2);
-    await eventually(async () => expect(await streams('failed')).toBe(failed + 1));
+    it('stops the query a chunk ahead of a download that is not read, and cancels it when it stops', async () => {
+      const cancelled = await streams('cancelled');
+      const pulls = holdPulls(2);
+      const csv = download(url(), cookie);
+      await csv.first;
+      // PostgreSQL waits to write what nobody reads: the report piles up nowhere.
+      await eventually(async () =>
+        expect(await reportBackends()).toEqual([expect.objectContaining({ state: 'active', writing: true })]),
+      );
+
+      // It sees the cancel once its write is through: inventory reads on until it stops.
+      csv.drop();
+      await eventually(async () => expect(await streams('cancelled')).toBe(cancelled + 1));
+      expect(await reportBackends()).toEqual([]);
+      pulls.open();
+    });
+
+    it('cuts the download when the query fails part-way, rather than end a short file', async () => {
+      const failed = await streams('failed');
+      const pulls = holdPulls(2);
+      const csv = download(url(), cookie);
+      await csv.first;
+      const [backend] = await eventually(async () => {
+        const rows = await reportBackends();
+        expect(rows).toEqual([expect.objectContaining({ writing: true })]);
+        return rows;
+      });
+
+      await db.query('SELECT pg_terminate_backend($1)', [backend.pid]);
+      pulls.open();
+      const { status, text, complete } = await csv.end;
+      expect({ status, complete }).toEqual({ status: 200, complete: false });
+      expect(text.split('\r\n').length).toBeLessThan(DEVICES + MORE_DEVICES + 2);
+      await eventually(async () => expect(await streams('failed')).toBe(failed + 1));
+    });
   });
 
   it('is for signed-in users only', async () => {

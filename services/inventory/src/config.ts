@@ -52,13 +52,12 @@ export const configSchema = z
      */
     INVENTORY_MAX_MONITORED_ADDRESSES: int(50_000, 1, 1_000_000),
     /**
-     * The uptime CSV, read through a cursor (docs/architecture.md, "The uptime CSV"): rows per
-     * FETCH, characters per chunk pulled by the gateway (at most 3 bytes each, well under NATS's
-     * 1 MB), how long a report left unpulled keeps its connection, and reports at once per replica
-     * (each holds a database connection while it is downloaded).
+     * The uptime CSV, one COPY of its query (docs/architecture.md, "The uptime CSV"): bytes per chunk
+     * pulled by the gateway (well under NATS's 1 MB), how long a report left unpulled keeps its
+     * connection, and reports at once per replica (each holds a database connection while it is
+     * downloaded).
      */
-    INVENTORY_REPORT_FETCH_ROWS: int(500, 1, 10_000),
-    INVENTORY_REPORT_CHUNK_CHARS: int(128 * 1024, 1024, 256 * 1024),
+    INVENTORY_REPORT_CHUNK_BYTES: int(128 * 1024, 1024, 512 * 1024),
     INVENTORY_REPORT_IDLE_MS: int(30_000, 1000, 600_000),
     INVENTORY_REPORT_STREAMS_MAX: int(4, 1, 100),
     ...alertsEnv,

@@ -20,12 +20,15 @@ import { extractTraceContext } from './trace-headers';
 const tracer = trace.getTracer('@cm/platform/nats');
 const encoder = new TextEncoder();
 
-/** What a stream reads from (a query behind a cursor). */
+/** What a stream reads from (a query's output). */
 export interface ChunkSource {
   /** Starts reading (runs the query); rejects if the stream was cancelled meanwhile. */
   start(): Promise<void>;
-  /** The next chunk as text, `last` on the final one (the source has then freed what it held). */
-  next(): Promise<{ text: string; last: boolean }>;
+  /**
+   * The next chunk, as text or as its UTF-8 bytes (cut anywhere: the caller writes them as they
+   * come), `last` on the final one (the source has then freed what it held).
+   */
+  next(): Promise<{ text: string | Uint8Array; last: boolean }>;
   /** Stops early: interrupts what runs, frees what the source holds. Never rejects. */
   cancel(): Promise<void>;
 }
@@ -175,7 +178,7 @@ export class ChunkStreamServer {
     const { text, last } = await stream.source.next();
     // Cancelled while the chunk was read: nobody waits for it.
     if (stream.ended) return;
-    msg.respond(encoder.encode(text), { headers: replyHeaders({ last }) });
+    msg.respond(typeof text === 'string' ? encoder.encode(text) : text, { headers: replyHeaders({ last }) });
     if (last) return this.end(id, 'completed');
     stream.busy = false;
     this.arm(id, stream);

@@ -12,7 +12,7 @@ import { type Config } from '../config';
 
 /**
  * The uptime report from inventory: the Reports screen's counts with the first rows (one page),
- * and the whole report as CSV, one query behind a cursor in inventory, pulled a chunk at a time
+ * and the whole report as CSV, one COPY of its query in inventory, pulled a chunk at a time
  * (one NATS reply is limited to 1 MB, a campus's equipment is not; docs/architecture.md, "The
  * uptime CSV").
  */

@@ -25,8 +25,7 @@ ALERT_AFTER_FAILED_CHECKS: {{ $a.afterFailedChecks | int64 | quote }}
 ALERT_GROUP_WINDOW_MS: {{ $a.groupWindowMs | int64 | quote }}
 ALERT_FLAP_THRESHOLD: {{ $a.flapThreshold | int64 | quote }}
 {{- with $i.reports }}
-INVENTORY_REPORT_FETCH_ROWS: {{ .fetchRows | int64 | quote }}
-INVENTORY_REPORT_CHUNK_CHARS: {{ .chunkChars | int64 | quote }}
+INVENTORY_REPORT_CHUNK_BYTES: {{ .chunkBytes | int64 | quote }}
 INVENTORY_REPORT_IDLE_MS: {{ .idleMs | int64 | quote }}
 INVENTORY_REPORT_STREAMS_MAX: {{ .streamsMax | int64 | quote }}
 {{- end }}

@@ -38,7 +38,7 @@ export class InventoryMetrics {
   });
   readonly reportStreams = new Counter({
     name: 'cm_inventory_report_streams_total',
-    help: 'Uptime CSV downloads read through a cursor (one query each), by how they ended: completed, cancelled (the download stopped), failed, abandoned (left unpulled).',
+    help: 'Uptime CSV downloads (one COPY of the query each), by how they ended: completed, cancelled (the download stopped), failed, abandoned (left unpulled).',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });

@@ -6,8 +6,8 @@ import { InventoryMetrics } from '../../shared/metrics/inventory-metrics';
 import { ReportRepository } from './report.repository';
 
 /**
- * The uptime CSVs being downloaded from this replica, each one query behind a cursor, pulled by
- * the gateway a chunk at a time (`inventory.report.chunk.<id>`, see ChunkStreamServer).
+ * The uptime CSVs being downloaded from this replica, each one COPY of the report's query, pulled
+ * by the gateway a chunk at a time (`inventory.report.chunk.<id>`, see ChunkStreamServer).
  */
 @Injectable()
 export class ReportStreams implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -41,11 +41,10 @@ export class ReportStreams implements OnApplicationBootstrap, OnApplicationShutd
   async open({ streamId, asOf }: MessagePayload<typeof messages.inventory.openReport>) {
     const to = asOf ? new Date(asOf) : new Date();
     const from = new Date(to.getTime() - REPORT_WINDOW_HOURS * 3_600_000);
-    const cursor = this.reports.uptimeCursor(from, to, {
-      fetchRows: this.config.INVENTORY_REPORT_FETCH_ROWS,
-      chunkChars: this.config.INVENTORY_REPORT_CHUNK_CHARS,
-    });
-    await this.server.open(streamId, cursor);
+    await this.server.open(
+      streamId,
+      this.reports.uptimeCsv(from, to, this.config.INVENTORY_REPORT_CHUNK_BYTES),
+    );
     return { streamId };
   }
 }

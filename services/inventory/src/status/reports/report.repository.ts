@@ -3,8 +3,9 @@ import { queryRows } from '@cm/platform';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type Tables, tablesOf } from '../../shared/database/sql';
-import { type ReportCursorOptions, UptimeReportCursor } from './uptime-cursor.repository';
-import { type UptimeRow, uptimeCsvSql, uptimeRowsSql } from './uptime';
+import { type UptimeRow, uptimeRowsSql } from './uptime';
+import { UptimeCsvCopy } from './uptime-copy.repository';
+import { uptimeCsvCopySql } from './uptime-csv';
 
 @Injectable()
 export class ReportRepository {
@@ -41,8 +42,8 @@ export class ReportRepository {
     );
   }
 
-  /** The whole report over [from, to], in equipment order, to be read through a cursor (not started yet). */
-  uptimeCursor(from: Date, to: Date, options: ReportCursorOptions): UptimeReportCursor {
-    return new UptimeReportCursor(this.dataSource, uptimeCsvSql(this.t), [from, to], options);
+  /** The whole report over [from, to] as CSV, in equipment order, in chunks of `chunkBytes` (not started yet). */
+  uptimeCsv(from: Date, to: Date, chunkBytes: number): UptimeCsvCopy {
+    return new UptimeCsvCopy(this.dataSource, uptimeCsvCopySql(this.t, from, to), chunkBytes);
   }
 }

@@ -1,4 +1,4 @@
-import { type EquipmentUptime, uptimeCsvLine } from '@cm/contracts';
+import { type EquipmentUptime } from '@cm/contracts';
 import { type Tables } from '../../shared/database/sql';
 import { coveringWindowsSql } from '../maintenance/covering';
 
@@ -108,37 +108,25 @@ export const uptimeRowsSql = (t: Tables, from: string, to: string) => `
     LEFT JOIN LATERAL (${uptimeSecondsSql(t, 'e.id', from, to, { room: 'r.id', building: 'b.id' })}
     ) u ON true`;
 
-/** A row of the CSV's query (uptimeCsvSql): what its line shows, without the ids. */
-export type UptimeCsvSqlRow = Omit<UptimeRow, 'equipmentId' | 'buildingId' | 'roomId'>;
-
 /**
- * The CSV line of a row, as `uptimeCsvLine(uptimeOf(row))` writes it, with the line's object
- * spelled out: the rest-and-spread copy of every row was a quarter of inventory's CPU in a report
- * of 50,000 (docs/benchmarks.md).
+ * The whole report in equipment order in one query, over the columns `columns` (SQL over the
+ * report's row `x`): the CSV's cells (uptime-csv.ts), or the plain columns the report's figures
+ * come from. From and to as SQL (parameter placeholders or literals).
  */
-export function uptimeCsvLineOf(r: UptimeCsvSqlRow): string {
-  const figures = uptimeFigures(r.upSeconds, r.downSeconds);
-  return uptimeCsvLine({
-    buildingName: r.buildingName,
-    roomName: r.roomName,
-    name: r.name,
-    type: r.type,
-    ipAddress: r.ipAddress,
-    status: r.status,
-    uptimePercent: figures.uptimePercent,
-    uptimeHours: figures.uptimeHours,
-    downtimeHours: figures.downtimeHours,
-    lastUpdated: new Date(r.lastUpdated).toISOString(),
-  });
-}
-
-/**
- * The whole report in equipment order in one query, the CSV's (read through a cursor): the
- * columns its lines show, not the ids, which would be a third of what PostgreSQL sends and
- * inventory parses. $1 from, $2 to.
- */
-export const uptimeCsvSql = (t: Tables) => `
-  SELECT x."buildingName", x."roomName", x.name, x.type, x."ipAddress", x.status, x."lastUpdated",
-         x."upSeconds", x."downSeconds"
-    FROM (${uptimeRowsSql(t, '$1', '$2')}) x
+export const uptimeReportSql = (t: Tables, columns: string, from: string, to: string) => `
+  SELECT ${columns}
+    FROM (${uptimeRowsSql(t, from, to)}) x
    ORDER BY x."equipmentId"`;
+
+/**
+ * The report's query as the CSV's lines need it, without the ids (a third of what PostgreSQL would
+ * send) and unformatted, $1 from, $2 to: what bench/reports runs once as its reference.
+ */
+export const uptimeCsvSql = (t: Tables) =>
+  uptimeReportSql(
+    t,
+    `x."buildingName", x."roomName", x.name, x.type, x."ipAddress", x.status, x."lastUpdated",
+     x."upSeconds", x."downSeconds"`,
+    '$1',
+    '$2',
+  );
