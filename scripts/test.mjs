@@ -18,7 +18,7 @@ const steps = [
   // Made before any test starts: made later, it would change this machine's network under the
   // browser tests (see the script).
   ['Device lab network', 'bash', ['scripts/ensure-test-network.sh']],
-  // Side by side: `tsc -b` builds every library and
+  // Side by side: each of these is one process on one core. `tsc -b` builds every library and
   // service (dist/) and type-checks every project's tests against that build, the web app, e2e
   // and deploy included, in one process that reads the declarations they share once (see
   // ./tsconfig.json); the `build` and `typecheck` targets below find it all up to date.
@@ -49,10 +49,10 @@ const steps = [
       'npx',
       ['eslint', 'scripts', 'bench', '.dependency-cruiser.cjs', 'eslint.config.mjs', 'jest.preset.js'],
     ],
-    // Neither needs the build: jest reads the libraries' sources (../jest.preset.js), and lint
-    // its own type information. Beside `tsc -b`, which keeps one core busy for minutes.
-    ['Lint and unit tests', 'npx', ['nx', 'run-many', '-t', 'lint', 'test', '--parallel=2']],
   ],
+  // Not beside `tsc -b` although neither needs the build: the form tests' typing took over their
+  // 20 s on the loaded cores (channel-form.spec).
+  ['Lint and unit tests', 'npx', ['nx', 'run-many', '-t', 'lint', 'test', '--parallel=2']],
   // The web bundle; what `tsc -b` built is up to date, as are the type checks `build` runs first.
   ['Build', 'npx', ['nx', 'run-many', '-t', 'build', '--parallel=2']],
   // Reads the web build the step above made.

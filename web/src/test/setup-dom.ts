@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom';
+import { configure } from '@testing-library/react';
 
 // jsdom lacks these browser APIs that Radix UI primitives call.
 globalThis.ResizeObserver ??= class {
@@ -14,8 +15,10 @@ HTMLElement.prototype.releasePointerCapture ??= () => {};
 window.scrollBy = () => {};
 window.scrollTo = () => {};
 
-// Typing a few words with user-event takes seconds on a busy two-core machine.
+// Typing a few words with user-event takes seconds on a busy two-core machine, and so can a
+// screen's first draw: findBy… and waitFor wait up to 5 s (not 1) for what they look for.
 jest.setTimeout(20_000);
+configure({ asyncUtilTimeout: 5_000 });
 
 // Forms keep drafts in localStorage: each test starts with none, as a fresh browser would.
 beforeEach(() => localStorage.clear());
