@@ -2,16 +2,13 @@
 import { spawn } from 'node:child_process';
 import process from 'node:process';
 
-// The shared system's files one at a time; the files with systems of their own two at a time.
-const lanes = [
-  ['e2e-1', '--maxWorkers=1'],
-  ['e2e-2', '--maxWorkers=2'],
-].map(
-  ([lane, workers]) =>
+const lanes = ['e2e-1', 'e2e-2'].map(
+  (lane) =>
     new Promise((resolve) =>
-      spawn('npx', ['jest', '--selectProjects', lane, workers, ...process.argv.slice(2)], {
-        stdio: 'inherit',
-      }).on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))),
+      spawn('npx', ['jest', '--selectProjects', lane, ...process.argv.slice(2)], { stdio: 'inherit' }).on(
+        'exit',
+        (code, signal) => resolve(code ?? (signal ? 1 : 0)),
+      ),
     ),
 );
 process.exit(Math.max(...(await Promise.all(lanes))));
