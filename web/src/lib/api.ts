@@ -309,6 +309,7 @@ async function byZod(route: ApiRouteDef, name: string | undefined, json: unknown
  * marked in the route table by scripts/web-api-routes.mjs.
  */
 const isKeptRead = (route: ApiRouteDef) => route.kept === true;
+const unanswered = (error: unknown) => error instanceof NetworkError;
 
 /** The query for a GET route: its key from the path, its fetch through `apiJson`. */
 export function apiQuery<R extends JsonRoute & { method: 'GET' }>(route: R, ...args: ArgsOf<R>) {
@@ -323,18 +324,12 @@ export function apiQuery<R extends JsonRoute & { method: 'GET' }>(route: R, ...a
     // The inventory's reads are kept on the phone, and answered from there when the network does not.
     queryFn: async ({ signal }) => {
       if (!isKeptRead(route)) return read(signal);
-      // The request goes out at once; the code that keeps its answer (IndexedDB's) comes beside it,
-      // with the first such read rather than with the first screen. A read whose code could not
-      // load is not kept.
+      // The request leaves at once; the code that keeps its answer (IndexedDB's) comes beside it,
+      // with the first such read. A read whose code could not load is not kept.
       const answer = read(signal);
       answer.catch(() => undefined);
       const reads = await import('./offline/reads').catch(() => null);
-      if (!reads) return answer;
-      return reads.keptRead(
-        queryKey,
-        () => answer,
-        (e) => e instanceof NetworkError,
-      );
+      return reads ? reads.keptRead(queryKey, () => answer, unanswered) : answer;
     },
   });
 }
