@@ -7,8 +7,16 @@ import { expectToast, onSharedSystem, pngImage, screenshot, type WebSystem } fro
 // (still long enough for a real answer on a loaded machine).
 const DEADLINE_MS = 5_000;
 
-/** Whether the element has the keyboard focus. */
-const focused = (locator: Locator) => locator.evaluate((el) => el === el.ownerDocument.activeElement);
+/**
+ * Whether the element has the keyboard focus, or gets it within 5 s: a dialog moves it in an effect
+ * after it opens or closes, which a loaded machine runs after the dialog is seen or gone.
+ */
+async function focused(locator: Locator): Promise<boolean> {
+  for (const started = Date.now(); Date.now() - started < 5_000; await locator.page().waitForTimeout(50)) {
+    if (await locator.evaluate((el) => el === el.ownerDocument.activeElement)) return true;
+  }
+  return false;
+}
 
 /**
  * Issue 22, a technician on a phone in a basement: saves without a network or an answer, screens

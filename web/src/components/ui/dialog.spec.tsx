@@ -5,12 +5,22 @@ import { Dialog, DialogContent } from './dialog';
 import { Toaster } from './toaster';
 import { toast } from './use-toast';
 
-function Screen() {
+/** `redrawn`: the opener is drawn anew while the dialog is open, as a tooltip's arrival does. */
+function Screen({ redrawn = false }: { redrawn?: boolean }) {
   const [open, setOpen] = useState(false);
+  const [drawing, setDrawing] = useState(0);
   return (
     <>
-      <button type="button" onClick={() => setOpen(true)}>
-        Add room
+      <button
+        key={drawing}
+        type="button"
+        aria-label="Add room"
+        onClick={() => {
+          setOpen(true);
+          if (redrawn) setTimeout(() => setDrawing(1));
+        }}
+      >
+        +
       </button>
       <Dialog open={open} onOpenChange={setOpen}>
         <DialogContent title="Add Room">
@@ -28,6 +38,16 @@ describe(DialogContent.name, () => {
     render(<Screen />);
     await userEvent.click(screen.getByRole('button', { name: 'Add room' }));
     expect(screen.getByLabelText('Room Name')).toHaveFocus();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByRole('button', { name: 'Add room' })).toHaveFocus();
+  });
+
+  it("gives the focus to the button drawn in its opener's place while it was open", async () => {
+    render(<Screen redrawn />);
+    const first = screen.getByRole('button', { name: 'Add room' });
+    await userEvent.click(first);
+    await waitFor(() => expect(first).not.toBeInTheDocument());
     await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(screen.getByRole('button', { name: 'Add room' })).toHaveFocus();

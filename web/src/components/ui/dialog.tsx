@@ -8,6 +8,18 @@ export const Dialog = DialogPrimitive.Root;
 const focusable = 'input, select, textarea, button, a[href], [tabindex]:not([tabindex="-1"])';
 
 /**
+ * The element that opened a dialog, or the one drawn in its place while the dialog was open: a
+ * button is drawn anew inside its tooltip once the tooltips' code has come, under the same name.
+ */
+function openerNow(opener: HTMLElement | null): HTMLElement | null {
+  if (!opener || opener.isConnected) return opener;
+  const label = opener.getAttribute('aria-label');
+  if (!label) return null;
+  const named = document.querySelectorAll<HTMLElement>(`${opener.localName}[aria-label]`);
+  return [...named].find((e) => e.getAttribute('aria-label') === label) ?? null;
+}
+
+/**
  * A centred panel within the phone-width column; its body scrolls when it is taller than the screen.
  * It opens on its first field rather than on Close, and closing gives the focus back to what had it
  * before (the button that opened it).
@@ -49,9 +61,10 @@ export function DialogContent({
         }}
         onCloseAutoFocus={(event) => {
           onCloseAutoFocus?.(event);
-          if (event.defaultPrevented || !opener.current?.isConnected) return;
+          const target = openerNow(opener.current);
+          if (event.defaultPrevented || !target) return;
           event.preventDefault();
-          opener.current.focus();
+          target.focus();
         }}
         onKeyDown={(event: KeyboardEvent<HTMLDivElement>) => {
           onKeyDown?.(event);
