@@ -1,13 +1,14 @@
-// Writes web/src/lib/reply-checks.ts: the contracts' response schemas as plain data (string, number,
-// object, array, union…, with the schemas' own regular expressions), which a checker of a few lines
-// reads, so that checking a reply needs neither zod nor the contracts on the first screen (issue
-// 37's 120 kB). It checks what zod checks and answers what zod answers: unknown keys dropped, a
-// strict object's refused, defaults filled in. A text's refinement or overwrite is copied as its
-// source when it needs nothing but its argument (`(v) => v.trim()`). A route whose answer needs
-// more (a transform, a refinement of an object, a function using other names) is left out: its
-// reply is checked by zod, which then loads (web/src/lib/api-schemas.ts). web/src/lib/reply-checks.spec.ts holds both checks to
-// the same verdicts. Reads the built contracts (libs/contracts/dist: `npx tsc -b`). `--check` fails
-// instead of writing.
+// Writes web/src/lib/reply-checks.ts: the contracts' response schemas, the live events' data and
+// the error bodies the app reads, as plain data (string, number, object, array, union…, with the
+// schemas' own regular expressions), which a checker of a few lines reads, so that checking a
+// reply or an event needs neither zod nor the contracts on the first screen (issue 37's 120 kB).
+// It checks what zod checks and answers what zod answers: unknown keys dropped, a strict object's
+// refused, defaults filled in. A text's refinement or overwrite is copied as its source when it
+// needs nothing but its argument (`(v) => v.trim()`). A route whose answer needs more (a
+// transform, a refinement of an object, a function using other names) is left out: its reply is
+// checked by zod, which then loads (web/src/lib/api-schemas.ts). web/src/lib/reply-checks.spec.ts
+// holds both checks to the same verdicts. Reads the built contracts (libs/contracts/dist: `npx tsc
+// -b`). `--check` fails instead of writing.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +16,9 @@ import { writeGenerated } from './generated-file.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'web/src/lib/reply-checks.ts');
-const { apiRoutes } = createRequire(import.meta.url)(path.join(root, 'libs/contracts/dist/index.js'));
+const { apiRoutes, errorBodySchema, liveEventSchema, staleWriteBodySchema } = createRequire(import.meta.url)(
+  path.join(root, 'libs/contracts/dist/index.js'),
+);
 
 class Unsupported extends Error {}
 
@@ -166,6 +169,16 @@ for (const [name, route] of Object.entries(apiRoutes)) {
   }
 }
 
+// The live stream's events, by name: the stream is read from the first screen on, and zod loading
+// for it would run on the main thread just as the first screen's answers arrive.
+const liveEvents = {};
+for (const option of liveEventSchema.options) {
+  const [type] = option.shape.type._zod.def.values;
+  liveEvents[type] = node(option.shape.data);
+}
+// Error bodies the web app reads beyond a code and a message, from code the first screen loads.
+const bodies = { errorBody: node(errorBodySchema), staleWriteBody: node(staleWriteBodySchema) };
+
 const literal = (value) =>
   value instanceof RegExp
     ? value.toString()
@@ -194,6 +207,12 @@ export const replies: Record<string, number> = ${literal(checked)};
 
 /** Routes whose answers only zod checks (a transform, a default or a refinement in them). */
 export const checkedByZod = ${literal(byZod)};
+
+/** Each live event's \`data\`, by the event's name. */
+export const liveEvents: Record<string, number> = ${literal(liveEvents)};
+
+/** Error bodies read beyond their code and message, by name. */
+export const bodies = ${literal(bodies)};
 `;
 
 writeGenerated(root, out, text, {

@@ -23,8 +23,7 @@ export function useLiveUpdates(): void {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (typeof EventSource === 'undefined') return;
-    let cache: LiveCache | undefined;
-    let stopped = false;
+    const cache = new LiveCache(queryClient);
     let source: EventSource | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
     let retryMs = FIRST_RETRY_MS;
@@ -44,13 +43,13 @@ export function useLiveUpdates(): void {
       const es = new EventSource(apiRoutes.liveEvents.path);
       source = es;
       for (const type of liveEventTypes)
-        es.addEventListener(type, (e) => cache?.apply(type, e.data as string));
+        es.addEventListener(type, (e) => cache.apply(type, e.data as string));
       es.addEventListener(liveControlEvents.ready, () => {
         retryMs = FIRST_RETRY_MS;
-        if (gap) cache?.refetchAll();
+        if (gap) cache.refetchAll();
         gap = false;
       });
-      es.addEventListener(liveControlEvents.resync, () => cache?.refetchAll());
+      es.addEventListener(liveControlEvents.resync, () => cache.refetchAll());
       es.addEventListener(liveControlEvents.ended, giveUp);
       // CLOSED means refused, not dropped: a dropped stream is CONNECTING again by itself.
       es.onerror = () => {
@@ -58,24 +57,11 @@ export function useLiveUpdates(): void {
       };
     }
 
-    // The events' schema (and zod) loads before the stream opens, not with the first screen.
-    const start = () =>
-      LiveCache.load(queryClient).then(
-        (loaded) => {
-          if (stopped) return;
-          cache = loaded;
-          open();
-        },
-        () => {
-          if (!stopped) retry = setTimeout(start, FIRST_RETRY_MS);
-        },
-      );
-    void start();
+    open();
     return () => {
-      stopped = true;
       clearTimeout(retry);
       source?.close();
-      cache?.dispose();
+      cache.dispose();
     };
   }, [queryClient]);
 }

@@ -2,7 +2,7 @@ import { type FieldError, etagOf, IDEMPOTENCY_KEY_HEADER, IF_MATCH_HEADER } from
 import { type QueryFunction, queryOptions } from '@tanstack/react-query';
 import { type z } from 'zod';
 import { type SchemaMark, type WebRouteDef as ApiRouteDef } from './api-route-types';
-import { apiRoutes } from './api-routes';
+import { describeRoute, replyChecks, replyOf, type ReplyOf } from './reply';
 
 /**
  * A non-OK answer. Its message is "status: body text" (or the status text when the body is
@@ -16,14 +16,6 @@ export class ApiError extends Error {
   ) {
     super(`${status}: ${body || statusText}`);
     this.name = 'ApiError';
-  }
-}
-
-/** An OK answer that is not what the route promises: a server and a web app out of step. */
-class UnexpectedReplyError extends Error {
-  constructor(route: ApiRouteDef, problem: string) {
-    super(`The server's answer to ${describeRoute(route)} was not as expected: ${problem}`);
-    this.name = 'UnexpectedReplyError';
   }
 }
 
@@ -118,8 +110,6 @@ type JsonRoute = ApiRouteDef & { bodyContentType?: never; responseContentType?: 
 
 type ParamsOf<R> = R extends { params: SchemaMark<infer P extends z.ZodType> } ? z.input<P> : undefined;
 export type ApiBody<R> = R extends { body: SchemaMark<infer B extends z.ZodType> } ? z.input<B> : undefined;
-type ReplyOf<R> = R extends { response: SchemaMark<infer S extends z.ZodType> } ? z.output<S> : undefined;
-
 type QueryOf<R> = R extends { query: SchemaMark<infer Q extends z.ZodType> } ? z.input<Q> : undefined;
 
 /**
@@ -145,12 +135,6 @@ function splitArgs(route: ApiRouteDef, args: unknown[]) {
 }
 
 type PathParams = Record<string, string> | undefined;
-
-const routeNames = new Map<ApiRouteDef, string>(
-  Object.entries(apiRoutes).map(([name, route]) => [route, name]),
-);
-const describeRoute = (route: ApiRouteDef) =>
-  `${routeNames.get(route) ?? 'a call'} (${route.method} ${route.path})`;
 
 function paramOf(route: ApiRouteDef, params: PathParams, name: string): string {
   const value = params?.[name];
@@ -256,52 +240,7 @@ async function callJson<R extends JsonRoute>(
   });
   if (!res.ok) throw new ApiError(res.status, text, res.statusText);
   if (!route.response) return undefined as ReplyOf<R>;
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new UnexpectedReplyError(route, 'it is not JSON');
-  }
-  // The route's own schema's output: the reply type, which TypeScript cannot follow through it.
-  return (await checks!)(route, routeNames.get(route), json) as ReplyOf<R>;
-}
-
-type ReplyChecker = (route: ApiRouteDef, name: string | undefined, json: unknown) => unknown;
-let loadedChecks: Promise<ReplyChecker> | undefined;
-
-/**
- * The reply check: the response schemas as data (./reply-checks.ts) read without zod; the few that
- * need more are checked by zod (./api-schemas.ts). A failed load is tried again by the next call.
- */
-function replyChecks(): Promise<ReplyChecker> {
-  loadedChecks ??= Promise.all([import('./reply-check'), import('./reply-checks')]).then(
-    ([{ checkReply }, { nodes, replies }]) =>
-      async (route, name, json) => {
-        const at = name === undefined ? undefined : replies[name];
-        if (at !== undefined) {
-          const reply = checkReply(nodes, at, json);
-          if (reply.success) return reply.data;
-          const { path, message } = reply.problem;
-          throw new UnexpectedReplyError(route, `${path.join('.') || '(the whole answer)'}: ${message}`);
-        }
-        return byZod(route, name, json);
-      },
-  );
-  loadedChecks.catch(() => (loadedChecks = undefined));
-  return loadedChecks;
-}
-
-async function byZod(route: ApiRouteDef, name: string | undefined, json: unknown): Promise<unknown> {
-  const schema = (await import('./api-schemas')).replySchema(name);
-  if (!schema) throw new UnexpectedReplyError(route, 'the web app has no schema for it');
-  const reply = schema.safeParse(json);
-  if (!reply.success) {
-    const problems = reply.error.issues
-      .slice(0, 3)
-      .map((i) => `${i.path.join('.') || '(the whole answer)'}: ${i.message}`);
-    throw new UnexpectedReplyError(route, problems.join('; '));
-  }
-  return reply.data;
+  return replyOf(route, text, checks);
 }
 
 /**

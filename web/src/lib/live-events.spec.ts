@@ -1,4 +1,4 @@
-import { type Equipment, liveEventSchema } from '@cm/contracts';
+import { type Equipment } from '@cm/contracts';
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { COALESCE_MS, LiveCache, roomCheckKey } from './live-events';
 
@@ -42,7 +42,7 @@ describe(LiveCache.name, () => {
   beforeEach(() => {
     jest.useFakeTimers();
     queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 0, retry: false } } });
-    sut = new LiveCache(queryClient, liveEventSchema);
+    sut = new LiveCache(queryClient);
     fetched = [];
   });
   afterEach(() => {

@@ -3,14 +3,15 @@ import {
   type Equipment,
   type EquipmentStatusEvent,
   type InventoryChangedEvent,
-  type liveEventSchema,
-  type LiveEventType,
+  type LiveEvent,
   type RoomCheckedEvent,
   type RoomCheckResult,
 } from '@cm/contracts';
 import { apiRoutes } from './api-routes';
 import { type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { queryKeyOf } from './api';
+import { checkReply } from './reply-check';
+import { liveEvents, nodes } from './reply-checks';
 
 /** Events of one sweep arrive in a burst: each query is refetched once per window. */
 export const COALESCE_MS = 100;
@@ -95,16 +96,7 @@ export class LiveCache {
   private readonly stale = new Map<string, Stale>();
   private timer?: ReturnType<typeof setTimeout>;
 
-  constructor(
-    private readonly queryClient: QueryClient,
-    private readonly schema: typeof liveEventSchema,
-  ) {}
-
-  /** A cache with the events' schema, which loads (with zod) in a chunk of its own, not with the shell. */
-  static async load(queryClient: QueryClient): Promise<LiveCache> {
-    const { liveEventSchema } = await import('./live-event-schema');
-    return new LiveCache(queryClient, liveEventSchema);
-  }
+  constructor(private readonly queryClient: QueryClient) {}
 
   /** One SSE event by name and its `data` text; events of other names or shapes are ignored. */
   apply(type: string, data: string): void {
@@ -114,9 +106,12 @@ export class LiveCache {
     } catch {
       return;
     }
-    const parsed = this.schema.safeParse({ type: type as LiveEventType, data: json });
-    if (!parsed.success) return;
-    const event = parsed.data;
+    // Checked as the contract's schema would, without zod (scripts/web-reply-checks.mjs): events
+    // arrive from the first screen on, when zod's code would still be on its way.
+    const at = liveEvents[type];
+    const parsed = at === undefined ? undefined : checkReply(nodes, at, json);
+    if (!parsed?.success) return;
+    const event = { type, data: parsed.data } as LiveEvent;
     if (event.type === 'equipment.status') this.statusChanged(event.data);
     else if (event.type === 'inventory.changed') this.inventoryChanged(event.data);
     else if (event.type === 'room.checked') this.roomChecked(event.data);

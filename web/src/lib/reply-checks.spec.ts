@@ -1,7 +1,7 @@
-import { apiRoutes } from '@cm/contracts';
+import { apiRoutes, errorBodySchema, liveEventSchema, staleWriteBodySchema } from '@cm/contracts';
 import { type z } from 'zod';
 import { checkReply } from './reply-check';
-import { checkedByZod, nodes, replies } from './reply-checks';
+import { bodies, checkedByZod, liveEvents, nodes, replies } from './reply-checks';
 
 /** Text that fits each format the answers use. */
 const formatted: Record<string, string> = {
@@ -93,33 +93,45 @@ describe('the reply check without zod', () => {
     );
   });
 
+  /** Our check and zod give the same verdicts, and keep the same, for a sample and its changes. */
+  const sameAsZod = (schema: z.ZodType, at: number) => {
+    const valid = sample(schema);
+    const tried = [valid];
+    for (const path of places(valid)) {
+      for (const other of others) tried.push(changed(valid, path, other));
+      // A key the contract does not have, next to the ones it has.
+      const inside = path.reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], valid);
+      if (inside && typeof inside === 'object' && !Array.isArray(inside))
+        tried.push(changed(valid, path, { ...inside, unknownKey: 'x' }));
+    }
+    let fits = 0;
+    for (const reply of tried) {
+      const byZod = schema.safeParse(reply);
+      const ours = checkReply(nodes, at, reply);
+      expect({ reply, success: ours.success }).toEqual({ reply, success: byZod.success });
+      if (ours.success && byZod.success) {
+        fits += 1;
+        expect(ours.data).toEqual(byZod.data);
+      }
+    }
+    // The sample itself fits: the comparison covered answers that pass, not only ones that fail.
+    expect(fits).toBeGreaterThan(0);
+  };
+
   it.each(routesWithAnswers.filter(([name]) => name in replies))(
     'answers %s as zod does: its verdict and what it keeps, for the answer and each change of one place in it',
-    (name, route) => {
-      const schema = (route as { response: z.ZodType }).response;
-      const valid = sample(schema);
-      const tried = [valid];
-      for (const path of places(valid)) {
-        for (const other of others) tried.push(changed(valid, path, other));
-        // A key the contract does not have, next to the ones it has.
-        const at = path.reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], valid);
-        if (at && typeof at === 'object' && !Array.isArray(at))
-          tried.push(changed(valid, path, { ...at, unknownKey: 'x' }));
-      }
-      let fits = 0;
-      for (const reply of tried) {
-        const byZod = schema.safeParse(reply);
-        const ours = checkReply(nodes, replies[name], reply);
-        expect({ reply, success: ours.success }).toEqual({ reply, success: byZod.success });
-        if (ours.success && byZod.success) {
-          fits += 1;
-          expect(ours.data).toEqual(byZod.data);
-        }
-      }
-      // The sample itself fits: the comparison covered answers that pass, not only ones that fail.
-      expect(fits).toBeGreaterThan(0);
-    },
+    (name, route) => sameAsZod((route as { response: z.ZodType }).response, replies[name]),
   );
+
+  it.each(liveEventSchema.options.map((option) => [option.shape.type.value, option.shape.data] as const))(
+    'reads the live event %s as zod does',
+    (type, data) => sameAsZod(data as z.ZodType, liveEvents[type]),
+  );
+
+  it('reads an error body, and that of a refused stale write, as zod does', () => {
+    sameAsZod(errorBodySchema, bodies.errorBody);
+    sameAsZod(staleWriteBodySchema, bodies.staleWriteBody);
+  });
 
   it('says where an answer first differs', () => {
     const answer = [{ ...(sample(apiRoutes.listBuildings.response) as object[])[0], roomCount: 'two' }];

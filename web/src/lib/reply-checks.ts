@@ -1038,6 +1038,32 @@ export const nodes: ReplyNode[] = [
   ['a', 553],
   ['s', []],
   ['N', 34],
+  ['o', { changes: 556 }],
+  ['a', 557, [['min', 1]]],
+  ['o', { equipmentId: 20, roomId: 20, buildingId: 20, status: 236, lastCheckedAt: 558, rttMs: 559 }],
+  ['N', 34],
+  ['N', 560],
+  ['n', [['gt', 0, true]]],
+  ['o', { kind: 562, action: 563, id: 20, roomId: 564, buildingId: 565 }],
+  ['e', ['building', 'room', 'equipment', 'maintenanceWindow', 'alert']],
+  ['e', ['created', 'updated', 'deleted']],
+  ['?', 20],
+  ['?', 20],
+  ['o', { roomId: 20, checkId: 567, equipment: 568, recorded: 569 }],
+  ['s', []],
+  ['a', 415, [['min', 1]]],
+  ['b'],
+  ['o', { code: 571, message: 572, errors: 573 }],
+  ['s', []],
+  ['s', []],
+  ['?', 574],
+  ['a', 575],
+  ['o', { path: 576, message: 577 }],
+  ['s', []],
+  ['s', []],
+  ['o', { code: 571, message: 572, errors: 573, current: 579 }],
+  ['r', 580],
+  ['u'],
 ];
 
 /** Each route's answer, by its node. */
@@ -1118,3 +1144,14 @@ export const checkedByZod = [
   'readinessSummary',
   'setReadinessSummary',
 ];
+
+/** Each live event's `data`, by the event's name. */
+export const liveEvents: Record<string, number> = {
+  'equipment.status': 555,
+  'inventory.changed': 561,
+  'monitoring.state': 399,
+  'room.checked': 566,
+};
+
+/** Error bodies read beyond their code and message, by name. */
+export const bodies = { errorBody: 570, staleWriteBody: 578 };

@@ -1,12 +1,9 @@
-import {
-  errorBodySchema,
-  IDEMPOTENCY_KEY_HEADER,
-  MAX_UPLOAD_BYTES,
-  MAX_UPLOAD_FILES,
-  uploadResultSchema,
-} from '@cm/contracts';
+import { type ErrorBody, IDEMPOTENCY_KEY_HEADER, MAX_UPLOAD_BYTES, MAX_UPLOAD_FILES } from '@cm/contracts';
 import { apiRoutes } from './api-routes';
 import { ApiError, apiJson, fetchText, NetworkError, uploadDeadlineMs } from './api';
+import { replyOf } from './reply';
+import { checkReply } from './reply-check';
+import { bodies, nodes } from './reply-checks';
 
 /**
  * Spec section 4, building photo: the file is posted first; the answered url becomes imageUrl.
@@ -22,7 +19,7 @@ export async function uploadFile(file: File, idempotencyKey?: string): Promise<s
     uploadDeadlineMs(file.size),
   );
   if (!res.ok) throw new ApiError(res.status, text, res.statusText);
-  return uploadResultSchema.parse(JSON.parse(text)).url;
+  return (await replyOf(apiRoutes.upload, text)).url;
 }
 
 /**
@@ -132,8 +129,9 @@ export function withDeadline<T>(work: Promise<T>, ms: number, message: string): 
 export function explanationOf(body: unknown): string | undefined {
   if (typeof body !== 'string') return undefined;
   try {
-    const parsed = errorBodySchema.safeParse(JSON.parse(body));
-    return parsed.success ? parsed.data.message : undefined;
+    // Checked without zod: the outbox, loaded with the first screen, sends uploads through here.
+    const parsed = checkReply(nodes, bodies.errorBody, JSON.parse(body));
+    return parsed.success ? (parsed.data as ErrorBody).message : undefined;
   } catch {
     return undefined;
   }

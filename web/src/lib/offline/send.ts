@@ -1,4 +1,4 @@
-import { staleWriteBodySchema } from '@cm/contracts';
+import { type StaleWriteBody } from '@cm/contracts';
 import { apiRoutes } from '../api-routes';
 import {
   ApiError,
@@ -8,6 +8,8 @@ import {
   errorMessage,
   NetworkError,
 } from '../api';
+import { checkReply } from '../reply-check';
+import { bodies, nodes } from '../reply-checks';
 import { uploadFile } from '../upload';
 import { type KeptFile, type OutboxEntry, type SendOutcome } from './outbox';
 
@@ -113,9 +115,12 @@ export function outcomeOf(error: unknown): SendOutcome {
   if (!(error instanceof ApiError)) return { kind: 'refused', reason: errorMessage(error) };
   if (error.status === 401) return { kind: 'signed-out' };
   if (error.status === 412) {
-    const body = parseJson(error.body);
-    const stale = staleWriteBodySchema.safeParse(body);
-    if (stale.success) return { kind: 'conflict', reason: stale.data.message, current: stale.data.current };
+    // Checked without zod, whose code the outbox (loaded with the first screen) would bring.
+    const stale = checkReply(nodes, bodies.staleWriteBody, parseJson(error.body));
+    if (stale.success) {
+      const { message, current } = stale.data as StaleWriteBody;
+      return { kind: 'conflict', reason: message, current };
+    }
   }
   if (error.status >= 500 || error.status === 429 || error.status === 408) return { kind: 'unreachable' };
   return { kind: 'refused', reason: errorMessage(error) };

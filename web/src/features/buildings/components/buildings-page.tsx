@@ -56,7 +56,12 @@ export function BuildingsPage() {
   const buildings = useQuery(buildingsQuery);
   const remove = useDeleteBuilding();
   useScrollMemory('buildings.list', mode.kind === 'list' && buildings.isSuccess);
-  useEffect(() => BuildingForm.preload(), []);
+  // Once the list is drawn: the form's code brings zod, whose running would hold back the first
+  // cards on a slow phone.
+  const listed = buildings.isSuccess;
+  useEffect(() => {
+    if (listed) BuildingForm.preload();
+  }, [listed]);
   const { mutate } = remove;
   const confirmDelete = useCallback(
     (building: BuildingListItem) => {

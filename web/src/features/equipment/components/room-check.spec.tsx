@@ -1,4 +1,4 @@
-import { type Equipment, liveEventSchema, type RoomCheckResult } from '@cm/contracts';
+import { type Equipment, type RoomCheckResult } from '@cm/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { fakeFetch, renderWithApp } from '../../../test/render';
@@ -100,7 +100,7 @@ describe('Check this room now', () => {
     const card = () => screen.getAllByTestId('equipment-card')[0]!;
     expect(within(card()).getByTestId('checked-ago')).toHaveTextContent('Checking...');
 
-    const live = new LiveCache(queryClient, liveEventSchema);
+    const live = new LiveCache(queryClient);
     const late = { equipmentId: projector.id, status: 'active', rttMs: 0.5, probe: null };
     live.apply(
       'room.checked',
@@ -139,7 +139,7 @@ describe('Check this room now', () => {
     expect(await within(card()).findByText('Checking...')).toBeInTheDocument();
 
     // The stream comes back after a gap: what it missed is read again, the room check with it.
-    const live = new LiveCache(queryClient, liveEventSchema);
+    const live = new LiveCache(queryClient);
     live.refetchAll();
 
     expect(await within(card()).findByText(/^Checked \d+ s ago$/)).toBeInTheDocument();
