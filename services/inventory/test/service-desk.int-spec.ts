@@ -1,112 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { type Alert, type ChannelCreateInput, type DeliveryContent, messages } from '@cm/contracts';
+import { messages } from '@cm/contracts';
 import { eventually } from '@cm/platform/testing';
 import { DELIVERY_CLOCK, type DeliveryClock } from '../src/alerting/notifications/delivery-clock';
-import { DeliveryRepository } from '../src/alerting/notifications/delivery.repository';
-import { DeliveryRelay } from '../src/alerting/notifications/delivery.relay';
 import { IncidentReconciler } from '../src/alerting/notifications/service-desk/incident-reconciler';
 import { IncidentRepository } from '../src/alerting/notifications/service-desk/incident.repository';
-import { channelsTestEnv, deliveryRow } from './receivers';
-import { type Inventory, inventoryUnderTest, sql, startInventory } from './support';
+import { inventoryUnderTest } from './support';
 import { startFakeJira } from './support/fake-jira';
-import { startFakeServiceNow } from './support/fake-servicenow';
-
-const appUrl = 'https://monitor.campus.edu';
-/** Lines as the Atlassian Document Format has them: a paragraph each. */
-const doc = (...lines: string[]) => ({
-  type: 'doc',
-  version: 1,
-  content: lines.map((text) => ({ type: 'paragraph', content: [{ type: 'text', text }] })),
-});
-let rooms = 0;
+import { PRE_UTAH_CLOSE_CODES, startFakeServiceNow, UTAH_CLOSE_CODES } from './support/fake-servicenow';
+import { appUrl, doc, serviceDeskEnv, serviceDeskKit } from './support/service-desk';
+import { withSecondReplica } from './support/service-desk-replicas';
 
 describe('ServiceNow and Jira Service Management channels', () => {
-  // A short send timeout, for the fake that hangs: every call here is idempotent by design. Long
-  // enough for the other replica to try while the fake holds a create back.
-  const env = { ...channelsTestEnv(), ALERTS_APP_URL: appUrl, ALERTS_SEND_TIMEOUT_MS: '4000' };
+  const env = serviceDeskEnv();
   const inventory = inventoryUnderTest(env);
-  const { send, make } = inventory;
-  // The reconciliation rounds here are the tests' own. The replica's timer asks every minute and,
-  // on a clock a test has moved, would claim a round of its own whenever a test outlasts a minute
-  // on a loaded machine (an extra listing, a round found already done).
-  beforeAll(() => inventory.sut.app.get(IncidentReconciler).beforeApplicationShutdown());
-  const row = (id: string) => deliveryRow(inventory.sut, id);
-  const sent = (id: string) => eventually(async () => expect((await row(id)).state).toBe('sent'), 30_000);
-
-  /** Room 2xx of Science Hall with two addressed devices, and its alert naming them. */
-  async function episode() {
-    const building = await make.building({ name: `Science Hall ${++rooms}` });
-    const room = await make.room(building.id, { name: `20${rooms}` });
-    const display = await make.equipment(room.id, { name: 'Display', ipAddress: `10.9.${rooms}.4` });
-    const projector = await make.equipment(room.id, { name: 'Projector', ipAddress: `10.9.${rooms}.3` });
-    const device = (e: typeof display) => ({
-      id: e.id,
-      name: e.name,
-      address: e.ipAddress,
-      status: 'inactive',
-      since: null,
-    });
-    const [{ id }] = await sql<{ id: string }>(
-      inventory.sut,
-      'INSERT INTO inv.alerts (room_id, opened_at, devices) VALUES ($1, $2, $3) RETURNING id',
-      [room.id, '2026-11-24T19:59:00.000Z', JSON.stringify([device(display)])],
-    );
-    const setDevices = (devices: (typeof display)[]) =>
-      sql(inventory.sut, 'UPDATE inv.alerts SET devices = $2 WHERE id = $1', [
-        id,
-        JSON.stringify(devices.map(device)),
-      ]);
-    const close = () =>
-      sql(inventory.sut, 'UPDATE inv.alerts SET closed_at = now(), devices = $2 WHERE id = $1', [id, '[]']);
-    return {
-      alertId: id,
-      room,
-      building,
-      display,
-      projector,
-      setDevices,
-      close,
-      place: `Room 20${rooms}, ${building.name}`,
-    };
-  }
-
-  /** A message of the alert to the channel, as the engine queues it; sent at once. */
-  async function queue(channelId: string, alertId: string, kind: DeliveryContent['kind'], urgent = false) {
-    const content = { kind, text: kind, alert: { id: alertId } as Alert, ...(urgent ? { urgent } : {}) };
-    const [id] = await inventory.sut.app.get(DeliveryRepository).enqueue([{ channelId, alertId, content }]);
-    inventory.sut.app.get(DeliveryRelay).kick();
-    return id;
-  }
-
-  const create = (form: ChannelCreateInput) => send(messages.inventory.createChannel, form);
-  /** A channel to a fake ServiceNow, with its integration user. */
-  const serviceNowChannel = (
-    sn: { http: { url: string }; credentials: { username: string; secret: string } },
-    name: string,
-    mapping?: Record<string, unknown>,
-  ) =>
-    create({
-      name,
-      type: 'servicenow',
-      url: sn.http.url,
-      username: sn.credentials.username,
-      password: sn.credentials.secret,
-      ...(mapping && { mapping }),
-    });
-  /** A channel to a fake Jira Service Management, with its account's API token. */
-  const jiraChannel = (
-    jira: { http: { url: string }; credentials: { username: string; secret: string } },
-    name: string,
-    mapping: Record<string, unknown>,
-  ) =>
-    create({
-      name,
-      type: 'jira-service-management',
-      url: jira.http.url,
-      username: jira.credentials.username,
-      token: jira.credentials.secret,
-      mapping,
-    });
+  const { send } = inventory;
+  const kit = serviceDeskKit(inventory);
+  const { row, sent, due, episode, queue, twoAtOnce, serviceNowChannel, jiraChannel, setMapping } = kit;
 
   describe('ServiceNow', () => {
     let sn: Awaited<ReturnType<typeof startFakeServiceNow>>;
@@ -237,13 +146,7 @@ describe('ServiceNow and Jira Service Management channels', () => {
     });
 
     it('opens one incident for two messages at once, and finds one an attempt opened before it died', async () => {
-      const e = await episode();
-      const [a, b] = await Promise.all([
-        queue(channelId, e.alertId, 'alert.opened'),
-        queue(channelId, e.alertId, 'alert.updated'),
-      ]);
-      await sent(a);
-      await sent(b);
+      const e = await twoAtOnce(channelId);
       expect(sn.incidents.filter((i) => i.correlation_id === `cm-${e.alertId}`)).toHaveLength(1);
 
       // Opened in ServiceNow, but the answer never recorded here (the replica died): found by its key.
@@ -295,92 +198,80 @@ describe('ServiceNow and Jira Service Management channels', () => {
       });
       expect(waited.next!.getTime() - Date.now()).toBeGreaterThan(60_000);
       // The rest, without waiting two minutes: the delivery made due now.
-      const due = async () => {
-        await sql(
-          inventory.sut,
-          "UPDATE inv.deliveries SET next_attempt_at = now() WHERE id = $1 AND state = 'pending'",
-          [id],
-        );
-        inventory.sut.app.get(DeliveryRelay).kick();
-      };
-      await due();
+      await due(id);
       await eventually(async () =>
         expect((await row(id)).last_error).toBe(`${host} answered HTTP 500 to look the incident up`),
       );
-      await due();
+      await due(id);
       await eventually(async () =>
         expect((await row(id)).last_error).toBe(`Could not reach ${host} to look the incident up: timeout`),
       );
-      await due();
+      await due(id);
       await sent(id);
       const log = await send(messages.inventory.listDeliveries, { channelId });
       expect(JSON.stringify(log)).not.toMatch(/sn-app-07|internal detail/);
     });
 
-    it('says a mandatory close field is missing, and resolves with the close code, notes and fields the mapping gives', async () => {
+    it('400 mandatory close_code missing: says so, and resolves with the close code, notes and fields the mapping gives', async () => {
       const e = await episode();
       await sent(await queue(channelId, e.alertId, 'alert.opened'));
-      const [channel] = (await send(messages.inventory.listChannels)).filter((c) => c.id === channelId);
-      const withMapping = (mapping: typeof channel.mapping) =>
-        send(messages.inventory.updateChannel, {
-          id: channelId,
-          changes: {
-            name: channel.name,
-            type: 'servicenow',
-            url: channel.url,
-            username: channel.username,
-            mapping,
-          },
-        });
+      const [{ mapping }] = (await send(messages.inventory.listChannels)).filter((c) => c.id === channelId);
+      // An instance older than Utah: none of its close codes is the stock one we send by default
+      // (taken as no close code), and it made a field of its own mandatory.
+      sn.closeCodes.splice(0, sn.closeCodes.length, ...PRE_UTAH_CLOSE_CODES);
       sn.mandatoryOnResolve.push('u_av_cause');
       try {
         await e.close();
         const id = await queue(channelId, e.alertId, 'alert.recovered');
-        await eventually(async () =>
-          expect((await row(id)).last_error).toBe(
-            `127.0.0.1:${sn.http.port} answered HTTP 400 to resolve ${sn.incidents.at(-1)!.number} (a field it requires may be missing: check the channel's mapping)`,
-          ),
-        );
-        await withMapping({
-          ...channel.mapping,
-          // An instance older than Utah that closes at once: its own state, close code and notes.
+        const incident = sn.incidents.at(-1)!;
+        const refused = `127.0.0.1:${sn.http.port} answered HTTP 400 to resolve ${incident.number} (a field it requires may be missing: check the channel's mapping)`;
+        await eventually(async () => expect((await row(id)).last_error).toBe(refused));
+        const patches = () => sn.http.requests.filter((r) => r.method === 'PATCH');
+        // The field given, the close code still the stock one: refused still.
+        await setMapping(channelId, { ...mapping, resolveFields: { u_av_cause: 'Network' } });
+        await eventually(async () => {
+          expect(patches().at(-1)?.body?.u_av_cause).toBe('Network');
+          expect(await row(id)).toMatchObject({ state: 'pending', last_error: refused });
+        });
+        const log = await send(messages.inventory.listDeliveries, { channelId });
+        expect(JSON.stringify(log)).not.toMatch(/Mandatory|close_code/);
+        await setMapping(channelId, {
+          ...mapping,
+          // Its own state (it closes at once), close code and notes, and its field.
           resolveState: '7',
           closeCode: 'Solved (Permanently)',
           closeNotes: 'The room answers again; checked by Classroom Monitor.',
           resolveFields: { u_av_cause: 'Network' },
         });
         await sent(id);
-        const incident = sn.incidents.at(-1)!;
         const resolve = `/api/now/table/incident/${incident.sys_id}?sysparm_fields=sys_id`;
-        const patches = sn.http.requests.filter((r) => r.method === 'PATCH').map((r) => [r.path, r.body]);
-        // The attempts before the mapping gave the field went with the defaults and were refused.
-        expect(patches.length).toBeGreaterThanOrEqual(2);
-        expect(patches.slice(0, -1)).toEqual(
-          Array(patches.length - 1).fill([
-            resolve,
-            {
-              state: '6',
-              close_code: 'Solution provided',
-              close_notes: 'All devices of the room answer again (Classroom Monitor).',
-            },
-          ]),
+        expect(patches().every((r) => r.path === resolve)).toBe(true);
+        const bodies = patches().map((r) => r.body);
+        const stock = {
+          state: '6',
+          close_code: 'Solution provided',
+          close_notes: 'All devices of the room answer again (Classroom Monitor).',
+        };
+        // The attempts before the mapping gave the close code went with the stock one, and were refused.
+        expect(bodies.slice(0, -1).map((b) => b?.close_code)).toEqual(
+          Array(bodies.length - 1).fill('Solution provided'),
         );
-        expect(patches.at(-1)).toEqual([
-          resolve,
-          {
-            state: '7',
-            close_code: 'Solved (Permanently)',
-            close_notes: 'The room answers again; checked by Classroom Monitor.',
-            u_av_cause: 'Network',
-          },
-        ]);
+        expect(bodies).toContainEqual(stock);
+        expect(bodies).toContainEqual({ ...stock, u_av_cause: 'Network' });
+        expect(bodies.at(-1)).toEqual({
+          state: '7',
+          close_code: 'Solved (Permanently)',
+          close_notes: 'The room answers again; checked by Classroom Monitor.',
+          u_av_cause: 'Network',
+        });
         expect(incident).toMatchObject({
           state: '7',
-          fields: expect.objectContaining({ u_av_cause: 'Network' }),
+          fields: expect.objectContaining({ close_code: 'Solved (Permanently)', u_av_cause: 'Network' }),
         });
       } finally {
         sn.mandatoryOnResolve.pop();
-        await withMapping(channel.mapping);
+        sn.closeCodes.splice(0, sn.closeCodes.length, ...UTAH_CLOSE_CODES);
+        await setMapping(channelId, mapping ?? {});
       }
     });
 
@@ -442,72 +333,14 @@ describe('ServiceNow and Jira Service Management channels', () => {
       }
       expect(sn.http.requests.filter((r) => r.method === 'PATCH' && r.body?.state === '6')).toHaveLength(1);
     });
-    describe('with a second replica', () => {
-      let replica: Inventory;
-      beforeAll(async () => {
-        replica = await startInventory(inventory.namespace, env);
-      });
-      afterAll(() => replica?.close());
-
-      /** A message of the alert queued where neither replica is told of it (their relays look soon). */
-      async function queueQuietly(alertId: string, kind: DeliveryContent['kind']) {
-        const content = { kind, text: kind, alert: { id: alertId } as Alert };
-        const [id] = await inventory.sut.app
-          .get(DeliveryRepository)
-          .enqueue([{ channelId, alertId, content }]);
-        return id;
-      }
-
-      it("opens one incident when the other replica sends the alert's next message while the first is opening it", async () => {
-        const e = await episode();
-        let letGo!: () => void;
-        // The lookup answers at once; the create waits until the test lets it go.
-        sn.http.faults.push({ until: Promise.resolve() }, { until: new Promise((r) => (letGo = r)) });
-        const opened = await queue(channelId, e.alertId, 'alert.opened');
-        await eventually(() => expect(sn.http.requests.map((r) => r.method)).toEqual(['GET', 'POST']));
-        // This replica is busy with the create (its relay's round is under way): the other sends.
-        await e.setDevices([e.display, e.projector]);
-        const updated = await queueQuietly(e.alertId, 'alert.updated');
-        replica.app.get(DeliveryRelay).kick();
-        await eventually(async () =>
-          expect((await row(updated)).last_error).toBe(
-            'Another attempt is updating this incident; trying again shortly',
-          ),
-        );
-        letGo();
-        await sent(opened);
-        await sent(updated);
-        const incidents = sn.incidents.filter((i) => i.correlation_id === `cm-${e.alertId}`);
-        expect(incidents).toHaveLength(1);
-        expect(sn.http.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
-        expect(incidents[0].work_notes).toEqual([
-          `Now offline: Projector (${e.projector.ipAddress}). ${e.place}: 2 of 2 devices offline.`,
-        ]);
-      });
-
-      it('retries through an outage answered 500 on both replicas, and opens one incident once it ends', async () => {
-        const e = await episode();
-        sn.http.outage = true;
-        const ids = [
-          await queueQuietly(e.alertId, 'alert.opened'),
-          await queueQuietly(e.alertId, 'alert.updated'),
-        ];
-        inventory.sut.app.get(DeliveryRelay).kick();
-        replica.app.get(DeliveryRelay).kick();
-        await eventually(async () => {
-          const rows = await Promise.all(ids.map(row));
-          expect(rows.map((r) => r.attempts >= 2)).toEqual([true, true]);
-          expect(rows.map((r) => r.last_error)).toContain(
-            `127.0.0.1:${sn.http.port} answered HTTP 500 to look the incident up`,
-          );
-        });
-        expect(sn.incidents.filter((i) => i.correlation_id === `cm-${e.alertId}`)).toEqual([]);
-        sn.http.outage = false;
-        for (const id of ids) await sent(id);
-        expect(sn.incidents.filter((i) => i.correlation_id === `cm-${e.alertId}`)).toHaveLength(1);
-        expect(sn.http.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
-      });
-    });
+    withSecondReplica(inventory, env, kit, () => ({
+      http: sn.http,
+      channelId,
+      noun: 'incident',
+      opened: (alertId) => sn.incidents.filter((i) => i.correlation_id === `cm-${alertId}`),
+      creates: () => sn.http.requests.filter((r) => r.method === 'POST'),
+      notes: (alertId) => sn.incidents.find((i) => i.correlation_id === `cm-${alertId}`)?.work_notes ?? [],
+    }));
   });
 
   /**

@@ -32,9 +32,12 @@ function matches(jql: string, i: JiraIssue): boolean {
  * Jira Service Management as the platform REST API v3 serves a service project: create a work
  * item, search by label with JQL, read it, internal comments, and the transitions of the stock IT
  * support workflow (Open → Work in progress → Resolved → Closed; "Resolve" from the first two).
+ * `requiredOnResolve` names fields the resolve transitions' screen makes required: a transition
+ * without them is refused with 400 and Jira's `errors` per field.
  */
 export async function startFakeJira(credentials = { username: 'av-bot@campus.edu', secret: 'jira-token' }) {
   const issues: JiraIssue[] = [];
+  const requiredOnResolve: string[] = [];
   const transitions = [
     { id: '761', name: 'Start work', from: ['Open'], to: 'Work in progress' as const },
     { id: '851', name: 'Resolve', from: ['Open', 'Work in progress'], to: 'Resolved' as const },
@@ -97,7 +100,14 @@ export async function startFakeJira(credentials = { username: 'av-bot@campus.edu
     }
     const wanted = available.find((t) => t.id === (req.body?.transition as { id: string }).id);
     if (!wanted) return { status: 400, body: { errorMessages: ['Transition is not valid'] } };
+    const given = (req.body?.fields ?? {}) as Record<string, unknown>;
+    const missing = wanted.to === 'Resolved' ? requiredOnResolve.filter((f) => given[f] === undefined) : [];
+    if (missing.length) {
+      const errors = Object.fromEntries(missing.map((f) => [f, `${f} is required.`]));
+      return { status: 400, body: { errorMessages: [], errors } };
+    }
     issue.status = wanted.to;
+    Object.assign(issue.fields, given);
     const comment = (req.body?.update as { comment?: { add: { body: unknown } }[] } | undefined)?.comment;
     for (const c of comment ?? []) issue.comments.push({ body: c.add.body, internal: false });
     return { status: 204 };
@@ -106,6 +116,7 @@ export async function startFakeJira(credentials = { username: 'av-bot@campus.edu
   return {
     http,
     issues,
+    requiredOnResolve,
     credentials,
     closeByPerson: (key: string) => {
       issues.find((i) => i.key === key)!.status = 'Closed';

@@ -10,6 +10,30 @@ export interface SnIncident {
 }
 
 const TABLE = '/api/now/table/incident';
+
+/** The close codes of a stock instance since Utah. */
+export const UTAH_CLOSE_CODES = [
+  'Duplicate',
+  'Known error',
+  'No resolution provided',
+  'Resolved by caller',
+  'Resolved by change',
+  'Resolved by problem',
+  'Resolved by request',
+  'Solution provided',
+  'Workaround provided',
+  'User error',
+];
+/** The close codes of a stock instance before Utah. */
+export const PRE_UTAH_CLOSE_CODES = [
+  'Solved (Work Around)',
+  'Solved (Permanently)',
+  'Solved Remotely (Work Around)',
+  'Solved Remotely (Permanently)',
+  'Not Solved (Not Reproducible)',
+  'Not Solved (Too Costly)',
+  'Closed/Resolved by Caller',
+];
 const view = (i: SnIncident, fields = 'sys_id,number,state') =>
   Object.fromEntries(
     fields
@@ -46,11 +70,14 @@ function matches(query: string, i: SnIncident): boolean {
  * `correlation_id`, read, update (work notes appended, fields set), and the stock state machine:
  * 1 New → 2 In Progress / 3 On Hold → 6 Resolved (close_code and close_notes mandatory, 400
  * otherwise, as a stock instance's data policy answers) → 7 Closed (read-only: 403 to updates).
- * `mandatoryOnResolve` adds fields an instance made mandatory.
+ * `mandatoryOnResolve` adds fields an instance made mandatory; `closeCodes` is the instance's
+ * choice list of close codes (Utah's stock one to begin with): a close code it lacks is taken as
+ * none, so that resolve is refused as one without a close code.
  */
 export async function startFakeServiceNow(credentials = { username: 'cm.integration', secret: 'sn-pass' }) {
   const incidents: SnIncident[] = [];
   const mandatoryOnResolve: string[] = ['close_code', 'close_notes'];
+  const closeCodes = [...UTAH_CLOSE_CODES];
   const handle = (req: { method: string; path: string; body: Record<string, unknown> | null }) => {
     const [path, query = ''] = req.path.split('?');
     if (path === TABLE && req.method === 'GET') {
@@ -87,7 +114,11 @@ export async function startFakeServiceNow(credentials = { username: 'cm.integrat
       return { status: 403, body: { error: { message: 'Closed incidents are read-only' } } };
     const { work_notes, state, ...fields } = req.body ?? {};
     if (state === '6' || state === '7') {
-      const missing = mandatoryOnResolve.filter((f) => !fields[f]);
+      const known: Record<string, unknown> = {
+        ...fields,
+        close_code: closeCodes.includes(String(fields.close_code)) && fields.close_code,
+      };
+      const missing = mandatoryOnResolve.filter((f) => !known[f]);
       if (missing.length)
         return { status: 400, body: { error: { message: `Mandatory ${missing[0]} missing` } } };
     }
@@ -101,6 +132,7 @@ export async function startFakeServiceNow(credentials = { username: 'cm.integrat
     http,
     incidents,
     mandatoryOnResolve,
+    closeCodes,
     credentials,
     /** A person closes the incident in ServiceNow. */
     closeByPerson: (number: string) => {
