@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Building, type ReadinessSummarySettings, type Room } from '@cm/contracts';
+import { type Building, type ReadinessSummarySettings, type Room, type ScheduleSource } from '@cm/contracts';
 import { type Page } from 'playwright-core';
 import { expectToast, onSharedSystem, type WebSystem } from './browser';
 import { calendarFile } from './support/calendar';
@@ -8,8 +8,8 @@ const HOUR = 3_600_000;
 
 /**
  * Issue 38 at 390 × 844: Settings → Class schedules (a building's timetable uploaded as a file,
- * a location without a room mapped), the rooms list's next class and its order, the Before class
- * screen and the morning summary's settings.
+ * a location without a room mapped, renamed through Edit), the rooms list's next class and its
+ * order, the Before class screen (soonest first) and the morning summary's settings.
  */
 describe('web app: class schedules and the Before class screen', () => {
   let web: WebSystem;
@@ -68,6 +68,14 @@ describe('web app: class schedules and the Before class screen', () => {
           end: soon + 2 * HOUR,
           location: unmatched,
         },
+        // Last in the file, first of the classes ahead: Before class lists by start, not as read.
+        {
+          uid: `hist-${suffix}@e2e`,
+          title: 'HIST 120',
+          start: soon - 45 * 60_000,
+          end: soon - 15 * 60_000,
+          location: lectureRoom.name,
+        },
       ]),
     );
 
@@ -84,12 +92,12 @@ describe('web app: class schedules and the Before class screen', () => {
     await card
       .getByLabel('Upload a timetable (.ics or CSV)')
       .setInputFiles({ name: 'timetable.ics', mimeType: 'text/calendar', buffer: timetable() });
-    await card.getByText('3 classes in the next 14 days, 1 without a room').waitFor();
+    await card.getByText('4 classes in the next 14 days, 1 without a room').waitFor();
 
     const row = page.getByRole('listitem').filter({ hasText: unmatched });
     await row.getByLabel(`Room for ${unmatched}`).selectOption({ label: theatre.name });
     await row.getByRole('button', { name: 'Map' }).click();
-    await card.getByText(/^3 classes in the next 14 days$/).waitFor();
+    await card.getByText(/^4 classes in the next 14 days$/).waitFor();
     await row.waitFor({ state: 'detached' });
 
     await page.goto(`/buildings/${building.id}/rooms`);
@@ -97,7 +105,7 @@ describe('web app: class schedules and the Before class screen', () => {
       page.getByTestId('room-card').filter({ has: page.getByRole('heading', { name: room.name }) });
     const nextClass = /^Next class (\w{3} \d{1,2} \w{3} )?\d\d:\d\d–\d\d:\d\d, PHYS 210$/;
     const inUse = /^In use until \d\d:\d\d$/;
-    // The lecture room's LAW 300 has begun; ECON 101 comes after it.
+    // The lecture room's LAW 300 has begun; HIST 120 and ECON 101 come after it.
     expect(await cardOf(lectureRoom).getByTestId('next-class').innerText()).toMatch(inUse);
     expect(await cardOf(theatre).getByTestId('next-class').innerText()).toMatch(nextClass);
     const order = () => page.getByTestId('room-card').getByRole('heading').allInnerTexts();
@@ -134,6 +142,16 @@ describe('web app: class schedules and the Before class screen', () => {
       .filter({ hasText: 'PHYS 210' })
       .filter({ hasText: building.name });
     await econ.waitFor();
+    // This test's classes among whatever else the shared system holds, soonest first: not by room
+    // (the theatre's name sorts first), title, or the file's order (HIST 120 last). LAW 300 has
+    // begun, so it is not ahead.
+    const ours = await classes.getByRole('listitem').filter({ hasText: building.name }).allInnerTexts();
+    const titles = ['LAW 300', 'HIST 120', 'ECON 101', 'PHYS 210'];
+    expect(ours.map((text) => titles.find((title) => text.includes(title)))).toEqual([
+      'HIST 120',
+      'ECON 101',
+      'PHYS 210',
+    ]);
     expect(await econ.getByRole('link').innerText()).toBe(`${lectureRoom.name}, ${building.name}`);
     expect(await econ.innerText()).toContain('Not checked');
     expect(await phys.getByRole('link').innerText()).toBe(`${theatre.name}, ${building.name}`);
@@ -147,5 +165,28 @@ describe('web app: class schedules and the Before class screen', () => {
       time: '07:00',
       timeZone: 'America/New_York',
     });
+  });
+
+  it('renames the timetable through its Edit action; it keeps its building, file and classes', async () => {
+    const renamed = `Spring term ${suffix}`;
+    await page.goto('/settings');
+    await page.getByRole('tab', { name: 'Class schedules' }).click();
+    const edit = page.getByRole('button', { name: `Edit ${schedule}`, exact: true });
+    await edit.click();
+    const dialog = page.getByRole('dialog', { name: 'Edit Class Schedule' });
+    await dialog.getByText(`Building: ${building.name}`).waitFor();
+    await dialog.getByLabel('Name').fill(renamed);
+    await dialog.getByRole('button', { name: 'Save schedule' }).click();
+    await expectToast(page, 'Success', 'Class schedule saved');
+    await dialog.waitFor({ state: 'detached' });
+
+    const card = page.getByRole('listitem').filter({ hasText: renamed });
+    await card.getByText(/^4 classes in the next 14 days$/).waitFor();
+    expect(await card.getByRole('button', { name: `Edit ${renamed}`, exact: true }).count()).toBe(1);
+    expect(await page.getByRole('listitem').filter({ hasText: schedule }).count()).toBe(0);
+    const sources = await web.api<ScheduleSource[]>('GET', '/api/schedule-sources');
+    expect(sources.filter((s) => s.buildingId === building.id)).toEqual([
+      expect.objectContaining({ name: renamed, roomId: null, url: null, kind: 'file', occurrences: 4 }),
+    ]);
   });
 });

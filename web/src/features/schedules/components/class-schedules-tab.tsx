@@ -1,10 +1,11 @@
 import { type ScheduleSource } from '@cm/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { CalendarDays, Paperclip, Rss, Trash2 } from 'lucide-react';
-import { useId } from 'react';
+import { CalendarDays, Paperclip, Rss } from 'lucide-react';
+import { Suspense, useId, useState } from 'react';
 import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
+import { EditDeleteButtons } from '../../../components/ui/edit-delete-buttons';
+import { lazyComponent } from '../../../components/ui/lazy-component';
 import { LoadError } from '../../../components/ui/load-error';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { toast } from '../../../components/ui/use-toast';
@@ -13,6 +14,15 @@ import { scheduleSourcesQuery, useDeleteScheduleSource } from '../api/schedules'
 import { useUploadScheduleFile } from '../api/schedule-upload';
 import { ScheduleSourceForm } from './schedule-source-form';
 import { UnmatchedLocations } from './unmatched-locations';
+
+/**
+ * The edit dialog, whose code (the form library and its schema checks) comes after the list is
+ * drawn: mounted closed with the tab, it is there by the time Edit is tapped.
+ */
+const ScheduleEditDialog = lazyComponent(
+  () => import('./schedule-edit-dialog'),
+  (m) => m.ScheduleEditDialog,
+);
 
 const when = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -24,6 +34,7 @@ const when = (iso: string) =>
  */
 export function ClassSchedulesTab() {
   const sources = useQuery(scheduleSourcesQuery);
+  const [editing, setEditing] = useState<ScheduleSource | null>(null);
   return (
     <div className="space-y-4">
       <h2 className="sr-only">Class schedules</h2>
@@ -39,17 +50,20 @@ export function ClassSchedulesTab() {
       ) : (
         <ul className="space-y-3">
           {sources.data.map((source) => (
-            <SourceCard key={source.id} source={source} />
+            <SourceCard key={source.id} source={source} onEdit={() => setEditing(source)} />
           ))}
         </ul>
       )}
       <UnmatchedLocations />
       <ScheduleSourceForm />
+      <Suspense fallback={null}>
+        <ScheduleEditDialog source={editing} onClose={() => setEditing(null)} />
+      </Suspense>
     </div>
   );
 }
 
-function SourceCard({ source }: { source: ScheduleSource }) {
+function SourceCard({ source, onEdit }: { source: ScheduleSource; onEdit: () => void }) {
   const remove = useDeleteScheduleSource();
   const Icon = source.kind === 'feed' ? Rss : CalendarDays;
   return (
@@ -57,29 +71,27 @@ function SourceCard({ source }: { source: ScheduleSource }) {
       <Card className="space-y-2 p-4">
         <div className="flex items-start justify-between gap-2">
           <div className="min-w-0">
-            <p className="flex items-center gap-2 font-semibold text-slate-900">
+            <p className="flex items-center gap-2 font-semibold wrap-anywhere text-slate-900">
               <Icon aria-hidden className="h-4 w-4 shrink-0 text-brand-700" />
               {source.name}
             </p>
-            <p className="text-sm text-slate-600">
+            {/* A feed's address has no spaces to wrap at: it breaks where it must rather than widen the screen. */}
+            <p className="text-sm wrap-anywhere text-slate-600">
               {source.placeName}
               {source.kind === 'feed' ? ` · ${source.url}` : source.fileName ? ` · ${source.fileName}` : ''}
             </p>
           </div>
-          <Button
-            variant="ghost"
-            size="icon"
-            aria-label={`Delete ${source.name}`}
-            disabled={remove.isPending}
-            onClick={() =>
+          <EditDeleteButtons
+            name={source.name}
+            deleting={remove.isPending}
+            onEdit={onEdit}
+            onDelete={() =>
               remove.mutate(source.id, {
                 onError: (error) =>
                   toast({ title: 'Error', description: errorMessage(error), variant: 'destructive' }),
               })
             }
-          >
-            <Trash2 aria-hidden className="h-4 w-4" />
-          </Button>
+          />
         </div>
         <SourceState source={source} />
         {source.kind === 'file' ? <FileUpload source={source} /> : null}

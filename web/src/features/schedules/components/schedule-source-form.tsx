@@ -11,6 +11,13 @@ import { errorMessage } from '../../../lib/api';
 import { NativeSelect } from './native-select';
 import { buildingRoomsQuery, buildingsQuery, useSaveScheduleSource } from '../api/schedules';
 
+/** The feed URL field's words, the same when a schedule is added and when it is edited. */
+export const feedUrlWords = {
+  label: 'Feed URL',
+  hint: 'An iCalendar (.ics) address, polled every 15 minutes. Leave empty to upload a file instead.',
+  placeholder: 'https://calendar.example.edu/rooms/hall-a.ics',
+};
+
 /** The room list's choice that means "events go to rooms by their location". */
 const WHOLE_BUILDING = 'building';
 
@@ -62,15 +69,13 @@ export function ScheduleSourceForm() {
           }}
           onRoom={setRoomId}
         />
-        <Field
-          label="Feed URL"
-          hint="An iCalendar (.ics) address, polled every 15 minutes. Leave empty to upload a file instead."
-        >
+        <Field label={feedUrlWords.label} hint={feedUrlWords.hint}>
           <Input
             value={url}
             onChange={(e) => setUrl(e.target.value)}
             inputMode="url"
-            placeholder="https://calendar.example.edu/rooms/hall-a.ics"
+            autoCapitalize="none"
+            placeholder={feedUrlWords.placeholder}
           />
         </Field>
         {problem ? (
