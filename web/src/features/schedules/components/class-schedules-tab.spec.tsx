@@ -193,6 +193,31 @@ describe(ClassSchedulesTab.name, () => {
     ]);
   });
 
+  it('deletes a schedule only once the person confirms it', async () => {
+    const calls = serve({
+      [`DELETE /api/schedule-sources/${file.id}`]: { status: 204 },
+      '/api/schedule-sources': { status: 200, body: [source({}), file] },
+      ...lists,
+    });
+    const confirm = jest.spyOn(window, 'confirm').mockReturnValueOnce(false).mockReturnValueOnce(true);
+    renderWithApp(<ClassSchedulesTab />);
+    const deleteButton = await screen.findByRole('button', { name: 'Delete Room 101 timetable' });
+
+    await userEvent.click(deleteButton);
+    expect(confirm).toHaveBeenLastCalledWith(
+      expect.stringContaining('Delete the class schedule Room 101 timetable?'),
+    );
+    expect(calls.filter((c) => c.method === 'DELETE')).toEqual([]);
+
+    await userEvent.click(deleteButton);
+    await waitFor(() =>
+      expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.url)).toEqual([
+        `/api/schedule-sources/${file.id}`,
+      ]),
+    );
+    confirm.mockRestore();
+  });
+
   it('opens the edit form on its Name, and sends nothing while the name is empty', async () => {
     const calls = serve({ '/api/schedule-sources': { status: 200, body: [file] }, ...lists });
     renderWithApp(<ClassSchedulesTab />);

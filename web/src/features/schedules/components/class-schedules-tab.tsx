@@ -85,12 +85,16 @@ function SourceCard({ source, onEdit }: { source: ScheduleSource; onEdit: () => 
             name={source.name}
             deleting={remove.isPending}
             onEdit={onEdit}
-            onDelete={() =>
+            onDelete={() => {
+              const sure = window.confirm(
+                `Delete the class schedule ${source.name}? Its classes leave the rooms' next class and the readiness checks.`,
+              );
+              if (!sure) return;
               remove.mutate(source.id, {
                 onError: (error) =>
                   toast({ title: 'Error', description: errorMessage(error), variant: 'destructive' }),
-              })
-            }
+              });
+            }}
           />
         </div>
         <SourceState source={source} />
