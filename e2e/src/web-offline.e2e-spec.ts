@@ -353,7 +353,7 @@ describe('web app: offline edits, conflicts and drafts', () => {
     expect(picture.headers.get('content-type')).toBe('image/png');
   });
 
-  it("keeps a building's photo chosen offline on the phone, sends it once when back, and brings a refused one back to its form", async () => {
+  it("keeps a building's photo chosen offline on the phone (an edit's and a new building's), sends each once when back, and brings a refused one back to its form", async () => {
     await openPhone();
     const { tag, north } = await arrange();
     await openBuildings(tag);
@@ -369,16 +369,27 @@ describe('web app: offline edits, conflicts and drafts', () => {
     await buildingCard(north.name).getByText('Pending upload').waitFor();
     await waiting(1).waitFor();
 
-    // A new building whose photo the server will refuse: an image by its name only.
-    await page.getByRole('button', { name: 'Add building' }).click();
-    await page.getByLabel('Building Name *').fill(`Annex ${tag}`);
-    await page.getByLabel('Building Photo').setInputFiles({
+    /** Adds a building with a photo, offline. */
+    const addWithPhoto = async (name: string, photo: { name: string; mimeType: string; buffer: Buffer }) => {
+      await page.getByRole('button', { name: 'Add building' }).click();
+      await page.getByLabel('Building Name *').fill(name);
+      await page.getByLabel('Building Photo').setInputFiles(photo);
+      await page.getByRole('button', { name: 'Add Building' }).click();
+    };
+    // A new building: its photo can only follow it once the building exists on the server.
+    await addWithPhoto(`West ${tag}`, {
+      name: 'west.png',
+      mimeType: 'image/png',
+      buffer: pngImage(40, 64, [30, 160, 90]),
+    });
+    await waiting(2).waitFor();
+    // And one whose photo the server will refuse: an image by its name only.
+    await addWithPhoto(`Annex ${tag}`, {
       name: 'annex.png',
       mimeType: 'image/png',
       buffer: Buffer.from('not a picture at all'),
     });
-    await page.getByRole('button', { name: 'Add Building' }).click();
-    await waiting(2).waitFor();
+    await waiting(3).waitFor();
     await screenshot(page, 'offline-pending-building-photo');
     expect((await web.api<Building>('GET', `/api/buildings/${north.id}`)).imageUrl).toBeNull();
 
@@ -393,6 +404,15 @@ describe('web app: offline edits, conflicts and drafts', () => {
     });
     expect(picture.headers.get('content-type')).toBe('image/png');
     await buildingCard(north.name).getByText('Pending upload').waitFor({ state: 'detached' });
+    const [west, ...more] = await buildingsNamed(`West ${tag}`);
+    expect(more).toEqual([]);
+    expect(west).toMatchObject({ imageUrl: expect.stringMatching(/^\/objects\//), version: 1 });
+    const westPicture = await fetch(`${web.system.url}${west.imageUrl}`, {
+      headers: sessionHeaders(web.adminCookie),
+    });
+    expect(westPicture.headers.get('content-type')).toBe('image/png');
+    // The list shows it with its photo.
+    await buildingCard(west.name).locator(`img[src="${west.imageUrl}"]`).waitFor();
 
     await waiting(1).click();
     const list = page.getByRole('dialog', { name: 'Waiting changes' });

@@ -91,6 +91,14 @@ const sent = (over: Partial<OutboxEntry>) =>
     OutboxEntry,
     'key' | 'route' | 'params' | 'body' | 'ifVersion' | 'file'
   >;
+/** An entry as the outbox keeps it, waiting. */
+const waitingEntry = (over: Partial<OutboxEntry>, label: string): OutboxEntry => ({
+  ...(sent(over) as OutboxEntry),
+  seq: 1,
+  label,
+  queuedAt: 1,
+  state: 'waiting',
+});
 
 describe('a picture kept on the phone, when sent', () => {
   it("sets a room's picture on the version the person saw, each call under the entry's key", async () => {
@@ -115,13 +123,12 @@ describe('a picture kept on the phone, when sent', () => {
       reply({ url: '/objects/uploads/room.png' }),
       reply({ code: 'COMMON.STALE_VERSION', message: 'Changed by someone else', current }, 412),
     );
-    const outcome = await sendEntry({
-      ...sent({ route: 'uploadRoomPicture', params: { id, field: 'imageUrl' }, ifVersion: 3, file: kept }),
-      seq: 1,
-      label: 'Upload room photo of B-01',
-      queuedAt: 1,
-      state: 'waiting',
-    });
+    const outcome = await sendEntry(
+      waitingEntry(
+        { route: 'uploadRoomPicture', params: { id, field: 'imageUrl' }, ifVersion: 3, file: kept },
+        'Upload room photo of B-01',
+      ),
+    );
     expect(outcome).toEqual({ kind: 'conflict', reason: 'Changed by someone else', current });
   });
 
@@ -147,17 +154,36 @@ describe('a picture kept on the phone, when sent', () => {
     });
   });
 
+  it("adds a building with its photo: the photo first, then the building with its url, both under the entry's key", async () => {
+    const calls = fakeNetwork(
+      reply({ url: '/objects/uploads/annex.png' }),
+      reply({ ...building, name: 'Annex', version: 1 }, 201),
+    );
+    const outcome = await sendEntry(
+      waitingEntry(
+        { route: 'createBuilding', params: {}, body: { name: 'Annex', description: '' }, file: kept },
+        'Add building Annex with a new photo',
+      ),
+    );
+    expect(outcome).toEqual({ kind: 'sent', version: 1 });
+    expect(calls.map((c) => [c.method, c.url, c.headers['Idempotency-Key']])).toEqual([
+      ['POST', '/api/upload', 'k1'],
+      ['POST', '/api/buildings', 'k1'],
+    ]);
+    expect((calls[0].body as File).name).toBe('photo.png');
+    expect(calls[1].body).toEqual({ name: 'Annex', description: '', imageUrl: '/objects/uploads/annex.png' });
+  });
+
   it("refuses a new building whose photo the server refuses, in the server's words, and adds nothing", async () => {
     const calls = fakeNetwork(
       reply({ code: 'MEDIA.NOT_AN_IMAGE', message: 'The file is not an image.' }, 400),
     );
-    const outcome = await sendEntry({
-      ...sent({ route: 'createBuilding', params: {}, body: { name: 'Annex', description: '' }, file: kept }),
-      seq: 1,
-      label: 'Add building Annex with a new photo',
-      queuedAt: 1,
-      state: 'waiting',
-    });
+    const outcome = await sendEntry(
+      waitingEntry(
+        { route: 'createBuilding', params: {}, body: { name: 'Annex', description: '' }, file: kept },
+        'Add building Annex with a new photo',
+      ),
+    );
     expect(outcome).toEqual({ kind: 'refused', reason: 'The file is not an image.' });
     expect(calls.map((c) => c.url)).toEqual(['/api/upload']);
   });
