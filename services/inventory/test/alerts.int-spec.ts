@@ -3,7 +3,7 @@ import { JetStreamConnection } from '@cm/platform';
 import { eventually } from '@cm/platform/testing';
 import { DELIVERY_CLOCK, type DeliveryClock } from '../src/alerting/notifications/delivery-clock';
 import { DeliveryRelay } from '../src/alerting/notifications/delivery.relay';
-import { channelsTestEnv, type Received, smtpForTests, startReceiver } from './receivers';
+import { channelsTestEnv, type Received, smtpForTests, startReceiver, webhookChannel } from './receivers';
 import { failureOf, type Inventory, inventoryUnderTest, monitorOf, sql, startInventory } from './support';
 import { publishSweep, type SweptCheck } from './support/status-sweep';
 
@@ -54,16 +54,7 @@ describe('the alert engine', () => {
     for (const [i, name] of names.entries()) {
       devices.push(await make.equipment(room.id, { name, ipAddress: `127.0.${randomOctet()}.${i + 2}` }));
     }
-    const signing: { secret?: string } = {};
-    const receiver = await startReceiver(() => signing.secret);
-    const channel = await send(messages.inventory.createChannel, {
-      name: 'AV team',
-      type: 'webhook',
-      url: receiver.url,
-      buildingIds: [building.id],
-    });
-    signing.secret = channel.secret!;
-    return { building, room, devices, receiver, channel };
+    return { building, room, devices, ...(await webhookChannel(inventory, building.id)) };
   }
   let octet = 0;
   const randomOctet = () => (octet = (octet % 250) + 1);

@@ -1,8 +1,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
+import { messages } from '@cm/contracts';
 import { SMTPServer } from 'smtp-server';
-import { type Inventory, sql } from './support';
+import { type Inventory, type InventoryUnderTest, sql } from './support';
 
 export interface Received {
   deliveryId: string;
@@ -47,6 +48,20 @@ export async function startReceiver(secretOf: () => string | undefined, port = 0
     port: (server.address() as AddressInfo).port,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A webhook channel, "AV team", for a building's alerts, and the receiver behind it checking its signatures. */
+export async function webhookChannel({ send }: Pick<InventoryUnderTest, 'send'>, buildingId: string) {
+  const signing: { secret?: string } = {};
+  const receiver = await startReceiver(() => signing.secret);
+  const channel = await send(messages.inventory.createChannel, {
+    name: 'AV team',
+    type: 'webhook',
+    url: receiver.url,
+    buildingIds: [buildingId],
+  });
+  signing.secret = channel.secret!;
+  return { receiver, channel };
 }
 
 export async function startSmtp() {
