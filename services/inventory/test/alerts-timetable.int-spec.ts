@@ -1,7 +1,7 @@
 import { messages } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
 import { eventually } from '@cm/platform/testing';
-import { channelsTestEnv, smtpForTests, webhookChannel } from './receivers';
+import { channelsTestEnv, pendingDelivery, smtpForTests, webhookChannel } from './receivers';
 import { inventoryUnderTest, monitorOf, sql } from './support';
 import { publishSweep, type SweptCheck } from './support/status-sweep';
 import { HeldClock, timetables } from './support/timetable';
@@ -70,21 +70,11 @@ describe('alerts that know the timetable', () => {
     await timetable(room204, '204,PHYS 101,2026-03-02,09:00,10:15');
     await timetable(room205, '205,ECON 101,2026-03-02,09:40,10:30');
     await timetable(room206, '206,BIO 110,2026-03-02,09:00,10:15');
-    const pending = (kind: string) =>
-      eventually(async () =>
-        expect(
-          await sql(
-            inventory.sut,
-            `SELECT kind FROM inv.deliveries WHERE channel_id = $1 AND state = 'pending'`,
-            [hook.id],
-          ),
-        ).toContainEqual({ kind }),
-      );
     /** Two failed sweeps (ALERT_AFTER_FAILED_CHECKS) open or update the alert; its message waits the group window. */
     const failTwice = async (checks: SweptCheck[], kind: string) => {
       await sweep(checks);
       await sweep(checks);
-      await pending(kind);
+      await pendingDelivery(inventory.sut, hook.id, kind);
       clock.at += WINDOW_MS;
     };
     /** The receiver's `count`th message, once it has come. */

@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { messages } from '@cm/contracts';
+import { eventually } from '@cm/platform/testing';
 import { SMTPServer } from 'smtp-server';
 import { type Inventory, type InventoryUnderTest, sql } from './support';
 
@@ -122,6 +123,17 @@ export function smtpForTests(env: Record<string, string>) {
       return smtp!.mails;
     },
   };
+}
+
+/** Waits until a message of `kind` waits to be sent to `channelId` (its group window, a held clock). */
+export function pendingDelivery(inventory: Inventory, channelId: string, kind: string) {
+  return eventually(async () =>
+    expect(
+      await sql(inventory, `SELECT kind FROM inv.deliveries WHERE channel_id = $1 AND state = 'pending'`, [
+        channelId,
+      ]),
+    ).toContainEqual({ kind }),
+  );
 }
 
 /** A delivery's row as the relay left it: state, attempts, last error, when it is next due. */
