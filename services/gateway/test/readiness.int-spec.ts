@@ -1,9 +1,15 @@
 import { apiRoutes, type HealthReport } from '@cm/contracts';
 import { HealthService } from '@cm/platform';
-import { dropNamespaceSchemas, startLocalS3, startTestService, testNamespace } from '@cm/platform/testing';
+import {
+  dropNamespaceSchemas,
+  serviceFromSource,
+  startLocalS3,
+  startTestService,
+  testNamespace,
+} from '@cm/platform/testing';
 import { ReadinessService } from '../src/health/readiness.service';
 import { MetricsServer } from '../src/metrics/metrics-server';
-import { adminCredentials, fetch, type Gateway, serviceFromSource, signIn, startGateway } from './support';
+import { adminCredentials, fetch, type Gateway, signIn, startGateway } from './support';
 
 /**
  * The gateway pod's readiness counts only what the process itself needs, so that a service or a

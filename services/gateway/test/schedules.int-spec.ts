@@ -54,10 +54,8 @@ describe('/api/schedule-sources', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ id, kind: 'file', fileName: 'timetable.csv', occurrences: 1 });
 
-    const classes = await call<unknown[]>(
-      user,
-      `/api/rooms/${room.id}/schedule?from=${next}T00:00:00Z&to=${next}T23:59:00Z`,
-    );
+    const day = `from=${next}T00:00:00Z&to=${next}T23:59:00Z`;
+    const classes = await call<unknown[]>(user, `/api/rooms/${room.id}/schedule?${day}`);
     expect(classes.body).toEqual([
       {
         sourceId: id,
@@ -88,6 +86,19 @@ describe('/api/schedule-sources', () => {
       status: 200,
       body: { location: 'Room One', roomId: room.id, matchedBy: 'mapping', sourceIds: [], occurrences: 0 },
     });
+
+    // Deleted, its classes go from the room's schedule and from the list before classes.
+    const readiness = async () =>
+      (await call<{ title: string }[]>(user, `/api/readiness?${day}`)).body.map((c) => c.title);
+    expect(await readiness()).toEqual(['ECON 101']);
+    const deleted = await fetch(`${sut.base}/api/schedule-sources/${id}`, {
+      method: 'DELETE',
+      headers: { cookie: admin },
+    });
+    expect(deleted.status).toBe(204);
+    expect((await call(user, `/api/rooms/${room.id}/schedule?${day}`)).body).toEqual([]);
+    expect(await readiness()).toEqual([]);
+    expect((await call<ScheduleSource[]>(user, '/api/schedule-sources')).body).toEqual([]);
   });
 
   it('answers a file with a bad line 422, by line, and keeps it from people who are not administrators', async () => {

@@ -3,16 +3,17 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type ApiRouteDef, apiRoutes, type ServiceName, type User } from '@cm/contracts';
-import { type CoreConfig, deleteNamespaceStreams, type HttpPortConfig, parseEnv } from '@cm/platform';
+import { deleteNamespaceStreams, parseEnv } from '@cm/platform';
 import {
   dropNamespaceSchemas,
+  serviceFromSource,
   startLocalS3,
   startTestService,
   testEnv,
   testNamespace,
   testNatsUrl,
 } from '@cm/platform/testing';
-import { type DynamicModule, type INestApplicationContext } from '@nestjs/common';
+import { type INestApplicationContext } from '@nestjs/common';
 import { type NestExpressApplication } from '@nestjs/platform-express';
 import { z } from 'zod';
 import { configSchema } from '../src/config';
@@ -84,25 +85,6 @@ export const fetch: typeof globalThis.fetch = async (input, init) => {
     checkReply(method, res.url, res.status, await res.clone().text());
   return res;
 };
-
-/**
- * A service from its source (jest transpiles it). Required by path so that the gateway's
- * type-check does not take in another service's files.
- */
-type ServiceConfig = CoreConfig & HttpPortConfig;
-
-export function serviceFromSource(service: ServiceName) {
-  const dir = path.resolve(__dirname, `../../${service}/src`);
-  /* eslint-disable @typescript-eslint/no-require-imports */
-  const { AppModule } = require(path.join(dir, 'app.module')) as {
-    AppModule: { forRoot(config: ServiceConfig): DynamicModule };
-  };
-  const { configSchema: schema } = require(path.join(dir, 'config')) as {
-    configSchema: z.ZodType<ServiceConfig>;
-  };
-  /* eslint-enable @typescript-eslint/no-require-imports */
-  return { service, module: AppModule.forRoot, schema };
-}
 
 export const adminCredentials = { username: 'chief', password: 'chief password' };
 

@@ -1,7 +1,7 @@
 import { messages } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
 import { eventually } from '@cm/platform/testing';
-import { channelsTestEnv, smtpForTests, startReceiver } from './receivers';
+import { channelsTestEnv, pendingDelivery, smtpForTests, webhookChannel } from './receivers';
 import { inventoryUnderTest, monitorOf, sql } from './support';
 import { publishSweep, type SweptCheck } from './support/status-sweep';
 import { HeldClock, timetables } from './support/timetable';
@@ -44,22 +44,16 @@ describe('alerts that know the timetable', () => {
 
   const sweep = (checks: SweptCheck[]) => publishSweep(monitor, inventory.namespace, checks);
 
-  it('sends an alert in a room with a class soon at once, marked urgent with the class, even outside teaching hours', async () => {
+  it('sends an alert in a room with a class soon or in progress at once, marked urgent with the class, even outside teaching hours', async () => {
     const building = await make.building({ name: 'Science Hall' });
     const room204 = await make.room(building.id, { name: '204' });
     const room205 = await make.room(building.id, { name: '205' });
+    const room206 = await make.room(building.id, { name: '206' });
     const projector = await make.equipment(room204.id, { name: 'Projector', ipAddress: '127.0.40.2' });
     const camera = await make.equipment(room205.id, { name: 'Camera', ipAddress: '127.0.40.3' });
     const microphone = await make.equipment(room205.id, { name: 'Microphone', ipAddress: '127.0.40.4' });
-    const signing: { secret?: string } = {};
-    const receiver = await startReceiver(() => signing.secret);
-    const hook = await send(messages.inventory.createChannel, {
-      name: 'AV team',
-      type: 'webhook',
-      url: receiver.url,
-      buildingIds: [building.id],
-    });
-    signing.secret = hook.secret!;
+    const screen = await make.equipment(room206.id, { name: 'Screen', ipAddress: '127.0.40.5' });
+    const { receiver, channel: hook } = await webhookChannel(inventory, building.id);
     await send(messages.inventory.createChannel, {
       name: 'AV desk',
       type: 'email',
@@ -72,33 +66,32 @@ describe('alerts that know the timetable', () => {
       buildingId: building.id,
       quietHours: { ...hours, outside: 'digest' },
     });
-    // 204 has a class at 09:00 (15 minutes away); 205's is at 09:40 (55 minutes away).
+    // 204 has a class at 09:00 (15 minutes away); 205's is at 09:40 (55 minutes away); 206's at 09:00.
     await timetable(room204, '204,PHYS 101,2026-03-02,09:00,10:15');
     await timetable(room205, '205,ECON 101,2026-03-02,09:40,10:30');
-    const pending = (kind: string) =>
-      eventually(async () =>
-        expect(
-          await sql(
-            inventory.sut,
-            `SELECT kind FROM inv.deliveries WHERE channel_id = $1 AND state = 'pending'`,
-            [hook.id],
-          ),
-        ).toContainEqual({ kind }),
-      );
+    await timetable(room206, '206,BIO 110,2026-03-02,09:00,10:15');
+    /** Two failed sweeps (ALERT_AFTER_FAILED_CHECKS) open or update the alert; its message waits the group window. */
+    const failTwice = async (checks: SweptCheck[], kind: string) => {
+      await sweep(checks);
+      await sweep(checks);
+      await pendingDelivery(inventory.sut, hook.id, kind);
+      clock.at += WINDOW_MS;
+    };
+    /** The receiver's `count`th message, once it has come. */
+    const message = async (count: number) => {
+      await eventually(() => expect(receiver.received).toHaveLength(count));
+      return receiver.received[count - 1].body;
+    };
 
     try {
-      await sweep([
-        [projector, 'inactive'],
-        [camera, 'inactive'],
-      ]);
-      await sweep([
-        [projector, 'inactive'],
-        [camera, 'inactive'],
-      ]);
-      await pending('alert.opened');
-      clock.at += WINDOW_MS;
-      await eventually(() => expect(receiver.received).toHaveLength(1));
-      expect(receiver.received[0].body).toMatchObject({
+      await failTwice(
+        [
+          [projector, 'inactive'],
+          [camera, 'inactive'],
+        ],
+        'alert.opened',
+      );
+      expect(await message(1)).toMatchObject({
         version: 2,
         kind: 'alert.opened',
         urgent: true,
@@ -129,14 +122,20 @@ describe('alerts that know the timetable', () => {
         },
       ]);
 
+      // At 09:10 206's class has been running for ten minutes: its screen going down is urgent, with the class.
+      clock.set('2026-03-02T09:10:00Z');
+      await failTwice([[screen, 'inactive']], 'alert.opened');
+      expect(await message(2)).toMatchObject({
+        kind: 'alert.opened',
+        urgent: true,
+        class: { title: 'BIO 110', startsAt: '2026-03-02T09:00:00.000Z', endsAt: '2026-03-02T10:15:00.000Z' },
+        alert: { room: { id: room206.id } },
+      });
+
       // At 09:20 205's class is 20 minutes away: its next message goes out at once, urgent.
       clock.set('2026-03-02T09:20:00Z');
-      await sweep([[microphone, 'inactive']]);
-      await sweep([[microphone, 'inactive']]);
-      await pending('alert.updated');
-      clock.at += WINDOW_MS;
-      await eventually(() => expect(receiver.received).toHaveLength(2));
-      expect(receiver.received[1].body).toMatchObject({
+      await failTwice([[microphone, 'inactive']], 'alert.updated');
+      expect(await message(3)).toMatchObject({
         kind: 'alert.updated',
         urgent: true,
         class: { title: 'ECON 101', startsAt: '2026-03-02T09:40:00.000Z' },
@@ -145,12 +144,9 @@ describe('alerts that know the timetable', () => {
 
       // 204's projector answers during its class: the recovery goes out at once, with the class, not urgent.
       await sweep([[projector, 'active']]);
-      await eventually(() => expect(receiver.received).toHaveLength(3));
-      expect(receiver.received[2].body).toMatchObject({
-        kind: 'alert.recovered',
-        class: { title: 'PHYS 101' },
-      });
-      expect(receiver.received[2].body.urgent).toBeUndefined();
+      const recovery = await message(4);
+      expect(recovery).toMatchObject({ kind: 'alert.recovered', class: { title: 'PHYS 101' } });
+      expect(recovery.urgent).toBeUndefined();
     } finally {
       await receiver.close();
     }

@@ -1,11 +1,19 @@
 import { type Equipment, ErrorCode, messages } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
 import { eventually } from '@cm/platform/testing';
-import { DELIVERY_CLOCK, type DeliveryClock } from '../src/alerting/notifications/delivery-clock';
+import { DELIVERY_CLOCK } from '../src/alerting/notifications/delivery-clock';
 import { DeliveryRelay } from '../src/alerting/notifications/delivery.relay';
-import { channelsTestEnv, type Received, smtpForTests, startReceiver } from './receivers';
+import {
+  channelsTestEnv,
+  pendingDelivery,
+  type Received,
+  smtpForTests,
+  startReceiver,
+  webhookChannel,
+} from './receivers';
 import { failureOf, type Inventory, inventoryUnderTest, monitorOf, sql, startInventory } from './support';
 import { publishSweep, type SweptCheck } from './support/status-sweep';
+import { HeldClock } from './support/timetable';
 
 const WINDOW_MS = 1000;
 const env: Record<string, string> = {
@@ -54,16 +62,7 @@ describe('the alert engine', () => {
     for (const [i, name] of names.entries()) {
       devices.push(await make.equipment(room.id, { name, ipAddress: `127.0.${randomOctet()}.${i + 2}` }));
     }
-    const signing: { secret?: string } = {};
-    const receiver = await startReceiver(() => signing.secret);
-    const channel = await send(messages.inventory.createChannel, {
-      name: 'AV team',
-      type: 'webhook',
-      url: receiver.url,
-      buildingIds: [building.id],
-    });
-    signing.secret = channel.secret!;
-    return { building, room, devices, receiver, channel };
+    return { building, room, devices, ...(await webhookChannel(inventory, building.id)) };
   }
   let octet = 0;
   const randomOctet = () => (octet = (octet % 250) + 1);
@@ -77,28 +76,16 @@ describe('the alert engine', () => {
    * group window runs out while a loaded machine handles the sweeps.
    */
   function holdClock(...replicas: Inventory[]) {
-    let at = Date.now();
-    const clocks = (replicas.length ? replicas : [inventory.sut]).map((replica) =>
-      jest
-        .spyOn(replica.app.get<DeliveryClock>(DELIVERY_CLOCK), 'now')
-        .mockImplementation(() => new Date(at)),
-    );
+    const clock = new HeldClock(new Date().toISOString());
+    const held = (replicas.length ? replicas : [inventory.sut]).map((r) => clock.hold(r, [DELIVERY_CLOCK]));
     return {
-      advance: (ms: number) => (at += ms),
+      advance: (ms: number) => (clock.at += ms),
       /** Once a message of `kind` waits for `channelId`, moves the clock past its window. */
       async release(channelId: string, kind: string) {
-        await eventually(async () =>
-          expect(
-            await sql(
-              inventory.sut,
-              `SELECT kind FROM inv.deliveries WHERE channel_id = $1 AND state = 'pending'`,
-              [channelId],
-            ),
-          ).toContainEqual({ kind }),
-        );
-        at += WINDOW_MS;
+        await pendingDelivery(inventory.sut, channelId, kind);
+        clock.at += WINDOW_MS;
       },
-      restore: () => clocks.forEach((clock) => clock.mockRestore()),
+      restore: () => held.forEach((restore) => restore()),
     };
   }
 

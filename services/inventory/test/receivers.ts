@@ -1,8 +1,10 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
+import { messages } from '@cm/contracts';
+import { eventually } from '@cm/platform/testing';
 import { SMTPServer } from 'smtp-server';
-import { type Inventory, sql } from './support';
+import { type Inventory, type InventoryUnderTest, sql } from './support';
 
 export interface Received {
   deliveryId: string;
@@ -47,6 +49,20 @@ export async function startReceiver(secretOf: () => string | undefined, port = 0
     port: (server.address() as AddressInfo).port,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A webhook channel, "AV team", for a building's alerts, and the receiver behind it checking its signatures. */
+export async function webhookChannel({ send }: Pick<InventoryUnderTest, 'send'>, buildingId: string) {
+  const signing: { secret?: string } = {};
+  const receiver = await startReceiver(() => signing.secret);
+  const channel = await send(messages.inventory.createChannel, {
+    name: 'AV team',
+    type: 'webhook',
+    url: receiver.url,
+    buildingIds: [buildingId],
+  });
+  signing.secret = channel.secret!;
+  return { receiver, channel };
 }
 
 export async function startSmtp() {
@@ -107,6 +123,17 @@ export function smtpForTests(env: Record<string, string>) {
       return smtp!.mails;
     },
   };
+}
+
+/** Waits until a message of `kind` waits to be sent to `channelId` (its group window, a held clock). */
+export function pendingDelivery(inventory: Inventory, channelId: string, kind: string) {
+  return eventually(async () =>
+    expect(
+      await sql(inventory, `SELECT kind FROM inv.deliveries WHERE channel_id = $1 AND state = 'pending'`, [
+        channelId,
+      ]),
+    ).toContainEqual({ kind }),
+  );
 }
 
 /** A delivery's row as the relay left it: state, attempts, last error, when it is next due. */

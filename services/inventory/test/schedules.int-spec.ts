@@ -11,8 +11,9 @@ import {
   type ScheduleSource,
 } from '@cm/contracts';
 import { SchedulePoller } from '../src/schedules/feeds/schedule-poller';
-import { SCHEDULE_CLOCK, type ScheduleClock } from '../src/schedules/schedule-clock';
+import { SCHEDULE_CLOCK } from '../src/schedules/schedule-clock';
 import { failureOf, inventoryUnderTest, sql, startInventory } from './support';
+import { HeldClock } from './support/timetable';
 
 const MINUTE = 60_000;
 const fixture = (name: string) =>
@@ -21,28 +22,36 @@ const times = (classes: ScheduleOccurrence[]) => classes.map((c) => `${c.title} 
 
 /**
  * An iCalendar feed on loopback that answers as the test says: ETag and 304, 5xx, never, or
- * slowly (the headers and half the calendar at once, the rest 2 s later).
+ * slowly (the headers and half the calendar at once, the rest 2 s later); first `redirects`
+ * redirects to itself, or one to `redirectTo`.
  */
 class FeedServer {
   mode: 'ok' | 'error' | 'slow' | 'trickle' = 'ok';
   body = fixture('new-york.ics');
   etag = '"v1"';
+  redirects = 0;
+  redirectTo: string | null = null;
   readonly requests: { ifNoneMatch: string | undefined }[] = [];
   private server!: Server;
 
+  constructor(private readonly host = '127.0.0.1') {}
+
   async start(): Promise<void> {
     this.server = createServer((req, res) => this.answer(req, res));
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server.listen(0, this.host, resolve));
   }
 
   get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/rooms/hall-a-101.ics`;
+    return `http://${this.host}:${(this.server.address() as AddressInfo).port}/rooms/hall-a-101.ics`;
   }
 
   private answer(req: IncomingMessage, res: ServerResponse): void {
     this.requests.push({ ifNoneMatch: req.headers['if-none-match'] });
     if (this.mode === 'slow') return; // never answers: the fetch's timeout ends it
     if (this.mode === 'error') return void res.writeHead(503).end('down for maintenance');
+    if (this.redirectTo) return void res.writeHead(302, { location: this.redirectTo }).end();
+    const hop = Number(new URL(req.url!, 'http://feed').searchParams.get('hop') ?? 0);
+    if (hop < this.redirects) return void res.writeHead(302, { location: `?hop=${hop + 1}` }).end();
     if (req.headers['if-none-match'] === this.etag) return void res.writeHead(304).end();
     res.writeHead(200, { 'content-type': 'text/calendar', etag: this.etag });
     if (this.mode !== 'trickle') return void res.end(this.body);
@@ -68,30 +77,38 @@ describe('inventory class schedules', () => {
   const inventory = inventoryUnderTest(env);
   const { make, send } = inventory;
   const feed = new FeedServer();
-  let now: Date;
+  const clock = new HeldClock('2026-03-01T12:00:00Z');
+  /** The held time, as the sources' times read. */
+  const now = () => new Date(clock.at).toISOString();
   let hallA: Building;
   let room101: Room, room102: Room;
 
   const poll = () => inventory.sut.app.get(SchedulePoller).pollNow();
-  const later = (minutes: number) => (now = new Date(now.getTime() + minutes * MINUTE));
+  const later = (minutes: number) => (clock.at += minutes * MINUTE);
   const source = async (id: string) =>
     (await send(messages.inventory.listScheduleSources)).find((s) => s.id === id) as ScheduleSource;
   const classesOf = (roomId: string, from = '2026-03-01T00:00:00Z', to = '2026-03-15T00:00:00Z') =>
     send(messages.inventory.roomSchedule, { roomId, from, to });
+  /** Room 101's schedule, read from the test's feed. */
+  const feedOf101 = () =>
+    send(messages.inventory.createScheduleSource, {
+      name: 'Hall A 101 feed',
+      roomId: room101.id,
+      buildingId: null,
+      url: feed.url,
+    });
   const upload = (id: string, text: string) =>
     send(messages.inventory.uploadScheduleFile, { id, fileName: 'timetable', text });
 
   beforeAll(async () => {
     await feed.start();
-    jest
-      .spyOn(inventory.sut.app.get<ScheduleClock>(SCHEDULE_CLOCK), 'now')
-      .mockImplementation(() => new Date(now));
+    clock.hold(inventory.sut, [SCHEDULE_CLOCK]);
   });
   afterAll(() => feed.close());
 
   beforeEach(async () => {
-    now = new Date('2026-03-01T12:00:00Z');
-    feed.mode = 'ok';
+    clock.set('2026-03-01T12:00:00Z');
+    Object.assign(feed, { mode: 'ok', redirects: 0, redirectTo: null });
     await sql(inventory.sut, 'DELETE FROM inv.schedule_locations');
     await sql(inventory.sut, 'DELETE FROM inv.buildings');
     // A round an earlier test started (a feed added is read at once) may still be reading: its
@@ -112,7 +129,7 @@ describe('inventory class schedules', () => {
     });
     expect(created).toMatchObject({ kind: 'file', lastGoodAt: null, occurrences: 0 });
     const saved = await upload(created.id, fixture('new-york.ics'));
-    expect(saved).toMatchObject({ kind: 'file', lastGoodAt: now.toISOString(), problems: [], unmatched: 0 });
+    expect(saved).toMatchObject({ kind: 'file', lastGoodAt: now(), problems: [], unmatched: 0 });
 
     expect(times(await classesOf(room101.id, '2026-03-01T00:00:00Z', '2026-03-20T00:00:00Z'))).toEqual([
       'ECON 101 2026-03-02T15:00:00.000Z–2026-03-02T16:15:00.000Z',
@@ -196,16 +213,11 @@ describe('inventory class schedules', () => {
   });
 
   it('polls a feed with If-None-Match; a failing feed keeps its last good classes, says since when, and is tried again later and later', async () => {
-    const created = await send(messages.inventory.createScheduleSource, {
-      name: 'Hall A 101 feed',
-      roomId: room101.id,
-      buildingId: null,
-      url: feed.url,
-    });
+    const created = await feedOf101();
     expect(created.kind).toBe('feed');
     await poll();
     const first = await source(created.id);
-    expect(first).toMatchObject({ lastGoodAt: now.toISOString(), failingSince: null, lastError: null });
+    expect(first).toMatchObject({ lastGoodAt: now(), failingSince: null, lastError: null });
     expect(await classesOf(room101.id)).toHaveLength(4);
     expect(feed.requests).toEqual([{ ifNoneMatch: undefined }]);
 
@@ -216,12 +228,12 @@ describe('inventory class schedules', () => {
     later(10);
     await poll();
     expect(feed.requests.at(-1)).toEqual({ ifNoneMatch: '"v1"' });
-    expect((await source(created.id)).lastGoodAt).toBe(now.toISOString());
+    expect((await source(created.id)).lastGoodAt).toBe(now());
 
     feed.mode = 'error';
     later(15);
     await poll();
-    const failedAt = now.toISOString();
+    const failedAt = now();
     expect(await source(created.id)).toMatchObject({
       failingSince: failedAt,
       lastError: expect.stringContaining('HTTP 503'),
@@ -248,22 +260,17 @@ describe('inventory class schedules', () => {
     later(60);
     await poll();
     expect(await source(created.id)).toMatchObject({
-      lastGoodAt: now.toISOString(),
+      lastGoodAt: now(),
       failingSince: null,
       lastError: null,
     });
   });
 
   it('gives up on a feed whose answer is slow to arrive, the whole answer counted, and keeps its classes', async () => {
-    const { id } = await send(messages.inventory.createScheduleSource, {
-      name: 'Hall A 101 feed',
-      roomId: room101.id,
-      buildingId: null,
-      url: feed.url,
-    });
+    const { id } = await feedOf101();
     await poll();
     expect(await classesOf(room101.id)).toHaveLength(4);
-    const lastGood = now.toISOString();
+    const lastGood = now();
 
     // A new calendar (another ETag), whose second half comes after the fetch's 0.5 s.
     feed.etag = '"v2"';
@@ -274,7 +281,7 @@ describe('inventory class schedules', () => {
       expect(feed.requests.at(-1)).toEqual({ ifNoneMatch: '"v1"' });
       expect(await source(id)).toMatchObject({
         lastGoodAt: lastGood,
-        failingSince: now.toISOString(),
+        failingSince: now(),
         lastError: 'The feed did not answer within 0.5 s',
       });
       expect(await classesOf(room101.id)).toHaveLength(4);
@@ -289,7 +296,7 @@ describe('inventory class schedules', () => {
     feed.mode = 'error';
     const { id } = await send(messages.inventory.createScheduleSource, input);
     await poll();
-    expect((await source(id)).failingSince).toBe(now.toISOString());
+    expect((await source(id)).failingSince).toBe(now());
 
     feed.mode = 'ok';
     later(1);
@@ -299,7 +306,7 @@ describe('inventory class schedules', () => {
     });
     expect(edited).toMatchObject({ failingSince: null, lastError: null });
     await poll();
-    expect(await source(id)).toMatchObject({ lastGoodAt: now.toISOString(), failingSince: null });
+    expect(await source(id)).toMatchObject({ lastGoodAt: now(), failingSince: null });
     expect(await classesOf(room101.id)).toHaveLength(4);
   });
 
@@ -359,12 +366,44 @@ describe('inventory class schedules', () => {
     expect(noRoom.code).toBe(ErrorCode.ROOM_NOT_FOUND);
   });
 
+  it('follows up to three redirects, judging each address by the webhook rules: nothing is fetched from a refused one', async () => {
+    const refused = new FeedServer('127.0.0.2'); // loopback, which ALERTS_ALLOWED_TARGETS does not list
+    await refused.start();
+    try {
+      feed.redirects = 3;
+      const { id } = await feedOf101();
+      await poll();
+      expect(await source(id)).toMatchObject({ lastGoodAt: now(), lastError: null });
+      expect(feed.requests).toHaveLength(4);
+      expect(await classesOf(room101.id)).toHaveLength(4);
+
+      feed.redirects = 4;
+      later(15);
+      await poll();
+      expect(await source(id)).toMatchObject({
+        failingSince: now(),
+        lastError: 'The feed redirected more than 3 times',
+      });
+      expect(feed.requests).toHaveLength(8);
+
+      feed.redirectTo = refused.url;
+      later(15);
+      await poll();
+      expect(feed.requests).toHaveLength(9);
+      expect((await source(id)).lastError).toMatch(
+        /^Schedule feeds may not go to 127\.0\.0\.2, .* If this feed is meant to be reached, .*ALERTS_ALLOWED_TARGETS$/,
+      );
+      expect(refused.requests).toEqual([]);
+      expect(await classesOf(room101.id)).toHaveLength(4);
+    } finally {
+      await refused.close();
+    }
+  });
+
   it('has a due feed fetched once, however many replicas look for it at the same time', async () => {
     const replica = await startInventory(inventory.namespace, env);
     try {
-      jest
-        .spyOn(replica.app.get<ScheduleClock>(SCHEDULE_CLOCK), 'now')
-        .mockImplementation(() => new Date(now));
+      clock.hold(replica, [SCHEDULE_CLOCK]);
       await send(messages.inventory.createScheduleSource, {
         name: 'Feed',
         roomId: room101.id,

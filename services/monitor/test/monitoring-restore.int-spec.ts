@@ -1,36 +1,21 @@
-import path from 'node:path';
-import { ErrorCode, kvBuckets, messages, namespacedName, type ServiceName } from '@cm/contracts';
+import { ErrorCode, kvBuckets, messages, namespacedName } from '@cm/contracts';
 import { type CoreConfig, type HttpPortConfig } from '@cm/platform';
 import {
   dropNamespaceSchemas,
   eventually,
+  serviceFromSource,
   startTestService,
   testNatsUrl,
   type TestService,
 } from '@cm/platform/testing';
-import { type DynamicModule } from '@nestjs/common';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
-import { type z } from 'zod';
 import { dropNamespace, joined, newNamespace, type Replica, startReplica } from './support';
 
 type ServiceConfig = CoreConfig & HttpPortConfig;
 
-/** The real inventory from its source, required by path so the monitor's type-check leaves it out. */
-function startInventory(namespace: string): Promise<TestService<ServiceConfig>> {
-  const dir = path.resolve(__dirname, '../../inventory/src');
-  /* eslint-disable @typescript-eslint/no-require-imports */
-  const { AppModule } = require(path.join(dir, 'app.module')) as {
-    AppModule: { forRoot(config: ServiceConfig): DynamicModule };
-  };
-  const { configSchema } = require(path.join(dir, 'config')) as { configSchema: z.ZodType<ServiceConfig> };
-  /* eslint-enable @typescript-eslint/no-require-imports */
-  return startTestService({
-    service: 'inventory' as ServiceName,
-    schema: configSchema,
-    module: AppModule.forRoot,
-    namespace,
-  });
-}
+/** The real inventory, from its source. */
+const startInventory = (namespace: string): Promise<TestService<ServiceConfig>> =>
+  startTestService({ ...serviceFromSource('inventory'), namespace });
 
 const json = JSONCodec<unknown>();
 

@@ -24,6 +24,7 @@ export class NetnsLab {
 
   private constructor(
     private readonly ns: string,
+    private readonly farEnd: string,
     readonly subnet: number,
   ) {
     this.answering = [2, 3, 4, 5].map((d) => `198.18.${subnet}.${d}`);
@@ -40,9 +41,9 @@ export class NetnsLab {
     execFileSync('bash', [ensureRouter], { stdio: 'pipe' });
     const tag = randomBytes(3).toString('hex');
     const subnet = freeSubnet();
-    const lab = new NetnsLab(`cmt-${tag}`, subnet);
-    const routerEnd = `cmr${tag}`;
     const farEnd = `cmp${tag}`;
+    const lab = new NetnsLab(`cmt-${tag}`, farEnd, subnet);
+    const routerEnd = `cmr${tag}`;
     ip('netns', 'add', lab.ns);
     try {
       ip('-n', ROUTER, 'link', 'add', routerEnd, 'type', 'veth', 'peer', 'name', farEnd, 'netns', lab.ns);
@@ -68,6 +69,16 @@ export class NetnsLab {
       throw error;
     }
     return lab;
+  }
+
+  /**
+   * A device that goes down: one of `answering` (not the first, whose removal would take the
+   * others with it) is taken off the far end, which answers it no more.
+   */
+  silence(address: string): void {
+    if (address === this.answering[0] || !this.answering.includes(address))
+      throw new Error(`${address} is not an address the lab can silence`);
+    ip('-n', this.ns, 'addr', 'del', `${address}/24`, 'dev', this.farEnd);
   }
 
   /** Deleting the namespace deletes the veth pair, its addresses and the router's route with it. */

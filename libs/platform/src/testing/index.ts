@@ -132,6 +132,26 @@ export async function startTestService<C extends CoreConfig & HttpPortConfig>(op
 
 const repoRoot = path.resolve(__dirname, '../../../..');
 
+type ServiceConfig = CoreConfig & HttpPortConfig;
+
+/**
+ * Another service, from its source (jest transpiles it), for `startTestService`: a test that
+ * needs the real one beside the service it tests. Required by path so that the type-check of
+ * the service under test does not take in another service's files.
+ */
+export function serviceFromSource(service: ServiceName) {
+  const dir = path.join(repoRoot, 'services', service, 'src');
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { AppModule } = require(path.join(dir, 'app.module')) as {
+    AppModule: { forRoot(config: ServiceConfig): DynamicModule };
+  };
+  const { configSchema: schema } = require(path.join(dir, 'config')) as {
+    configSchema: z.ZodType<ServiceConfig>;
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  return { service, module: AppModule.forRoot, schema };
+}
+
 /** The same local S3-API server that the start command runs, on a free port. */
 export async function startLocalS3(): Promise<{ endpoint: string; close(): Promise<void> }> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -38,10 +38,11 @@ export class HeldClock {
     this.at = Date.parse(time);
   }
 
-  /** Makes the given clocks of `replica` read this one. */
-  hold(replica: Inventory, clocks: symbol[] = [DELIVERY_CLOCK, SCHEDULE_CLOCK]): void {
-    for (const clock of clocks) {
-      jest.spyOn(replica.app.get<{ now(): Date }>(clock), 'now').mockImplementation(() => new Date(this.at));
-    }
+  /** Makes the given clocks of `replica` read this one; answers how to give them back their own time. */
+  hold(replica: Inventory, clocks: symbol[] = [DELIVERY_CLOCK, SCHEDULE_CLOCK]): () => void {
+    const spies = clocks.map((clock) =>
+      jest.spyOn(replica.app.get<{ now(): Date }>(clock), 'now').mockImplementation(() => new Date(this.at)),
+    );
+    return () => spies.forEach((spy) => spy.mockRestore());
   }
 }

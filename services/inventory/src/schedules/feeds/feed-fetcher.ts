@@ -29,7 +29,10 @@ export class FeedFetcher {
   /** Why a feed may not be saved with this URL (the webhook rules, in a feed's words), or null. */
   async refusal(url: string): Promise<string | null> {
     const refused = await this.targets.refusal(url);
-    return refused && refused.replace(/^Webhooks may/, 'Schedule feeds may');
+    return (
+      refused &&
+      refused.replace(/^Webhooks may/, 'Schedule feeds may').replace('If this receiver is', 'If this feed is')
+    );
   }
 
   async fetch(url: string, etag: string | null): Promise<FeedAnswer> {
