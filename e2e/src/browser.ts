@@ -225,6 +225,19 @@ export function pngImage(width: number, height: number, [r, g, b]: [number, numb
   ]);
 }
 
+/** A picture stored as the upload form stores it, for a record to hold: its path. */
+export async function uploadedPicture(web: WebSystem, colour: [number, number, number]): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([pngImage(200, 120, colour)], { type: 'image/png' }), 'picture.png');
+  const res = await fetch(`${web.system.url}/api/upload`, {
+    method: 'POST',
+    body: form,
+    headers: sessionHeaders(web.adminCookie),
+  });
+  if (!res.ok) throw new Error(`POST /api/upload answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { url: string }).url;
+}
+
 /**
  * Holds back the requests to matching URLs until `release` is called, to see what the screen
  * shows while a call is running. Release it in a finally: a held request keeps the page open.

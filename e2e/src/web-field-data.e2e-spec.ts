@@ -5,12 +5,11 @@ import {
   answerNextConfirm,
   expectToast,
   onSharedSystem,
-  pngImage,
   screenshot,
   textsOf,
+  uploadedPicture,
   type WebSystem,
 } from './browser';
-import { sessionHeaders } from './session';
 
 /** Issue 22: what a technician on a phone expects to see and change, and the small frictions. */
 describe('web app in the field: limits, equipment type, room facts, pictures, going back', () => {
@@ -27,18 +26,6 @@ describe('web app in the field: limits, equipment type, room facts, pictures, go
       capacity: 24,
       ...extra,
     });
-  /** A picture stored as the upload form stores it, for a record to hold. */
-  const uploadedPicture = async (colour: [number, number, number]) => {
-    const form = new FormData();
-    form.append('file', new Blob([pngImage(200, 120, colour)], { type: 'image/png' }), 'picture.png');
-    const res = await fetch(`${web.system.url}/api/upload`, {
-      method: 'POST',
-      body: form,
-      headers: sessionHeaders(web.adminCookie),
-    });
-    expect(res.status).toBe(200);
-    return ((await res.json()) as { url: string }).url;
-  };
   const tiles = async () =>
     (await textsOf(page.locator('main .grid > *'))).map((t) => t.replace(/\s+/g, ' '));
   /** The control a tap at the middle of `target` reaches (the target itself, or what covers it). */
@@ -199,11 +186,13 @@ describe('web app in the field: limits, equipment type, room facts, pictures, go
   });
 
   it('removes a room photo, wiring diagram, seating layout and building photo after confirmation', async () => {
-    const building = await newBuilding('Pictures Hall', { imageUrl: await uploadedPicture([40, 90, 160]) });
+    const building = await newBuilding('Pictures Hall', {
+      imageUrl: await uploadedPicture(web, [40, 90, 160]),
+    });
     const room = await newRoom(building, 'P1', {
-      imageUrl: await uploadedPicture([200, 120, 40]),
-      wiringDiagramUrl: await uploadedPicture([30, 140, 90]),
-      seatingLayoutUrl: await uploadedPicture([90, 60, 180]),
+      imageUrl: await uploadedPicture(web, [200, 120, 40]),
+      wiringDiagramUrl: await uploadedPicture(web, [30, 140, 90]),
+      seatingLayoutUrl: await uploadedPicture(web, [90, 60, 180]),
     });
     await page.goto(`/rooms/${room.id}`);
     await page.getByRole('img', { name: 'Photo of P1' }).waitFor();

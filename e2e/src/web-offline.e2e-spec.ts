@@ -10,6 +10,7 @@ import {
   type Phone,
   pngImage,
   screenshot,
+  uploadedPicture,
   type WebSystem,
 } from './browser';
 import { sessionHeaders, signIn } from './session';
@@ -301,11 +302,14 @@ describe('web app: offline edits, conflicts and drafts', () => {
     await dialog.waitFor({ state: 'detached' });
   };
 
-  it('queues deletes and an upload made offline, shows them pending, and sends each once when back', async () => {
+  it('queues deletes, an upload and a picture removal made offline, shows them pending, and sends each once when back', async () => {
     await openPhone();
     const arranged = await arrange();
     const { tag, south, room } = arranged;
     const lamp = await web.api<Equipment>('POST', `/api/rooms/${room.id}/equipment`, { name: 'Lamp' });
+    await web.api('PUT', `/api/rooms/${room.id}`, {
+      wiringDiagramUrl: await uploadedPicture(web, [30, 140, 90]),
+    });
     // Both screens once online, as on any earlier visit.
     await openBuildings(tag);
     await buildingCard(south.name).waitFor();
@@ -324,6 +328,18 @@ describe('web app: offline edits, conflicts and drafts', () => {
     await uploadOffline({ name: 'room.png', mimeType: 'image/png', buffer: pngImage(48, 32, [30, 90, 200]) });
     await page.getByTestId('pending-tag').getByText('Pending upload').waitFor();
     await waiting(2).waitFor();
+
+    await page.getByRole('button', { name: 'View Wiring' }).click();
+    const removing = answerNextConfirm(page, true);
+    await page.getByRole('button', { name: 'Remove Wiring Diagram' }).click();
+    await removing;
+    await expectToast(
+      page,
+      'Saved on this phone',
+      'Wiring diagram will be removed when the connection is back.',
+    );
+    await page.getByTestId('pending-tag').getByText('Pending removal').waitFor();
+    await waiting(3).waitFor();
     await screenshot(page, 'offline-pending-upload');
 
     await backToBuildings(tag);
@@ -332,20 +348,23 @@ describe('web app: offline edits, conflicts and drafts', () => {
     await page.getByRole('button', { name: `Delete ${south.name}` }).click();
     await sure;
     await buildingCard(south.name).getByText('Pending delete').waitFor();
-    await waiting(3).waitFor();
+    await waiting(4).waitFor();
     await screenshot(page, 'offline-pending-delete');
     // Nothing reached the server yet.
     expect(await exists(`/api/buildings/${south.id}`)).toBe(true);
+    expect((await web.api<Room>('GET', `/api/rooms/${room.id}`)).wiringDiagramUrl).toMatch(/^\/objects\//);
 
     await page.context().setOffline(false);
-    await expectToast(page, 'Changes sent', '3 changes saved on the server.');
-    await waiting(3).waitFor({ state: 'detached' });
+    await expectToast(page, 'Changes sent', '4 changes saved on the server.');
+    await waiting(4).waitFor({ state: 'detached' });
     expect(await exists(`/api/buildings/${south.id}`)).toBe(false);
     expect(await exists(`/api/equipment/${lamp.id}`)).toBe(false);
     const photographed = await web.api<Room>('GET', `/api/rooms/${room.id}`);
     expect(photographed.imageUrl).toMatch(/^\/objects\//);
-    // The file was stored once, and its room was changed once (by the photo).
-    expect(photographed.version).toBe(2);
+    expect(photographed.wiringDiagramUrl).toBeNull();
+    // The file was stored once, and the room changed once by the photo and once by the removal
+    // (after the wiring diagram set on it before: version 2).
+    expect(photographed.version).toBe(4);
     const picture = await fetch(`${web.system.url}${photographed.imageUrl}`, {
       headers: sessionHeaders(web.adminCookie),
     });

@@ -56,9 +56,12 @@ const shown = (value: unknown) =>
 /** Both versions of the fields the edit changed that the server has otherwise, and the choices. */
 function Conflict({ entry }: { entry: OutboxEntry }) {
   const current = entry.current ?? {};
-  // A picture kept on the phone is a file here, not yet a url: it is named by its file.
-  const picture = entry.file ? (entry.params.field ?? 'imageUrl') : undefined;
-  const yours = picture ? { ...entry.body, [picture]: `New picture: ${entry.file!.name}` } : entry.body;
+  // A picture kept on the phone is a file here, not yet a url: it is named by its file; a removed
+  // one is said so, rather than shown as an empty field.
+  const picture = entry.file || actionOf(entry) === 'remove' ? (entry.params.field ?? 'imageUrl') : undefined;
+  const yours = picture
+    ? { ...entry.body, [picture]: entry.file ? `New picture: ${entry.file.name}` : 'Removed' }
+    : entry.body;
   const fields = Object.keys(yours).filter(
     (field) =>
       field === picture ||

@@ -3,22 +3,27 @@ import { type OutboxEntry } from '../../lib/offline/outbox';
 import { useOutbox } from '../../lib/offline/outbox-entries';
 import { Badge } from './badge';
 
-const words: Record<'delete' | 'upload', Record<OutboxEntry['state'], string>> = {
+type Tagged = 'delete' | 'upload' | 'remove';
+const words: Record<Tagged, Record<OutboxEntry['state'], string>> = {
   delete: { waiting: 'Pending delete', conflict: 'Delete: changed elsewhere', refused: 'Delete refused' },
   upload: { waiting: 'Pending upload', conflict: 'Upload: changed elsewhere', refused: 'Upload refused' },
+  remove: { waiting: 'Pending removal', conflict: 'Removal: changed elsewhere', refused: 'Removal refused' },
 };
 
-/** What a card tags of an entry: a delete, or a picture kept on the phone (a building's edit with its photo too). */
-function tagged(entry: OutboxEntry): 'delete' | 'upload' | undefined {
+/**
+ * What a card tags of an entry: a delete, a picture kept on the phone (a building's edit with its
+ * photo too), or a room's picture removed.
+ */
+function tagged(entry: OutboxEntry): Tagged | undefined {
   const action = actionOf(entry);
-  if (action === 'delete' || action === 'upload') return action;
+  if (action === 'delete' || action === 'upload' || action === 'remove') return action;
   return entry.file ? 'upload' : undefined;
 }
 
 /**
- * On a record's card: its delete or uploads kept on this phone, not yet on the server ("Pending
- * delete", "Pending upload"), or waiting for the person (open the waiting changes). `record` is
- * "Building:<id>", "Room:<id>" or "Equipment:<id>".
+ * On a record's card: its delete, uploads or picture removals kept on this phone, not yet on the
+ * server ("Pending delete", "Pending upload", "Pending removal"), or waiting for the person (open
+ * the waiting changes). `record` is "Building:<id>", "Room:<id>" or "Equipment:<id>".
  */
 export function PendingTag({ record, className }: { record: string; className?: string }) {
   const kept = useOutbox().filter((entry) => tagged(entry) && recordOf(entry) === record);

@@ -3,7 +3,7 @@
 
 /**
  * The saves the outbox can hold: creates, edits and deletes of buildings, rooms and equipment,
- * and a picture uploaded to a room (its photo, wiring diagram or seating layout).
+ * and a picture of a room (its photo, wiring diagram or seating layout) uploaded or removed.
  */
 export type OutboxRoute =
   | 'createBuilding'
@@ -15,7 +15,8 @@ export type OutboxRoute =
   | 'createEquipment'
   | 'updateEquipment'
   | 'deleteEquipment'
-  | 'uploadRoomPicture';
+  | 'uploadRoomPicture'
+  | 'removeRoomPicture';
 
 /** What of an entry says what it does and to which record. */
 interface EntryTarget {
@@ -25,19 +26,17 @@ interface EntryTarget {
 }
 
 /** What an entry does to its record, for the list and the record's card. */
-export type EntryAction = 'create' | 'update' | 'delete' | 'upload';
+export type EntryAction = 'create' | 'update' | 'delete' | 'upload' | 'remove';
 export const actionOf = (entry: Pick<EntryTarget, 'route'>): EntryAction =>
-  entry.route.startsWith('upload')
-    ? 'upload'
-    : (entry.route.match(/^(create|update|delete)/)![1] as EntryAction);
+  entry.route.match(/^(create|update|delete|upload|remove)/)![1] as EntryAction;
 
 /** The kind of record an entry's route is about: Building, Room or Equipment. */
 const kindOf = (route: OutboxRoute): string =>
-  route === 'uploadRoomPicture' ? 'Room' : route.replace(/^(create|update|delete)/, '');
+  route.endsWith('RoomPicture') ? 'Room' : route.replace(/^(create|update|delete)/, '');
 
 /**
- * The record an entry changes; a create's is its own (no other entry can name it). Edits, deletes
- * and uploads of one record share it: each waits for the ones before it.
+ * The record an entry changes; a create's is its own (no other entry can name it). Edits, deletes,
+ * uploads and removals of one record share it: each waits for the ones before it.
  */
 export const recordOf = (entry: EntryTarget): string =>
   actionOf(entry) === 'create' ? entry.key : `${kindOf(entry.route)}:${entry.params.id}`;

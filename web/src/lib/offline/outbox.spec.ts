@@ -114,6 +114,38 @@ describe('the outbox', () => {
     ]);
   });
 
+  it("removes a room's picture on the version the upload before it made; a removal found stale holds back the room's later edits", async () => {
+    const upload = entry({
+      route: 'uploadRoomPicture',
+      params: { id: 'r1', field: 'imageUrl' },
+      ifVersion: 5,
+    });
+    const removal = entry({
+      route: 'removeRoomPicture',
+      params: { id: 'r1', field: 'wiringDiagramUrl' },
+      body: { wiringDiagramUrl: null },
+      ifVersion: 5,
+      form: undefined,
+    });
+    const later = entry({ route: 'updateRoom', params: { id: 'r1' }, ifVersion: 5 });
+    const store = await storeWith(upload, removal, later);
+    const seen: OutboxEntry[] = [];
+    const result = await flushOutbox(store, (e) => {
+      seen.push({ ...e });
+      return Promise.resolve(
+        e.key === removal.key
+          ? { kind: 'conflict', reason: 'changed', current: { version: 7 } }
+          : { kind: 'sent', version: 6 },
+      );
+    });
+    expect(seen.map((e) => [e.route, e.ifVersion])).toEqual([
+      ['uploadRoomPicture', 5],
+      ['removeRoomPicture', 6],
+    ]);
+    expect(result.conflicts.map((e) => e.key)).toEqual([removal.key]);
+    expect((await store.all()).map((e) => e.key).sort()).toEqual([removal.key, later.key].sort());
+  });
+
   it('keeps an upload onto a record changed meanwhile as a conflict, holding back the later edits of that record', async () => {
     const upload = entry({
       route: 'uploadRoomPicture',

@@ -28,3 +28,25 @@ export function queueableUpload(
     label: `Upload ${what.toLowerCase()} of ${room.name}`,
   });
 }
+
+/**
+ * A room's picture set to one stored already (uploaded online), or removed (`url` null), through
+ * the outbox like any edit: sent at once online, on the version the screen shows (If-Match), so a
+ * room changed elsewhere meanwhile is a conflict to settle rather than overwritten; kept on the
+ * phone offline (a removal tagged on the room) and sent in order later.
+ */
+export function queueablePicture(
+  room: { id: string; name: string; version: number },
+  field: RoomPictureField,
+  what: string,
+  url: string | null,
+): Promise<unknown | Queued | Conflicted> {
+  return queueableSave({
+    key: newIdempotencyKey(),
+    route: url === null ? 'removeRoomPicture' : 'uploadRoomPicture',
+    params: { id: room.id, field },
+    body: { [field]: url },
+    ifVersion: room.version,
+    label: `${url === null ? 'Remove' : 'Upload'} ${what.toLowerCase()} of ${room.name}`,
+  });
+}

@@ -100,13 +100,20 @@ const waitingEntry = (over: Partial<OutboxEntry>, label: string): OutboxEntry =>
   state: 'waiting',
 });
 
+/** A removal of a room's picture, kept on the phone on version 4. */
+const removal = (field: 'imageUrl' | 'wiringDiagramUrl') =>
+  waitingEntry(
+    { route: 'removeRoomPicture', params: { id, field }, body: { [field]: null }, ifVersion: 4 },
+    `Remove ${field} of B-01`,
+  );
+
 describe('a picture kept on the phone, when sent', () => {
   it("sets a room's picture on the version the person saw, each call under the entry's key", async () => {
     const calls = fakeNetwork(reply({ url: '/objects/uploads/room.png' }), reply(room));
     const result = await callEntry(
       sent({ route: 'uploadRoomPicture', params: { id, field: 'imageUrl' }, ifVersion: 3, file: kept }),
     );
-    expect(result).toEqual({ version: 4 });
+    expect(result).toMatchObject({ version: 4 });
     expect(calls.map((c) => [c.method, c.url])).toEqual([
       ['POST', '/api/upload'],
       ['PUT', `/api/rooms/${id}`],
@@ -130,6 +137,40 @@ describe('a picture kept on the phone, when sent', () => {
       ),
     );
     expect(outcome).toEqual({ kind: 'conflict', reason: 'Changed by someone else', current });
+  });
+
+  it("removes a room's picture kept on the phone: only that field, on the version the person saw, under the entry's key", async () => {
+    const calls = fakeNetwork(reply({ ...room, wiringDiagramUrl: null, version: 5 }));
+    const outcome = await sendEntry(removal('wiringDiagramUrl'));
+    expect(outcome).toEqual({ kind: 'sent', version: 5 });
+    expect(calls.map((c) => [c.method, c.url, c.body])).toEqual([
+      ['PUT', `/api/rooms/${id}`, { wiringDiagramUrl: null }],
+    ]);
+    expect(calls[0].headers).toMatchObject({ 'Idempotency-Key': 'k1', 'If-Match': '"4"' });
+  });
+
+  it('answers a removal from a room changed meanwhile as a conflict with the room as it is now', async () => {
+    const current = { ...room, name: 'B-01 Plant', version: 5 };
+    fakeNetwork(reply({ code: 'COMMON.STALE_VERSION', message: 'Changed by someone else', current }, 412));
+    const outcome = await sendEntry(removal('imageUrl'));
+    expect(outcome).toEqual({ kind: 'conflict', reason: 'Changed by someone else', current });
+  });
+
+  it('sets a picture stored already (uploaded online) without sending a file again', async () => {
+    const url = '/objects/uploads/wiring.png';
+    const calls = fakeNetwork(reply({ ...room, wiringDiagramUrl: url, version: 5 }));
+    await callEntry(
+      sent({
+        route: 'uploadRoomPicture',
+        params: { id, field: 'wiringDiagramUrl' },
+        body: { wiringDiagramUrl: url },
+        ifVersion: 4,
+      }),
+    );
+    expect(calls.map((c) => [c.method, c.url, c.body])).toEqual([
+      ['PUT', `/api/rooms/${id}`, { wiringDiagramUrl: url }],
+    ]);
+    expect(calls[0].headers).toMatchObject({ 'Idempotency-Key': 'k1', 'If-Match': '"4"' });
   });
 
   it("uploads a building's photo, then saves the building with its url on the version the person saw", async () => {

@@ -1,4 +1,4 @@
-import { type StaleWriteBody } from '@cm/contracts';
+import { type Room, type StaleWriteBody } from '@cm/contracts';
 import { apiRoutes } from '../api-routes';
 import {
   ApiError,
@@ -12,6 +12,7 @@ import { checkReply } from '../reply-check';
 import { bodies, nodes } from '../reply-checks';
 import { uploadFile } from '../upload';
 import { type KeptFile, type OutboxEntry, type SendOutcome } from './outbox';
+import { type RoomPictureField } from './queueable-upload';
 
 type Body = never;
 
@@ -45,6 +46,8 @@ export function callEntry(
       return gone(apiVersionedDelete(apiRoutes.deleteEquipment, ifVersion, id));
     case 'uploadRoomPicture':
       return uploadToRoom(entry);
+    case 'removeRoomPicture':
+      return setRoomPicture(entry, null);
   }
 }
 
@@ -74,25 +77,29 @@ async function withPhoto(entry: Pick<OutboxEntry, 'key' | 'body' | 'file'>): Pro
 
 /**
  * An upload kept on the phone: the file, then the room's picture field set to it, both under the
- * entry's key (each route keeps its own), so a resend stores the file and sets the field once.
- * Only that field is sent, on the version the person saw (If-Match): a room changed meanwhile is a
- * conflict, as with any edit. An upload kept before uploads carried a version goes on any.
+ * entry's key (each route keeps its own), so a resend stores the file and sets the field once. A
+ * picture stored already (uploaded online, its url in the body) is only set.
  */
-async function uploadToRoom(
-  entry: Pick<OutboxEntry, 'key' | 'params' | 'file' | 'ifVersion'>,
-): Promise<{ version?: number }> {
-  const { key, params, file, ifVersion } = entry;
-  if (!file) throw new Error('The file of this upload was not kept on this phone. Upload it again.');
-  const url = await sendFile(key, file);
-  const field = params.field as 'imageUrl' | 'wiringDiagramUrl' | 'seatingLayoutUrl';
-  const room = await apiVersionedEdit(
-    apiRoutes.updateRoom,
-    key,
-    ifVersion,
-    { id: params.id },
-    { [field]: url },
-  );
-  return { version: room.version };
+async function uploadToRoom(entry: Pick<OutboxEntry, 'key' | 'params' | 'body' | 'file' | 'ifVersion'>) {
+  const { key, file } = entry;
+  const stored = entry.body[entry.params.field];
+  if (!file && typeof stored !== 'string')
+    throw new Error('The file of this upload was not kept on this phone. Upload it again.');
+  return setRoomPicture(entry, file ? await sendFile(key, file) : (stored as string));
+}
+
+/**
+ * Sets one picture field of a room (null removes the picture), and only that field, on the version
+ * the person saw (If-Match): a room changed meanwhile is a conflict, as with any edit. An upload
+ * kept before uploads carried a version goes on any.
+ */
+function setRoomPicture(
+  entry: Pick<OutboxEntry, 'key' | 'params' | 'ifVersion'>,
+  url: string | null,
+): Promise<Room> {
+  const { key, params, ifVersion } = entry;
+  const field = params.field as RoomPictureField;
+  return apiVersionedEdit(apiRoutes.updateRoom, key, ifVersion, { id: params.id }, { [field]: url });
 }
 
 /**

@@ -1,12 +1,15 @@
 import { type Room, roomAttachmentFields } from '@cm/contracts';
 import { apiRoutes } from '../../../lib/api-routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ApiBody, apiJson, apiQuery, queryKeyOf } from '../../../lib/api';
+import { type ApiBody, apiQuery, queryKeyOf } from '../../../lib/api';
 import { draftKeyOf } from '../../../lib/offline/drafts';
+import { isConflicted, isQueued } from '../../../lib/offline/markers';
 import { type NewEntry } from '../../../lib/offline/outbox-store';
 import { type DeletedRecord, queueableDelete } from '../../../lib/offline/queueable-delete';
 import { queueableSave } from '../../../lib/offline/queueable-save';
+import { queueablePicture } from '../../../lib/offline/queueable-upload';
 import { useSubmissionKey } from '../../../lib/submission-key';
+import { attachments } from '../lib/attachment-words';
 
 // The buildings list is the buildings feature's; rooms only invalidate it, by its route.
 const buildingsKey = queryKeyOf(apiRoutes.listBuildings);
@@ -94,14 +97,17 @@ export type RoomAttachmentField = (typeof roomAttachmentFields)[number];
 /**
  * Spec section 4, last step of the photo upload flow: attach the stored path to the room,
  * sending only that one field so nothing else on the room changes. A null path removes it.
+ * Through the outbox, on the version the screen shows (If-Match): a room changed elsewhere
+ * meanwhile is a conflict to settle, not overwritten; offline, a removal waits on the phone.
  */
 export function useAttachToRoom() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, field, path }: { id: string; field: RoomAttachmentField; path: string | null }) =>
-      apiJson(apiRoutes.updateRoom, { id }, { [field]: path }),
-    onSuccess: (room) => {
-      queryClient.setQueryData(roomQuery(room.id).queryKey, room);
+    mutationFn: ({ room, field, path }: { room: Room; field: RoomAttachmentField; path: string | null }) =>
+      queueablePicture(room, field, attachments[field].what, path),
+    onSuccess: (saved, { room }) => {
+      if (isQueued(saved) || isConflicted(saved)) return;
+      queryClient.setQueryData(roomQuery(room.id).queryKey, saved as Room);
       return queryClient.invalidateQueries({ queryKey: roomsQuery(room.buildingId).queryKey });
     },
   });

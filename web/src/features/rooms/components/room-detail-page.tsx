@@ -151,38 +151,24 @@ function useRoomAttachments() {
   const queryClient = useQueryClient();
   // A failure here is reported by the upload dialog, which stays open.
   const attachUploaded = async (room: Room, field: RoomAttachmentField, path: string) => {
-    await attach.mutateAsync({ id: room.id, field, path });
-    toast({ title: 'Success', description: `${attachments[field].what} uploaded successfully` });
+    tellPicture(await attach.mutateAsync({ room, field, path }), attachments[field].what, 'uploaded');
   };
   /** A picture chosen offline: kept on the phone, sent with the other waiting changes. */
   const keepUpload = async (room: Room, field: RoomAttachmentField, file: File) => {
     const { what } = attachments[field];
     const result = await queueableUpload(room, field, what, file);
-    if (isQueued(result))
-      toast({
-        title: 'Saved on this phone',
-        description: `${what} will be uploaded when the connection is back.`,
-      });
-    else if (isConflicted(result))
-      toast({
-        title: 'Changed elsewhere',
-        description:
-          'Someone else saved this room meanwhile. Open the waiting changes to compare both versions.',
-        variant: 'destructive',
-      });
-    else {
-      toast({ title: 'Success', description: `${what} uploaded successfully` });
+    tellPicture(result, what, 'uploaded');
+    if (!isQueued(result) && !isConflicted(result))
       await queryClient.invalidateQueries({ queryKey: roomQuery(room.id).queryKey });
-    }
   };
-  /** Whether the person confirmed the removal (it is then under way). */
+  /** Whether the person confirmed the removal (it is then under way, or kept on the phone). */
   const removeAttachment = (room: Room, field: RoomAttachmentField): boolean => {
     const { what } = attachments[field];
     if (!window.confirm(`Remove the ${what.toLowerCase()} of ${room.name}?`)) return false;
     attach.mutate(
-      { id: room.id, field, path: null },
+      { room, field, path: null },
       {
-        onSuccess: () => toast({ title: 'Success', description: `${what} removed` }),
+        onSuccess: (result) => tellPicture(result, what, 'removed'),
         onError: () =>
           toast({
             title: 'Error',
@@ -196,13 +182,34 @@ function useRoomAttachments() {
   return { attach, attachUploaded, keepUpload, removeAttachment };
 }
 
+/** Says what became of a picture's change: done, kept on the phone, or changed elsewhere meanwhile. */
+function tellPicture(result: unknown, what: string, done: 'uploaded' | 'removed'): void {
+  if (isQueued(result))
+    toast({
+      title: 'Saved on this phone',
+      description: `${what} will be ${done} when the connection is back.`,
+    });
+  else if (isConflicted(result))
+    toast({
+      title: 'Changed elsewhere',
+      description:
+        'Someone else saved this room meanwhile. Open the waiting changes to compare both versions.',
+      variant: 'destructive',
+    });
+  else
+    toast({
+      title: 'Success',
+      description: `${what} ${done === 'uploaded' ? 'uploaded successfully' : done}`,
+    });
+}
+
 function RoomHeading({ room, onQrLabel }: { room: Room; onQrLabel: () => void }) {
   return (
     <div className="flex items-start justify-between gap-3">
       <div className="min-w-0">
         <h1 className="text-2xl font-bold break-words text-slate-900">{room.name}</h1>
         <p className="text-slate-600">{room.type}</p>
-        {/* Its pictures chosen offline, not yet sent. */}
+        {/* Its pictures chosen or removed offline, not yet sent. */}
         <PendingTag record={`Room:${room.id}`} className="mt-1" />
       </div>
       <Button variant="outline" className="shrink-0" onClick={onQrLabel}>
