@@ -7,8 +7,7 @@ import {
   type MonitoringCheckResult,
   type Room,
 } from '@cm/contracts';
-import { eventually as retry } from '@cm/platform/testing';
-import { NetnsLab } from '../../services/monitor/test/netns-lab';
+import { eventually as retry, NetnsLab } from '@cm/platform/testing';
 import { dropNamespace, StatusEvents } from '../../services/monitor/test/nats-helpers';
 import { sessionHeaders, signIn } from './session';
 import { startSystem } from './stack';

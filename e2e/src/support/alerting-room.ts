@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type Building, type Equipment, type Room } from '@cm/contracts';
-import { eventually } from '@cm/platform/testing';
-import { NetnsLab } from '../../../services/monitor/test/netns-lab';
+import { eventually, NetnsLab } from '@cm/platform/testing';
 import { startWebSystem, type WebSystem } from '../browser';
 
 export interface AlertingRoom {

@@ -1,7 +1,6 @@
 import { messages } from '@cm/contracts';
-import { eventually } from '@cm/platform/testing';
+import { eventually, NetnsLab } from '@cm/platform/testing';
 import { PjlinkSimulator } from '@cm/simulators';
-import { NetnsLab } from '../../monitor/test/netns-lab';
 import { DELIVERY_CLOCK } from '../src/alerting/notifications/delivery-clock';
 import { READINESS_CLOCK } from '../src/readiness/readiness-config';
 import { ReadinessService } from '../src/readiness/readiness.service';

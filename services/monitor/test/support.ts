@@ -231,5 +231,5 @@ export class FakeInventory {
   }
 }
 
-export { NetnsLab } from './netns-lab';
+export { NetnsLab } from '@cm/platform/testing';
 export { dropNamespace, HealthReadings, RoomCheckedEvents, StatusEvents } from './nats-helpers';

@@ -13,6 +13,7 @@ import { RpcClient } from '../nats/rpc-client';
 
 export { eventually } from './eventually';
 export * from './nats-server';
+export { NetnsLab } from './netns-lab';
 export * from './openid-provider';
 export * from './otlp-receiver';
 export * from './request-loop';

@@ -4,6 +4,9 @@ import { type OutboxRoute, recordOf } from './entry-record';
 export { actionOf, type EntryAction, type OutboxRoute, recordOf } from './entry-record';
 
 /** A file kept with its upload until it is sent; IndexedDB keeps a Blob as it is. */
+/** A room's picture fields. */
+export type RoomPictureField = 'imageUrl' | 'wiringDiagramUrl' | 'seatingLayoutUrl';
+
 export interface KeptFile {
   blob: Blob;
   name: string;

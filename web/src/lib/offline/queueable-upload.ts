@@ -1,9 +1,9 @@
 import { newIdempotencyKey } from '../submission-key';
 import { type Conflicted, type Queued } from './markers';
+import { type RoomPictureField } from './outbox';
 import { queueableSave } from './queueable-save';
 
-/** A room's picture fields. */
-export type RoomPictureField = 'imageUrl' | 'wiringDiagramUrl' | 'seatingLayoutUrl';
+export type { RoomPictureField } from './outbox';
 
 /**
  * A picture for a room chosen while offline (or whose upload found no network): its file kept on

@@ -11,8 +11,7 @@ import {
 import { checkReply } from '../reply-check';
 import { bodies, nodes } from '../reply-checks';
 import { uploadFile } from '../upload';
-import { type KeptFile, type OutboxEntry, type SendOutcome } from './outbox';
-import { type RoomPictureField } from './queueable-upload';
+import { type KeptFile, type OutboxEntry, type RoomPictureField, type SendOutcome } from './outbox';
 
 type Body = never;
 

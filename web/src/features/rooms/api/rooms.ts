@@ -1,4 +1,4 @@
-import { type Room, roomAttachmentFields } from '@cm/contracts';
+import { type Room } from '@cm/contracts';
 import { apiRoutes } from '../../../lib/api-routes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ApiBody, apiQuery, queryKeyOf } from '../../../lib/api';
@@ -9,7 +9,7 @@ import { type DeletedRecord, queueableDelete } from '../../../lib/offline/queuea
 import { queueableSave } from '../../../lib/offline/queueable-save';
 import { queueablePicture } from '../../../lib/offline/queueable-upload';
 import { useSubmissionKey } from '../../../lib/submission-key';
-import { attachments } from '../lib/attachment-words';
+import { attachments, type RoomAttachmentField } from '../lib/attachment-words';
 
 // The buildings list is the buildings feature's; rooms only invalidate it, by its route.
 const buildingsKey = queryKeyOf(apiRoutes.listBuildings);
@@ -92,7 +92,7 @@ export function useDeleteRoom() {
   });
 }
 
-export type RoomAttachmentField = (typeof roomAttachmentFields)[number];
+export type { RoomAttachmentField } from '../lib/attachment-words';
 
 /**
  * Spec section 4, last step of the photo upload flow: attach the stored path to the room,

@@ -1,4 +1,6 @@
-import { type RoomAttachmentField } from '../api/rooms';
+import { type roomAttachmentFields } from '@cm/contracts';
+
+export type RoomAttachmentField = (typeof roomAttachmentFields)[number];
 
 // Spec section 8: "{what} uploaded successfully" after a detail-page upload. Removing is ours
 // (docs/spec-differences.md).

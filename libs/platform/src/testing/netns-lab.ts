@@ -3,7 +3,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { resolve } from 'node:path';
 
 const ROUTER = 'cm-lab';
-const ensureRouter = resolve(__dirname, '../../../scripts/ensure-test-network.sh');
+const ensureRouter = resolve(__dirname, '../../../../scripts/ensure-test-network.sh');
 
 const ip = (...args: string[]) => execFileSync('ip', args, { stdio: 'pipe', encoding: 'utf8' });
 
