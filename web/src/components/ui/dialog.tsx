@@ -2,22 +2,11 @@ import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import { type ComponentProps, type KeyboardEvent, type ReactNode, useRef } from 'react';
 import { cn } from '../../lib/cn';
+import { drawnInPlaceOf } from './tooltip';
 
 export const Dialog = DialogPrimitive.Root;
 
 const focusable = 'input, select, textarea, button, a[href], [tabindex]:not([tabindex="-1"])';
-
-/**
- * The element that opened a dialog, or the one drawn in its place while the dialog was open: a
- * button is drawn anew inside its tooltip once the tooltips' code has come, under the same name.
- */
-function openerNow(opener: HTMLElement | null): HTMLElement | null {
-  if (!opener || opener.isConnected) return opener;
-  const label = opener.getAttribute('aria-label');
-  if (!label) return null;
-  const named = document.querySelectorAll<HTMLElement>(`${opener.localName}[aria-label]`);
-  return [...named].find((e) => e.getAttribute('aria-label') === label) ?? null;
-}
 
 /**
  * A centred panel within the phone-width column; its body scrolls when it is taller than the screen.
@@ -61,7 +50,8 @@ export function DialogContent({
         }}
         onCloseAutoFocus={(event) => {
           onCloseAutoFocus?.(event);
-          const target = openerNow(opener.current);
+          // The opener, or the button drawn in its place while the dialog was open.
+          const target = drawnInPlaceOf(opener.current);
           if (event.defaultPrevented || !target) return;
           event.preventDefault();
           target.focus();

@@ -16,12 +16,35 @@ function load() {
   pending ??= import('./radix-tooltip').then(
     (module) => {
       radix = module;
+      // Drawn inside their tooltips, the buttons are made anew: the one that had the keyboard's
+      // focus (a dialog's opener, given it back a moment before) has it again once they are drawn.
+      const focused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
       for (const listener of listeners) listener();
+      if (focused) window.requestAnimationFrame(() => refocus(focused));
     },
     () => {
       pending = undefined;
     },
   );
+}
+
+/**
+ * What stands in `element`'s place when React has drawn it anew: a button is, inside its tooltip,
+ * once the tooltips' code has come (below). The same kind of element under the same
+ * aria-label; the element itself while it is still in the page.
+ */
+export function drawnInPlaceOf(element: HTMLElement | null): HTMLElement | null {
+  if (!element || element.isConnected) return element;
+  const label = element.getAttribute('aria-label');
+  if (!label) return null;
+  const named = document.querySelectorAll<HTMLElement>(`${element.localName}[aria-label]`);
+  return [...named].find((e) => e.getAttribute('aria-label') === label) ?? null;
+}
+
+function refocus(focused: HTMLElement) {
+  const now = document.activeElement;
+  if (focused.isConnected || (now && now !== document.body)) return;
+  drawnInPlaceOf(focused)?.focus();
 }
 
 const subscribe = (listener: () => void) => {
