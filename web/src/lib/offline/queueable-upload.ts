@@ -3,8 +3,6 @@ import { type Conflicted, type Queued } from './markers';
 import { type RoomPictureField } from './outbox';
 import { queueableSave } from './queueable-save';
 
-export type { RoomPictureField } from './outbox';
-
 /**
  * A picture for a room chosen while offline (or whose upload found no network): its file kept on
  * the phone (IndexedDB keeps the Blob) and sent, then set on the room, in order with the other
