@@ -1,12 +1,13 @@
+import { type roomAttachmentFields } from '@cm/contracts';
 import { type KeyValueStore } from './idb';
 import { type OutboxRoute, recordOf } from './entry-record';
 
 export { actionOf, type EntryAction, type OutboxRoute, recordOf } from './entry-record';
 
-/** A file kept with its upload until it is sent; IndexedDB keeps a Blob as it is. */
-/** A room's picture fields. */
-export type RoomPictureField = 'imageUrl' | 'wiringDiagramUrl' | 'seatingLayoutUrl';
+/** A room's picture fields, as the contracts list them. */
+export type RoomPictureField = (typeof roomAttachmentFields)[number];
 
+/** A file kept with its upload until it is sent; IndexedDB keeps a Blob as it is. */
 export interface KeptFile {
   blob: Blob;
   name: string;
