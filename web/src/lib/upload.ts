@@ -55,7 +55,7 @@ export async function uploadImageToStore(
   }).use(AwsS3, {
     shouldUseMultipart: false,
     // The size is signed into the URL: the store takes this file's bytes and no more.
-    signRequest: async () => {
+    getUploadParameters: async () => {
       try {
         uploadURL = (
           await apiJson(apiRoutes.createUploadUrl, undefined, { size: file.size, contentType: file.type })
@@ -64,7 +64,7 @@ export async function uploadImageToStore(
         signFailure = error;
         throw error;
       }
-      return { url: uploadURL };
+      return { method: 'PUT', url: uploadURL };
     },
   });
   try {
@@ -73,10 +73,13 @@ export async function uploadImageToStore(
     uppy.on('upload-progress', (_file, progress) => {
       if (progress.bytesTotal) onProgress((progress.bytesUploaded ?? 0) / progress.bytesTotal);
     });
-    // Uppy keeps only "S3 returned 403"; the gateway's /store says why in the body it answered.
+    // Uppy keeps only "Non 2xx"; the gateway's /store says why in the body it answered, which
+    // the error carries as the request it came from.
     let explained: string | undefined;
     uppy.on('upload-error', (_file, error) => {
-      explained = explanationOf((error as { body?: unknown } | undefined)?.body);
+      explained = explanationOf(
+        (error as { source?: { responseText?: unknown } } | undefined)?.source?.responseText,
+      );
     });
     // Uppy sets no deadline of its own on the PUT; destroying it below aborts a stalled one, or
     // one the person cancelled.
@@ -87,7 +90,8 @@ export async function uploadImageToStore(
     );
     const failed = result?.failed?.[0];
     if (signFailure) throw signFailure;
-    if (failed || !uploadURL) throw uploadFailure(explained ?? failed?.error);
+    // Uppy's own words for a failed upload ("Non 2xx") tell a person nothing.
+    if (failed || !uploadURL) throw uploadFailure(explained);
   } finally {
     uppy.destroy();
   }
@@ -137,11 +141,9 @@ export function explanationOf(body: unknown): string | undefined {
   }
 }
 
-/** Uppy keeps a failed file's reason as text (or an Error); a person reads it under the picker. */
-function uploadFailure(reason: unknown): Error {
-  if (reason instanceof Error) return reason;
-  if (typeof reason === 'string' && reason) return new Error(reason);
-  return new Error('The upload could not reach the file store. Try again.');
+/** Why the store refused the upload, in its words, or the words for an upload that did not reach it. */
+function uploadFailure(explained: string | undefined): Error {
+  return new Error(explained ?? 'The upload could not reach the file store. Try again.');
 }
 
 /**
