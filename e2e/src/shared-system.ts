@@ -27,12 +27,16 @@ export const sharedSystemFiles: readonly string[] = files;
  * two-factor sign-in (a key made for the run). The browser tests on it check what a person sees,
  * not how fast a service answers: the gateway waits 15 s for one, not 5, so that a machine loaded
  * by the other lanes does not turn a slow answer into a 504 (nats-failover and resilience, which
- * test the deadline, start systems of their own).
+ * test the deadline, start systems of their own). Likewise a device probe gets 60 s, not 8: a
+ * test that holds a projector's reply while it looks at the screen lets it go when it has
+ * looked, and on a loaded machine that took longer than 8 s (the probe's deadline has tests of
+ * its own in the monitor).
  */
 export const sharedSystemEnv = {
   MONITOR_ALLOWED_NETWORKS: '127.0.0.0/8',
   AUTH_TOTP_KEY: randomBytes(32).toString('base64'),
   NATS_REQUEST_TIMEOUT_MS: '15000',
+  MONITOR_PROBE_TIMEOUT_MS: '60000',
 };
 
 const variable = 'CM_E2E_SHARED_SYSTEM';
