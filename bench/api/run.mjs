@@ -6,7 +6,7 @@
 // costs, and what the frameworks and checks on top of it cost.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -38,8 +38,6 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 30);
 const CLIENTS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /** When set, each service writes a V8 CPU profile (.cpuprofile) of its whole run into this folder. */
 const PROFILE_DIR = process.env.BENCH_CPU_PROF_DIR;
-// The services write their profiles into it as they exit, too late to say that it is missing.
-if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
 /** BENCH_BASELINE=0 leaves out the single-process baseline (the floor is the goal's reference). */
 const WITH_BASELINE = process.env.BENCH_BASELINE !== '0';
 /**

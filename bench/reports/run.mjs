@@ -10,7 +10,7 @@
 // before/after comparison; DATABASE_URL, NATS_URL.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -35,8 +35,6 @@ const REPEAT = Number(process.env.BENCH_REPEAT ?? 5);
 const HOGS = Number(process.env.BENCH_HOGS ?? 1);
 /** BENCH_CPU_PROF_DIR: a V8 CPU profile of the gateway and inventory (bench/support/profile-summary.mjs reads it). */
 const PROFILE_DIR = process.env.BENCH_CPU_PROF_DIR;
-// The services write their profiles into it as they exit, too late to say that it is missing.
-if (PROFILE_DIR) mkdirSync(PROFILE_DIR, { recursive: true });
 
 const namespace = `bench_${randomBytes(4).toString('hex')}`;
 const adminPassword = randomBytes(12).toString('base64url');

@@ -2,7 +2,7 @@
 // the whole process with V8's sampling profiler and writes a .cpuprofile into CPU_PROFILE_DIR when
 // it exits. Chrome DevTools or `node bench/support/profile-summary.mjs` read it.
 const { Session } = require('node:inspector');
-const { writeFileSync } = require('node:fs');
+const { mkdirSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 
 const dir = process.env.CPU_PROFILE_DIR;
@@ -19,6 +19,8 @@ if (dir) {
       if (error) return;
       const name = process.env.CPU_PROFILE_NAME ?? path.basename(process.argv[1] ?? 'node');
       const file = path.join(dir, `${name}-${process.pid}.cpuprofile`);
+      // Made here, as the process exits: a folder missing then lost the profile without a word.
+      mkdirSync(dir, { recursive: true });
       writeFileSync(file, JSON.stringify(result.profile));
     });
   });
