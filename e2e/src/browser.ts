@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
@@ -223,6 +224,28 @@ export function pngImage(width: number, height: number, [r, g, b]: [number, numb
     chunk('IDAT', deflateSync(rows)),
     chunk('IEND', Buffer.alloc(0)),
   ]);
+}
+
+/**
+ * A file of the given size on disk (sparse, so nothing is written), for a file input to be given its
+ * path: a buffer that large goes to the browser as base64 through the protocol, which on a loaded
+ * machine outlasted the action's 30 s deadline; a path is handed to the browser as it is.
+ * The caller removes it with `removeLargeFile` once the page has taken it.
+ */
+export function largeFile(name: string, bytes: number): string {
+  const folder = mkdtempSync(path.join(tmpdir(), 'cm-large-file-'));
+  const file = path.join(folder, name);
+  const descriptor = openSync(file, 'w');
+  try {
+    ftruncateSync(descriptor, bytes);
+  } finally {
+    closeSync(descriptor);
+  }
+  return file;
+}
+
+export function removeLargeFile(file: string): void {
+  rmSync(path.dirname(file), { recursive: true, force: true });
 }
 
 /** A picture stored as the upload form stores it, for a record to hold: its path. */

@@ -10,8 +10,10 @@ import {
   answerNextConfirm,
   expectToast,
   holdRequests,
+  largeFile,
   signedInPhonePerTest,
   pngImage,
+  removeLargeFile,
   screenshot,
   textsOf,
   startWebSystem,
@@ -315,12 +317,10 @@ describe('web app: buildings and rooms', () => {
     await dialog.getByRole('button', { name: 'Upload Room Photo' }).click();
     const upload = page.getByRole('dialog', { name: 'Upload Room Photo' });
     await upload.waitFor();
-    await upload.getByLabel('Choose image').setInputFiles({
-      name: 'huge.png',
-      mimeType: 'image/png',
-      buffer: Buffer.alloc(10_485_761),
-    });
+    const huge = largeFile('huge.png', 10_485_761);
+    await upload.getByLabel('Choose image').setInputFiles(huge);
     await upload.getByText(/the limit is 10\.0 MB/).waitFor();
+    removeLargeFile(huge);
     expect(await upload.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(true);
     await upload.getByLabel('Choose image').setInputFiles({ ...photo, name: 'lab.png' });
     await upload.getByText(/^lab\.png/).waitFor();
