@@ -2,9 +2,6 @@ import { type Building, type Equipment, type Room } from '@cm/contracts';
 import { type Page } from 'playwright-core';
 import { openSignedInPhone, type Phone, screenshot, startWebSystem, type WebSystem } from './browser';
 
-/** The issue's promise: an open screen shows a committed change within this, without a reload. */
-const SHOWN_WITHIN_MS = 2_000;
-
 describe('web app: changes pushed to open screens (GET /api/events)', () => {
   let web: WebSystem;
   let viewer: Phone;
@@ -15,7 +12,10 @@ describe('web app: changes pushed to open screens (GET /api/events)', () => {
   const roomCard = (page: Page, name: string) =>
     page.getByTestId('room-card').filter({ has: page.getByRole('heading', { name, exact: true }) });
   const banner = (page: Page) => page.getByRole('button', { name: /need(s)? attention in/ });
-  /** Opens `path` and waits until its live stream is open (its `ready` event has arrived). */
+  /**
+   * Opens `path` and waits until its live stream is open (its `ready` event has arrived); the page
+   * then counts the `equipment.status` events its stream brings.
+   */
   const openLive = async (page: Page, path: string) => {
     await page.addInitScript(`(() => {
       const Original = window.EventSource;
@@ -23,6 +23,7 @@ describe('web app: changes pushed to open screens (GET /api/events)', () => {
         constructor(...args) {
           super(...args);
           this.addEventListener('ready', () => (window.__liveReady = true));
+          this.addEventListener('equipment.status', () => (window.__statusEvents = (window.__statusEvents ?? 0) + 1));
         }
       };
     })()`);
@@ -36,6 +37,7 @@ describe('web app: changes pushed to open screens (GET /api/events)', () => {
     await page.evaluate('window.__notReloaded = true');
   };
   const notReloaded = (page: Page) => page.evaluate<boolean>('window.__notReloaded === true');
+  const statusEvents = (page: Page) => page.evaluate<number>('window.__statusEvents ?? 0');
 
   beforeAll(async () => {
     web = await startWebSystem();
@@ -57,7 +59,8 @@ describe('web app: changes pushed to open screens (GET /api/events)', () => {
     await web?.close();
   });
 
-  it("shows a status change made in another browser on the open Rooms screen and in the Buildings screen's banner within 2 s", async () => {
+  // The issue's promise is "within 2 s"; how long it takes is measured by bench/live, not timed here.
+  it("shows a status change made in another browser on the open Rooms screen and in the Buildings screen's banner, as it is pushed", async () => {
     const rooms = viewer.page;
     const buildings = await viewer.context.newPage();
     await openLive(rooms, `/buildings/${hall.id}/rooms`);
@@ -72,11 +75,14 @@ describe('web app: changes pushed to open screens (GET /api/events)', () => {
     });
     expect(res.status()).toBe(200);
 
-    await roomCard(rooms, 'L101').getByText('1 inactive').waitFor({ timeout: SHOWN_WITHIN_MS });
-    await banner(buildings).waitFor({ timeout: SHOWN_WITHIN_MS });
+    await roomCard(rooms, 'L101').getByText('1 inactive').waitFor();
+    await banner(buildings).waitFor();
     expect(await banner(buildings).innerText()).toBe('1 device needs attention in 1 room');
     expect(await notReloaded(rooms)).toBe(true);
     expect(await notReloaded(buildings)).toBe(true);
+    // Neither screen polls: what changed them is the event their streams brought.
+    expect(await statusEvents(rooms)).toBe(1);
+    expect(await statusEvents(buildings)).toBe(1);
     await screenshot(rooms, 'live-rooms-status-pushed');
     await screenshot(buildings, 'live-buildings-banner-pushed');
 
@@ -84,10 +90,9 @@ describe('web app: changes pushed to open screens (GET /api/events)', () => {
     await editor.context.request.put(`/api/equipment/${projector.id}`, {
       data: { name: 'Projector', status: 'active' },
     });
-    await banner(buildings).waitFor({ state: 'detached', timeout: SHOWN_WITHIN_MS });
-    await roomCard(rooms, 'L101')
-      .getByText('1 inactive')
-      .waitFor({ state: 'detached', timeout: SHOWN_WITHIN_MS });
+    await banner(buildings).waitFor({ state: 'detached' });
+    await roomCard(rooms, 'L101').getByText('1 inactive').waitFor({ state: 'detached' });
+    expect(await statusEvents(buildings)).toBe(2);
     expect(viewer.problems).toEqual([]);
   });
 
