@@ -1,0 +1,193 @@
+// Changes pushed to open screens (GET /api/events): how long after a person's edit is answered
+// the other staff who have the room's screen open see it. Starts its own stack in a fresh
+// namespace, signs in BENCH_VIEWERS people, each with the live stream open as the web app holds
+// it, and one editor who marks a projector down and up again BENCH_CHANGES times. For each viewer
+// and change it times, from the editor's request being sent (its answer may come after the event):
+// the `equipment.status` event arriving, and the rooms list that event has the app refetch (after
+// the app's coalescing delay) answered with the new count, which is when the Rooms screen shows
+// it. The reference is the promise the browser test (e2e/src/web-live.e2e-spec.ts) names without
+// timing it: an open screen shows a committed change within 2 s.
+//
+// Loopback only. Environment: BENCH_VIEWERS (10), BENCH_CHANGES (20), DATABASE_URL, NATS_URL.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  benchDatabase,
+  buildServices,
+  root,
+  runBench,
+  signIn,
+  stackEnv,
+  tearDown,
+} from '../support/campus.mjs';
+import { loadAverage, percentile, round } from '../support/measure.mjs';
+
+const require = createRequire(import.meta.url);
+const { startStack } = require(path.join(root, 'scripts/stack.cjs'));
+const VIEWERS = Number(process.env.BENCH_VIEWERS ?? 10);
+const CHANGES = Number(process.env.BENCH_CHANGES ?? 20);
+const PROMISE_MS = 2000;
+/** What the web app waits before it refetches what events marked stale (web/src/lib/live-events.ts). */
+const COALESCE_MS = 100;
+/** How long one change may take to reach every viewer before the bench calls it lost. */
+const LOST_AFTER_MS = 30_000;
+const log = (text) => console.log(`[live] ${text}`);
+
+/**
+ * The live stream as the web app's EventSource reads it: `onEvent(name, data)` for each event.
+ * Resolves once the server's `ready` event has arrived.
+ */
+function openStream(base, cookie, onEvent) {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request({
+      hostname,
+      port,
+      path: '/api/events',
+      headers: { accept: 'text/event-stream', cookie },
+      timeout: LOST_AFTER_MS,
+    });
+    req.on('timeout', () => req.destroy(new Error('The live stream did not answer')));
+    req.on('error', reject);
+    req.on('response', (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`GET /api/events answered ${res.statusCode}`));
+      // Open for the whole run: keep-alive comments come every 15 s, quieter than the deadline.
+      req.setTimeout(0);
+      let buffer = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => {
+        buffer += chunk;
+        let cut;
+        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const name = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (name === 'ready') resolve(() => req.destroy());
+          else if (name && data) onEvent(name, JSON.parse(data));
+        }
+      });
+    });
+    req.end();
+  });
+}
+
+async function main() {
+  buildServices();
+  const namespace = `bench_live_${randomBytes(3).toString('hex')}`;
+  const adminPassword = randomBytes(12).toString('hex');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'cm-bench-live-'));
+  const db = await benchDatabase();
+  const closers = [];
+  let stack;
+  try {
+    await db.connect();
+    stack = await startStack({
+      env: stackEnv(namespace, adminPassword, { EVENTS_MAX_STREAMS_PER_SESSION: '1' }),
+      port: 0,
+      ephemeralPorts: true,
+      dataDir,
+    });
+    const call = async (cookie, method, url, body) => {
+      const res = await fetch(`${stack.url}${url}`, {
+        method,
+        headers: { cookie, 'content-type': 'application/json', 'x-requested-with': 'bench' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(LOST_AFTER_MS),
+      });
+      if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${await res.text()}`);
+      return res.json();
+    };
+    const editor = await signIn(stack.url, 'admin', adminPassword);
+    const building = await call(editor, 'POST', '/api/buildings', { name: 'Bench Hall' });
+    const room = await call(editor, 'POST', `/api/buildings/${building.id}/rooms`, {
+      name: 'B-1',
+      type: 'Classroom',
+      floor: '1',
+    });
+    const projector = await call(editor, 'POST', `/api/rooms/${room.id}/equipment`, { name: 'Projector' });
+    const inactiveOnScreen = async (cookie) => {
+      const rooms = await call(cookie, 'GET', `/api/buildings/${building.id}/rooms`);
+      return rooms.find((r) => r.id === room.id)?.statusCounts?.inactive ?? 0;
+    };
+
+    // Each viewer its own session (one stream each, as one phone holds one), as the staff are.
+    const eventMs = [];
+    const shownMs = [];
+    let pending = [];
+    for (let v = 0; v < VIEWERS; v++) {
+      const cookie = await signIn(stack.url, 'admin', adminPassword);
+      closers.push(
+        await openStream(stack.url, cookie, (name, data) => {
+          if (name !== 'equipment.status') return;
+          const change = data.changes.find((c) => c.equipmentId === projector.id);
+          const waiting = pending.find((p) => p.viewer === v && p.status === change?.status && !p.seen);
+          if (!waiting) return;
+          waiting.seen = true;
+          eventMs.push(performance.now() - waiting.sentAt);
+          void (async () => {
+            await sleep(COALESCE_MS);
+            const expected = waiting.status === 'inactive' ? 1 : 0;
+            while ((await inactiveOnScreen(cookie)) !== expected) await sleep(10);
+            shownMs.push(performance.now() - waiting.sentAt);
+            waiting.done();
+          })().catch(waiting.fail);
+        }),
+      );
+    }
+    const loadBefore = loadAverage();
+    for (let i = 0; i < CHANGES; i++) {
+      const status = i % 2 === 0 ? 'inactive' : 'active';
+      const sentAt = performance.now();
+      const waits = Array.from({ length: VIEWERS }, (_, viewer) => ({ viewer, status, sentAt }));
+      const arrivals = waits.map(
+        (wait) => new Promise((resolve, reject) => Object.assign(wait, { done: resolve, fail: reject })),
+      );
+      pending = waits;
+      let timer;
+      const lost = new Promise((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`Change ${i + 1} did not reach every viewer within ${LOST_AFTER_MS} ms`)),
+          LOST_AFTER_MS,
+        );
+      });
+      try {
+        await call(editor, 'PUT', `/api/equipment/${projector.id}`, { name: 'Projector', status });
+        await Promise.race([Promise.all(arrivals), lost]);
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    const figures = (values) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      return {
+        p50Ms: round(percentile(sorted, 50), 0),
+        p95Ms: round(percentile(sorted, 95), 0),
+        maxMs: round(sorted.at(-1), 0),
+      };
+    };
+    const shown = figures(shownMs);
+    log(
+      JSON.stringify({
+        viewers: VIEWERS,
+        changes: CHANGES,
+        eventAfterSend: figures(eventMs),
+        shownAfterSend: shown,
+        withinPromise: `${shownMs.filter((ms) => ms <= PROMISE_MS).length} of ${shownMs.length}`,
+        loadAverage: { before: loadBefore, after: loadAverage() },
+        ratios: { shownP95ToPromise: round(shown.p95Ms / PROMISE_MS, 2) },
+      }),
+    );
+  } finally {
+    for (const close of closers) close();
+    await tearDown({ stack, db, namespace, dataDir });
+  }
+}
+
+runBench(main);
