@@ -6,7 +6,7 @@
 // costs, and what the frameworks and checks on top of it cost.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,6 +21,7 @@ import {
   signIn,
   NATS_URL,
   stackEnv,
+  startGatewayReplica,
   tearDown,
 } from '../support/campus.mjs';
 import { backendCpu, backendCpuDelta, cpuMs } from '../support/measure.mjs';
@@ -176,46 +177,6 @@ function startReference(script, env) {
   });
 }
 
-/** A free loopback port (taken and given back at once). */
-async function freePort() {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A second gateway, of the build at `main`, with the environment the stack gave its own. */
-async function startGatewayB(main, gatewayPid) {
-  const environ = readFileSync(`/proc/${gatewayPid}/environ`, 'utf8').split('\0').filter(Boolean);
-  const env = Object.fromEntries(
-    environ.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  );
-  const port = await freePort();
-  const child = spawn(process.execPath, [main], {
-    env: {
-      ...env,
-      PORT: String(port),
-      METRICS_PORT: String(await freePort()),
-      HTTP_PORT: String(await freePort()),
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (const started = Date.now(); ;) {
-    if (child.exitCode !== null) throw new Error(`The second gateway exited with ${child.exitCode}`);
-    const ok = await fetch(`${url}/api/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return { url, child };
-    if (Date.now() - started > 90_000) throw new Error('The second gateway did not become ready within 90 s');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
-
 /** Alternating runs on the stack's gateway (A) and the second (B): each one's requests and CPU summed. */
 async function measurePair(a, b, cookies, ids) {
   const total = { A: { requests: 0, cpu: 0, rps: [] }, B: { requests: 0, cpu: 0, rps: [] } };
@@ -294,7 +255,7 @@ async function main() {
       db,
     );
     if (GATEWAY_B) {
-      const b = await startGatewayB(path.resolve(GATEWAY_B), stack.children.get('gateway').pid);
+      const b = await startGatewayReplica(path.resolve(GATEWAY_B), stack.children.get('gateway').pid);
       try {
         await measurePair(
           { url: stack.url, pid: stack.children.get('gateway').pid },

@@ -24,6 +24,7 @@ import {
   runBench,
   signIn,
   stackEnv,
+  startGatewayReplica,
   tearDown,
 } from '../support/campus.mjs';
 import { loadAverage, percentile, round } from '../support/measure.mjs';
@@ -32,7 +33,9 @@ const require = createRequire(import.meta.url);
 const { startStack } = require(path.join(root, 'scripts/stack.cjs'));
 const VIEWERS = Number(process.env.BENCH_VIEWERS ?? 10);
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 20);
+const REVOCATIONS = Number(process.env.BENCH_REVOCATIONS ?? 10);
 const PROMISE_MS = 2000;
+const REVOCATION_PROMISE_MS = 1000;
 /** What the web app waits before it refetches what events marked stale (web/src/lib/live-events.ts). */
 const COALESCE_MS = 100;
 /** How long one change may take to reach every viewer before the bench calls it lost. */
@@ -164,14 +167,6 @@ async function main() {
         clearTimeout(timer);
       }
     }
-    const figures = (values) => {
-      const sorted = [...values].sort((a, b) => a - b);
-      return {
-        p50Ms: round(percentile(sorted, 50), 0),
-        p95Ms: round(percentile(sorted, 95), 0),
-        maxMs: round(sorted.at(-1), 0),
-      };
-    };
     const shown = figures(shownMs);
     log(
       JSON.stringify({
@@ -184,10 +179,86 @@ async function main() {
         ratios: { shownP95ToPromise: round(shown.p95Ms / PROMISE_MS, 2) },
       }),
     );
+
+    const replica = await startGatewayReplica(
+      path.join(root, 'services/gateway/dist/main.js'),
+      stack.children.get('gateway').pid,
+    );
+    closers.push(() => replica.child.kill('SIGTERM'));
+    /** From `change()` sent to the replica's first `refused` answer to `path`, in ms. */
+    const refusedAfter = async (cookie, path, refused, change) => {
+      const get = (url) =>
+        fetch(`${url}${path}`, { headers: { cookie }, signal: AbortSignal.timeout(LOST_AFTER_MS) });
+      const served = await get(replica.url);
+      if (served.status !== 200)
+        throw new Error(`The replica answered ${path} with ${served.status} before the change`);
+      const sentAt = performance.now();
+      await change();
+      for (;;) {
+        if ((await get(replica.url)).status === refused) return performance.now() - sentAt;
+        if (performance.now() - sentAt > LOST_AFTER_MS)
+          throw new Error(`The replica still served ${path} ${LOST_AFTER_MS} ms after the change`);
+      }
+    };
+    const person = async (username, role) => {
+      const password = `${username} bench secret`;
+      const user = await call(editor, 'POST', '/api/users', { username, password, role });
+      return { user, cookie: await signIn(replica.url, username, password) };
+    };
+    const demotedMs = [];
+    const signedOutMs = [];
+    const loadBeforeRevocations = loadAverage();
+    for (let i = 0; i < REVOCATIONS; i++) {
+      const { user, cookie } = await person(`bench-demoted-${i}`, 'admin');
+      demotedMs.push(
+        await refusedAfter(cookie, '/api/users', 403, () =>
+          call(editor, 'PUT', `/api/users/${user.id}`, { username: user.username, role: 'user' }),
+        ),
+      );
+    }
+    for (let i = 0; i < REVOCATIONS; i++) {
+      const { cookie } = await person(`bench-signed-out-${i}`, 'user');
+      signedOutMs.push(
+        await refusedAfter(cookie, '/api/auth/user', 401, async () => {
+          const res = await fetch(`${stack.url}/api/logout`, {
+            method: 'POST',
+            headers: { cookie, 'x-requested-with': 'bench' },
+            signal: AbortSignal.timeout(LOST_AFTER_MS),
+          });
+          if (res.status !== 204) throw new Error(`POST /api/logout answered ${res.status}`);
+        }),
+      );
+    }
+    const demoted = figures(demotedMs);
+    const signedOut = figures(signedOutMs);
+    const within = (values) =>
+      `${values.filter((ms) => ms <= REVOCATION_PROMISE_MS).length} of ${values.length}`;
+    log(
+      JSON.stringify({
+        revocations: REVOCATIONS,
+        demotedRefusedAfterSend: demoted,
+        signedOutRefusedAfterSend: signedOut,
+        withinPromise: { demoted: within(demotedMs), signedOut: within(signedOutMs) },
+        loadAverage: { before: loadBeforeRevocations, after: loadAverage() },
+        ratios: {
+          demotedP95ToPromise: round(demoted.p95Ms / REVOCATION_PROMISE_MS, 2),
+          signedOutP95ToPromise: round(signedOut.p95Ms / REVOCATION_PROMISE_MS, 2),
+        },
+      }),
+    );
   } finally {
     for (const close of closers) close();
     await tearDown({ stack, db, namespace, dataDir });
   }
+}
+
+function figures(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    p50Ms: round(percentile(sorted, 50), 0),
+    p95Ms: round(percentile(sorted, 95), 0),
+    maxMs: round(sorted.at(-1), 0),
+  };
 }
 
 runBench(main);

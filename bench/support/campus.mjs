@@ -1,7 +1,7 @@
 // What the benchmarks that run the whole system share: building it, seeding a campus straight into
 // PostgreSQL, signing in, and removing the namespace afterwards.
-import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -134,6 +134,54 @@ export async function tearDown({ stack, db, namespace, dataDir }) {
   await removeNamespace(db, NATS_URL, namespace).catch((error) => console.error(`cleanup: ${error.message}`));
   await db.end().catch(() => undefined);
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** A free loopback port (taken and given back at once). */
+async function freePort() {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Another gateway replica beside the stack's own (same namespace, sessions and services), of the
+ * build at `main` (the stack's `services/gateway/dist/main.js`, or another build to compare),
+ * with the environment the stack gave its gateway (process `gatewayPid`) and ports of its own.
+ * Stop it with `child.kill('SIGTERM')`.
+ */
+export async function startGatewayReplica(main, gatewayPid) {
+  const environ = readFileSync(`/proc/${gatewayPid}/environ`, 'utf8').split('\0').filter(Boolean);
+  const env = Object.fromEntries(
+    environ.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+  const port = await freePort();
+  const child = spawn(process.execPath, [main], {
+    env: {
+      ...env,
+      PORT: String(port),
+      METRICS_PORT: String(await freePort()),
+      HTTP_PORT: String(await freePort()),
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (const started = Date.now(); ;) {
+    if (child.exitCode !== null) throw new Error(`The second gateway exited with ${child.exitCode}`);
+    const ok = await fetch(`${url}/api/healthz`, { signal: AbortSignal.timeout(5000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return { url, child };
+    if (Date.now() - started > 90_000) {
+      child.kill('SIGTERM');
+      throw new Error('The second gateway did not become ready within 90 s');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 /** Runs a bench's `main` and exits with its outcome (the system's connections would keep the process alive). */
