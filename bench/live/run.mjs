@@ -1,14 +1,22 @@
-// Changes pushed to open screens (GET /api/events): how long after a person's edit is answered
-// the other staff who have the room's screen open see it. Starts its own stack in a fresh
-// namespace, signs in BENCH_VIEWERS people, each with the live stream open as the web app holds
-// it, and one editor who marks a projector down and up again BENCH_CHANGES times. For each viewer
-// and change it times, from the editor's request being sent (its answer may come after the event):
-// the `equipment.status` event arriving, and the rooms list that event has the app refetch (after
-// the app's coalescing delay) answered with the new count, which is when the Rooms screen shows
-// it. The reference is the promise the browser test (e2e/src/web-live.e2e-spec.ts) names without
+// Changes pushed to open screens (GET /api/events): how long after a person's edit the other
+// staff who have the room's screen open see it. Starts its own stack in a fresh namespace, signs
+// in BENCH_VIEWERS people, each with the live stream open as the web app holds it, and one editor
+// who marks a projector down and up again BENCH_CHANGES times. For each viewer and change it times,
+// from the editor's request being sent (its answer may come after the event): the
+// `equipment.status` event arriving, and the rooms list that event has the app refetch (after the
+// app's coalescing delay) answered with the new count, which is when the Rooms screen shows it.
+// The reference is the promise the browser test (e2e/src/web-live.e2e-spec.ts) names without
 // timing it: an open screen shows a committed change within 2 s.
 //
-// Loopback only. Environment: BENCH_VIEWERS (10), BENCH_CHANGES (20), DATABASE_URL, NATS_URL.
+// Then rights lost on another gateway replica: a second gateway joins the stack, and
+// BENCH_REVOCATIONS administrators, each served once on it, are demoted through the first; then as
+// many people served on it sign out through the first. Each is timed from the change being sent
+// to the second replica's first refusal (403, 401), against the promise the integration test
+// (services/gateway/test/revocation.int-spec.ts) checks without timing: within a second, where
+// without the notices it would take up to what a replica keeps (5 s).
+//
+// Loopback only. Environment: BENCH_VIEWERS (10), BENCH_CHANGES (20), BENCH_REVOCATIONS (10),
+// DATABASE_URL, NATS_URL.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { request } from 'node:http';
@@ -187,15 +195,20 @@ async function main() {
     closers.push(() => replica.child.kill('SIGTERM'));
     /** From `change()` sent to the replica's first `refused` answer to `path`, in ms. */
     const refusedAfter = async (cookie, path, refused, change) => {
-      const get = (url) =>
-        fetch(`${url}${path}`, { headers: { cookie }, signal: AbortSignal.timeout(LOST_AFTER_MS) });
-      const served = await get(replica.url);
-      if (served.status !== 200)
-        throw new Error(`The replica answered ${path} with ${served.status} before the change`);
+      const statusOnReplica = async () => {
+        const res = await fetch(`${replica.url}${path}`, {
+          headers: { cookie },
+          signal: AbortSignal.timeout(LOST_AFTER_MS),
+        });
+        await res.arrayBuffer();
+        return res.status;
+      };
+      const served = await statusOnReplica();
+      if (served !== 200) throw new Error(`The replica answered ${path} with ${served} before the change`);
       const sentAt = performance.now();
       await change();
       for (;;) {
-        if ((await get(replica.url)).status === refused) return performance.now() - sentAt;
+        if ((await statusOnReplica()) === refused) return performance.now() - sentAt;
         if (performance.now() - sentAt > LOST_AFTER_MS)
           throw new Error(`The replica still served ${path} ${LOST_AFTER_MS} ms after the change`);
       }
