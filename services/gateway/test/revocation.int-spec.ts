@@ -34,12 +34,6 @@ describe('rights a user loses, on another gateway replica', () => {
     expect(res.status).toBe(201);
     return (await res.json()) as User;
   };
-  /** Signed in on replica B, which has served the session once (and so keeps the user). */
-  const servedOnReplica = async (username: string, path: string) => {
-    const { cookie } = await signIn(replica.base, username, `${username} secret`);
-    expect((await onReplica(path, cookie)).status).toBe(200);
-    return cookie;
-  };
   /**
    * Asks replica B until it answers `wanted`: that status when the answer came before `deadline`
    * (epoch ms), otherwise every status seen and when the last came.
@@ -68,11 +62,19 @@ describe('rights a user loses, on another gateway replica', () => {
     if (until.includes(undefined)) throw new Error(`Replica B keeps no user ${userId} or no session row`);
     return Math.min(...(until as number[]));
   };
+  /**
+   * Signed in on replica B, which has served the session once (and so keeps the user and the
+   * session row); `until` is when the first of those expires (keptUntil).
+   */
+  const servedOnReplica = async (user: User, path: string) => {
+    const { cookie } = await signIn(replica.base, user.username, `${user.username} secret`);
+    expect((await onReplica(path, cookie)).status).toBe(200);
+    return { cookie, until: keptUntil(user.id, cookie) };
+  };
   /** An administrator served on replica B, then demoted in the database: no notice is sent. */
   const demotedUnannounced = async (username: string) => {
     const user = await createUser(username, 'admin');
-    const cookie = await servedOnReplica(username, '/api/users');
-    const until = keptUntil(user.id, cookie);
+    const { cookie, until } = await servedOnReplica(user, '/api/users');
     await sut.gateway.app
       .get(DataSource)
       .query(`UPDATE "${sut.namespace}_auth".users SET role = 'user' WHERE id = $1`, [user.id]);
@@ -93,8 +95,7 @@ describe('rights a user loses, on another gateway replica', () => {
 
   it('loses administrator routes on the notice when demoted on another replica', async () => {
     const user = await createUser('demoted-elsewhere', 'admin');
-    const cookie = await servedOnReplica('demoted-elsewhere', '/api/users');
-    const until = keptUntil(user.id, cookie);
+    const { cookie, until } = await servedOnReplica(user, '/api/users');
     const res = await asAdmin(`/api/users/${user.id}`, 'PUT', {
       username: 'demoted-elsewhere',
       role: 'user',
@@ -107,8 +108,7 @@ describe('rights a user loses, on another gateway replica', () => {
 
   it('is signed out on the notice when deactivated on another replica', async () => {
     const user = await createUser('deactivated-elsewhere');
-    const cookie = await servedOnReplica('deactivated-elsewhere', '/api/auth/user');
-    const until = keptUntil(user.id, cookie);
+    const { cookie, until } = await servedOnReplica(user, '/api/auth/user');
     const res = await asAdmin(`/api/users/${user.id}`, 'PUT', {
       username: 'deactivated-elsewhere',
       isActive: 0,
@@ -119,8 +119,7 @@ describe('rights a user loses, on another gateway replica', () => {
 
   it('is signed out on the notice when deactivated by a change no gateway made (its session row stays)', async () => {
     const user = await createUser('deactivated-by-auth');
-    const cookie = await servedOnReplica('deactivated-by-auth', '/api/auth/user');
-    const until = keptUntil(user.id, cookie);
+    const { cookie, until } = await servedOnReplica(user, '/api/auth/user');
     await sut.gateway.app.get(RpcClient).send(messages.auth.updateUser, {
       actorId: adminId,
       id: user.id,
@@ -131,8 +130,7 @@ describe('rights a user loses, on another gateway replica', () => {
 
   it('refuses the cookie on the notice once it signed out on another replica', async () => {
     const user = await createUser('signed-out-elsewhere');
-    const cookie = await servedOnReplica('signed-out-elsewhere', '/api/auth/user');
-    const until = keptUntil(user.id, cookie);
+    const { cookie, until } = await servedOnReplica(user, '/api/auth/user');
     const res = await fetch(`${sut.base}/api/logout`, { method: 'POST', headers: { cookie } });
     expect(res.status).toBe(204);
     expect(await answersBy('/api/auth/user', cookie, 401, until)).toBe(401);
@@ -141,7 +139,7 @@ describe('rights a user loses, on another gateway replica', () => {
   it('keeps a session whose row another replica renewed to the new session version, before hearing of it', async () => {
     // What replica A does when a user changes their own password there, without A's notice.
     const user = await createUser('renewed-elsewhere');
-    const cookie = await servedOnReplica('renewed-elsewhere', '/api/auth/user');
+    const { cookie } = await servedOnReplica(user, '/api/auth/user');
     const { sessionVersion } = await sut.gateway.app.get(RpcClient).send(messages.auth.updateUser, {
       actorId: adminId,
       id: user.id,
@@ -172,8 +170,7 @@ describe('rights a user loses, on another gateway replica', () => {
 
   it('trusts no session row it kept from before it lost its NATS connection', async () => {
     const user = await createUser('ended-while-away');
-    const cookie = await servedOnReplica('ended-while-away', '/api/auth/user');
-    const until = keptUntil(user.id, cookie);
+    const { cookie, until } = await servedOnReplica(user, '/api/auth/user');
     // A sign-out whose notice this replica never hears, as if it came while the replica was away.
     await sut.gateway.app
       .get(DataSource)
