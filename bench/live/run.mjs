@@ -28,6 +28,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   benchDatabase,
   buildServices,
+  callApi,
   root,
   runBench,
   signIn,
@@ -35,7 +36,7 @@ import {
   startGatewayReplica,
   tearDown,
 } from '../support/campus.mjs';
-import { loadAverage, percentile, round } from '../support/measure.mjs';
+import { latencyFigures, loadAverage, round } from '../support/measure.mjs';
 
 const require = createRequire(import.meta.url);
 const { startStack } = require(path.join(root, 'scripts/stack.cjs'));
@@ -105,16 +106,8 @@ async function main() {
       ephemeralPorts: true,
       dataDir,
     });
-    const call = async (cookie, method, url, body) => {
-      const res = await fetch(`${stack.url}${url}`, {
-        method,
-        headers: { cookie, 'content-type': 'application/json', 'x-requested-with': 'bench' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(LOST_AFTER_MS),
-      });
-      if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${await res.text()}`);
-      return res.json();
-    };
+    const call = (cookie, method, url, body) =>
+      callApi(stack.url, cookie, method, url, body, { timeoutMs: LOST_AFTER_MS });
     const editor = await signIn(stack.url, 'admin', adminPassword);
     const building = await call(editor, 'POST', '/api/buildings', { name: 'Bench Hall' });
     const room = await call(editor, 'POST', `/api/buildings/${building.id}/rooms`, {
@@ -175,12 +168,12 @@ async function main() {
         clearTimeout(timer);
       }
     }
-    const shown = figures(shownMs);
+    const shown = latencyFigures(shownMs);
     log(
       JSON.stringify({
         viewers: VIEWERS,
         changes: CHANGES,
-        eventAfterSend: figures(eventMs),
+        eventAfterSend: latencyFigures(eventMs),
         shownAfterSend: shown,
         withinPromise: `${shownMs.filter((ms) => ms <= PROMISE_MS).length} of ${shownMs.length}`,
         loadAverage: { before: loadBefore, after: loadAverage() },
@@ -242,8 +235,8 @@ async function main() {
         }),
       );
     }
-    const demoted = figures(demotedMs);
-    const signedOut = figures(signedOutMs);
+    const demoted = latencyFigures(demotedMs);
+    const signedOut = latencyFigures(signedOutMs);
     const within = (values) =>
       `${values.filter((ms) => ms <= REVOCATION_PROMISE_MS).length} of ${values.length}`;
     log(
@@ -263,15 +256,6 @@ async function main() {
     for (const close of closers) close();
     await tearDown({ stack, db, namespace, dataDir });
   }
-}
-
-function figures(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return {
-    p50Ms: round(percentile(sorted, 50), 0),
-    p95Ms: round(percentile(sorted, 95), 0),
-    maxMs: round(sorted.at(-1), 0),
-  };
 }
 
 runBench(main);

@@ -18,13 +18,14 @@ import { performance } from 'node:perf_hooks';
 import {
   benchDatabase,
   buildServices,
+  callApi,
   root,
   runBench,
   signIn,
   stackEnv,
   tearDown,
 } from '../support/campus.mjs';
-import { loadAverage, percentile, round, waitFor } from '../support/measure.mjs';
+import { latencyFigures, loadAverage, round, waitFor } from '../support/measure.mjs';
 
 const require = createRequire(import.meta.url);
 const { startStack } = require(path.join(root, 'scripts/stack.cjs'));
@@ -52,15 +53,7 @@ async function main() {
       dataDir,
     });
     const cookie = await signIn(stack.url, 'admin', adminPassword);
-    const api = async (method, url, body) => {
-      const res = await fetch(`${stack.url}${url}`, {
-        method,
-        headers: { cookie, 'content-type': 'application/json', 'x-requested-with': 'bench' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${await res.text()}`);
-      return res.json();
-    };
+    const api = (method, url, body) => callApi(stack.url, cookie, method, url, body);
     const building = await api('POST', '/api/buildings', { name: 'Bench Hall' });
     const room = await api('POST', `/api/buildings/${building.id}/rooms`, {
       name: 'B-1',
@@ -101,13 +94,10 @@ async function main() {
         times.push(ms);
         pending += result.equipment.filter((e) => e.pending).length;
       }
-      times.sort((a, b) => a - b);
       const figures = {
         phase: name,
         checks: CHECKS,
-        p50Ms: round(percentile(times, 50), 0),
-        p95Ms: round(percentile(times, 95), 0),
-        maxMs: round(times.at(-1), 0),
+        ...latencyFigures(times),
         withinBudget: times.filter((t) => t <= ROOM_CHECK_ANSWER_MS).length,
         pendingPerAnswer: round(pending / CHECKS, 2),
       };

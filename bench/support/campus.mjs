@@ -106,6 +106,21 @@ export async function signIn(url, username, password, { waitMs = 30_000 } = {}) 
   return cookie;
 }
 
+/**
+ * One JSON call to the API as the session of `cookie` (a bench's own `x-requested-with`, as the
+ * gateway asks of a browser's writes): its JSON answer, or an error naming the status and body.
+ */
+export async function callApi(url, cookie, method, pathname, body, { timeoutMs = 30_000 } = {}) {
+  const res = await globalThis.fetch(`${url}${pathname}`, {
+    method,
+    headers: { cookie, 'content-type': 'application/json', 'x-requested-with': 'bench' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  if (!res.ok) throw new Error(`${method} ${pathname} answered ${res.status}: ${await res.text()}`);
+  return res.json();
+}
+
 /** Drops the namespace's schemas, its JetStream streams and its KV buckets. */
 export async function removeNamespace(db, natsUrl, namespace) {
   const { rows } = await db.query("SELECT nspname FROM pg_namespace WHERE nspname LIKE $1 || '\\_%'", [

@@ -19,6 +19,16 @@ export const median = (values) =>
 export const round = (value, decimals = 1) =>
   Number.isFinite(value) ? Math.round(value * 10 ** decimals) / 10 ** decimals : null;
 
+/** The p50, p95 and largest of a list of times in ms, in whole ms. */
+export function latencyFigures(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return {
+    p50Ms: round(percentile(sorted, 50), 0),
+    p95Ms: round(percentile(sorted, 95), 0),
+    maxMs: round(sorted.at(-1), 0),
+  };
+}
+
 const CLOCK_TICKS_PER_S = Number(
   spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim() || 100,
 );
