@@ -9,8 +9,8 @@
 const { spawn } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
-const net = require('node:net');
 const path = require('node:path');
+const { portAhead, releasePort, tryListen } = require('./port-claims.cjs');
 
 /** The client port it takes when free (the machine's NATS usually has 4222). */
 const USUAL_PORT = 4223;
@@ -41,25 +41,6 @@ function natsServerBinary() {
   });
   if (!found) throw new Error('nats-server is not installed (scripts/ensure-services.sh installs it)');
   return found;
-}
-
-function portFree(port) {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(false));
-    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve(true)));
-  });
-}
-
-function anyFreePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A file only its owner may read, whatever the umask and whatever mode an older copy had. */
@@ -146,7 +127,14 @@ async function startLocalNats({ dataDir, namespace, port, onExit }) {
   await waitGone(pidFile, configFile);
 
   const passwords = passwordsIn(dataDir);
-  const chosen = port ?? ((await portFree(USUAL_PORT)) ? USUAL_PORT : await anyFreePort());
+  let chosen = port;
+  let claimed = false;
+  if (chosen === undefined) {
+    const usual = await tryListen(USUAL_PORT, '127.0.0.1');
+    if (usual) await new Promise((resolve) => usual.close(resolve));
+    claimed = !usual;
+    chosen = usual ? USUAL_PORT : await portAhead();
+  }
   writePrivate(
     configFile,
     [
@@ -200,6 +188,7 @@ async function startLocalNats({ dataDir, namespace, port, onExit }) {
   });
   const stop = async () => {
     stopping = true;
+    if (claimed) releasePort(chosen, '127.0.0.1');
     if (child.exitCode !== null || child.signalCode !== null) return;
     await new Promise((resolve) => {
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);

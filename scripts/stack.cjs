@@ -5,12 +5,11 @@
 const { spawn } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
-const net = require('node:net');
 const path = require('node:path');
 const readline = require('node:readline');
 const { applyLocalKeys } = require('./local-keys.cjs');
 const { startLocalNats } = require('./local-nats.cjs');
-const { claimPort, releasePort } = require('./port-claims.cjs');
+const { claimPort, claimPortAhead, portAhead, releasePort, tryListen } = require('./port-claims.cjs');
 const { restartDelay, restartMessage } = require('./supervisor.cjs');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -19,13 +18,6 @@ const SERVICES = ['auth', 'inventory', 'media', 'monitor', 'gateway'];
 const LOCAL_S3_KEY = 'S3RVER';
 /** Log lines of each service kept to say why it stopped. */
 const LAST_LINES = 10;
-
-async function freePort() {
-  const server = await tryListen(0, '127.0.0.1');
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * The port each process listens on besides the gateway's public one: its probes and /metrics
@@ -38,16 +30,6 @@ const SIDE_PORTS = {
   media: { variable: 'HTTP_PORT', hostVariable: 'HTTP_HOST', usual: 9103 },
   monitor: { variable: 'HTTP_PORT', hostVariable: 'HTTP_HOST', usual: 9104 },
 };
-
-/** A server listening on the port (0: any free one), or null when the port is taken. */
-function tryListen(port, host) {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.once('error', (error) => (error.code === 'EADDRINUSE' ? resolve(null) : reject(error)));
-    server.listen({ port, host, exclusive: true }, () => resolve(server));
-  });
-}
 
 /**
  * Where each service's probe or metrics port goes. A port given in the environment is kept (and
@@ -104,17 +86,14 @@ async function planPorts({ env, serviceEnv = {}, services = SERVICES, usual = {}
 
 /**
  * A listening server on `preferred` when it is free and no other launcher claimed it, else on a
- * free port from the system that none claimed; the port stays claimed (./port-claims.cjs) until
- * releasePorts, so that a launcher starting at the same moment leaves it to this one's process.
+ * free port claimed ahead (./port-claims.cjs); the port stays claimed until releasePorts, so that a
+ * launcher starting at the same moment leaves it to this one's process.
  */
 async function claimFreePort(preferred, host) {
-  for (const port of [preferred, ...Array(20).fill(0)]) {
-    const server = await tryListen(port, host);
-    if (!server) continue;
-    if (claimPort(server.address().port, host)) return server;
-    await new Promise((resolve) => server.close(resolve));
-  }
-  throw new Error(`No free port on ${host} for a probe or metrics server`);
+  const server = await tryListen(preferred, host);
+  if (server && claimPort(preferred, host)) return server;
+  if (server) await new Promise((resolve) => server.close(resolve));
+  return claimPortAhead(host);
 }
 
 /** Gives up the ports a plan claimed (see planPorts). */
@@ -214,7 +193,9 @@ async function startStack(options = {}) {
       throw new Error(`Port ${options.port} is taken (another system on this machine?): choose another PORT`);
     await new Promise((resolve) => server.close(resolve));
   }
-  const port = options.port === 0 || options.port === undefined ? await freePort() : options.port;
+  // Chosen here, since every service's origins name it; claimed until the system stops.
+  const chosenPort = !options.port;
+  const port = chosenPort ? await portAhead() : options.port;
   const env = stackEnv(given, port);
   const sidePorts = options.ephemeralPorts
     ? undefined
@@ -331,6 +312,7 @@ async function startStack(options = {}) {
     await s3?.close();
     await nats?.stop();
     releasePorts(sidePorts);
+    if (chosenPort) releasePort(port, '127.0.0.1');
   };
 
   const url = `http://127.0.0.1:${port}`;
@@ -360,7 +342,6 @@ module.exports = {
   stackEnv,
   planPorts,
   releasePorts,
-  freePort,
   startLocalS3,
   SERVICES,
   SIDE_PORTS,

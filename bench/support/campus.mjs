@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const { connect } = require('nats');
+// Ports outside the range of outgoing connections, which could take one before the replica binds it.
+const { portAhead, releasePort } = require('../../scripts/port-claims.cjs');
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -151,17 +153,6 @@ export async function tearDown({ stack, db, namespace, dataDir }) {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }
 
-/** A free loopback port (taken and given back at once). */
-async function freePort() {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * Another gateway replica beside the stack's own (same namespace, sessions and services), of the
  * build at `main` (the stack's `services/gateway/dist/main.js`, or another build to compare),
@@ -173,16 +164,12 @@ export async function startGatewayReplica(main, gatewayPid) {
   const env = Object.fromEntries(
     environ.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
   );
-  const port = await freePort();
+  const port = await portAhead();
   const child = spawn(process.execPath, [main], {
-    env: {
-      ...env,
-      PORT: String(port),
-      METRICS_PORT: String(await freePort()),
-      HTTP_PORT: String(await freePort()),
-    },
+    env: { ...env, PORT: String(port), METRICS_PORT: '0', HTTP_PORT: '0' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  child.once('exit', () => releasePort(port, '127.0.0.1'));
   const url = `http://127.0.0.1:${port}`;
   for (const started = Date.now(); ;) {
     if (child.exitCode !== null) throw new Error(`The second gateway exited with ${child.exitCode}`);

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -147,6 +148,13 @@ describe('two systems on one machine (npm start twice, each with its own PORT an
     const moved = await planPorts({ env: {}, usual });
     expect(moved.media.port).not.toBe(usual.media);
     expect(moved.auth.port).toBe(usual.auth);
+    // Not to a port from the range outgoing connections take theirs from: one of them could take it
+    // in the seconds before media binds it.
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    expect(moved.media.port < low || moved.media.port > high).toBe(true);
   });
 
   it('keeps a port given in the environment, and refuses a taken one by name before starting anything', async () => {

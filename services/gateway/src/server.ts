@@ -1,3 +1,4 @@
+import { type AddressInfo } from 'node:net';
 import { closeOnSignals, JsonLogger, parseEnv, runMain } from '@cm/platform';
 import { configSchema } from './config';
 import { createGateway } from './gateway';
@@ -10,7 +11,9 @@ export function main(): void {
     const app = await createGateway(config);
     await app.listen(config.PORT, config.HOST);
     closeOnSignals(app, logger, config.SHUTDOWN_TIMEOUT_MS, config.SHUTDOWN_DELAY_MS);
-    const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${config.PORT}`;
+    // The port bound, so PORT=0 (the system picks a free one) still says where it is.
+    const { port } = app.getHttpServer().address() as AddressInfo;
+    const url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
     logger.log({ msg: `Classroom Monitor is at ${url}`, url, metricsPort: app.get(MetricsServer).port });
   });
 }

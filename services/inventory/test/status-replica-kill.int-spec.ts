@@ -1,20 +1,26 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import path from 'node:path';
+import readline from 'node:readline';
 import { type Equipment, events, namespacedName, messages, streams } from '@cm/contracts';
 import { JetStreamConnection } from '@cm/platform';
 import { eventually, testEnv, testNatsUrl } from '@cm/platform/testing';
 import { STATUS_CONSUMER } from '../src/status/checks/status-events.consumer';
 import { dropNamespace, type Inventory, newNamespace, sql, startInventory } from './support';
 
-const freePort = async () => {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-};
+/**
+ * The port a process says it bound in its ready line. It binds one the system picks (HTTP_PORT=0):
+ * a port chosen beforehand can be taken by another connection while the process starts.
+ */
+const readyPort = (child: ChildProcess) =>
+  new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`inventory exited with ${code} during start-up`)));
+    // A process start on a machine the other test lanes load has taken over 30 s.
+    setTimeout(() => reject(new Error('inventory was not ready within 90 s')), 90_000).unref();
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.includes('"inventory ready"')) resolve((JSON.parse(line) as { httpPort: number }).httpPort);
+    });
+  });
 
 /**
  * Two inventory replicas share the status consumer; one is killed (SIGKILL: no shutdown, no
@@ -49,16 +55,16 @@ describe('inventory replica killed mid-batch', () => {
   });
 
   it('records every check exactly once when a replica dies while it holds batches', async () => {
-    const port = await freePort();
     victim = spawn(process.execPath, [path.resolve(__dirname, '../dist/main.js')], {
-      env: { ...process.env, ...testEnv(namespace, { ...env, HTTP_PORT: String(port) }) },
-      stdio: 'ignore',
+      env: { ...process.env, ...testEnv(namespace, { ...env, HTTP_PORT: '0', LOG_LEVEL: 'info' }) },
+      stdio: ['ignore', 'pipe', 'ignore'],
     });
+    const port = await readyPort(victim);
+    victim.removeAllListeners('exit');
     const exited = once(victim, 'exit');
-    // A process start on a machine the other test lanes load has taken over 30 s.
     await eventually(
       async () => expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200),
-      90_000,
+      30_000,
     );
 
     const building = await survivor.rpc.send(messages.inventory.createBuilding, {

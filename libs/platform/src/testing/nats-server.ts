@@ -1,33 +1,35 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connect, type JetStreamManager, type NatsConnection } from 'nats';
 import { eventually } from './eventually';
 
-/**
- * `count` ports free on loopback, all different: each is held until all are found, so that the
- * system never hands out one twice.
- */
-async function freePorts(count: number): Promise<number[]> {
+// The launcher's port choice (outside the range of outgoing connections, claimed against other
+// processes): a server restarted on its port, or a route to a peer not yet up, would otherwise find
+// the port taken by some connection meanwhile.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const portClaims = require(path.resolve(__dirname, '../../../../scripts/port-claims.cjs')) as {
+  claimPortAhead(host: string): Promise<Server>;
+  releasePort(port: number, host: string): void;
+};
+
+/** `count` different ports for servers of a test's own, each claimed until releasePorts. */
+async function claimPorts(count: number): Promise<number[]> {
   const held: Server[] = [];
   try {
-    for (let i = 0; i < count; i++) {
-      held.push(
-        await new Promise<Server>((resolve, reject) => {
-          const server = createServer();
-          server.on('error', reject);
-          server.listen(0, '127.0.0.1', () => resolve(server));
-        }),
-      );
-    }
+    for (let i = 0; i < count; i++) held.push(await portClaims.claimPortAhead('127.0.0.1'));
     return held.map((server) => (server.address() as { port: number }).port);
   } finally {
     await Promise.all(held.map((server) => new Promise((resolve) => server.close(resolve))));
   }
 }
+
+const releasePorts = (claimed: number[]) => {
+  for (const port of claimed) portClaims.releasePort(port, '127.0.0.1');
+};
 
 /**
  * A NATS server of a test's own on loopback, with JetStream in a temporary folder: it can be
@@ -42,6 +44,8 @@ export class OwnNatsServer {
     readonly port: number,
     private readonly dir: string,
     private readonly env: NodeJS.ProcessEnv,
+    /** The ports this server claimed (its own client port, unless given one). */
+    private readonly claimed: number[],
   ) {}
 
   /**
@@ -51,7 +55,8 @@ export class OwnNatsServer {
    */
   static async start(config = '', env: Record<string, string> = {}, port?: number): Promise<OwnNatsServer> {
     const dir = mkdtempSync(path.join(tmpdir(), 'cm-nats-'));
-    const server = new OwnNatsServer(port ?? (await freePorts(1))[0], dir, { ...process.env, ...env });
+    const claimed = port === undefined ? await claimPorts(1) : [];
+    const server = new OwnNatsServer(port ?? claimed[0], dir, { ...process.env, ...env }, claimed);
     writeFileSync(
       path.join(dir, 'nats.conf'),
       [
@@ -65,6 +70,7 @@ export class OwnNatsServer {
       await server.up();
     } catch (error) {
       rmSync(dir, { recursive: true, force: true });
+      releasePorts(claimed);
       throw error;
     }
     return server;
@@ -112,6 +118,7 @@ export class OwnNatsServer {
   async close(): Promise<void> {
     await this.down();
     rmSync(this.dir, { recursive: true, force: true });
+    releasePorts(this.claimed);
   }
 }
 
@@ -125,11 +132,13 @@ export class OwnNatsCluster {
     readonly servers: OwnNatsServer[],
     /** Each server's monitoring port (`/connz`, …). */
     private readonly httpPorts: number[],
+    /** Every port the cluster claimed: clients', routes' and monitoring. */
+    private readonly claimed: number[],
   ) {}
 
   /** Starts `size` servers routed to one another, and resolves once JetStream has a leader. */
   static async start(size = 3): Promise<OwnNatsCluster> {
-    const ports = await freePorts(3 * size);
+    const ports = await claimPorts(3 * size);
     const name = `cm_test_${randomBytes(4).toString('hex')}`;
     const routes = ports.slice(size, 2 * size).map((p) => `"nats-route://127.0.0.1:${p}"`);
     const started = await Promise.allSettled(
@@ -148,7 +157,7 @@ export class OwnNatsCluster {
         ),
     );
     const servers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-    const cluster = new OwnNatsCluster(servers, ports.slice(2 * size));
+    const cluster = new OwnNatsCluster(servers, ports.slice(2 * size), ports);
     try {
       const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
       if (failed) throw failed.reason;
@@ -247,5 +256,6 @@ export class OwnNatsCluster {
     // Killed rather than stopped: none waits for the others to say goodbye, and the store goes too.
     await Promise.all(this.servers.map((s) => s.down('SIGKILL')));
     await Promise.all(this.servers.map((s) => s.close()));
+    releasePorts(this.claimed);
   }
 }
