@@ -106,6 +106,12 @@ describe('web app: offline edits, conflicts and drafts', () => {
     await page.getByRole('button', { name: 'Add Building' }).click();
     await expectToast(page, 'Saved on this phone', 'It will be sent when the connection is back.');
     await waiting(1).waitFor();
+    // Not on the server yet, but in the list: a card of what was typed, marked as waiting.
+    await page
+      .getByTestId('pending-create')
+      .filter({ hasText: `Annex ${tag}` })
+      .getByText('Pending add')
+      .waitFor();
 
     await page.getByRole('button', { name: `Edit ${north.name}` }).click();
     await page.getByLabel('Description').fill('Lamp store in the basement');
@@ -218,6 +224,9 @@ describe('web app: offline edits, conflicts and drafts', () => {
 
     await page.context().setOffline(false);
     await expectToast(page, 'Changes need you', 'Open the waiting changes', 'destructive');
+    const card = page.getByTestId('pending-create').filter({ hasText: 'Stage camera' });
+    await card.getByText('Add refused').waitFor();
+    await card.getByText('10.0.0.5 is outside the networks this system may monitor').waitFor();
     await waiting(1).click();
     const list = page.getByRole('dialog', { name: 'Waiting changes' });
     await list.getByText('Refused: 10.0.0.5 is outside the networks this system may monitor').waitFor();

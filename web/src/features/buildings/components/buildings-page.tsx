@@ -12,6 +12,7 @@ import { SearchInput } from '../../../components/ui/search-input';
 import { Tooltip, TooltipProvider } from '../../../components/ui/tooltip';
 import { VirtualList } from '../../../components/ui/virtual-list';
 import { saveOutcome } from '../../../components/ui/save-outcome';
+import { PendingCreates, usePendingCreates } from '../../../components/ui/pending-creates';
 import { ProblemsBanner } from '../../../components/health/problems-banner';
 import { buildingsQuery, useDeleteBuilding } from '../api/buildings';
 import { BuildingCard, BuildingCardSkeletons } from './building-card';
@@ -77,6 +78,11 @@ export function BuildingsPage() {
     [mutate],
   );
   const edit = useCallback((building: BuildingListItem) => setMode({ kind: 'edit', building }), [setMode]);
+  const added = usePendingCreates(
+    'createBuilding',
+    {},
+    (fields) => filterBuildings([fields], search).length > 0,
+  );
 
   if (mode.kind !== 'list') {
     return (
@@ -97,12 +103,15 @@ export function BuildingsPage() {
         value={search}
         onChange={(e) => setSearch(e.target.value)}
       />
+      <PendingCreates entries={added} heading="h2" />
       {buildings.isPending ? (
         <BuildingCardSkeletons />
       ) : buildings.isError ? (
         <LoadError what="buildings" error={buildings.error} onRetry={() => buildings.refetch()} />
       ) : shown.length === 0 ? (
-        <Card className="p-8 text-center text-slate-600">No buildings found</Card>
+        added.length > 0 ? null : (
+          <Card className="p-8 text-center text-slate-600">No buildings found</Card>
+        )
       ) : (
         <VirtualList
           items={shown}

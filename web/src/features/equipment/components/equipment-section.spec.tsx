@@ -1,6 +1,7 @@
 import { type Equipment } from '@cm/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { emptyOutbox, savedOffline } from '../../../test/outbox';
 import { fakeFetch, renderWithApp } from '../../../test/render';
 import { formLookups } from '../test-lookups';
 import { EquipmentSection } from './equipment-section';
@@ -26,12 +27,43 @@ const item = (name: string, status: string): Equipment => ({
 });
 
 describe(EquipmentSection.name, () => {
+  afterEach(emptyOutbox);
+
   it('says there is no equipment and offers to add the first', async () => {
     fakeFetch({ status: 200, body: [] });
     renderWithApp(<EquipmentSection roomId={roomId} />);
     expect(await screen.findByText('No equipment added yet')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Add First Equipment' }));
     expect(await screen.findByRole('dialog', { name: 'Add Equipment' })).toBeInTheDocument();
+  });
+
+  it('shows the equipment added to this room offline as pending cards, not as an empty room', async () => {
+    fakeFetch({ status: 200, body: [] });
+    await savedOffline({
+      key: 'add-projector',
+      route: 'createEquipment',
+      params: { roomId },
+      body: { name: 'Projector', ipAddress: '10.0.0.9' },
+      label: 'Add equipment Projector',
+    });
+    await savedOffline({
+      key: 'add-elsewhere',
+      route: 'createEquipment',
+      params: { roomId: '00000000-0000-4000-8000-0000000000ff' },
+      body: { name: 'Display' },
+      label: 'Add equipment Display',
+    });
+    renderWithApp(<EquipmentSection roomId={roomId} />);
+    const added = await screen.findByRole('list', { name: 'Added on this phone' });
+    expect(
+      within(added)
+        .getAllByTestId('pending-create')
+        .map((card) => card.textContent),
+    ).toEqual(['ProjectorPending add']);
+    expect(screen.queryByText('No equipment added yet')).not.toBeInTheDocument();
+    // Once sent (here: taken off the phone), the server's list is what shows.
+    await emptyOutbox();
+    expect(await screen.findByText('No equipment added yet')).toBeInTheDocument();
   });
 
   it('shows each status with its colour and label', async () => {

@@ -10,6 +10,7 @@ import { LoadError } from '../../../components/ui/load-error';
 import { lazyComponent } from '../../../components/ui/lazy-component';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { PendingTag } from '../../../components/ui/pending-tag';
+import { PendingCreates, usePendingCreates } from '../../../components/ui/pending-creates';
 import { equipmentListQuery } from '../api/equipment';
 import { useNow } from '../../../lib/use-now';
 import { checkedAgo, lastCheckedAt } from '../lib/checked-ago';
@@ -35,6 +36,7 @@ export function EquipmentSection({ roomId }: { roomId: string }) {
   const checking = usePendingChecks(roomId);
   useRequestedForm(draftKeyOf('equipment', undefined, roomId), () => setPanel({ kind: 'add' }));
   const add = () => setPanel({ kind: 'add' });
+  const added = usePendingCreates('createEquipment', { roomId });
 
   return (
     <section aria-labelledby="equipment-heading" className="space-y-3">
@@ -47,6 +49,7 @@ export function EquipmentSection({ roomId }: { roomId: string }) {
         </Button>
       </div>
       {list.data?.length ? <RoomCheck roomId={roomId} equipment={list.data} /> : null}
+      <PendingCreates entries={added} heading="h3" />
       {list.isPending ? (
         <div role="status" aria-busy="true" aria-label="Loading equipment" className="space-y-2">
           {Array.from({ length: 2 }, (_, i) => (
@@ -56,10 +59,12 @@ export function EquipmentSection({ roomId }: { roomId: string }) {
       ) : list.isError ? (
         <LoadError what="equipment" error={list.error} onRetry={() => list.refetch()} />
       ) : list.data.length === 0 ? (
-        <Card className="space-y-3 p-6 text-center">
-          <p className="text-slate-600">No equipment added yet</p>
-          <Button onClick={add}>Add First Equipment</Button>
-        </Card>
+        added.length > 0 ? null : (
+          <Card className="space-y-3 p-6 text-center">
+            <p className="text-slate-600">No equipment added yet</p>
+            <Button onClick={add}>Add First Equipment</Button>
+          </Card>
+        )
       ) : (
         <ul className="space-y-2">
           {list.data.map((equipment) => (

@@ -10,6 +10,7 @@ import { NotFound } from '../../../components/ui/not-found';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Tooltip, TooltipProvider } from '../../../components/ui/tooltip';
 import { saveOutcome } from '../../../components/ui/save-outcome';
+import { PendingCreates, usePendingCreates } from '../../../components/ui/pending-creates';
 import { ApiError } from '../../../lib/api';
 import { useScrollMemory } from '../../../lib/remembered';
 import { buildingOfRoomsQuery, roomsQuery, useDeleteRoom } from '../api/rooms';
@@ -44,6 +45,7 @@ export function RoomsPage({ buildingId }: { buildingId: string }) {
     );
   };
 
+  const added = usePendingCreates('createRoom', { buildingId });
   const missing = [building.error, rooms.error].some((e) => e instanceof ApiError && e.status === 404);
   if (missing) return <NotFound what="Building" />;
 
@@ -58,12 +60,15 @@ export function RoomsPage({ buildingId }: { buildingId: string }) {
       {classes.any && rooms.isSuccess && rooms.data.length > 1 ? (
         <RoomOrder byNextClass={byNextClass} onChange={setByNextClass} />
       ) : null}
+      <PendingCreates entries={added} heading="h3" />
       {rooms.isPending ? (
         <RoomListSkeleton />
       ) : rooms.isError ? (
         <LoadError what="rooms" error={rooms.error} onRetry={() => rooms.refetch()} />
       ) : rooms.data.length === 0 ? (
-        <Card className="p-8 text-center text-slate-600">No rooms found</Card>
+        added.length > 0 ? null : (
+          <Card className="p-8 text-center text-slate-600">No rooms found</Card>
+        )
       ) : (
         <RoomList
           rooms={rooms.data}
