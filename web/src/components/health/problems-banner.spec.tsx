@@ -1,6 +1,6 @@
 import { type Problems } from '@cm/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '../../test/user-event';
 import { fakeFetch, renderWithApp } from '../../test/render';
 import { ProblemsBanner, problemsQuery } from './problems-banner';
 

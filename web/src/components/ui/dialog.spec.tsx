@@ -1,5 +1,5 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '../../test/user-event';
 import { useState } from 'react';
 import { Dialog, DialogContent } from './dialog';
 import { Toaster } from './toaster';

@@ -1,6 +1,6 @@
 import { authMessages } from '@cm/contracts';
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '../../../test/user-event';
 import { fakeFetch, renderWithApp } from '../../../test/render';
 import { AccountPage } from './account-page';
 

@@ -1,6 +1,6 @@
 import { type BuildingListItem } from '@cm/contracts';
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '../../../test/user-event';
 import { currentEntries } from '../../../lib/offline/outbox-entries';
 import { discard } from '../../../lib/offline/outbox-store';
 import { fakeFetch, renderWithApp } from '../../../test/render';

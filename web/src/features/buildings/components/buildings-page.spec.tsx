@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '../../../test/user-event';
 import { discard } from '../../../lib/offline/outbox-store';
 import { emptyOutbox, savedOffline } from '../../../test/outbox';
 import { fakeFetch, renderWithApp } from '../../../test/render';

@@ -1,6 +1,6 @@
 import { type Equipment } from '@cm/contracts';
 import { screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '../../../test/user-event';
 import { emptyOutbox, savedOffline } from '../../../test/outbox';
 import { fakeFetch, renderWithApp } from '../../../test/render';
 import { formLookups } from '../test-lookups';

@@ -1,6 +1,6 @@
 import { type Equipment, type RoomCheckResult } from '@cm/contracts';
 import { screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '../../../test/user-event';
 import { fakeFetch, renderWithApp } from '../../../test/render';
 import { LiveCache } from '../../../lib/live-events';
 import { EquipmentSection } from './equipment-section';

@@ -1,6 +1,6 @@
 import { type MaintenanceWindow } from '@cm/contracts';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '../../../test/user-event';
 import { fakeFetch, renderWithApp } from '../../../test/render';
 import { MaintenanceWindowForm } from './maintenance-window-form';
 

@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '../../../test/user-event';
 import { fakeFetch, renderWithApp } from '../../../test/render';
 import { intervalLabel, SettingsPage } from './settings-page';
 

@@ -1,6 +1,6 @@
 import { type Channel } from '@cm/contracts';
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '../../../test/user-event';
 import { type ReactElement } from 'react';
 import { fakeFetch, renderWithApp } from '../../../test/render';
 import { buildingId, buildingsAnswer as buildings } from '../test/buildings';

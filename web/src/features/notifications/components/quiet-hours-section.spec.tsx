@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '../../../test/user-event';
 import { fakeFetch, renderWithApp } from '../../../test/render';
 import { buildingId, buildingsAnswer as buildings } from '../test/buildings';
 import { QuietHoursSection } from './quiet-hours-section';

@@ -1,6 +1,6 @@
 import { type ReadinessClass } from '@cm/contracts';
 import { screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '../../../test/user-event';
 import { renderWithApp } from '../../../test/render';
 import { BeforeClassPage } from './before-class-page';
 

@@ -1,5 +1,5 @@
 import { render, screen } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '../../../test/user-event';
 import { ConnectionDetails } from './connection-details';
 
 describe(ConnectionDetails.name, () => {

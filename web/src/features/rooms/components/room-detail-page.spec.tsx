@@ -1,6 +1,6 @@
 import { type Room } from '@cm/contracts';
 import { renderHook, screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '../../../test/user-event';
 import { type ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type OutboxEntry } from '../../../lib/offline/outbox';

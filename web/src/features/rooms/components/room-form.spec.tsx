@@ -1,6 +1,6 @@
 import { type Room } from '@cm/contracts';
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '../../../test/user-event';
 import { fakeFetch, renderWithApp } from '../../../test/render';
 import { capacityOf, RoomForm } from './room-form';
 

@@ -1,6 +1,6 @@
 import { type ScheduleSource } from '@cm/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '../../../test/user-event';
 import { renderWithApp } from '../../../test/render';
 import { ClassSchedulesTab } from './class-schedules-tab';
 

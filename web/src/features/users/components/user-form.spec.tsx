@@ -1,6 +1,6 @@
 import { authMessages, type User } from '@cm/contracts';
 import { screen, waitFor } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '../../../test/user-event';
 import { fakeFetch, renderWithApp } from '../../../test/render';
 import { UserForm } from './user-form';
 
