@@ -43,6 +43,9 @@ function filterBuildings<T extends { name: string; description: string | null }>
   );
 }
 
+const matches = (building: { name: string; description: string }, search: string) =>
+  filterBuildings([building], search).length > 0;
+
 /** The list or a form; a refused create sent back from the waiting changes opens its form again. */
 function useMode() {
   const [mode, setMode] = useState<Mode>({ kind: 'list' });
@@ -78,11 +81,7 @@ export function BuildingsPage() {
     [mutate],
   );
   const edit = useCallback((building: BuildingListItem) => setMode({ kind: 'edit', building }), [setMode]);
-  const added = usePendingCreates(
-    'createBuilding',
-    {},
-    (fields) => filterBuildings([fields], search).length > 0,
-  );
+  const added = usePendingCreates('createBuilding', {}, (fields) => matches(fields, search));
 
   if (mode.kind !== 'list') {
     return (
@@ -109,9 +108,7 @@ export function BuildingsPage() {
       ) : buildings.isError ? (
         <LoadError what="buildings" error={buildings.error} onRetry={() => buildings.refetch()} />
       ) : shown.length === 0 ? (
-        added.length > 0 ? null : (
-          <Card className="p-8 text-center text-slate-600">No buildings found</Card>
-        )
+        added.length === 0 && <Card className="p-8 text-center text-slate-600">No buildings found</Card>
       ) : (
         <VirtualList
           items={shown}
