@@ -208,10 +208,15 @@ export class ChunkStreamServer {
   }
 }
 
-/** `promise`, or a rejection as soon as `signal` aborts. */
-function abortable<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
-  if (!signal) return promise;
+/**
+ * What `start` answers, or a rejection as soon as `signal` aborts. Started only when not aborted
+ * yet: a request made first and then refused unawaited rejected later with nobody to hear it (its
+ * deadline, when the download had stopped), and an unhandled rejection ends the process.
+ */
+function abortable<T>(start: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return start();
   signal.throwIfAborted();
+  const promise = start();
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason as Error);
     signal.addEventListener('abort', onAbort, { once: true });
@@ -233,7 +238,7 @@ export async function* readChunks(
   let finished = false;
   try {
     for (;;) {
-      const chunk = await abortable(rpc.pullChunk(def, streamId, timeoutMs), signal);
+      const chunk = await abortable(() => rpc.pullChunk(def, streamId, timeoutMs), signal);
       finished = chunk.last;
       yield chunk.data;
       if (finished) return;
