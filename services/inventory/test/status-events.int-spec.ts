@@ -3,7 +3,7 @@ import { type Equipment, events, namespacedName, messages, type StatusEvent, str
 import { JetStreamConnection } from '@cm/platform';
 import { eventually } from '@cm/platform/testing';
 import { HistoryRetentionService } from '../src/status/checks/history-retention.service';
-import { STATUS_CONSUMER } from '../src/status/checks/status-events.consumer';
+import { STATUS_CONSUMER, StatusEventsConsumer } from '../src/status/checks/status-events.consumer';
 import {
   dropNamespace,
   type Inventory,
@@ -150,6 +150,57 @@ describe('inventory status events', () => {
     await drained();
     expect(await stateOf(inventory.sut, equipment.id)).toMatchObject({ checks: 1 });
     expect((await current())[0].status).toBe('inactive');
+  });
+
+  describe('a message that comes again after its commit, its acknowledgement lost', () => {
+    // Delivered to the service's own consumer as the stream delivers them, with the stream's
+    // sequence numbers given here: a redelivery after a commit cannot be provoked through NATS.
+    const consumer = () => inventory.sut.app.get(StatusEventsConsumer);
+    const hourAgo = Date.now() - 3_600_000;
+    const sweep = (n: number) => ({
+      sweepId: `again-${n}`,
+      checks: [
+        {
+          ...check(equipment.id, { checkedAt: new Date(hourAgo + n * 1000).toISOString() }),
+          eventId: undefined,
+        },
+      ],
+    });
+    const delivery = (n: number, streamSequence = 2 ** 40 + n) => ({
+      subject: events.statusChecked,
+      msgId: `again-${n}`,
+      deliveryCount: 1,
+      streamSequence,
+    });
+    const handled = async (msgId: string) =>
+      (await sql(inventory.sut, 'SELECT 1 FROM inv.status_messages_handled WHERE message_id = $1', [msgId]))
+        .length === 1;
+
+    it('is recognised whole, however many newer checks came first', async () => {
+      for (let n = 0; n <= 40; n++) await consumer().handle(sweep(n), delivery(n));
+      // Behind 40 newer checks: more than each equipment keeps the times of to place a late one.
+      await expect(consumer().handle(sweep(0), { ...delivery(0), deliveryCount: 2 })).resolves.toMatchObject({
+        duplicate: 1,
+        'too-late': 0,
+      });
+      expect(await stateOf(inventory.sut, equipment.id)).toMatchObject({ checks: 41 });
+      // A check as late that was never recorded is still counted.
+      await expect(consumer().handle(sweep(-1), delivery(-1))).resolves.toMatchObject({ 'too-late': 1 });
+      expect(await stateOf(inventory.sut, equipment.id)).toMatchObject({ checks: 42 });
+    });
+
+    it('is remembered until the stream will not deliver it again', async () => {
+      await publishBatch('forget', [{ ...check(equipment.id), eventId: undefined }], 'forget-1');
+      await drained();
+      // Above the acknowledgement floor: it may still come again.
+      await consumer().handle(sweep(1), delivery(1));
+      expect([await handled('forget-1'), await handled('again-1')]).toEqual([true, true]);
+      await expect(consumer().forgetHandled()).resolves.toBeGreaterThanOrEqual(1);
+      expect([await handled('forget-1'), await handled('again-1')]).toEqual([false, true]);
+      // Older than the stream keeps a message, it cannot come again either.
+      await consumer().forgetHandled(Date.now() + 8 * 24 * 3_600_000);
+      expect(await handled('again-1')).toBe(false);
+    });
   });
 
   it('keeps in the history, but does not apply, a check older than the current status', async () => {

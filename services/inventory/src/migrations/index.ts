@@ -18,6 +18,7 @@ import { ServiceDeskIncidents1765395000000 } from './1765395000000-service-desk-
 import { Schedules1765400000000 } from './1765400000000-schedules';
 import { Readiness1765410000000 } from './1765410000000-readiness';
 import { MorningSummary1765420000000 } from './1765420000000-morning-summary';
+import { HandledStatusMessages1765430000000 } from './1765430000000-handled-status-messages';
 
 /** Applied in order by the platform's DatabaseModule. */
 export const migrations = [
@@ -41,4 +42,5 @@ export const migrations = [
   Schedules1765400000000,
   Readiness1765410000000,
   MorningSummary1765420000000,
+  HandledStatusMessages1765430000000,
 ];

@@ -46,6 +46,7 @@ export function tablesOf(dataSource: { options: object }) {
     equipment: `${s}.equipment`,
     state: `${s}.equipment_state`,
     spans: `${s}.status_spans`,
+    handledMessages: `${s}.status_messages_handled`,
     days: `${s}.status_days`,
     hours: `${s}.status_hours`,
     events: `${s}.equipment_events`,

@@ -9,13 +9,15 @@ import {
 import { type Config } from '../../config';
 import { PeriodicTask } from '../../shared/periodic-task';
 import { HealthService } from '../health/health.service';
+import { StatusEventsConsumer } from './status-events.consumer';
 import { StatusRepository } from './status.repository';
 
 /**
  * Status spans that ended, and day counters, are kept for a bounded time: at least the report
  * window, by default 400 days. They are few (changes, not pings), so deleting them is cheap.
  * Hour counters, 24 rows per device per day, have a shorter retention of their own; so do the
- * daily lamp samples, which only the lamp forecast reads.
+ * daily lamp samples, which only the lamp forecast reads. The ids of handled status messages go
+ * once the stream will not deliver them again.
  */
 @Injectable()
 export class HistoryRetentionService implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -29,6 +31,7 @@ export class HistoryRetentionService implements OnApplicationBootstrap, BeforeAp
     @Inject(CONFIG) private readonly config: Config,
     private readonly status: StatusRepository,
     private readonly health: HealthService,
+    private readonly statusEvents: StatusEventsConsumer,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -52,6 +55,8 @@ export class HistoryRetentionService implements OnApplicationBootstrap, BeforeAp
     if (hours) this.logger.log(`Removed ${hours} hour counter(s) older than ${hoursBefore.toISOString()}`);
     const health = await this.health.prune(before, now);
     if (health) this.logger.log(`Removed ${health} health span(s), firmware change(s) and lamp sample(s)`);
-    return removed + hours + health;
+    const messages = await this.statusEvents.forgetHandled(now);
+    if (messages) this.logger.log(`Forgot ${messages} status message(s) the stream will not deliver again`);
+    return removed + hours + health + messages;
   }
 }

@@ -1,5 +1,18 @@
-import { durableConsumers, events, type StatusMessage, statusCheckSchema, streams } from '@cm/contracts';
-import { CONFIG, type DeliveryMeta, JetStreamConnection } from '@cm/platform';
+import {
+  durableConsumers,
+  events,
+  namespacedName,
+  type StatusMessage,
+  statusCheckSchema,
+  streams,
+} from '@cm/contracts';
+import {
+  CONFIG,
+  defaultStreamLimits,
+  type DeliveryMeta,
+  JetStreamConnection,
+  type StreamDef,
+} from '@cm/platform';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { type Config } from '../../config';
 import { recordHalving } from '../../shared/database/halving';
@@ -19,7 +32,8 @@ export const STATUS_CONSUMER = durableConsumers.inventoryStatus;
 /**
  * Persists the monitor's status messages: a batch of checks (or, from before batches, a single
  * check) is one transaction, acknowledged only after it commits. A redelivered message changes
- * nothing: each check is recognised by its sweep and its time (see `timeline.ts`).
+ * nothing: the message is recognised by its id, kept with its commit until the acknowledgement
+ * floor passes it, and each check by its sweep and its time (see `timeline.ts`).
  */
 @Injectable()
 export class StatusEventsConsumer implements OnApplicationBootstrap {
@@ -47,7 +61,7 @@ export class StatusEventsConsumer implements OnApplicationBootstrap {
 
   async handle(message: StatusMessage, meta: DeliveryMeta): Promise<BatchOutcome> {
     const checks = this.checksOf(message, meta);
-    const { outcome } = await this.record(checks);
+    const { outcome } = await this.record(checks, meta);
     if (outcome['unknown-equipment'] > 0) {
       // Deleted since the monitor listed it: nothing to keep, and nothing to retry.
       this.logger.debug?.(
@@ -62,6 +76,20 @@ export class StatusEventsConsumer implements OnApplicationBootstrap {
       });
     }
     return outcome;
+  }
+
+  /**
+   * Forgets the handled messages the stream will not deliver again (see `claimMessage`); answers
+   * how many went.
+   */
+  async forgetHandled(now = Date.now()): Promise<number> {
+    const info = await this.jetstream.jsm.consumers.info(
+      namespacedName(this.jetstream.namespace, streams.status.name),
+      STATUS_CONSUMER,
+    );
+    const stream: StreamDef = streams.status;
+    const maxAgeMs = stream.maxAgeMs ?? defaultStreamLimits.maxAgeMs;
+    return this.status.forgetMessages(info.ack_floor.stream_seq, new Date(now - maxAgeMs));
   }
 
   /** Each check of a batch is judged on its own: one malformed check does not drop the others. */
@@ -97,7 +125,7 @@ export class StatusEventsConsumer implements OnApplicationBootstrap {
    * being unreachable), the batch is halved until the check at fault is found and dropped; the
    * halves already committed are recognised as duplicates if the message comes again.
    */
-  private record(checks: Check[]): Promise<BatchResult> {
+  private record(checks: Check[], meta: DeliveryMeta): Promise<BatchResult> {
     return recordHalving(
       checks,
       // Each part that commits tells open screens and the relay (`status.changed`,
@@ -105,6 +133,11 @@ export class StatusEventsConsumer implements OnApplicationBootstrap {
       // later) never makes the message fail.
       (part) =>
         this.events.transaction(this.status, async (tx, events) => {
+          // Only the whole message is marked: of a halved one, a part committed before a crash is
+          // recognised check by check when it comes again.
+          const whole = part === checks && meta.msgId !== undefined;
+          if (whole && !(await this.status.claimMessage(tx, meta.msgId!, meta.streamSequence)))
+            return alreadyRecorded(part.length);
           const result = await this.status.recordChecks(tx, part);
           if (result.changes.length) await events.emit('status.changed', { changes: result.changes });
           await events.emit('alerts.changed', result.alerts);
@@ -134,4 +167,9 @@ export class StatusEventsConsumer implements OnApplicationBootstrap {
       },
     );
   }
+}
+
+/** A message whose checks an earlier delivery committed: each of them a duplicate, nothing to tell. */
+function alreadyRecorded(checks: number): BatchResult {
+  return { outcome: { ...emptyOutcome(), duplicate: checks }, changes: [], alerts: noAlerts() };
 }

@@ -99,6 +99,34 @@ export class StatusRepository {
     return this.dataSource.transaction(work);
   }
 
+  /**
+   * Marks a message's checks as committed with the transaction. False when they already are: the
+   * message came again after its commit, its acknowledgement lost. A replica recording the same
+   * message at the same time waits here for the other's commit.
+   */
+  async claimMessage(tx: Transaction, messageId: string, streamSeq: number): Promise<boolean> {
+    const rows = await queryRows(
+      tx,
+      `INSERT INTO ${this.t.handledMessages} (message_id, stream_seq) VALUES ($1, $2)
+       ON CONFLICT (message_id) DO NOTHING RETURNING 1`,
+      [messageId, streamSeq],
+    );
+    return rows.length === 1;
+  }
+
+  /**
+   * Forgets the messages the stream will not deliver again: those at or below the consumer's
+   * acknowledgement floor, and any older than the stream keeps a message. Answers how many went.
+   */
+  async forgetMessages(ackFloor: number, storedBefore: Date): Promise<number> {
+    const { count } = await queryChanged(
+      this.dataSource,
+      `DELETE FROM ${this.t.handledMessages} WHERE stream_seq <= $1 OR handled_at < $2`,
+      [ackFloor, storedBefore],
+    );
+    return count;
+  }
+
   /** Records a batch of checks in the batch's transaction; answers what became of them. */
   recordChecks(tx: Transaction, checks: readonly Check[]): Promise<BatchResult> {
     const byDevice = new Map<string, Observation[]>();
