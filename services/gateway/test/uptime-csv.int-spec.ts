@@ -3,6 +3,7 @@ import { messages, type ReportPage, uptimeCsvHeader, uptimeCsvLine } from '@cm/c
 import { MetricsService, RpcClient } from '@cm/platform';
 import { eventually, sample, testDatabaseUrl } from '@cm/platform/testing';
 import { Client } from 'pg';
+import { UptimeReportService } from '../src/inventory/uptime-report.service';
 import { startAuthAndGateway } from './support';
 
 /** 120 devices and chunks of 1,024 bytes: many chunks per report. */
@@ -158,6 +159,24 @@ describe('the uptime CSV through the gateway', () => {
       await locker.query('ROLLBACK');
       await locker.end();
     }
+  });
+
+  it('asks for no more chunks once the download has stopped between two', async () => {
+    const cancelled = await streams('cancelled');
+    const pulls = jest.spyOn(sut.gateway.app.get(RpcClient), 'pullChunk');
+    const download = new AbortController();
+    const csv = (await sut.gateway.app.get(UptimeReportService).csv(download.signal))[Symbol.asyncIterator]();
+    expect((await csv.next()).done).toBe(false);
+    expect((await csv.next()).done).toBe(false);
+    expect(pulls).toHaveBeenCalledTimes(2);
+
+    // Stopped while the response wrote the last chunk: the next one is refused, not asked for. A
+    // pull sent anyway would be left unawaited, and its failure would end the gateway.
+    download.abort(new Error('The download stopped'));
+    await expect(csv.next()).rejects.toThrow('The download stopped');
+    expect(pulls).toHaveBeenCalledTimes(2);
+    await eventually(async () => expect(await streams('cancelled')).toBe(cancelled + 1));
+    expect(await reportBackends()).toEqual([]);
   });
 
   describe('with a report larger than a connection buffers', () => {
