@@ -31,20 +31,15 @@ const ListedBuildingCard = memo(BuildingCard);
 
 type Mode = { kind: 'list' } | { kind: 'add' } | { kind: 'edit'; building: BuildingListItem };
 
-/** Case-insensitive match on name or description (spec section 2). */
-function filterBuildings<T extends { name: string; description: string | null }>(
-  buildings: T[],
-  search: string,
-): T[] {
+/** Case-insensitive match on name or description (spec section 2); an empty search matches all. */
+function matchesSearch(building: { name: string; description: string | null }, search: string): boolean {
   const needle = search.trim().toLowerCase();
-  if (!needle) return buildings;
-  return buildings.filter(
-    (b) => b.name.toLowerCase().includes(needle) || (b.description ?? '').toLowerCase().includes(needle),
+  return (
+    !needle ||
+    building.name.toLowerCase().includes(needle) ||
+    (building.description ?? '').toLowerCase().includes(needle)
   );
 }
-
-const matches = (building: { name: string; description: string }, search: string) =>
-  filterBuildings([building], search).length > 0;
 
 /** The list or a form; a refused create sent back from the waiting changes opens its form again. */
 function useMode() {
@@ -81,7 +76,7 @@ export function BuildingsPage() {
     [mutate],
   );
   const edit = useCallback((building: BuildingListItem) => setMode({ kind: 'edit', building }), [setMode]);
-  const added = usePendingCreates('createBuilding', {}, (fields) => matches(fields, search));
+  const added = usePendingCreates('createBuilding', {}, (fields) => matchesSearch(fields, search));
 
   if (mode.kind !== 'list') {
     return (
@@ -92,7 +87,7 @@ export function BuildingsPage() {
     );
   }
 
-  const shown = filterBuildings(buildings.data ?? [], search);
+  const shown = (buildings.data ?? []).filter((b) => matchesSearch(b, search));
   return (
     <div className="space-y-4">
       <Heading onAdd={() => setMode({ kind: 'add' })} />
