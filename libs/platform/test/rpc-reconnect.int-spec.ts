@@ -151,16 +151,39 @@ describe('NamespacedServerNats when its NATS server is lost while it handles a r
   const namespace = testNamespace('held');
   const answer = query('probe.answer', z.object({}), counted);
   let lost: () => Promise<void> = () => Promise.resolve();
+  let entered = () => {};
 
   @Controller()
   class AnsweringController {
     /** Answers only once the service has lost its connection (the reply waits for the next one). */
     @HandleMessage(answer)
     async answer() {
+      entered();
       await lost();
       return { n: 1 };
     }
   }
+
+  /**
+   * Asks until the request reaches the handler. The service subscribes on another server of the
+   * cluster, which tells the client's server of it a moment later: asked before, the request finds
+   * no responder and is refused at once.
+   */
+  const askedAndHandling = async (rpc: RpcClient) => {
+    for (;;) {
+      const handling = new Promise<void>((resolve) => (entered = resolve));
+      const asked = rpc.send(answer, {});
+      const refused = asked.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      const first = await Promise.race([handling.then(() => 'handling' as const), refused]);
+      // Wrapped: an async function returning the promise itself would wait for its answer.
+      if (first === 'handling') return { asked };
+      if ((first as { code?: string })?.code !== ErrorCode.SERVICE_UNAVAILABLE) throw first;
+      await sleep(50);
+    }
+  };
 
   @Module({ controllers: [AnsweringController] })
   class AnsweringModule {}
@@ -197,8 +220,7 @@ describe('NamespacedServerNats when its NATS server is lost while it handles a r
         await service.listen();
         // A connection younger than a second (reconnectTimeWait) reconnects only after that second:
         // the reply is made well before, while the service has no connection.
-        const asked = rpc.send(answer, {});
-        await sleep(100);
+        const { asked } = await askedAndHandling(rpc);
         await cluster.servers[1].down('SIGKILL');
         await expect(asked).resolves.toEqual({ n: 1 });
       } finally {
