@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type Building, type Equipment, type Room } from '@cm/contracts';
+import { eventually } from '@cm/platform/testing';
 import { type Locator, type Page } from 'playwright-core';
 import {
   answerNextConfirm,
@@ -255,8 +256,14 @@ describe('web app in the field: limits, equipment type, room facts, pictures, go
     expect(await cards.count()).toBe(10);
     const last = page.getByRole('link', { name: /Back Hall 10/ });
     await last.scrollIntoViewIfNeeded();
-    const scrolled = await page.evaluate<number>('window.scrollY');
-    expect(scrolled).toBeGreaterThan(500);
+    expect(await page.evaluate<number>('window.scrollY')).toBeGreaterThan(500);
+    // Where the card stands on the screen is what the user finds again. The page's offset is not:
+    // the problems banner above the list may come or go with the next read of the problems (the
+    // system is shared, and its monitor runs), and the browser then moves the offset to keep the
+    // list in place.
+    const placed = (await last.boundingBox())!.y;
+    const inPlace = () =>
+      eventually(async () => expect(Math.abs((await last.boundingBox())!.y - placed)).toBeLessThanOrEqual(2));
     await last.click();
     await page.getByRole('heading', { name: 'Back Hall 10 Rooms' }).waitFor();
 
@@ -265,7 +272,7 @@ describe('web app in the field: limits, equipment type, room facts, pictures, go
     await cards.nth(9).waitFor();
     expect(await page.getByLabel('Search buildings').inputValue()).toBe('Back Hall');
     expect(await cards.count()).toBe(10);
-    expect(Math.abs((await page.evaluate<number>('window.scrollY')) - scrolled)).toBeLessThanOrEqual(2);
+    await inPlace();
     await screenshot(page, 'field-back-keeps-list');
 
     // The browser's (or phone's) back.
@@ -274,7 +281,7 @@ describe('web app in the field: limits, equipment type, room facts, pictures, go
     await page.goBack();
     await cards.nth(9).waitFor();
     expect(await page.getByLabel('Search buildings').inputValue()).toBe('Back Hall');
-    expect(Math.abs((await page.evaluate<number>('window.scrollY')) - scrolled)).toBeLessThanOrEqual(2);
+    await inPlace();
   });
 
   it('keeps the last card’s buttons clear of a toast, and the header readable with 44 px breadcrumb links', async () => {
