@@ -66,7 +66,12 @@ describe('the uptime CSV through the gateway', () => {
     await db?.end();
     await sut?.close();
   });
-  afterEach(() => jest.restoreAllMocks());
+  /** Gates of held pulls, opened after each test: a pull still held would hold the gateway's shutdown. */
+  const held: { open: () => void }[] = [];
+  afterEach(() => {
+    for (const pulls of held.splice(0)) pulls.open();
+    jest.restoreAllMocks();
+  });
 
   const url = () => `${sut.base}/api/reports/uptime.csv`;
   const metrics = () => sut.service('inventory').get(MetricsService).render();
@@ -87,6 +92,7 @@ describe('the uptime CSV through the gateway', () => {
   /** Holds the gateway's pulls from the `nth` on until the gate opens. */
   const holdPulls = (nth: number) => {
     const pulls = gate();
+    held.push(pulls);
     const rpc = sut.gateway.app.get(RpcClient);
     const pull = rpc.pullChunk.bind(rpc);
     let count = 0;
