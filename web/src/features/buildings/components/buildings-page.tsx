@@ -31,14 +31,16 @@ const ListedBuildingCard = memo(BuildingCard);
 
 type Mode = { kind: 'list' } | { kind: 'add' } | { kind: 'edit'; building: BuildingListItem };
 
-/** Case-insensitive match on name or description (spec section 2); an empty search matches all. */
-function matchesSearch(building: { name: string; description: string | null }, search: string): boolean {
+/**
+ * Case-insensitive match on name or description (spec section 2); an empty search matches all.
+ * The search is normalised once, not once per building.
+ */
+function searchMatcher(search: string): (building: { name: string; description: string | null }) => boolean {
   const needle = search.trim().toLowerCase();
-  return (
+  return (building) =>
     !needle ||
     building.name.toLowerCase().includes(needle) ||
-    (building.description ?? '').toLowerCase().includes(needle)
-  );
+    (building.description ?? '').toLowerCase().includes(needle);
 }
 
 /** The list or a form; a refused create sent back from the waiting changes opens its form again. */
@@ -76,7 +78,8 @@ export function BuildingsPage() {
     [mutate],
   );
   const edit = useCallback((building: BuildingListItem) => setMode({ kind: 'edit', building }), [setMode]);
-  const added = usePendingCreates('createBuilding', {}, (fields) => matchesSearch(fields, search));
+  const matches = searchMatcher(search);
+  const added = usePendingCreates('createBuilding', {}, matches);
 
   if (mode.kind !== 'list') {
     return (
@@ -87,7 +90,7 @@ export function BuildingsPage() {
     );
   }
 
-  const shown = (buildings.data ?? []).filter((b) => matchesSearch(b, search));
+  const shown = (buildings.data ?? []).filter(matches);
   return (
     <div className="space-y-4">
       <Heading onAdd={() => setMode({ kind: 'add' })} />
