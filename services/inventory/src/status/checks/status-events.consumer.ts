@@ -135,8 +135,11 @@ export class StatusEventsConsumer implements OnApplicationBootstrap {
         this.events.transaction(this.status, async (tx, events) => {
           // Only the whole message is marked: of a halved one, a part committed before a crash is
           // recognised check by check when it comes again.
-          const whole = part === checks && meta.msgId !== undefined;
-          if (whole && !(await this.status.claimMessage(tx, meta.msgId!, meta.streamSequence)))
+          const messageId = part === checks ? meta.msgId : undefined;
+          if (
+            messageId !== undefined &&
+            !(await this.status.claimMessage(tx, messageId, meta.streamSequence))
+          )
             return alreadyRecorded(part.length);
           const result = await this.status.recordChecks(tx, part);
           if (result.changes.length) await events.emit('status.changed', { changes: result.changes });
